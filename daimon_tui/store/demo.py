@@ -1,0 +1,211 @@
+"""The built-in demo store, made by daimon's own `testing` helpers.
+
+Everything is written by daimon's code inside `testing.sandbox`, in a temporary
+directory: the user's real `~/.daimon` is never read or written. The store holds
+several sessions over several days, all three trust classes, carried and stale
+items, a question corroborated x3, a resolved and a quarantined item, a standing
+ruling, signed receipts (real Ed25519 through `demo_signer`) and one tampered
+session file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import stat
+import sys
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from daimon_briefing import capture, store, testing
+from daimon_briefing.surfaces import Writer
+
+DEMO_NOW = datetime(2026, 12, 2, 9, 0, tzinfo=UTC)
+
+
+@dataclass(frozen=True)
+class DemoStore:
+    root: Path
+    project: Path
+    checkpoint_dir: Path
+
+
+def _stamp(when: datetime) -> str:
+    return when.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def write_signer(directory: Path) -> Path:
+    """An executable wrapper that runs `demo_signer` with this interpreter."""
+    path = directory / "vitni-demo"
+    path.write_text(
+        f"#!{sys.executable}\nimport runpy\nrunpy.run_path({str(Path(__file__).with_name('demo_signer.py'))!r}, run_name='__main__')\n",
+        encoding="utf-8",
+    )
+    path.chmod(path.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+    return path
+
+
+def demo_settings(root: Path, project: Path, signer: Path | None) -> dict[str, str]:
+    settings = {
+        "DAIMON_PROJECT_DIR": str(project),
+        "DAIMON_AUTHOR": "demo",
+        "DAIMON_PLAIN": "1",
+    }
+    if signer is not None:
+        settings["DAIMON_RECEIPTS"] = "1"
+        settings["DAIMON_VITNI_CLI"] = str(signer)
+    return settings
+
+
+@contextlib.contextmanager
+def sandboxed(root: Path, *, receipts: bool = True) -> Iterator[DemoStore]:
+    """Enter daimon's sandbox at `root/daimon`, with a project inside it."""
+    sandbox_root = root / "daimon"
+    project = sandbox_root / "proj"
+    signer = write_signer(root) if receipts else None
+    with testing.sandbox(sandbox_root, settings=demo_settings(root, project, signer)) as sb:
+        project.mkdir(exist_ok=True)
+        yield DemoStore(sb.root, project.resolve(), sb.checkpoint_dir)
+
+
+def session(session_id: str, created: datetime, topic: str) -> dict:
+    cp = testing.sample_checkpoint(topic=topic)
+    cp["session_id"] = session_id
+    cp["created"] = _stamp(created)
+    cp["transcript_hash"] = hashlib.sha256(session_id.encode()).hexdigest()
+    cp["working_context"]["recent_decisions"] = []
+    cp["working_context"]["open_questions"] = []
+    return cp
+
+
+def seed(project: Path, checkpoint: dict) -> None:
+    """Seed one session the way capture does: carry the previous one forward."""
+    carried = capture.carry_forward(checkpoint, str(project))
+    testing.seed_checkpoint(project, carried, session_id=checkpoint["session_id"])
+
+
+RETRY_QUESTION = {
+    "text": "Should uploads retry on HTTP 429 with exponential backoff?",
+    "trust": "verbatim",
+    "quote": "retry on 429 with exponential backoff",
+    "quote_verified": True,
+}
+SINGLE_THREAD = {
+    "text": "Keep the upload worker single-threaded for now",
+    "trust": "verbatim",
+    "quote": "keep it single-threaded for now",
+    "quote_verified": True,
+}
+
+
+def populate(project: Path, now: datetime = DEMO_NOW) -> None:
+    """Write the demo sessions into the active sandbox."""
+    day1 = session("S-day1", now - timedelta(days=10), "Upload retry policy")
+    wc, es = day1["working_context"], day1["epistemic_snapshot"]
+    wc["open_questions"] = [
+        dict(RETRY_QUESTION),
+        {"text": "Whether the staging bucket is shared with the nightly job", "trust": "inferred"},
+        {"text": "Does the upload API send Retry-After headers when throttling?", "trust": "inferred"},
+        {
+            "text": "Branch feature/retry-backoff is waiting for review as PR #42",
+            "trust": "inferred",
+            "external_state": True,
+        },
+    ]
+    wc["recent_decisions"] = [
+        dict(SINGLE_THREAD),
+        {
+            "text": "Use a 30 second ceiling for upload retries",
+            "trust": "inferred",
+            "because": "the gateway times out at 60s",
+        },
+    ]
+    es["uncertainties"] = [{"text": "Whether gzip uploads count twice against quota", "trust": "inferred"}]
+    seed(project, day1)
+
+    day2 = session("S-day2", now - timedelta(days=5), "Retry policy rollout")
+    day2["working_context"]["open_questions"] = [dict(RETRY_QUESTION)]
+    day2["working_context"]["recent_decisions"] = [
+        dict(SINGLE_THREAD),
+        {"text": "Log every retry attempt with its attempt number", "trust": "inferred"},
+    ]
+    seed(project, day2)
+
+    day3 = session("S-day3", now - timedelta(days=1), "Retry policy rollout")
+    day3["working_context"]["open_questions"] = [dict(RETRY_QUESTION)]
+    day3["working_context"]["recent_decisions"] = [
+        {"text": "Switch the nightly job to its own bucket prefix", "trust": "inferred"},
+        {
+            "text": "Ship the retry change behind the UPLOAD_RETRY flag",
+            "trust": "verbatim",
+            "quote": "ship it behind the UPLOAD_RETRY flag",
+            "quote_verified": True,
+        },
+    ]
+    day3["epistemic_snapshot"]["strong_beliefs"] = [
+        {"text": "The nightly job writes to the same bucket prefix"}
+    ]
+    day3["epistemic_snapshot"]["uncertainties"] = [
+        {"text": "Whether the CDN caches 429 responses from the upload API", "trust": "inferred"},
+        {"text": "Whether src/upload/retry.py still reads the old RETRY_MAX setting", "trust": "inferred"},
+    ]
+    day3["epistemic_snapshot"]["contradictions_flagged"] = [
+        {"text": "The runbook says 3 retries but the config says 5", "trust": "inferred"}
+    ]
+    seed(project, day3)
+
+    testing.seed_ruling(
+        project, subject="uploads", verdict="Never retry non-idempotent uploads automatically"
+    )
+    latest = store.read_latest_body(project_dir=str(project), route=store.Route.OWN, admit=store.Admit.ANY)
+    by_text = {
+        item.get("text"): item.get("id")
+        for section in (latest.get("working_context", {}), latest.get("epistemic_snapshot", {}))
+        for value in section.values()
+        if isinstance(value, list)
+        for item in value
+        if isinstance(item, dict)
+    }
+    resolved = by_text["Does the upload API send Retry-After headers when throttling?"]
+    store.append_event(
+        resolved,
+        "resolved",
+        note="API docs say Retry-After is sent",
+        source="ui",
+        project_dir=str(project),
+        writer=Writer.HUMAN,
+    )
+    from daimon_briefing import trust
+
+    uncertainty = "Whether the CDN caches 429 responses from the upload API"
+    trust.propose(
+        text=uncertainty,
+        kind="uncertainty",
+        reason="the CDN is bypassed for uploads",
+        evidence=["issue:42"],
+        channel="ui",
+        item_id=by_text[uncertainty],
+        project_dir=str(project),
+    )
+
+
+def tamper(checkpoint_dir: Path, session_id: str) -> None:
+    """Edit a signed session file after signing: its receipt no longer binds it."""
+    path = checkpoint_dir / f"{session_id}.json"
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write(" ")
+
+
+@contextlib.contextmanager
+def demo_store(now: datetime = DEMO_NOW) -> Iterator[DemoStore]:
+    """A fresh demo store in a temporary directory, active for this context."""
+    with tempfile.TemporaryDirectory(prefix="daimon-tui-demo-") as tmp:
+        os.chmod(tmp, 0o700)
+        with sandboxed(Path(tmp).resolve()) as demo:
+            populate(demo.project, now)
+            tamper(demo.checkpoint_dir, "S-day2")
+            yield demo

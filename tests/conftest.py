@@ -1,0 +1,38 @@
+"""Shared fixtures: daimon stores built by daimon's own `testing` helpers.
+
+Each store lives in its own temporary directory with daimon's sandbox active for
+the whole test, so nothing reads or writes the real `~/.daimon`.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from daimon_tui.store import demo
+
+
+@pytest.fixture
+def sandbox_root() -> Iterator[Path]:
+    # daimon refuses a sandbox at or below $HOME or inside a git work tree, so
+    # pytest's tmp_path (under /tmp) is fine, but the checkout itself is not.
+    with tempfile.TemporaryDirectory(prefix="dtui-test-") as tmp:
+        yield Path(tmp).resolve()
+
+
+@pytest.fixture
+def empty_store(sandbox_root: Path) -> Iterator[demo.DemoStore]:
+    """An active sandbox with a project directory and no checkpoint yet."""
+    with demo.sandboxed(sandbox_root) as store:
+        yield store
+
+
+@pytest.fixture
+def demo_store(empty_store: demo.DemoStore) -> demo.DemoStore:
+    """The demo store: three sessions, receipts, S-day2 tampered."""
+    demo.populate(empty_store.project)
+    demo.tamper(empty_store.checkpoint_dir, "S-day2")
+    return empty_store
