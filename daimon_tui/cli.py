@@ -1,0 +1,150 @@
+"""Command line entry: the interactive app, or a read-only headless report.
+
+Headless subcommands (`brief`, `check`, `audit`) never write; every write
+needs a person at the interactive app.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import logging
+import sys
+from collections.abc import Iterator
+from importlib import metadata
+from typing import TextIO
+
+SUPPORTED_DAIMON = ((0, 61), (0, 62))  # [lower, upper)
+
+
+def daimon_version_problem() -> str | None:
+    """One line when the installed daimon-briefing is outside the tested range."""
+    try:
+        version = metadata.version("daimon-briefing")
+    except metadata.PackageNotFoundError:
+        return "daimon-tui: daimon-briefing is not installed (pip install 'daimon-briefing>=0.61,<0.62')"
+    try:
+        parts = tuple(int(p) for p in version.split(".")[:2])
+    except ValueError:
+        parts = (0, 0)
+    low, high = SUPPORTED_DAIMON
+    if not (low <= parts < high):
+        return (
+            f"daimon-tui: daimon-briefing {version} is not supported; this release is tested with "
+            f"{low[0]}.{low[1]}.x (pip install 'daimon-briefing>=0.61,<0.62')"
+        )
+    return None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="daimon-tui", description="Review and curate the memory daimon keeps for your coding agent."
+    )
+    where = argparse.ArgumentParser(add_help=False)
+    group = where.add_mutually_exclusive_group()
+    group.add_argument("--project", metavar="PATH", help="project directory (default: the working directory)")
+    group.add_argument("--slug", metavar="SLUG", help="a daimon bucket slug (see `daimon projects`)")
+    where.add_argument("--demo", action="store_true", help="use a built-in demo store in a temporary directory")
+    parser.add_argument("--project", metavar="PATH", help=argparse.SUPPRESS, dest="top_project")
+    parser.add_argument("--slug", metavar="SLUG", help=argparse.SUPPRESS, dest="top_slug")
+    parser.add_argument("--demo", action="store_true", dest="top_demo", help="open the built-in demo store")
+    parser.add_argument("--version", action="version", version=f"daimon-tui {_own_version()}")
+    sub = parser.add_subparsers(dest="command")
+    brief = sub.add_parser("brief", parents=[where], help="print the briefing model (read-only)")
+    brief.add_argument("--json", action="store_true", help="machine-readable output")
+    brief.add_argument("--as-of", metavar="TIME", help="the briefing as it stood then (ISO time or session id)")
+    check = sub.add_parser("check", parents=[where], help="world-check every carried item (read-only)")
+    check.add_argument("--json", action="store_true")
+    audit = sub.add_parser("audit", parents=[where], help="receipts, rejections and ledger health (read-only)")
+    audit.add_argument("--json", action="store_true")
+    return parser
+
+
+def _own_version() -> str:
+    from . import __version__
+
+    return __version__
+
+
+@contextlib.contextmanager
+def _store_context(demo: bool) -> Iterator[str | None]:
+    """The demo runs inside daimon's sandbox; otherwise daimon's own config."""
+    if not demo:
+        yield None
+        return
+    from .store.demo import demo_store
+
+    with demo_store() as store:
+        yield str(store.project)
+
+
+def _quiet_daimon_logs() -> None:
+    # daimon logs warnings (a failed signer, a torn line) through `logging`;
+    # unconfigured they would land on stderr, across the terminal UI or the
+    # JSON. Its notes reach the person as diagnostics instead.
+    for name in ("daimon_briefing", "daimon"):
+        logger = logging.getLogger(name)
+        logger.addHandler(logging.NullHandler())
+        logger.propagate = False
+
+
+def _headless(args: argparse.Namespace, project_path: str | None, out: TextIO) -> int:
+    from .store import reader
+
+    project = reader.resolve_project(project_path, args.slug)
+    if not reader.project_exists(project):
+        print(f"daimon-tui: no daimon checkpoint for {project.target}", file=sys.stderr)
+        return 1
+    if args.command == "brief":
+        from .headless.brief import run_brief
+
+        if args.as_of:
+            from .headless.asof import briefing_as_of
+
+            try:
+                briefing = briefing_as_of(project, args.as_of)
+            except ValueError as exc:
+                print(f"daimon-tui: {exc}", file=sys.stderr)
+                return 2
+        else:
+            briefing = reader.load_briefing(project)
+        return run_brief(briefing, as_json=args.json, out=out)
+    if args.command == "audit":
+        from .headless.audit import run_audit
+
+        return run_audit(project, as_json=args.json, out=out)
+    from .headless.check import run_check_project
+
+    return run_check_project(project, as_json=args.json, out=out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return int(exc.code or 0) if exc.code in (0, None) else 2
+    problem = daimon_version_problem()
+    if problem:
+        print(problem, file=sys.stderr)
+        return 2
+    if args.command is None:
+        args.project, args.slug, args.demo = args.top_project, args.top_slug, args.top_demo
+    _quiet_daimon_logs()
+    with _store_context(args.demo) as demo_project:
+        project_path = demo_project or args.project
+        if args.command is not None:
+            return _headless(args, project_path, sys.stdout)
+        if not (sys.stdin.isatty() and sys.stdout.isatty()):
+            print("daimon-tui: the interactive app needs a terminal; use `daimon-tui brief --json` "
+                  "for a read-only report", file=sys.stderr)
+            return 2
+        from .ui.app import DaimonTUI
+
+        app = DaimonTUI(project_path=project_path, slug=args.slug, demo=args.demo)
+        app.run()
+        return app.return_code or 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Pure logic: no Textual, no daimon imports."""

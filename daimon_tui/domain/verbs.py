@@ -1,0 +1,573 @@
+"""The curation verbs: one registry (keys, palette, help) and pure planning.
+
+A plan says, before anything is written, exactly what will land in which of
+daimon's ledgers, on which channel, and what it will do beyond the obvious
+("corroboration ×3 is reset and will not come back on reopen"). Planning is
+pure: the store layer gathers `ItemFacts` (what daimon says about each item
+now) and a `StoreGuard` (kill switch, ledger health), and the functions here
+turn them into a `Plan` with per-item refusals that mirror daimon's CLI gates.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from pydantic import Field
+
+from daimon_tui.store.models import Frozen
+
+VerbName = Literal["resolve", "retract", "restore", "reverify", "forget", "undo"]
+# What one write does to daimon. A verb plans one op per item.
+Op = Literal["resolve", "reopen", "reverify", "quarantine", "release", "forget", "unforget"]
+Lifecycle = Literal["active", "resolved", "superseded", "forgotten", "quarantined", "closed", "absent"]
+
+RESOLVE_STATUSES: tuple[str, ...] = ("resolved", "done", "merged", "gone", "missing")
+EVENTS = "events.jsonl"
+TRUST = "trust.jsonl"
+# Sources daimon itself counts as a person's verdict (store.HUMAN_EVENT_SOURCES).
+HUMAN_SOURCES = frozenset({"cli", "cli-tty", "ui"})
+MIN_QUARANTINE_TEXT = 20
+CORROBORATION_MIN = 2
+
+
+class VerbSpec(Frozen):
+    name: VerbName
+    key: str
+    title: str
+    help: str
+    batch: bool = True
+    irreversible: bool = False
+
+
+VERBS: tuple[VerbSpec, ...] = (
+    VerbSpec(name="resolve", key="r", title="Resolve",
+             help="The world changed: close the item with a status and a note"),
+    VerbSpec(name="retract", key="x", title="Retract",
+             help="The claim was wrong: quarantine its value, with a reason and evidence"),
+    VerbSpec(name="restore", key="u", title="Restore",
+             help="Undo a person's verdict: reopen a resolution, release a quarantine, lift a forget"),
+    VerbSpec(name="reverify", key="v", title="Reverify",
+             help="Re-check the item; with evidence (or a live anchor) reopen it"),
+    VerbSpec(name="forget", key="F", title="Forget", batch=False, irreversible=True,
+             help="Remove the value everywhere daimon holds it (type the id to confirm)"),
+    VerbSpec(name="undo", key="z", title="Undo", batch=False,
+             help="Undo the last undoable action with a compensating record"),
+)
+
+
+def verb(name: str) -> VerbSpec:
+    for spec in VERBS:
+        if spec.name == name:
+            return spec
+    raise KeyError(name)
+
+
+def verb_for_key(key: str) -> VerbSpec | None:
+    return next((spec for spec in VERBS if spec.key == key), None)
+
+
+# ---- inputs the person types (typed modal results) -------------------------
+
+
+class ResolveInput(Frozen):
+    status: str = "resolved"
+    note: str = ""
+
+
+class RetractInput(Frozen):
+    reason: str
+    evidence: tuple[str, ...]
+
+
+class ReverifyInput(Frozen):
+    evidence: str = ""
+
+
+class ForgetInput(Frozen):
+    typed_id: str
+    reason: str = ""
+
+
+VerbInput = ResolveInput | RetractInput | ReverifyInput | ForgetInput | None
+
+
+# ---- what the store layer tells us -------------------------------------------
+
+
+class StoreGuard(Frozen):
+    """Whether daimon will take a write at all: the kill switch and the health
+    word of each ledger (`ok`, `absent`, `degraded`, `transient`, `unreadable`)."""
+
+    disabled: bool = False
+    ledgers: dict[str, str] = Field(default_factory=dict)
+
+    def refusal(self, ledger: str) -> str | None:
+        if self.disabled:
+            return "daimon is disabled (DAIMON_DISABLE): nothing is written"
+        state = self.ledgers.get(ledger, "absent")
+        if state in ("transient", "unreadable"):
+            stem = ledger.removesuffix(".jsonl")
+            return f"{ledger} is {state}; daimon refuses a person's write. Run: daimon ledger repair {stem}"
+        return None
+
+
+class LatestEvent(Frozen):
+    status: str
+    source: str
+    ts: str
+
+
+class ForgetReach(Frozen):
+    """What a forget would remove, as the CLI's dry run computes it (ids only)."""
+
+    siblings: tuple[str, ...] = ()
+    ledger_records: tuple[str, ...] = ()
+    active_rulings: tuple[str, ...] = ()
+    quarantines: tuple[str, ...] = ()
+
+
+class ItemFacts(Frozen):
+    """daimon's current judgement of one item, as far as a plan needs it.
+    `text` is for display in the preview only; it never reaches the log."""
+
+    item_id: str
+    kind: str = "unknown"
+    text: str | None = None
+    in_live: bool = False
+    lifecycle: Lifecycle = "absent"
+    latest: LatestEvent | None = None
+    quarantine_id: str | None = None
+    teammate_quarantine: bool = False
+    corroboration: int = 0
+    anchor_live: bool = False
+    serializer_candidate: bool = False
+    substitute_id: str | None = None
+    substitute_live: bool = False
+    copies: int = 0
+    forgotten_key: bool = False
+    reach: ForgetReach | None = None
+
+
+_SUPERSEDED_BY = re.compile(r"^superseded-by:[a-z]-[0-9a-f]{6,40}(?:-[0-9]+)?$")
+
+
+def safe_status(status: str | None) -> str | None:
+    """A status as the action log may hold it: the app's own vocabulary or a
+    `superseded-by:<id>`; any other (free, possibly textual) status is kept
+    out of the log and reads as `resolved`."""
+    if status is None:
+        return None
+    word = status.strip().lower()
+    if word in RESOLVE_STATUSES or word.startswith("reopen") or _SUPERSEDED_BY.match(word):
+        return word
+    return "resolved"
+
+
+# ---- the plan -------------------------------------------------------------------
+
+
+class PlannedWrite(Frozen):
+    item_id: str
+    op: Op
+    ledger: str
+    channel: str = "ui"
+    record: str
+    status: str | None = None
+    note: str = ""
+    quarantine_id: str | None = None
+    reason: str = ""
+    evidence: tuple[str, ...] = ()
+    kind: str | None = None
+    undoes: str | None = None
+
+
+class Refusal(Frozen):
+    item_id: str
+    code: str
+    reason: str
+
+
+class Plan(Frozen):
+    verb: VerbName
+    project: str
+    writes: tuple[PlannedWrite, ...] = ()
+    refusals: tuple[Refusal, ...] = ()
+    effects: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
+    items: tuple[ItemFacts, ...] = ()
+    undoes: str | None = None
+    irreversible: bool = False
+    confirm_id: str | None = None
+
+    @property
+    def allowed(self) -> bool:
+        return bool(self.writes)
+
+    @property
+    def title(self) -> str:
+        return verb(self.verb).title
+
+
+def _refuse(facts: ItemFacts, code: str, reason: str) -> Refusal:
+    return Refusal(item_id=facts.item_id, code=code, reason=reason)
+
+
+def _common_refusal(facts: ItemFacts, guard: StoreGuard, ledger: str) -> Refusal | None:
+    blocked = guard.refusal(ledger)
+    if blocked:
+        return _refuse(facts, "disabled" if guard.disabled else "ledger-unwritable", blocked)
+    if facts.lifecycle == "closed":
+        return _refuse(facts, "closed", "the trust ledger cannot be read, so no item can be judged; "
+                                        "run: daimon trust repair")
+    if facts.teammate_quarantine:
+        return _refuse(facts, "teammate-quarantine", "a teammate quarantined this value; they release it")
+    return None
+
+
+def _corroboration_effect(items: list[ItemFacts], why: str) -> list[str]:
+    out = []
+    for facts in items:
+        if facts.corroboration >= CORROBORATION_MIN:
+            out.append(f"{facts.item_id}: corroboration ×{facts.corroboration} is reset {why} "
+                       "and will not come back on reopen")
+    return out
+
+
+def plan_resolve(project: str, items: list[ItemFacts], guard: StoreGuard, data: ResolveInput) -> Plan:
+    writes, refusals = [], []
+    status = data.status.strip() or "resolved"
+    for facts in items:
+        refused = _common_refusal(facts, guard, EVENTS)
+        if refused is None and status.casefold().startswith("forgotten:"):
+            refused = _refuse(facts, "tombstone-status", "a forgotten: status is a tombstone; use forget")
+        if refused is None and not facts.in_live:
+            refused = _refuse(facts, "no-match", "no item with this id in the live checkpoint")
+        if refused is None and facts.lifecycle == "forgotten":
+            refused = _refuse(facts, "forgotten", "the item is forgotten")
+        if refused:
+            refusals.append(refused)
+            continue
+        writes.append(PlannedWrite(
+            item_id=facts.item_id, op="resolve", ledger=EVENTS, status=status, note=data.note,
+            record=f"events.jsonl resolution {facts.item_id} status {status!r}, source ui"))
+    ok = [f for f in items if f.item_id in {w.item_id for w in writes}]
+    effects = [
+        "the item is withheld from the briefing, carry and recall until restored",
+        *_corroboration_effect(ok, "by the resolution"),
+        "the resolution time becomes the item's last-verified time",
+    ]
+    warnings = [f"{f.item_id} is already {f.lifecycle}; another resolution is appended"
+                for f in ok if f.lifecycle in ("resolved", "superseded")]
+    return Plan(verb="resolve", project=project, writes=tuple(writes), refusals=tuple(refusals),
+                effects=tuple(effects), warnings=tuple(warnings), items=tuple(items))
+
+
+def plan_retract(project: str, items: list[ItemFacts], guard: StoreGuard, data: RetractInput) -> Plan:
+    writes, refusals = [], []
+    for facts in items:
+        refused = _common_refusal(facts, guard, TRUST)
+        if refused is None and facts.lifecycle == "quarantined":
+            refused = _refuse(facts, "already-retracted", f"already quarantined ({facts.quarantine_id})")
+        if refused is None and (facts.text is None or facts.lifecycle in ("forgotten", "absent")):
+            refused = _refuse(facts, "no-match", "no readable item with this id")
+        if refused is None and len(" ".join((facts.text or "").split())) < MIN_QUARANTINE_TEXT:
+            refused = _refuse(facts, "text-too-short", "daimon refuses to quarantine a value shorter "
+                                                        f"than {MIN_QUARANTINE_TEXT} characters")
+        if refused is None and not data.reason.strip():
+            refused = _refuse(facts, "reason-required", "a retraction needs a reason")
+        if refused is None and not data.evidence:
+            refused = _refuse(facts, "evidence-required", "a retraction needs at least one evidence source")
+        if refused:
+            refusals.append(refused)
+            continue
+        writes.append(PlannedWrite(
+            item_id=facts.item_id, op="quarantine", ledger=TRUST, kind=facts.kind,
+            reason=data.reason, evidence=data.evidence,
+            record=f"trust.jsonl quarantined ({facts.kind}), channel ui, active immediately"))
+    effects = [
+        "retract hides every item with this text, including future captures "
+        "(same kind, any session, any id)",
+        *[f"{f.item_id}: {f.copies} cop{'y' if f.copies == 1 else 'ies'} of this value held now"
+          for f in items if f.copies > 1 and f.item_id in {w.item_id for w in writes}],
+        "corroboration is kept: a release brings the item back as it was",
+    ]
+    return Plan(verb="retract", project=project, writes=tuple(writes), refusals=tuple(refusals),
+                effects=tuple(effects), items=tuple(items))
+
+
+def restore_write(facts: ItemFacts, guard: StoreGuard, note: str = "") -> PlannedWrite | Refusal:
+    """What `restore` would write for one item, or why it must not."""
+    if facts.lifecycle == "quarantined":
+        refused = _common_refusal(facts, guard, TRUST)
+        if refused:
+            return refused
+        if not facts.quarantine_id:
+            return _refuse(facts, "teammate-quarantine", "a teammate quarantined this value; they release it")
+        return PlannedWrite(item_id=facts.item_id, op="release", ledger=TRUST,
+                            quarantine_id=facts.quarantine_id,
+                            record=f"trust.jsonl released {facts.quarantine_id}, channel ui")
+    refused = _common_refusal(facts, guard, EVENTS)
+    if refused:
+        return refused
+    if facts.lifecycle == "forgotten":
+        if not facts.forgotten_key:
+            return _refuse(facts, "already-lifted", "nothing in this project withholds that value")
+        return PlannedWrite(item_id=facts.item_id, op="unforget", ledger=EVENTS, note=note,
+                            record="events.jsonl lift rows (reopened:unforget) on every ref of the key, "
+                                   "source ui")
+    if facts.lifecycle not in ("resolved", "superseded"):
+        return _refuse(facts, "nothing-to-restore", f"the item is {facts.lifecycle}; nothing to restore")
+    latest = facts.latest
+    if latest is None or latest.source not in HUMAN_SOURCES:
+        source = latest.source if latest else "unknown"
+        return _refuse(facts, "machine-verdict",
+                       f"the closing record was written by {source!r}, not a person; "
+                       "restore undoes only a human verdict (use reverify with evidence)")
+    if facts.lifecycle == "superseded" and facts.substitute_live:
+        return _refuse(facts, "live-substitute",
+                       f"superseded by {facts.substitute_id}, which is live; restoring would put two "
+                       "contradictory items back in circulation")
+    return PlannedWrite(item_id=facts.item_id, op="reopen", ledger=EVENTS, status="reopened", note=note,
+                        undoes=latest.status,
+                        record=f"events.jsonl reopened {facts.item_id} (undoes {latest.status!r}), source ui")
+
+
+def plan_restore(project: str, items: list[ItemFacts], guard: StoreGuard) -> Plan:
+    writes, refusals = [], []
+    for facts in items:
+        got = restore_write(facts, guard)
+        (writes if isinstance(got, PlannedWrite) else refusals).append(got)
+    ops = {w.op for w in writes}
+    effects = []
+    if "reopen" in ops:
+        effects.append("the item shows in the briefing again; its stale mark resets (a reopen counts as "
+                       "verified now)")
+        effects.append("corroboration lost at the resolution does not come back")
+    if "release" in ops:
+        effects.append("every item with this value shows again, corroboration intact")
+    if "unforget" in ops:
+        effects.append("the content does NOT come back: it was removed from every surface; the lift "
+                       "only lets a future capture admit the value again")
+    return Plan(verb="restore", project=project, writes=tuple(writes), refusals=tuple(refusals),
+                effects=tuple(effects), items=tuple(items))
+
+
+def plan_reverify(project: str, items: list[ItemFacts], guard: StoreGuard, data: ReverifyInput) -> Plan:
+    """daimon's evidence gate (`cli/lifecycle.py` `_cmd_reverify`): exact id in
+    the live body; a quarantined one needs evidence; else an anchor that checks
+    live, typed evidence, or rejecting a serializer supersede candidate."""
+    writes, refusals = [], []
+    evidence = data.evidence.strip()
+    for facts in items:
+        refused = _common_refusal(facts, guard, EVENTS)
+        if refused is None and not facts.in_live:
+            refused = _refuse(facts, "no-match", f"no item found with id {facts.item_id!r}")
+        note = None
+        if refused is None:
+            if facts.lifecycle == "quarantined":
+                note = f"evidence: {evidence}" if evidence else None
+            elif facts.anchor_live:
+                note = "reverified: anchor live" + (f"; {evidence}" if evidence else "")
+            elif evidence:
+                note = f"evidence: {evidence}"
+            elif facts.serializer_candidate:
+                note = "candidate rejected"
+            if note is None:
+                refused = _refuse(facts, "evidence-required",
+                                  "re-stamping without evidence would mark an unchecked claim verified; "
+                                  "supply evidence, or fix the anchored code and retry")
+        if refused:
+            refusals.append(refused)
+            continue
+        writes.append(PlannedWrite(item_id=facts.item_id, op="reverify", ledger=EVENTS, status="reopened",
+                                   note=note or "", evidence=(evidence,) if evidence else (),
+                                   record=f"events.jsonl reopened {facts.item_id}, source ui"))
+    effects = ["the item is live again and its stale mark clears (the reopen is its newest verification)",
+               "the stored trust class is not changed; lost corroboration does not come back",
+               "a human reopen silences future supersede re-detection for this id"]
+    return Plan(verb="reverify", project=project, writes=tuple(writes), refusals=tuple(refusals),
+                effects=tuple(effects), items=tuple(items))
+
+
+def plan_forget(project: str, facts: ItemFacts, guard: StoreGuard, data: ForgetInput | None = None) -> Plan:
+    """Forget one item. Without `data` (or with a wrong typed id) the plan is a
+    preview whose write is still held back by `confirm_id`."""
+    refused = _common_refusal(facts, guard, EVENTS)
+    if refused is None and (facts.lifecycle in ("forgotten", "absent") or facts.text is None):
+        refused = _refuse(facts, "no-match", "no item with this id holds a value to forget")
+    if refused is None and data is not None and data.typed_id.strip() != facts.item_id:
+        refused = _refuse(facts, "typed-id-mismatch", "the typed id does not match; nothing is removed")
+    reach = facts.reach or ForgetReach()
+    effects = ["irreversible: the value is removed from the live checkpoint, every retained session "
+               "file, prev-N copies, team copies, caches and logs",
+               "the value is suppressed from every future capture; unforget lifts the suppression only"]
+    if reach.siblings:
+        effects.append("also removed — ids holding the same value: " + ", ".join(reach.siblings))
+    if reach.ledger_records:
+        effects.append("also removed — ledger records reached by value or id: "
+                       + ", ".join(reach.ledger_records))
+    if reach.quarantines:
+        effects.append(f"prose redacted in quarantine(s) {', '.join(reach.quarantines)}; "
+                       "records kept, the quarantine still withholds")
+    effects.append("relation edges touching these ids are deleted; older session receipts will read "
+                   "mismatch (a forget scrub, not tampering)")
+    warnings = []
+    if reach.active_rulings:
+        warnings.append("WARNING — this removes ACTIVE ruling(s): " + ", ".join(reach.active_rulings))
+    warnings.append("the tombstone row is written by daimon's forget step with source \"cli\" "
+                    "(daimon 0.61 has no ui channel for it); this app's log records it was you")
+    write = PlannedWrite(item_id=facts.item_id, op="forget", ledger=EVENTS, channel="cli",
+                         note=data.reason if data else "",
+                         record=f"events.jsonl tombstone forgotten:<key> on {facts.item_id} "
+                                f"and {len(reach.siblings)} sibling(s), then daimon's forget run")
+    return Plan(verb="forget", project=project, writes=() if refused else (write,),
+                refusals=(refused,) if refused else (), effects=tuple(effects), warnings=tuple(warnings),
+                items=(facts,), irreversible=True, confirm_id=facts.item_id)
+
+
+# ---- undo ----------------------------------------------------------------------------
+
+UNDOABLE_VERBS = frozenset({"resolve", "retract", "restore"})
+
+
+class DoneRecord(Frozen):
+    """One applied write of a logged action, as undo needs it (ids only)."""
+
+    item_id: str
+    op: Op
+    status: str | None = None
+    quarantine_id: str | None = None
+    undid: str | None = None
+
+
+def undo_write(done: DoneRecord, facts: ItemFacts, guard: StoreGuard,
+               action_id: str) -> PlannedWrite | Refusal:
+    """The compensating record for one applied write: resolve→reopen,
+    quarantine→release, reopen→resolve (with the status it undid),
+    release→quarantine again. Forget and unforget are never undone."""
+    note = f"undo of daimon-tui action {action_id}"
+    if done.op == "resolve":
+        refused = _common_refusal(facts, guard, EVENTS)
+        if refused:
+            return refused
+        if facts.lifecycle not in ("resolved", "superseded"):
+            return _refuse(facts, "state-moved", f"the item is {facts.lifecycle} now; nothing to undo")
+        return PlannedWrite(item_id=facts.item_id, op="reopen", ledger=EVENTS, status="reopened", note=note,
+                            undoes=done.status, record=f"events.jsonl reopened {facts.item_id}, source ui")
+    if done.op == "quarantine":
+        refused = _common_refusal(facts, guard, TRUST)
+        if refused:
+            return refused
+        qid = done.quarantine_id or facts.quarantine_id
+        if facts.lifecycle != "quarantined" or not qid:
+            return _refuse(facts, "state-moved", f"the item is {facts.lifecycle} now; nothing to undo")
+        return PlannedWrite(item_id=facts.item_id, op="release", ledger=TRUST, quarantine_id=qid,
+                            record=f"trust.jsonl released {qid}, channel ui")
+    if done.op == "reopen":
+        refused = _common_refusal(facts, guard, EVENTS)
+        if refused:
+            return refused
+        if facts.lifecycle != "active":
+            return _refuse(facts, "state-moved", f"the item is {facts.lifecycle} now; nothing to undo")
+        status = done.undid or "resolved"
+        return PlannedWrite(item_id=facts.item_id, op="resolve", ledger=EVENTS, status=status, note=note,
+                            record=f"events.jsonl resolution {facts.item_id} status {status!r}, source ui")
+    if done.op == "release":
+        refused = _common_refusal(facts, guard, TRUST)
+        if refused:
+            return refused
+        if facts.lifecycle == "quarantined" or facts.text is None:
+            return _refuse(facts, "state-moved", f"the item is {facts.lifecycle} now; nothing to undo")
+        return PlannedWrite(item_id=facts.item_id, op="quarantine", ledger=TRUST, kind=facts.kind,
+                            reason=note, evidence=(f"artifact:daimon-tui-action-{action_id}",),
+                            record=f"trust.jsonl quarantined ({facts.kind}) again, channel ui")
+    return _refuse(facts, "not-undoable", f"a {done.op} cannot be undone")
+
+
+def plan_undo(project: str, action_id: str, done: list[DoneRecord], facts: dict[str, ItemFacts],
+              guard: StoreGuard) -> Plan:
+    writes, refusals = [], []
+    for record in done:
+        got = undo_write(record, facts.get(record.item_id) or ItemFacts(item_id=record.item_id), guard,
+                         action_id)
+        (writes if isinstance(got, PlannedWrite) else refusals).append(got)
+    effects = ["a compensating record is appended; the original record stays in daimon's ledger",
+               "it lands at a later second than the record it undoes (daimon folds by the second)"]
+    if any(w.op == "resolve" for w in writes):
+        effects.append("re-resolving withholds the item again")
+    return Plan(verb="undo", project=project, writes=tuple(writes), refusals=tuple(refusals),
+                effects=tuple(effects), items=tuple(facts.values()), undoes=action_id)
+
+
+def nothing_to_undo(project: str) -> Plan:
+    return Plan(verb="undo", project=project,
+                refusals=(Refusal(item_id="", code="nothing-to-undo",
+                                  reason="no applied resolve, retract or restore to undo in this project"),))
+
+
+# ---- what a write did -------------------------------------------------------------
+
+WriteOutcome = Literal["applied", "not-applied", "refused", "failed"]
+
+
+class WriteResult(Frozen):
+    """One write and daimon's verdict re-read afterwards. `outcome` is
+    `applied` only when daimon's own judgement changed as intended;
+    `not-applied` means the write returned but daimon's state did not move."""
+
+    item_id: str
+    op: Op
+    outcome: WriteOutcome
+    code: str = ""
+    message: str = ""
+    ledger: str | None = None
+    ref: str | None = None
+    status: str | None = None
+    ts: str | None = None
+    before: str | None = None
+    after: str | None = None
+    undid: str | None = None
+
+
+class Outcome(Frozen):
+    """What a verb did, for the screen that ran it."""
+
+    verb: VerbName
+    status: Literal["applied", "partial", "refused", "failed", "not-applied", "cancelled"]
+    results: tuple[WriteResult, ...] = ()
+    refusals: tuple[Refusal, ...] = ()
+    action_id: str | None = None
+    message: str = ""
+
+
+def summarize(verb_name: VerbName, results: tuple[WriteResult, ...], refusals: tuple[Refusal, ...]) -> str:
+    applied = [r for r in results if r.outcome == "applied"]
+    failed = [r for r in results if r.outcome != "applied"]
+    if not results and refusals:
+        return "refused: " + "; ".join(
+            f"{r.item_id}: {r.reason}" if r.item_id else r.reason for r in refusals)
+    parts = []
+    if applied:
+        parts.append(f"{verb(verb_name).title.lower()}: daimon now says "
+                     + ", ".join(f"{r.item_id} {r.after}" for r in applied))
+    for r in failed:
+        parts.append(f"{r.item_id}: {r.outcome} — {r.message}")
+    for r in refusals:
+        parts.append(f"{r.item_id}: refused — {r.reason}")
+    return "; ".join(parts)
+
+
+def outcome_status(results: tuple[WriteResult, ...], refusals: tuple[Refusal, ...]) -> str:
+    if not results:
+        return "refused"
+    outcomes = {r.outcome for r in results}
+    if outcomes == {"applied"}:
+        return "partial" if refusals else "applied"
+    if "applied" in outcomes:
+        return "partial"
+    if "failed" in outcomes:
+        return "failed"
+    if "refused" in outcomes:
+        return "refused"
+    return "not-applied"

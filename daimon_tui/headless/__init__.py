@@ -1,0 +1,1 @@
+"""Read-only subcommands: they never write."""

@@ -1,0 +1,93 @@
+"""`daimon-tui audit`: receipts, rejections and ledger health (read-only).
+
+Exit 0 clean, 1 any receipt failure or unreadable ledger, 2 the audit could
+not run. Every string read from the store goes through `inert`.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any, TextIO
+
+from ..domain.inert import inert
+from ..domain.receipt_check import state_label
+from ..store.models import ProjectRef
+
+if TYPE_CHECKING:  # the store import happens inside run_audit, so a broken daimon exits 2
+    from ..store.audit import AuditReport
+
+CANNOT_RUN = 2
+
+
+def _inert_tree(value: Any) -> Any:
+    if isinstance(value, str):
+        return inert(value, limit=None)
+    if isinstance(value, dict):
+        return {inert(k, limit=None): _inert_tree(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_inert_tree(v) for v in value]
+    return value
+
+
+def report_json(report: AuditReport) -> dict[str, Any]:
+    """The report as JSON-ready data, computed fields included, text inert."""
+    return _inert_tree(report.model_dump(mode="json"))
+
+
+def write_plain(report: AuditReport, out: TextIO) -> None:
+    project = report.project
+    receipts = "on" if report.receipts_enabled else "off"
+    out.write(
+        f"audit: {inert(project.name or project.slug)} — receipts {receipts}, "
+        f"latest session {inert(report.latest_session or '-')}\n"
+    )
+    out.write("\nReceipts:\n")
+    if not report.receipts:
+        out.write("  (no session files)\n")
+    for row in report.receipts:
+        latest = " (latest)" if row.latest else ""
+        since = f"  since {row.since_iso}" if row.since_iso else ""
+        daimon = f"  [daimon: {inert(row.daimon_state)}]" if row.daimon_state else ""
+        out.write(f"  {state_label(row.state):<20} {inert(row.session_id)}{latest}  {inert(row.cause)}{since}{daimon}\n")
+        for item in row.affects:
+            out.write(f"      affects {inert(item.item_id or '-')} [{item.kind}] {inert(item.text, limit=80)}: {item.describe}\n")
+        if row.forget_hint:
+            out.write(f"      hint: {inert(row.forget_hint)}\n")
+    out.write("\nRejections:\n")
+    if not report.rejections:
+        out.write("  (none)\n")
+    for rej in report.rejections:
+        kind = "cure" if rej.cure else "rejected"
+        out.write(
+            f"  {inert(rej.ts or '-')}  {inert(rej.item_ref or '-')}  {inert(rej.check or '-')}/{inert(rej.reason or '-')}"
+            f"  {kind}: {inert(rej.explanation)}  [{inert(rej.retained)}]\n"
+        )
+    out.write("\nLedgers:\n")
+    for led in report.ledgers:
+        detail = f" ({inert(led.detail)})" if led.detail else ""
+        command = f"  → {inert(led.command)}" if led.command else ""
+        out.write(f"  {led.state:<11} {inert(led.name)}{detail}{command}\n")
+    for note in report.notes:
+        out.write(f"{inert(note)}\n")
+    for diag in report.diagnostics:
+        out.write(f"{diag.level}: {inert(diag.message)}\n")
+    out.write(
+        f"\n{report.receipt_failures} receipt failure(s), {report.ledger_failures} unreadable ledger(s)"
+        f" — exit {report.exit_code}\n"
+    )
+
+
+def run_audit(project: ProjectRef, *, as_json: bool, out: TextIO) -> int:
+    """Print the audit of `project`; the return value is the exit code."""
+    try:
+        from ..store.audit import load_audit
+
+        report = load_audit(project)
+        if as_json:
+            out.write(json.dumps(report_json(report), ensure_ascii=False, indent=2) + "\n")
+        else:
+            write_plain(report, out)
+        return report.exit_code
+    except Exception as exc:  # noqa: BLE001 - the exit code says "cannot run", never a traceback
+        out.write(f"daimon-tui audit: cannot run ({inert(type(exc).__name__)}: {inert(str(exc), limit=200)})\n")
+        return CANNOT_RUN

@@ -1,0 +1,293 @@
+"""The store as it stood at a moment: a read-only copy cut at that time.
+
+`as_of(project, when)` copies, into a temporary directory, the session files
+created up to `when` (with their receipts), this bucket's files with its
+pointers rebuilt from those sessions, and every ledger cut to the rows stamped
+up to `when`; then points daimon's configuration at the copy (its own
+`settings_override` / `checkpoint_dir_override`, the mechanism
+`testing.sandbox` uses) for the calling context only. daimon's own readers
+then answer "what did the briefing say then?". The original store is only
+read.
+
+Forget is never undone by going back in time: every forget tombstone (this
+bucket's and every other local bucket's, which make the machine-wide forgotten
+set) is kept whatever its time, so a forgotten value cannot resurface in a
+historical view.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import shutil
+import tempfile
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+from daimon_briefing import config, store, surfaces, teamproject, view
+
+from .models import Diagnostic, Frozen, ProjectRef
+
+_LOCK = re.compile(r"\.lock$")
+
+
+class AsOfStore(Frozen):
+    """What the copy holds: the moment, the checkpoint then current, and what
+    was left out. `project` is the ref to hand daimon's readers inside the
+    `as_of` context."""
+
+    project: ProjectRef
+    when: str
+    session_id: str | None = None
+    label: str = ""
+    sessions: tuple[str, ...] = ()
+    rows_cut: int = 0
+    diagnostics: tuple[Diagnostic, ...] = ()
+
+    @property
+    def timestamp(self) -> float:
+        return parse_time(self.when).timestamp()
+
+
+def stamp(moment: datetime) -> str:
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def parse_time(text: str) -> datetime:
+    """An ISO-8601 moment (`2026-11-28T12:00:00Z`); a naive one is UTC."""
+    moment = datetime.fromisoformat(text.strip())
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def resolve_when(project: ProjectRef, when: str | datetime) -> tuple[datetime, str | None]:
+    """`when` as a UTC moment, and the session id it named if it named one.
+    A session id means the moment that session's checkpoint was created.
+    Raises ValueError for neither a time nor a session of this project."""
+    if isinstance(when, datetime):
+        return (when if when.tzinfo else when.replace(tzinfo=UTC)), None
+    for row in view.sessions(project.target).rows:
+        if row.session_id == when and isinstance(row.created, str):
+            return parse_time(row.created), when
+    try:
+        return parse_time(when), None
+    except ValueError:
+        raise ValueError(f"{when!r} is neither an ISO-8601 time nor a session of this project") from None
+
+
+def _row_time(line: str) -> str | None:
+    """The row's `ts` normalised to daimon's stamp, or None when the row has
+    no readable time (daimon folds such a row as oldest; we keep it)."""
+    try:
+        row = json.loads(line)
+    except ValueError:
+        return None
+    ts = row.get("ts") if isinstance(row, dict) else None
+    if not isinstance(ts, str):
+        return None
+    try:
+        return stamp(parse_time(ts))
+    except ValueError:
+        return None
+
+
+def _is_forget_row(line: str) -> bool:
+    try:
+        row = json.loads(line)
+    except ValueError:
+        return False
+    if not isinstance(row, dict):
+        return False
+    return store.is_tombstone_status(row.get("status")) or store.is_key_ref(row.get("item_ref"))
+
+
+def _cut_ledger(src: Path, dst: Path, cutoff: str, *, forgets_only: bool = False) -> int:
+    """Copy `src` keeping rows stamped at or before `cutoff`, every forget
+    row, and lines with no time (torn lines keep the ledger's health).
+    Returns how many rows were left out."""
+    kept, cut = [], 0
+    with src.open("r", encoding="utf-8", errors="surrogateescape", newline="") as handle:
+        for line in handle:
+            body = line.strip()
+            if not body:
+                kept.append(line)
+                continue
+            if _is_forget_row(body):
+                kept.append(line)
+                continue
+            if forgets_only:
+                cut += 1
+                continue
+            ts = _row_time(body)
+            if ts is None or ts <= cutoff:
+                kept.append(line)
+            else:
+                cut += 1
+    with dst.open("w", encoding="utf-8", errors="surrogateescape", newline="") as handle:
+        handle.writelines(kept)
+    return cut
+
+
+def _copy_bucket(src: Path, dst: Path, cutoff: str, ledgers: frozenset[str]) -> int:
+    dst.mkdir(parents=True, exist_ok=True)
+    cut = 0
+    for path in sorted(src.iterdir()):
+        if not path.is_file() or _LOCK.search(path.name) or store._POINTER_RE.match(path.name):
+            continue
+        if path.name in ledgers or path.suffix == ".jsonl":
+            cut += _cut_ledger(path, dst / path.name, cutoff)
+        else:
+            shutil.copy2(path, dst / path.name)
+    return cut
+
+
+def _session_files(root: Path, slug: str, cutoff: str) -> list[tuple[str, str, Path]]:
+    """(created, session id, path) of this project's session files created at
+    or before `cutoff`, oldest first."""
+    out = []
+    for path in store._session_files(root):
+        try:
+            raw = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if not isinstance(raw, dict) or raw.get("project_slug") != slug:
+            continue
+        created = raw.get("created")
+        if isinstance(created, str) and created <= cutoff:
+            out.append((created, path.stem, path))
+    out.sort()
+    return out
+
+
+def _pointer_bytes(bucket: Path, session_id: str, fallback: Path) -> bytes:
+    """The bytes the bucket's pointer held for this session when a retained
+    pointer still holds it, else the session file's own."""
+    for path in sorted(bucket.glob("*.json")):
+        if not store._POINTER_RE.match(path.name):
+            continue
+        try:
+            data = path.read_bytes()
+            if json.loads(data).get("session_id") == session_id:
+                return data
+        except (OSError, ValueError, AttributeError):
+            continue
+    return fallback.read_bytes()
+
+
+def _copy_team(dst: Path, cutoff: str) -> None:
+    """Teammates' published ledgers: tombstones whole (a forget is never
+    undone by going back), quarantines cut at the moment."""
+    team = config.team_dir()
+    names = (store._TOMBSTONE_NAME, store._QUARANTINE_NAME)
+    for path in store._team_ledger_paths(names, include_own=True, include_local=True):
+        path = Path(path)
+        if not path.is_file():
+            continue
+        try:
+            target = dst / path.relative_to(team)
+        except ValueError:
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if path.name == store._TOMBSTONE_NAME:
+            shutil.copy2(path, target)
+        else:
+            _cut_ledger(path, target, cutoff)
+
+
+def _settings(copy_root: Path) -> dict[str, str]:
+    """The configuration in force, with every store directory moved into the copy."""
+    active = config.active_settings()
+    if active is not None:
+        mapping = dict(active)
+    else:
+        found = {**config._file_values(), **os.environ}
+        mapping = {k: v for k, v in found.items() if k.startswith("DAIMON_")}
+    dirs = {
+        "DAIMON_CHECKPOINT_DIR": "checkpoints",
+        "DAIMON_LOG_DIR": "logs",
+        "DAIMON_TEAM_DIR": "team",
+        "DAIMON_RECALL_SEEN_DIR": "recall_seen",
+        "DAIMON_WINDSURF_DIR": "windsurf",
+        "DAIMON_KEYS_DIR": "keys",
+        "DAIMON_CHECKS_DIR": "checks",
+        "DAIMON_CLAUDE_PROJECTS_DIR": "claude-projects",
+    }
+    for key, name in dirs.items():
+        (copy_root / name).mkdir(parents=True, exist_ok=True)
+        mapping[key] = str(copy_root / name)
+    mapping["DAIMON_RECALL_DB"] = str(copy_root / "recall.db")
+    # A historical view never world-checks or heals: it only reads.
+    mapping.pop("DAIMON_WORLDCHECK", None)
+    return mapping
+
+
+def _build(project: ProjectRef, moment: datetime, named: str | None, copy_root: Path) -> AsOfStore:
+    cutoff = stamp(moment)
+    root = config.checkpoint_dir()
+    slug = project.slug
+    bucket = root / slug
+    ledgers = frozenset(surfaces.bucket_ledger_names())
+    dst_root = copy_root / "checkpoints"
+    dst_root.mkdir(parents=True, exist_ok=True)
+    notes: list[Diagnostic] = []
+    cut = 0
+    if bucket.is_dir():
+        cut += _copy_bucket(bucket, dst_root / slug, cutoff, ledgers)
+    else:
+        notes.append(Diagnostic(message=f"no bucket {slug} in the store"))
+    # Other buckets matter only for the machine-wide forgotten set.
+    for other in sorted(p for p in root.iterdir() if p.is_dir() and p.name != slug):
+        events = other / "events.jsonl"
+        if events.is_file():
+            (dst_root / other.name).mkdir(exist_ok=True)
+            _cut_ledger(events, dst_root / other.name / "events.jsonl", cutoff, forgets_only=True)
+    _copy_team(copy_root / "team", cutoff)
+    held = _session_files(root, slug, cutoff)
+    for _created, _sid, path in held:
+        shutil.copy2(path, dst_root / path.name)
+        receipt = path.with_suffix(".receipt")
+        if receipt.is_file():
+            shutil.copy2(receipt, dst_root / receipt.name)
+    # The pointer window as it stood: latest = the newest session then.
+    window = list(reversed(held))[: config.checkpoint_history()]
+    if window and (dst_root / slug).is_dir():
+        for index, (_created, sid, path) in enumerate(window):
+            name = "latest.json" if index == 0 else f"prev-{index}.json"
+            (dst_root / slug / name).write_bytes(_pointer_bytes(bucket, sid, path))
+    elif not window:
+        notes.append(Diagnostic(level="info", message=f"no session of this project was created by {cutoff}"))
+    current = window[0][1] if window else None
+    label = f"{cutoff} ({named})" if named else cutoff
+    return AsOfStore(
+        project=project,
+        when=cutoff,
+        session_id=current,
+        label=label,
+        sessions=tuple(sid for _c, sid, _p in held),
+        rows_cut=cut,
+        diagnostics=tuple(notes),
+    )
+
+
+@contextlib.contextmanager
+def as_of(project: ProjectRef, when: str | datetime) -> Iterator[AsOfStore]:
+    """The store as it stood at `when` (an ISO-8601 time or a session id).
+
+    Inside the context daimon reads the copy (calling context only: the
+    override is a ContextVar, so do the reading in the same thread or an
+    `asyncio.to_thread` started inside). The copy is removed on exit."""
+    moment, named = resolve_when(project, when)
+    with tempfile.TemporaryDirectory(prefix="daimon-tui-asof-") as tmp:
+        copy_root = Path(tmp)
+        os.chmod(copy_root, 0o700)
+        built = _build(project, moment, named, copy_root)
+        mapping = _settings(copy_root)
+        with contextlib.ExitStack() as stack:
+            stack.enter_context(config.settings_override(mapping))
+            stack.enter_context(config.checkpoint_dir_override(copy_root / "checkpoints"))
+            stack.enter_context(config.log_dir_override(copy_root / "logs"))
+            stack.callback(teamproject._cache.clear)
+            teamproject._cache.clear()
+            yield built

@@ -1,0 +1,456 @@
+"""The audit: receipts of every session file, daimon's rejection ledger and
+ledger health, read through daimon's view plus our native receipt check.
+
+Read-only: nothing here writes, repairs or re-signs. Session files and their
+sidecars are read only from inside daimon's checkpoint directory; a session id
+or a symlink that would lead outside it is refused and reported.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable, Mapping
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Literal
+
+from pydantic import computed_field
+
+from daimon_briefing import api, config, receipts, schema, surfaces, view
+
+from daimon_tui.domain.receipt_check import FAILURE_STATES, ReceiptState, ReceiptVerdict, check_receipt
+from daimon_tui.store.models import Diagnostic, Frozen, ProjectRef
+
+DEGRADED_MARK = "⚠ unverified (verbatim)"
+
+# daimon's cheap answer -> the native states that are consistent with it.
+# daimon's `missing` also covers an unreadable sidecar; its `match` is only a
+# hash match, so every native verdict past the hash step agrees with it.
+_AGREES: Mapping[str, frozenset[str]] = {
+    "unsigned": frozenset({"unsigned"}),
+    "missing": frozenset({"missing", "unreadable"}),
+    "mismatch": frozenset({"mismatch"}),
+    "match": frozenset({"match", "signature-valid", "signature-invalid", "key-missing", "not-bound", "unreadable"}),
+}
+
+# One line per reason code daimon writes to verification.jsonl.
+REASONS: Mapping[str, str] = {
+    "echo-only": "the quote appears only inside daimon's own injected output, not in what was said",
+    "quote-not-in-transcript": "the verbatim quote is nowhere in the session transcript; kept as inferred",
+    "no-signal-cited": "an outcome claim cited no tool signal; kept as inferred",
+    "receipt-tampered": "the item's checkpoint bytes no longer match its signed receipt",
+    "receipt-invalid": "the item's checkpoint receipt failed verification",
+    "receipt-valid": "cure: a later check found the receipt valid again",
+    "claim-contradicted": "world check: the world contradicts the claim",
+    "claim-confirmed": "cure: a later world check confirmed the claim",
+}
+WORLD_CLASSES: Mapping[str, str] = {
+    "file-exists": "a file the item names",
+    "branch-state": "a branch the item names",
+    "pr-state": "a pull request the item names",
+}
+CURE_CHECKS = frozenset({"receipt-ok", *(f"{cls}-ok" for cls in WORLD_CLASSES)})
+
+
+class AffectedItem(Frozen):
+    """An item of the latest checkpoint whose standing rests on a receipt."""
+
+    item_id: str | None
+    kind: str
+    text: str
+    how: Literal["degrades", "verbatim", "carried"]
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def describe(self) -> str:
+        if self.how == "degrades":
+            return f"label degrades to {DEGRADED_MARK}"
+        if self.how == "verbatim":
+            return "verbatim label rests on this receipt"
+        return "carried from this session"
+
+
+class ReceiptRow(Frozen):
+    session_id: str
+    created: str | None = None
+    latest: bool = False
+    state: ReceiptState
+    cause: str
+    daimon_state: str | None = None
+    daimon_detail: str | None = None
+    file_mtime: float | None = None
+    sidecar_mtime: float | None = None
+    affects: tuple[AffectedItem, ...] = ()
+    forget_hint: str | None = None
+    refused: bool = False
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def failed(self) -> bool:
+        return self.state in FAILURE_STATES
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def agrees(self) -> bool:
+        """Whether our verdict is consistent with daimon's cheap one (True
+        when daimon was not asked)."""
+        if self.daimon_state is None:
+            return True
+        return self.state in _AGREES.get(self.daimon_state, frozenset({self.state}))
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def since(self) -> float | None:
+        """When the failure became visible on disk: a changed file dates from
+        its own mtime, a bad sidecar from the sidecar's."""
+        if not self.failed:
+            return None
+        if self.state in {"mismatch", "missing"}:
+            return self.file_mtime
+        return self.sidecar_mtime or self.file_mtime
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def since_iso(self) -> str | None:
+        since = self.since
+        return None if since is None else datetime.fromtimestamp(since, UTC).strftime("%Y-%m-%d %H:%MZ")
+
+
+class Rejection(Frozen):
+    ts: str | None
+    item_ref: str | None
+    check: str | None
+    reason: str | None
+    explanation: str
+    cure: bool = False
+    retained: str = "not retained"
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def is_retained(self) -> bool:
+        return self.retained not in {"not retained", "forgotten"}
+
+
+class LedgerRow(Frozen):
+    name: str
+    state: str
+    detail: str = ""
+    unscannable: str = ""
+    hint: str | None = None
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def command(self) -> str | None:
+        """The command daimon suggests (`daimon ledger repair events`, ...)."""
+        if self.hint and "run: " in self.hint:
+            return self.hint.split("run: ", 1)[1].strip()
+        return None
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def failed(self) -> bool:
+        return self.state == "unreadable"
+
+
+class AuditReport(Frozen):
+    project: ProjectRef
+    receipts_enabled: bool = False
+    latest_session: str | None = None
+    receipts: tuple[ReceiptRow, ...] = ()
+    rejections: tuple[Rejection, ...] = ()
+    ledgers: tuple[LedgerRow, ...] = ()
+    notes: tuple[str, ...] = ()
+    diagnostics: tuple[Diagnostic, ...] = ()
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def receipt_failures(self) -> int:
+        return sum(1 for row in self.receipts if row.failed)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def ledger_failures(self) -> int:
+        return sum(1 for row in self.ledgers if row.failed)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def exit_code(self) -> int:
+        return 1 if self.receipt_failures or self.ledger_failures else 0
+
+
+# ---- reading inside the checkpoint dir --------------------------------------
+
+
+def _inside(root: Path, path: Path) -> bool:
+    try:
+        return path.resolve().is_relative_to(root)
+    except (OSError, RuntimeError):  # a symlink loop
+        return False
+
+
+def _safe_session_id(sid: str) -> bool:
+    return bool(sid) and not any(bad in sid for bad in ("/", "\\", "\x00")) and sid not in {".", ".."}
+
+
+def _read(path: Path) -> tuple[bytes | None, float | None]:
+    try:
+        return path.read_bytes(), path.stat().st_mtime
+    except OSError:
+        return None, None
+
+
+def _public_jwk(diagnostics: list[Diagnostic]) -> dict | None:
+    path = config.keys_dir() / receipts._PUB_FILE
+    try:
+        value = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError, ValueError):
+        diagnostics.append(Diagnostic(source="audit", message=f"{path.name} is not a readable public key"))
+        return None
+    return value if isinstance(value, dict) else None
+
+
+# ---- what a receipt affects ---------------------------------------------------
+
+
+def _items(checkpoint: Mapping | None) -> Iterable[tuple[str, dict]]:
+    if not isinstance(checkpoint, Mapping):
+        return
+    for field in schema.ITEM_FIELDS:
+        block = checkpoint.get(field.section)
+        value = block.get(field.key) if isinstance(block, Mapping) else None
+        for item in [value] if field.singleton else (value if isinstance(value, list) else []):
+            if isinstance(item, dict):
+                yield field.kind, item
+
+
+def _affected(
+    sid: str, latest_sid: str | None, latest: Mapping | None, degrades: bool, closed: frozenset
+) -> tuple[AffectedItem, ...]:
+    """Items the brief still shows whose label rests on this session's receipt
+    (items a resolution closed are not shown, so nothing of theirs degrades)."""
+    out: list[AffectedItem] = []
+    for kind, item in _items(latest):
+        text = item.get("text") if isinstance(item.get("text"), str) else ""
+        item_id = item.get("id") if isinstance(item.get("id"), str) else None
+        if item_id in closed:
+            continue
+        if sid == latest_sid:
+            if item.get("trust") == "verbatim":
+                out.append(AffectedItem(
+                    item_id=item_id, kind=kind, text=text, how="degrades" if degrades else "verbatim"
+                ))
+        elif item.get("carried_from") and sid in (item.get("carried_from"), item.get("origin_session")):
+            out.append(AffectedItem(item_id=item_id, kind=kind, text=text, how="carried"))
+    return tuple(out)
+
+
+# ---- forget hint ---------------------------------------------------------------
+
+
+def _epoch(ts: str | None) -> float | None:
+    for fmt in ("%Y-%m-%dT%H:%M:%SZ", "%Y-%m-%dT%H:%M:%S.%fZ"):
+        try:
+            return datetime.strptime(ts or "", fmt).replace(tzinfo=UTC).timestamp()
+        except ValueError:
+            continue
+    return None
+
+
+def _forget_hint(row: ReceiptRow, tombstones: tuple[tuple[float, str], ...]) -> str | None:
+    """daimon's forget rewrites older session files without re-signing them.
+    A mismatch whose file changed at or after a forget that came after the
+    signing may be that scrub rather than tampering. Event stamps are whole
+    seconds, so the window is widened to whole seconds both ways."""
+    if row.state != "mismatch" or row.sidecar_mtime is None or row.file_mtime is None:
+        return None
+    signed, changed = math.floor(row.sidecar_mtime), math.ceil(row.file_mtime)
+    hits = [ts for epoch, ts in tombstones if signed <= epoch <= changed]
+    if not hits:
+        return None
+    return (
+        f"a forget at {hits[-1]} is newer than this receipt: daimon's forget rewrites older "
+        "session files without re-signing, so this may be the forget, not tampering"
+    )
+
+
+# ---- sections -----------------------------------------------------------------
+
+
+def _receipt_rows(
+    project: ProjectRef, latest: Mapping | None, snap: object, diagnostics: list[Diagnostic]
+) -> tuple[ReceiptRow, ...]:
+    target = project.target
+    listing = view.sessions(target)
+    if listing.unreadable:
+        diagnostics.append(Diagnostic(
+            source="audit", message=f"{listing.unreadable} session file(s) in the store cannot be parsed"
+        ))
+    root = config.checkpoint_dir().resolve()
+    jwk = _public_jwk(diagnostics)
+    latest_sid = latest.get("session_id") if isinstance(latest, Mapping) else None
+    closed = frozenset(getattr(snap, "resolved_refs", ()) or ())
+    tombstones = tuple(
+        (epoch, event.ts)
+        for event in view.events(target, snap=snap)
+        if event.tombstone and (epoch := _epoch(event.ts)) is not None
+    )
+    rows: list[ReceiptRow] = []
+    for entry in listing.rows:
+        sid = entry.session_id
+        created = entry.created if isinstance(entry.created, str) else None
+        base = {"session_id": sid, "created": created, "latest": sid == latest_sid}
+        file_path = root / f"{sid}.json"
+        sidecar_path = root / f"{sid}{receipts._SIDECAR_SUFFIX}"
+        if not _safe_session_id(sid) or not _inside(root, file_path):
+            diagnostics.append(Diagnostic(
+                level="error", source="audit", message=f"refused session {sid!r}: its file leads outside the checkpoint dir"
+            ))
+            rows.append(ReceiptRow(**base, state="unreadable", cause="refused: path escapes the checkpoint dir",
+                                   refused=True))
+            continue
+        file_bytes, file_mtime = _read(file_path)
+        sidecar_bytes: bytes | None = None
+        sidecar_mtime: float | None = None
+        if sidecar_path.is_symlink() and not _inside(root, sidecar_path):
+            diagnostics.append(Diagnostic(
+                level="error", source="audit", message=f"refused the sidecar of {sid!r}: it leads outside the checkpoint dir"
+            ))
+            rows.append(ReceiptRow(**base, state="unreadable", cause="refused: sidecar escapes the checkpoint dir",
+                                   file_mtime=file_mtime, refused=True))
+            continue
+        if sidecar_path.exists() or sidecar_path.is_symlink():
+            sidecar_bytes, sidecar_mtime = _read(sidecar_path)
+            if sidecar_bytes is None:
+                sidecar_bytes = b""  # present but unreadable: not the same as absent
+        verdict: ReceiptVerdict = check_receipt(
+            file_bytes, sidecar_bytes, jwk, binding=receipts._BINDING, method=receipts.METHOD, kid=receipts.KID
+        )
+        daimon_state, daimon_detail = None, None
+        try:
+            parsed = json.loads(file_bytes) if file_bytes is not None else None
+            answer = api.receipt_state(parsed if isinstance(parsed, dict) else None)
+            daimon_state, daimon_detail = answer.get("state"), answer.get("detail")
+        except ValueError:
+            daimon_state = "unsigned"  # daimon reads an unparsable file as carrying no marker
+        degrades = sid == latest_sid and daimon_state in {"missing", "mismatch"}
+        row = ReceiptRow(
+            **base, state=verdict.state, cause=verdict.cause, daimon_state=daimon_state,
+            daimon_detail=daimon_detail, file_mtime=file_mtime, sidecar_mtime=sidecar_mtime,
+            affects=_affected(sid, latest_sid, latest, degrades, closed) if verdict.failed or degrades else (),
+        )
+        hint = _forget_hint(row, tombstones)
+        if hint:
+            row = row.model_copy(update={"forget_hint": hint})
+        if not row.agrees:
+            diagnostics.append(Diagnostic(
+                source="audit",
+                message=f"session {sid}: daimon reads {daimon_state}, the native check reads {verdict.state}",
+            ))
+        rows.append(row)
+    return tuple(rows)
+
+
+def _explain(check: str | None, reason: str | None) -> str:
+    base = check.removesuffix("-ok") if check else None
+    if base in WORLD_CLASSES:
+        what = WORLD_CLASSES[base]
+        if reason == "claim-contradicted":
+            return f"world check on {what}: the world contradicts the claim"
+        if reason == "claim-confirmed":
+            return f"cure: a later world check confirmed {what}"
+    if reason in REASONS:
+        return REASONS[reason]
+    return f"unknown reason code from check {check or '?'}"
+
+
+def _retained(item_ref: str | None, latest: Mapping | None, withheld: Mapping[str, str], snap: object) -> str:
+    if not item_ref:
+        return "not retained"
+    if item_ref in withheld:
+        return f"withheld ({withheld[item_ref]})"
+    word = view.lifecycle_word(getattr(snap, "resolutions", {}).get(item_ref))
+    present = any(item.get("id") == item_ref for _kind, item in _items(latest))
+    if present:
+        return "retained" if word == "active" else word
+    return "forgotten" if word == "forgotten" else "not retained"
+
+
+def _rejections(
+    project: ProjectRef, latest: Mapping | None, withheld: Mapping[str, str], snap: object
+) -> tuple[Rejection, ...]:
+    return tuple(
+        Rejection(
+            ts=row.ts, item_ref=row.item_ref, check=row.check, reason=row.reason,
+            explanation=_explain(row.check, row.reason), cure=row.check in CURE_CHECKS,
+            retained=_retained(row.item_ref, latest, withheld, snap),
+        )
+        for row in view.verifications(project.target)
+    )
+
+
+def _ledgers(project: ProjectRef) -> tuple[LedgerRow, ...]:
+    health = api.ledger_health(project.target)
+    states = view.ledger_states(project.target)
+    rows = []
+    for name, word in health.items():
+        state = states.get(name)
+        detail = state.detail if state else ""
+        unscannable = state.unscannable if state else ""
+        hint = None if word in {"ok", "absent"} else surfaces.ledger_hint(name, word, detail, unscannable)
+        rows.append(LedgerRow(name=name, state=word, detail=detail, unscannable=unscannable, hint=hint))
+    return tuple(rows)
+
+
+def _failed(diagnostics: list[Diagnostic], part: str, exc: Exception) -> None:
+    diagnostics.append(Diagnostic(
+        level="error", source="audit", message=f"could not read {part}: {type(exc).__name__}"
+    ))
+
+
+def load_audit(project: ProjectRef) -> AuditReport:
+    """The audit of one project. Never raises for bad data: a part that cannot
+    be read becomes a diagnostic and the rest is still reported."""
+    diagnostics: list[Diagnostic] = []
+    latest: Mapping | None = None
+    withheld: dict[str, str] = {}
+    snap: object = None
+    notes: tuple[str, ...] = ()
+    try:
+        opened = view.open(project.target, live=False)
+        latest, snap = opened.checkpoint, opened.snapshot
+        withheld = {w.item_id: w.reason for w in opened.withheld if getattr(w, "item_id", None)}
+        notes = tuple(snap.notes())
+    except Exception as exc:  # noqa: BLE001 - a read failure is a diagnostic, never a crash
+        _failed(diagnostics, "the latest checkpoint", exc)
+    receipts_rows: tuple[ReceiptRow, ...] = ()
+    rejections: tuple[Rejection, ...] = ()
+    ledgers: tuple[LedgerRow, ...] = ()
+    try:
+        receipts_rows = _receipt_rows(project, latest, snap, diagnostics)
+    except Exception as exc:  # noqa: BLE001
+        _failed(diagnostics, "session receipts", exc)
+    try:
+        rejections = _rejections(project, latest, withheld, snap)
+    except Exception as exc:  # noqa: BLE001
+        _failed(diagnostics, "the rejection ledger", exc)
+    try:
+        ledgers = _ledgers(project)
+    except Exception as exc:  # noqa: BLE001
+        _failed(diagnostics, "ledger health", exc)
+    try:
+        enabled = bool(config.receipts_enabled())
+    except Exception:  # noqa: BLE001
+        enabled = False
+    return AuditReport(
+        project=project,
+        receipts_enabled=enabled,
+        latest_session=latest.get("session_id") if isinstance(latest, Mapping) else None,
+        receipts=receipts_rows,
+        rejections=rejections,
+        ledgers=ledgers,
+        notes=notes,
+        diagnostics=tuple(diagnostics),
+    )

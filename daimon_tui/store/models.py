@@ -1,0 +1,186 @@
+"""Our own immutable models of what daimon holds. The UI and domain never see
+daimon's dicts or dataclasses: the store layer converts at the seam.
+
+All text fields hold the raw value as daimon stores it; making it inert for a
+terminal is the display layer's job (`domain.inert`).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Mark = Literal["verbatim", "inferred", "untagged", "unverified-verbatim", "stale"]
+ItemState = Literal["visible", "resolved", "superseded", "quarantined", "forgotten", "closed", "withheld"]
+
+
+class Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Diagnostic(Frozen):
+    """Something about the store a person should know: daimon's own notes,
+    unreadable files, unknown formats. `repair` is the command daimon suggests."""
+
+    level: Literal["info", "warning", "error"] = "warning"
+    source: str = "daimon"
+    message: str
+    repair: str | None = None
+
+
+class ProjectRef(Frozen):
+    """Which bucket we read. `target` is what daimon's readers take: the project
+    directory when we know it, else the bucket slug."""
+
+    slug: str
+    name: str = ""
+    path: str | None = None
+
+    @property
+    def target(self) -> str:
+        return self.path or self.slug
+
+
+class ProjectSummary(Frozen):
+    slug: str
+    name: str
+    session_id: str | None = None
+    created: str | None = None
+    git_branch: str | None = None
+    topic: str | None = None
+    visible_items: int | None = None
+    readable: bool = True
+    closed: bool = False
+    mtime: float = 0.0
+
+
+class Badge(Frozen):
+    """One badge on an item, in daimon's print order. `kind` is stable
+    (`carried`, `corroborated`, `world-checked`, `world-contradicted`,
+    `foreign-verbatim`, `supersede-candidate`, `agent-claim`, `amended`,
+    `noted`); `count` is set for `corroborated`; `detail` is extra text."""
+
+    kind: str
+    count: int | None = None
+    detail: str | None = None
+
+    @property
+    def token(self) -> str:
+        """The JSON token: `carried`, `corroborated:3`, ..."""
+        return f"{self.kind}:{self.count}" if self.count is not None else self.kind
+
+
+class Item(Frozen):
+    """One briefing item as daimon judges it."""
+
+    id: str | None
+    kind: str
+    section: str
+    field: str
+    text: str
+    quote: str | None = None
+    because: str | None = None
+    trust: str | None = None
+    mark: Mark
+    stored_mark: Mark
+    badges: tuple[Badge, ...] = ()
+    state: ItemState = "visible"
+    stale_days: float | None = None
+    origin_session: str | None = None
+    origin_author: str | None = None
+    first_seen: str | None = None
+    carried_from: str | None = None
+    quote_verified: bool | None = None
+    external_state: bool = False
+    anchored_to: str | None = None
+    briefable: bool = False
+    line: str = ""
+    closing_status: str | None = None
+    closing_ts: str | None = None
+    closing_source: str | None = None
+    closing_note: str | None = None
+    extra_lines: tuple[str, ...] = ()
+
+    def has_badge(self, kind: str) -> bool:
+        return any(b.kind == kind for b in self.badges)
+
+    @property
+    def corroboration(self) -> int:
+        return next((b.count or 0 for b in self.badges if b.kind == "corroborated"), 0)
+
+
+class WithheldItem(Frozen):
+    """An item daimon will not show: identity and reason, never text."""
+
+    id: str | None
+    kind: str
+    state: ItemState
+    quarantine_id: str | None = None
+    origin_session: str | None = None
+
+
+class Section(Frozen):
+    key: str
+    title: str
+    items: tuple[Item, ...] = ()
+
+
+BriefState = Literal["briefing", "closed", "no-checkpoint", "empty", "unavailable"]
+
+
+class Briefing(Frozen):
+    """The briefing model: daimon's sections in daimon's order."""
+
+    project: ProjectRef
+    state: BriefState
+    session_id: str | None = None
+    created: str | None = None
+    format_version: str | None = None
+    rulings: tuple[str, ...] = ()
+    topic: str | None = None
+    sections: tuple[Section, ...] = ()
+    resolved: tuple[Item, ...] = Field(default=(), description="closed by a resolution: text is the reader's")
+    withheld: tuple[WithheldItem, ...] = ()
+    degraded: bool = False
+    notes: tuple[Diagnostic, ...] = ()
+    now: float = 0.0
+
+    def items(self) -> tuple[Item, ...]:
+        return tuple(item for section in self.sections for item in section.items)
+
+    def find(self, item_id: str) -> Item | None:
+        for item in (*self.items(), *self.resolved):
+            if item.id == item_id:
+                return item
+        return None
+
+
+class Axis(Frozen):
+    name: str
+    value: str
+    meaning: str
+
+
+class Inspection(Frozen):
+    """daimon's trust inspector (`why`) for one item, reduced to what we show."""
+
+    item_id: str
+    found: bool
+    withheld: bool = False
+    axes: tuple[Axis, ...] = ()
+    corroboration_count: int = 0
+    corroboration_refs: tuple[str, ...] = ()
+    lifecycle_status: str | None = None
+    lifecycle_ts: str | None = None
+    lifecycle_source: str | None = None
+    occurrences: int = 0
+    origin_session: str | None = None
+    lines: tuple[str, ...] = ()
+
+
+class SessionSummary(Frozen):
+    session_id: str
+    created: str | None = None
+    topic: str | None = None
+    counts: dict[str, int] = Field(default_factory=dict)

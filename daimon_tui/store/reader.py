@@ -1,0 +1,376 @@
+"""Read a project's briefing through daimon's own read model.
+
+Marks, badges, order and judged state all come from daimon's code
+(`briefing.prepare`, `briefing.build`, `briefing._mark`,
+`briefing.corroboration_badge`, `view.closing_event`), so what we show is what
+`daimon brief` would say. Nothing here writes; nothing raises for data health.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from daimon_briefing import api, briefing, config, store, view
+
+from .models import (
+    Axis,
+    Badge,
+    Briefing,
+    Diagnostic,
+    Inspection,
+    Item,
+    Mark,
+    ProjectRef,
+    ProjectSummary,
+    Section,
+    WithheldItem,
+)
+
+# The format versions this reader was tested against; anything else is read
+# (daimon reads it) but flagged, because its fields may mean something new.
+KNOWN_FORMATS = frozenset({"D-018", "D-019"})
+
+SECTION_TITLES = {
+    "decisions": "Decisions made",
+    "external": "VERIFY BEFORE TRUSTING",
+    "open_loops": "Open loops",
+    "beliefs": "Beliefs held",
+    "uncertainties": "Was uncertain about",
+    "contradictions": "Contradictions flagged",
+}
+
+_MARK_WORD = {
+    briefing._VERBATIM_MARK: "verbatim",
+    briefing._INFERRED_MARK: "inferred",
+    briefing._UNTAGGED_MARK: "untagged",
+    briefing._DEGRADED_MARK: "unverified-verbatim",
+}
+
+
+def _text(value: Any) -> str | None:
+    if value is None:
+        return None
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def _note(line: str) -> Diagnostic:
+    """daimon's own ledger-health note; the repair command is the part after `run:`."""
+    repair = None
+    if "run: " in line:
+        repair = line.split("run: ", 1)[1].strip().rstrip(".")
+    level = "error" if ("unreadable" in line or "closed" in line) else "warning"
+    return Diagnostic(level=level, source="daimon", message=line, repair=repair)
+
+
+# ---- projects ---------------------------------------------------------------
+
+
+def resolve_project(path: str | None = None, slug: str | None = None) -> ProjectRef:
+    """The bucket daimon would read for `--project PATH` / `--slug SLUG` (cwd by default)."""
+    if slug:
+        root = None
+        try:
+            found = store.bucket_root(slug)
+            root = str(found) if found else None
+        except (OSError, ValueError):
+            root = None
+        return ProjectRef(slug=slug, name=os.path.basename(root or slug), path=root)
+    directory = config.resolve_read_project(path)
+    return ProjectRef(slug=api.project_slug(directory), name=os.path.basename(directory), path=directory)
+
+
+def project_exists(project: ProjectRef) -> bool:
+    try:
+        return project.slug in view.buckets(None)
+    except Exception:  # noqa: BLE001 - an unlistable store is "not found"
+        return False
+
+
+def list_projects() -> tuple[tuple[ProjectSummary, ...], tuple[Diagnostic, ...]]:
+    """Every bucket daimon lists, newest first, with daimon's listing notes."""
+    try:
+        listed = view.projects(None)
+        notes = tuple(_note(n) for n in view.projects_notes(None, listed))
+    except Exception as exc:  # noqa: BLE001 - a broken store is a diagnostic
+        return (), (Diagnostic(level="error", message=f"projects could not be listed ({type(exc).__name__})"),)
+    rows = []
+    for entry in listed:
+        peek = getattr(entry, "peek", None)
+        rows.append(
+            ProjectSummary(
+                slug=str(entry.slug),
+                name=_text(entry.name) or str(entry.slug),
+                session_id=_text(entry.session_id),
+                created=_text(entry.created),
+                git_branch=_text(entry.git_branch),
+                topic=_text(getattr(peek, "topic", None)),
+                visible_items=getattr(peek, "visible_items", None),
+                readable=bool(entry.readable),
+                closed=bool(entry.closed),
+                mtime=float(entry.mtime or 0.0),
+            )
+        )
+    rows.sort(key=lambda row: (row.created or "", row.mtime), reverse=True)
+    return tuple(rows), notes
+
+
+# ---- the briefing -------------------------------------------------------------
+
+
+def _mark_of(item: Mapping, degraded: bool) -> Mark:
+    return _MARK_WORD.get(briefing._mark(item, degraded), "untagged")  # type: ignore[return-value]
+
+
+def _badges(item: Mapping) -> tuple[Badge, ...]:
+    """daimon's badges for one stamped item, in `briefing._line`'s order."""
+    badges: list[Badge] = []
+    if item.get("carried_from"):
+        badges.append(Badge(kind="carried", detail=_text(item.get("carried_from"))))
+    if item.get("foreign_verbatim_claim"):
+        badges.append(Badge(kind="foreign-verbatim"))
+    if briefing.corroboration_badge(item):
+        badges.append(Badge(kind="corroborated", count=int(item["_corroborated"])))
+    worldcheck = item.get("_worldcheck")
+    if item.get("_worldcheck_confirmed") and not worldcheck:
+        badges.append(Badge(kind="world-checked"))
+    if isinstance(worldcheck, dict) and worldcheck.get("note"):
+        badges.append(Badge(kind="world-contradicted", detail=_text(worldcheck.get("note"))))
+    if item.get("_supersede_candidate"):
+        badges.append(Badge(kind="supersede-candidate", detail=_text(item.get("_supersede_candidate"))))
+    if item.get("_agent_claim"):
+        badges.append(Badge(kind="agent-claim"))
+    if item.get("_amend"):
+        badges.append(Badge(kind="amended"))
+    noted = briefing.noted_suffix(item).strip()
+    if noted:
+        badges.append(Badge(kind="noted", detail=noted))
+    return tuple(badges)
+
+
+def _item(section: str, raw: Mapping, degraded: bool, snap: Any) -> Item:
+    field = briefing._section_field(section)
+    stored = _mark_of(raw, degraded)
+    stale = raw.get("_stale_carried_days")
+    is_stale = isinstance(stale, (int, float)) and not isinstance(stale, bool)
+    line = briefing._line(dict(raw), degraded, field.briefable)
+    first, *extra = line.split("\n")
+    event = view.closing_event(dict(raw), snap)
+    word = view.lifecycle_word(event) if event else "active"
+    state = {"resolved": "resolved", "superseded": "superseded", "forgotten": "forgotten"}.get(word, "visible")
+    return Item(
+        id=_text(raw.get("id")),
+        kind=field.kind,
+        section=section,
+        field=f"{field.section}.{field.key}",
+        text=str(raw.get("text") or "").strip(),
+        quote=_text(raw.get("quote")) or None,
+        because=_text(raw.get("because")) or None,
+        trust=_text(raw.get("trust")) or None,
+        mark="stale" if is_stale else stored,
+        stored_mark=stored,
+        badges=_badges(raw),
+        state=state,  # type: ignore[arg-type]
+        stale_days=float(stale) if is_stale else None,
+        origin_session=_text(raw.get("origin_session")),
+        origin_author=_text(raw.get("origin_author")),
+        first_seen=_text(raw.get("first_seen")),
+        carried_from=_text(raw.get("carried_from")),
+        quote_verified=raw.get("quote_verified") if isinstance(raw.get("quote_verified"), bool) else None,
+        external_state=bool(raw.get("external_state")),
+        anchored_to=_text(raw.get("anchored_to")),
+        briefable=field.briefable,
+        line=first,
+        closing_status=_text(event.get("status")) if event else None,
+        closing_ts=_text(event.get("ts")) if event else None,
+        closing_source=_text(event.get("source")) if event else None,
+        closing_note=_text(event.get("note")) if event else None,
+        extra_lines=tuple(extra),
+    )
+
+
+def _withheld(entries: Iterable[Any]) -> tuple[WithheldItem, ...]:
+    states = {"quarantine": "quarantined", "forgotten": "forgotten", "closed": "closed"}
+    out = []
+    for entry in entries:
+        receipt = entry.receipt if isinstance(entry.receipt, Mapping) else {}
+        out.append(
+            WithheldItem(
+                id=entry.item_id,
+                kind=str(entry.kind),
+                state=states.get(str(entry.reason), "withheld"),  # type: ignore[arg-type]
+                quarantine_id=entry.quarantine_id,
+                origin_session=_text(receipt.get("origin_session")),
+            )
+        )
+    return tuple(out)
+
+
+def _format_note(checkpoint: Mapping) -> tuple[Diagnostic, ...]:
+    version = checkpoint.get("format_version")
+    if version is None or str(version) in KNOWN_FORMATS:
+        return ()
+    return (
+        Diagnostic(
+            level="warning",
+            source="daimon-tui",
+            message=f"checkpoint format {version!s:.40} is newer than this app knows "
+            f"({', '.join(sorted(KNOWN_FORMATS))}); items are shown as daimon reads them",
+        ),
+    )
+
+
+def load_briefing(project: ProjectRef, now: float | None = None) -> Briefing:
+    """The briefing as daimon judges it now, every item with its mark, badges and state."""
+    now = time.time() if now is None else now
+    try:
+        annotated = briefing.prepare(project.target, now, live=False, route=store.Route.OWN)
+    except Exception as exc:  # noqa: BLE001 - daimon's reader failing is a diagnostic
+        return Briefing(
+            project=project,
+            state="unavailable",
+            notes=(Diagnostic(level="error", message=f"daimon could not read this project ({type(exc).__name__}: {exc})"),),
+            now=now,
+        )
+    snap = annotated.snapshot
+    notes = tuple(_note(line) for line in annotated.notes)
+    try:
+        # Keep the `§` ruling lines; the header line is ours to print.
+        rulings = tuple(
+            line for line in briefing.ruling_lines(project.target, snap=snap) if line.startswith("§")
+        )
+    except Exception as exc:  # noqa: BLE001
+        rulings = ()
+        notes += (Diagnostic(message=f"standing rulings could not be read ({type(exc).__name__})"),)
+    withheld = _withheld(annotated.withheld)
+    checkpoint = annotated.checkpoint
+    if checkpoint is None:
+        state = "closed" if snap.closed else "no-checkpoint"
+        return Briefing(project=project, state=state, rulings=rulings, withheld=withheld, notes=notes, now=now)
+    degraded = briefing.receipt_degraded(checkpoint)
+    built = briefing.build(checkpoint, now)
+    sections: list[Section] = []
+    resolved: list[Item] = []
+    topic = None
+    if built is not None:
+        for key in briefing.SECTION_ORDER:
+            if key == "active_topic":
+                active = built.get("active_topic")
+                topic = str(active.get("text") or "").strip() if isinstance(active, Mapping) else None
+                continue
+            live_items = []
+            for raw in built.get(key) or ():
+                if not isinstance(raw, Mapping):
+                    raw = {"text": str(raw)}  # contradictions may be bare strings
+                item = _item(key, raw, degraded, snap)
+                (live_items if item.state == "visible" else resolved).append(item)
+            if live_items:
+                sections.append(Section(key=key, title=SECTION_TITLES[key], items=tuple(live_items)))
+    state = "briefing" if sections or topic else ("closed" if snap.closed else "empty")
+    return Briefing(
+        project=project,
+        state=state,
+        session_id=_text(checkpoint.get("session_id")),
+        created=_text(checkpoint.get("created")),
+        format_version=_text(checkpoint.get("format_version")),
+        rulings=rulings,
+        topic=topic,
+        sections=tuple(sections),
+        resolved=tuple(resolved),
+        withheld=withheld,
+        degraded=degraded,
+        notes=notes + _format_note(checkpoint),
+        now=now,
+    )
+
+
+# ---- the trust inspector -------------------------------------------------------
+
+AXIS_MEANINGS = {
+    "capture": {
+        "verified": "the quote was found in the transcript when captured",
+        "not-verified": "the quote was not found in the transcript when captured",
+        "unknown": "no capture receipt: nobody checked the quote",
+    },
+    "provenance": {
+        "bound": "the item is bound to the session that first stated it",
+        "legacy-inferred": "an old item: its origin is inferred, not recorded",
+        "legacy-unbound": "an old item with no recorded origin",
+    },
+    "locator": {
+        "resolved": "the source transcript was found on this machine",
+        "absent-local": "the source transcript is not on this machine",
+        "remote-author": "a teammate's session: the transcript is theirs",
+        "ambiguous": "more than one transcript could be the source",
+        "unreadable": "the source transcript exists but cannot be read",
+        "unsupported": "this host's transcripts cannot be located",
+    },
+    "bytes": {
+        "unchanged": "the transcript still hashes as it did at capture",
+        "changed": "the transcript changed since capture",
+        "unknown": "the transcript was not hashed",
+    },
+    "current_support": {
+        "message-id-match": "the quote is still in the cited messages",
+        "transcript-scan-match": "the quote is still somewhere in the transcript",
+        "not-reproduced": "the quote is no longer found",
+        "not-checked": "not re-checked now",
+        "withheld": "withheld: daimon shows no evidence for it",
+    },
+    "verifier_comparison": {
+        "same-version": "checked by the verifier version daimon runs now",
+        "different-version": "checked by another verifier version",
+        "unknown": "no verifier version recorded",
+    },
+    "lifecycle": {
+        "active": "live in the briefing",
+        "resolved": "closed by a resolution",
+        "superseded": "replaced by a newer item",
+        "forgotten": "removed by forget",
+    },
+}
+
+
+def inspect(project: ProjectRef, item_id: str, now: float | None = None) -> Inspection:
+    """daimon's trust inspector (`why`) for one item, each axis with its meaning."""
+    try:
+        result = api.why(project.target, item_id, now=now)
+    except Exception as exc:  # noqa: BLE001
+        return Inspection(item_id=item_id, found=False, lines=(f"why failed: {type(exc).__name__}",))
+    if not isinstance(result, Mapping):
+        return Inspection(item_id=item_id, found=False)
+    axes_raw = result.get("axes") if isinstance(result.get("axes"), Mapping) else {}
+    axes = tuple(
+        Axis(
+            name=str(name),
+            value=str(value),
+            meaning=AXIS_MEANINGS.get(str(name), {}).get(str(value), ""),
+        )
+        for name, value in axes_raw.items()
+    )
+    corroboration = result.get("corroboration") if isinstance(result.get("corroboration"), Mapping) else {}
+    refs = corroboration.get("references") or ()
+    lifecycle = result.get("lifecycle_event") if isinstance(result.get("lifecycle_event"), Mapping) else {}
+    item = result.get("item") if isinstance(result.get("item"), Mapping) else {}
+    occurrences = item.get("occurrences")
+    try:
+        lines = tuple(api.why_lines(result))
+    except Exception:  # noqa: BLE001
+        lines = ()
+    return Inspection(
+        item_id=item_id,
+        found=True,
+        withheld=axes_raw.get("current_support") == "withheld",
+        axes=axes,
+        corroboration_count=int(corroboration.get("count") or 0),
+        corroboration_refs=tuple(str(r.get("session_id", r)) if isinstance(r, Mapping) else str(r) for r in refs),
+        lifecycle_status=_text(lifecycle.get("status")),
+        lifecycle_ts=_text(lifecycle.get("timestamp")),
+        lifecycle_source=_text(lifecycle.get("source")),
+        occurrences=occurrences if isinstance(occurrences, int) and not isinstance(occurrences, bool) else 0,
+        origin_session=_text(item.get("origin_session")),
+        lines=lines,
+    )

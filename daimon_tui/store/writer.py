@@ -1,0 +1,379 @@
+"""The only place that calls daimon's write modules.
+
+Every write is a person's verdict on the `ui` channel/source with
+`writer=Writer.HUMAN`, and follows one shape: re-check the gate on daimon's
+state now (the same pure gate the preview used), refuse under the kill switch,
+preflight the ledger with `jsonl.require_writable`, write inside
+`jsonl.surface_refusals()` (a refusal raises instead of answering False), then
+RE-READ daimon's own verdict and report whether it actually changed.
+
+daimon folds `events.jsonl` by one-second `ts`, and a reopen wins a same-second
+tie, so every event write on an id waits until the wall clock has passed the
+second of that id's latest event (see `Timing`).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+
+from daimon_briefing import api as dapi
+from daimon_briefing import config, forget, jsonl, normalize, store, trust, view
+from daimon_briefing.surfaces import Writer
+
+from daimon_tui.domain import verbs
+from daimon_tui.store import plans
+from daimon_tui.store.models import ProjectRef
+
+_TS = "%Y-%m-%dT%H:%M:%SZ"
+
+
+@dataclass(frozen=True)
+class Timing:
+    """Clock and sleep used to land a record at a later second than the one
+    before it. Injectable so tests can prove the wait without sleeping."""
+
+    now: Callable[[], datetime] = field(default=lambda: datetime.now(UTC))
+    sleep: Callable[[float], None] = time.sleep
+    max_wait: float = 2.0
+
+    def wait_past(self, ts: str | None) -> float:
+        """Sleep until the current second is strictly after `ts`. Returns the
+        seconds waited (0 when already later or `ts` is not a stamp)."""
+        if not ts:
+            return 0.0
+        try:
+            stamped = datetime.strptime(ts, _TS).replace(tzinfo=UTC)
+        except ValueError:
+            return 0.0
+        target = stamped + timedelta(seconds=1)
+        waited = 0.0
+        while waited < self.max_wait:
+            delta = (target - self.now()).total_seconds()
+            if delta <= 0:
+                break
+            step = min(delta + 0.02, self.max_wait - waited)
+            self.sleep(step)
+            waited += step
+        return waited
+
+
+DEFAULT_TIMING = Timing()
+
+
+class _Refused(Exception):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def _result(item_id: str, op: verbs.Op, outcome: verbs.WriteOutcome, **kw) -> verbs.WriteResult:
+    return verbs.WriteResult(item_id=item_id, op=op, outcome=outcome, **kw)
+
+
+def _ledger_path(project: ProjectRef, ledger: str):
+    return store.ledger_file(project.target, ledger)
+
+
+def _preflight(project: ProjectRef, ledger: str) -> None:
+    if config.is_disabled():
+        raise _Refused("disabled", "daimon is disabled (DAIMON_DISABLE): nothing is written")
+    path = _ledger_path(project, ledger)
+    if path is None:
+        raise _Refused("unknown-project", "daimon does not know this project")
+    jsonl.require_writable(path, Writer.HUMAN)
+
+
+def _guarded(item_id: str, op: verbs.Op, ledger: str, project: ProjectRef,
+             write: Callable[[], verbs.WriteResult]) -> verbs.WriteResult:
+    """Preflight, run `write` with refusals surfaced, and turn every refusal or
+    exception into a result: nothing here raises to the caller."""
+    try:
+        with jsonl.surface_refusals():
+            _preflight(project, ledger)
+            return write()
+    except _Refused as exc:
+        return _result(item_id, op, "refused", code=exc.code, message=str(exc), ledger=ledger)
+    except jsonl.Refused as exc:
+        return _result(item_id, op, "refused", code="ledger-unwritable", message=str(exc), ledger=ledger)
+    except trust.TrustError as exc:
+        return _result(item_id, op, "refused", code="daimon-refused", message=str(exc), ledger=ledger)
+    except Exception as exc:  # report, never crash the app; the type names the cause
+        return _result(item_id, op, "failed", code="exception", ledger=ledger,
+                       message=f"the write failed ({type(exc).__name__})")
+
+
+def _check(plan_or_write: verbs.PlannedWrite | verbs.Refusal | verbs.Plan) -> verbs.PlannedWrite:
+    if isinstance(plan_or_write, verbs.Refusal):
+        raise _Refused(plan_or_write.code, plan_or_write.reason)
+    if isinstance(plan_or_write, verbs.Plan):
+        if plan_or_write.refusals:
+            refusal = plan_or_write.refusals[0]
+            raise _Refused(refusal.code, refusal.reason)
+        return plan_or_write.writes[0]
+    return plan_or_write
+
+
+def _facts(project: ProjectRef, item_id: str, **kw) -> verbs.ItemFacts:
+    return plans.item_facts(project, item_id, **kw)
+
+
+def _latest_ts(project: ProjectRef, item_id: str) -> str | None:
+    events = view.item_events(project.target, item_id)
+    stamps = [e.ts for e in events if e.ts]
+    return max(stamps) if stamps else None
+
+
+def _append(project: ProjectRef, item_id: str, status: str, note: str, timing: Timing) -> None:
+    timing.wait_past(_latest_ts(project, item_id))
+    ok = store.append_event(item_id, status, note=note, source="ui", project_dir=project.target,
+                            writer=Writer.HUMAN)
+    if not ok:
+        raise _Refused("not-written", "event not written (daimon disabled, project unknown, ledger refused)")
+
+
+def _lifecycle(project: ProjectRef, item_id: str) -> tuple[str, object]:
+    lineage = view.lineage(project.target, item_id)
+    return lineage.lifecycle, lineage.latest
+
+
+def _event_verdict(project: ProjectRef, item_id: str, op: verbs.Op, status: str, before: str,
+                   want: tuple[str, ...], undid: str | None = None) -> verbs.WriteResult:
+    word, latest = _lifecycle(project, item_id)
+    ours = latest is not None and latest.source == "ui" and str(latest.status or "").lower() == status.lower()
+    outcome = "applied" if ours and word in want else "not-applied"
+    message = "" if outcome == "applied" else (
+        f"daimon still judges {item_id} {word}; the record did not take effect")
+    return _result(item_id, op, outcome, code="" if outcome == "applied" else "state-unchanged",
+                   message=message, ledger=verbs.EVENTS, ref=item_id, status=verbs.safe_status(status),
+                   ts=latest.ts if latest is not None else None, before=before, after=word,
+                   undid=verbs.safe_status(undid) if undid else None)
+
+
+# ---- the verbs ------------------------------------------------------------------------
+
+
+def resolve(item_id: str, status: str = "resolved", note: str = "", *, project: ProjectRef,
+            timing: Timing = DEFAULT_TIMING) -> verbs.WriteResult:
+    def write() -> verbs.WriteResult:
+        facts = _facts(project, item_id)
+        _check(verbs.plan_resolve(project.slug, [facts], plans.store_guard(project),
+                                  verbs.ResolveInput(status=status, note=note)))
+        _append(project, item_id, status, note, timing)
+        return _event_verdict(project, item_id, "resolve", status, facts.lifecycle,
+                              ("resolved", "superseded"))
+
+    return _guarded(item_id, "resolve", verbs.EVENTS, project, write)
+
+
+def reopen(item_id: str, note: str = "", *, project: ProjectRef,
+           timing: Timing = DEFAULT_TIMING) -> verbs.WriteResult:
+    """Restore a person's resolution (refuses a machine verdict and an item
+    whose live substitute superseded it)."""
+    def write() -> verbs.WriteResult:
+        facts = _facts(project, item_id)
+        planned = _check(verbs.restore_write(facts, plans.store_guard(project), note))
+        if planned.op != "reopen":
+            raise _Refused("wrong-restore", f"{item_id} is {facts.lifecycle}; it is not reopened by an event")
+        _append(project, item_id, "reopened", note, timing)
+        return _event_verdict(project, item_id, "reopen", "reopened", facts.lifecycle, ("active",),
+                              undid=planned.undoes)
+
+    return _guarded(item_id, "reopen", verbs.EVENTS, project, write)
+
+
+def reverify(item_id: str, evidence: str = "", *, project: ProjectRef,
+             timing: Timing = DEFAULT_TIMING) -> verbs.WriteResult:
+    """daimon's evidence-gated reopen (`_cmd_reverify`), on the `ui` source."""
+    def write() -> verbs.WriteResult:
+        facts = _facts(project, item_id)
+        planned = _check(verbs.plan_reverify(project.slug, [facts], plans.store_guard(project),
+                                             verbs.ReverifyInput(evidence=evidence)))
+        _append(project, item_id, "reopened", planned.note, timing)
+        want = ("active",)
+        return _event_verdict(project, item_id, "reverify", "reopened", facts.lifecycle, want)
+
+    return _guarded(item_id, "reverify", verbs.EVENTS, project, write)
+
+
+def _quarantine_record_ts(project: ProjectRef, quarantine_id: str | None) -> str | None:
+    if not quarantine_id:
+        return None
+    record = trust.get(quarantine_id, project_dir=project.target) or {}
+    stamp = record.get("updated_at")
+    return str(stamp) if stamp else None
+
+
+def quarantine(item_id: str, reason: str, evidence: tuple[str, ...], *, project: ProjectRef,
+               timing: Timing = DEFAULT_TIMING) -> verbs.WriteResult:
+    """Retract: daimon's human quarantine on `channel="ui"`, keyed by value."""
+    def write() -> verbs.WriteResult:
+        facts = _facts(project, item_id)
+        _check(verbs.plan_retract(project.slug, [facts], plans.store_guard(project),
+                                  verbs.RetractInput(reason=reason, evidence=tuple(evidence))))
+        text = facts.text or ""
+        prior = trust.make_id(facts.kind, store.project_slug(config.resolve_project_dir(project.target)),
+                              trust.value_key(text))
+        timing.wait_past(_quarantine_record_ts(project, prior))
+        qid = str(trust.propose(text=text, kind=facts.kind, reason=reason, evidence=list(evidence),
+                                channel="ui", item_id=item_id, project_dir=project.target))
+        after = dapi.lookup(project.target, item_id)
+        ok = isinstance(after, view.Withheld) and after.reason == "quarantine" and after.quarantine_id == qid
+        return _result(item_id, "quarantine", "applied" if ok else "not-applied",
+                       code="" if ok else "state-unchanged",
+                       message="" if ok else f"daimon does not withhold {item_id} after the quarantine",
+                       ledger=verbs.TRUST, ref=qid, ts=_quarantine_record_ts(project, qid),
+                       before=facts.lifecycle, after="quarantined" if ok else _state_word(project, item_id))
+
+    return _guarded(item_id, "quarantine", verbs.TRUST, project, write)
+
+
+def release(item_id: str, *, project: ProjectRef, timing: Timing = DEFAULT_TIMING) -> verbs.WriteResult:
+    """Restore a retraction: release the item's own active quarantine."""
+    def write() -> verbs.WriteResult:
+        facts = _facts(project, item_id)
+        planned = _check(verbs.restore_write(facts, plans.store_guard(project)))
+        if planned.op != "release" or not planned.quarantine_id:
+            raise _Refused("not-quarantined", f"{item_id} is {facts.lifecycle}, not quarantined")
+        timing.wait_past(_quarantine_record_ts(project, planned.quarantine_id))
+        trust.release(planned.quarantine_id, channel="ui", project_dir=project.target)
+        record = trust.get(planned.quarantine_id, project_dir=project.target) or {}
+        after = dapi.lookup(project.target, item_id)
+        ok = record.get("state") == "released" and not (
+            isinstance(after, view.Withheld) and after.reason == "quarantine")
+        return _result(item_id, "release", "applied" if ok else "not-applied",
+                       code="" if ok else "state-unchanged",
+                       message="" if ok else f"daimon still withholds {item_id}",
+                       ledger=verbs.TRUST, ref=planned.quarantine_id, ts=record.get("updated_at"),
+                       before="quarantined", after=_state_word(project, item_id))
+
+    return _guarded(item_id, "release", verbs.TRUST, project, write)
+
+
+def _state_word(project: ProjectRef, item_id: str) -> str:
+    return plans.item_facts(project, item_id).lifecycle
+
+
+def forget_item(item_id: str, typed_id: str, reason: str = "", *, project: ProjectRef,
+                approved_rulings: tuple[str, ...] = (), timing: Timing = DEFAULT_TIMING) -> verbs.WriteResult:
+    """daimon's forget run for one item, after the person typed its id. The
+    tombstone carries `source:"cli"`: daimon 0.61's forget step has no channel
+    parameter, and re-implementing it to say `ui` would drift from daimon."""
+    def write() -> verbs.WriteResult:
+        facts = _facts(project, item_id, with_reach=True)
+        _check(verbs.plan_forget(project.slug, facts, plans.store_guard(project),
+                                 verbs.ForgetInput(typed_id=typed_id, reason=reason)))
+        raw = plans._raw_item(project, item_id)
+        text = str((raw or {}).get("text") or facts.text or "")
+        key = normalize.content_key(text)
+        checkpoint = store.read_latest_body(project_dir=project.target, route=store.Route.OWN,
+                                            admit=store.Admit.ANY)
+        sid = str((checkpoint or {}).get("session_id") or "") if isinstance(checkpoint, dict) else ""
+        if isinstance(checkpoint, dict) and not sid:
+            raise _Refused("no-session-id", "the live checkpoint has no session_id; daimon cannot rewrite it")
+        ids = forget.siblings(project.target, key, item_id)
+        allowed = set(approved_rulings)
+
+        def approve(rulings: list) -> str:
+            missing = [r for r in rulings if r not in allowed]
+            return "" if not missing else ("not removed: active ruling(s) not confirmed in the preview: "
+                                           + ", ".join(missing))
+
+        # a tombstone in the same second as a reopen on the id loses the tie
+        timing.wait_past(_latest_ts(project, item_id))
+        outcome = forget.run(forget.Target(key, item_id, ids, project.target, text,
+                                           checkpoint if isinstance(checkpoint, dict) else None, sid, reason),
+                             approve_rulings=approve)
+        if outcome.refusal:
+            raise _Refused("ruling-gate", outcome.refusal)
+        if outcome.refused:
+            raise _Refused("not-written", "tombstone not written (project unknown or ledger unwritable)")
+        after = dapi.lookup(project.target, item_id)
+        why = dapi.why(project.target, item_id) or {}
+        gone = (isinstance(after, view.Withheld) and after.reason == "forgotten"
+                and (why.get("axes") or {}).get("lifecycle") == "forgotten")
+        unreached = [u.name for u in outcome.unreached if u.plaintext]
+        message = ("" if gone else "daimon does not judge the item forgotten") + (
+            f"; surfaces not reached: {', '.join(unreached)} (run: daimon forget --resume)"
+            if unreached else "")
+        return _result(item_id, "forget", "applied" if gone else "not-applied",
+                       code=("unreached-surfaces" if unreached else "") if gone else "state-unchanged",
+                       message=message.strip("; "), ledger=verbs.EVENTS, ref=item_id, status="forgotten",
+                       before=facts.lifecycle, after="forgotten" if gone else _state_word(project, item_id))
+
+    return _guarded(item_id, "forget", verbs.EVENTS, project, write)
+
+
+def unforget(item_id: str, reason: str = "", *, project: ProjectRef,
+             timing: Timing = DEFAULT_TIMING) -> verbs.WriteResult:
+    """Lift a forget with `forget.lift(source="ui")`. The content does not
+    come back: the value was removed from every surface; a future capture may
+    admit it again."""
+    def write() -> verbs.WriteResult:
+        view.judge(store.project_slug(config.resolve_project_dir(project.target)))
+        key = forget.key_of(project.target, item_id)
+        if not key:
+            raise _Refused("no-match", "no forgotten item with that id in this project")
+        if key not in store.project_standing(project.target):
+            raise _Refused("already-lifted", "already lifted: nothing in this project withholds that value")
+        timing.wait_past(_latest_ts(project, item_id))
+        lifted = forget.lift(project.target, key, reason=reason, source="ui")
+        if not lifted.written:
+            raise _Refused("not-written", "lift not written (daimon disabled or ledger unwritable)")
+        standing = key in store.project_standing(project.target)
+        held = key in view.machine_sets()[0]
+        ok = not standing and not held
+        note = "the content does not come back: only a new capture can bring the value back"
+        if held:
+            note += "; still withheld by another project or a teammate's published tombstone"
+        return _result(item_id, "unforget", "applied" if ok else "not-applied",
+                       code="" if ok else "still-withheld", message=note, ledger=verbs.EVENTS, ref=item_id,
+                       status="reopened:unforget", before="forgotten",
+                       after="lifted" if ok else "forgotten")
+
+    return _guarded(item_id, "unforget", verbs.EVENTS, project, write)
+
+
+def restore(item_id: str, note: str = "", *, project: ProjectRef,
+            timing: Timing = DEFAULT_TIMING) -> verbs.WriteResult:
+    """Whatever restore means for the item now: release, reopen or unforget."""
+    facts = plans.item_facts(project, item_id)
+    if facts.lifecycle == "quarantined":
+        return release(item_id, project=project, timing=timing)
+    if facts.lifecycle == "forgotten":
+        return unforget(item_id, note, project=project, timing=timing)
+    return reopen(item_id, note, project=project, timing=timing)
+
+
+def apply_write(planned: verbs.PlannedWrite, *, project: ProjectRef, timing: Timing = DEFAULT_TIMING,
+                typed_id: str = "", approved_rulings: tuple[str, ...] = ()) -> verbs.WriteResult:
+    """Carry out one planned write. Each verb re-checks its gate on daimon's
+    state now, so a plan that went stale between preview and confirm is
+    refused, never half-applied."""
+    item = planned.item_id
+    if planned.op == "resolve":
+        result = resolve(item, planned.status or "resolved", planned.note, project=project, timing=timing)
+    elif planned.op == "reopen":
+        result = reopen(item, planned.note, project=project, timing=timing)
+    elif planned.op == "reverify":
+        evidence = planned.evidence[0] if planned.evidence else ""
+        result = reverify(item, evidence, project=project, timing=timing)
+    elif planned.op == "quarantine":
+        result = quarantine(item, planned.reason, planned.evidence, project=project, timing=timing)
+    elif planned.op == "release":
+        result = release(item, project=project, timing=timing)
+    elif planned.op == "forget":
+        result = forget_item(item, typed_id, planned.note, project=project,
+                             approved_rulings=approved_rulings, timing=timing)
+    else:
+        result = unforget(item, planned.note, project=project, timing=timing)
+    return result
+
+
+def apply_plan(plan: verbs.Plan, *, project: ProjectRef, timing: Timing = DEFAULT_TIMING,
+               typed_id: str = "", approved_rulings: tuple[str, ...] = ()) -> tuple[verbs.WriteResult, ...]:
+    """One record per planned write (a batch writes one record per item)."""
+    return tuple(apply_write(w, project=project, timing=timing, typed_id=typed_id,
+                             approved_rulings=approved_rulings) for w in plan.writes)

@@ -1,0 +1,59 @@
+"""One registry of named actions: it feeds the key bindings, the command
+palette and the help screen, so the three can never disagree."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.binding import Binding
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    id: str
+    keys: str
+    action: str
+    description: str
+    group: str
+    show: bool = False
+    palette: bool = True
+
+
+ACTIONS: tuple[ActionSpec, ...] = (
+    ActionSpec("view.briefing", "1", "app.view('briefing')", "Briefing", "Views", show=True),
+    ActionSpec("view.history", "2", "app.view('history')", "History", "Views", show=True),
+    ActionSpec("view.queue", "3", "app.view('queue')", "Queue", "Views", show=True),
+    ActionSpec("view.audit", "4", "app.view('audit')", "Audit", "Views", show=True),
+    ActionSpec("view.log", "5", "app.view('log')", "Action log", "Views", show=True),
+    ActionSpec("projects", "P", "app.projects", "Switch project", "Views", show=True),
+    ActionSpec("help", "question_mark", "app.help", "Keys and meanings", "App", show=True),
+    ActionSpec("palette", "colon", "app.command_palette", "Command palette", "App", palette=False),
+    ActionSpec("quit", "ctrl+q", "app.quit", "Quit", "App"),
+    ActionSpec("back", "q,escape", "app.back", "Back", "App", palette=False),
+    ActionSpec("cursor.down", "j", "screen.cursor(1)", "Next item", "Move", palette=False),
+    ActionSpec("cursor.up", "k", "screen.cursor(-1)", "Previous item", "Move", palette=False),
+    ActionSpec("filter", "slash", "screen.filter", "Filter (words, trust:, section:, carried…)", "Briefing"),
+    ActionSpec("withheld", "h", "screen.toggle_withheld", "Show or hide withheld items", "Briefing", show=True),
+    ActionSpec("mark", "space", "screen.mark", "Mark for a batch verb", "Briefing"),
+    ActionSpec("reload", "ctrl+r", "screen.reload", "Re-read daimon's store", "Briefing"),
+    ActionSpec("verb.resolve", "r", "screen.verb('resolve')", "Resolve: the world changed", "Verbs", show=True),
+    ActionSpec("verb.retract", "x", "screen.verb('retract')", "Retract: it was never right", "Verbs", show=True),
+    ActionSpec("verb.restore", "u", "screen.verb('restore')", "Restore a retraction or resolution", "Verbs"),
+    ActionSpec("verb.reverify", "v", "screen.verb('reverify')", "Reverify with evidence", "Verbs"),
+    ActionSpec("verb.forget", "F", "screen.verb('forget')", "Forget (irreversible)", "Verbs"),
+    ActionSpec("verb.undo", "z", "screen.verb('undo')", "Undo the last action", "Verbs"),
+    ActionSpec("world.one", "w", "screen.world_check(False)", "World-check this item", "World"),
+    ActionSpec("world.all", "W", "screen.world_check(True)", "World-check every carried item", "World"),
+)
+
+
+def bindings(group_filter: set[str] | None = None) -> list[Binding]:
+    return [
+        Binding(spec.keys, spec.action, spec.description, show=spec.show, id=spec.id)
+        for spec in ACTIONS
+        if group_filter is None or spec.group in group_filter
+    ]
+
+
+def spec(action_id: str) -> ActionSpec:
+    return next(s for s in ACTIONS if s.id == action_id)

@@ -1,0 +1,127 @@
+"""The application: finds the project like daimon does, then shows its briefing."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+from pathlib import Path
+
+from textual import work
+from textual.app import App
+from textual.screen import Screen
+
+from ..store import reader
+from ..store.models import ProjectRef
+from .actions import bindings
+from .commands import ActionCommands
+from .screens.briefing import BriefingScreen
+from .screens.help import HelpScreen
+from .screens.projects import ProjectsScreen
+
+STYLES = Path(__file__).resolve().parents[2] / "styles"
+
+# Views other modules provide: (module, class). A view whose module is not
+# there yet says so instead of failing.
+VIEWS = {
+    "history": ("daimon_tui.ui.screens.history", "HistoryScreen"),
+    "queue": ("daimon_tui.ui.screens.queue", "QueueScreen"),
+    "audit": ("daimon_tui.ui.screens.audit", "AuditScreen"),
+    "log": ("daimon_tui.ui.screens.log", "LogScreen"),
+}
+
+
+class DaimonTUI(App[int]):
+    TITLE = "daimon-tui"
+    CSS_PATH = sorted(str(p) for p in STYLES.glob("*.tcss"))
+    COMMANDS = App.COMMANDS | {ActionCommands}
+    BINDINGS = bindings({"Views", "App"})
+
+    def __init__(
+        self,
+        *,
+        project_path: str | None = None,
+        slug: str | None = None,
+        demo: bool = False,
+        now: float | None = None,
+        project: ProjectRef | None = None,
+    ) -> None:
+        super().__init__()
+        self.project_path = project_path
+        self.slug = slug
+        self.demo = demo
+        self.now = now
+        self.project = project
+        if demo:
+            self.sub_title = "demo store (temporary)"
+
+    def on_mount(self) -> None:
+        self.open_start()
+
+    @work(exclusive=True, group="start")
+    async def open_start(self) -> None:
+        if self.project is None:
+            try:
+                self.project = await asyncio.to_thread(reader.resolve_project, self.project_path, self.slug)
+            except Exception as exc:  # noqa: BLE001 - a bad path is a message, not a crash
+                self.notify(f"cannot resolve the project: {type(exc).__name__}", severity="error")
+                self.project = None
+        exists = self.project is not None and await asyncio.to_thread(reader.project_exists, self.project)
+        if exists and self.project is not None:
+            self.open_project(self.project)
+        else:
+            where = self.project.target if self.project else (self.project_path or "this directory")
+            self.push_screen(
+                ProjectsScreen(self.project, reason=f"No daimon checkpoint for {where}. Projects that have one:"),
+                self._switched,
+            )
+
+    def open_project(self, project: ProjectRef) -> None:
+        self.project = project
+        self.sub_title = ("demo store · " if self.demo else "") + project.name
+        while len(self.screen_stack) > 1:
+            self.pop_screen()
+        self.push_screen(BriefingScreen(project, now=self.now))
+
+    def _switched(self, project: ProjectRef | None) -> None:
+        if project is not None:
+            self.open_project(project)
+        elif len(self.screen_stack) <= 1:
+            self.exit(1)
+
+    # ---- actions -------------------------------------------------------------
+
+    def action_projects(self) -> None:
+        self.push_screen(ProjectsScreen(self.project), self._switched)
+
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen())
+
+    def action_back(self) -> None:
+        if len(self.screen_stack) > 2:
+            self.pop_screen()
+        else:
+            self.exit(0)
+
+    def action_view(self, name: str) -> None:
+        if self.project is None:
+            return
+        while len(self.screen_stack) > 2:
+            self.pop_screen()
+        if name == "briefing":
+            return
+        module_name, class_name = VIEWS[name]
+        try:
+            screen_class = getattr(importlib.import_module(module_name), class_name)
+        except (ImportError, AttributeError):
+            self.notify(f"The {name} view is not available in this build.", severity="warning")
+            return
+        self.push_screen(self.make_view(screen_class))
+
+    def make_view(self, screen_class: type[Screen]) -> Screen:
+        return screen_class(self.project)
+
+    def run_verb(self, verb: str, screen: BriefingScreen) -> None:
+        self.notify(f"{verb}: verbs are not available in this build.", severity="warning")
+
+    def run_world_check(self, every: bool, screen: BriefingScreen) -> None:
+        self.notify("World-checks are not available in this build.", severity="warning")

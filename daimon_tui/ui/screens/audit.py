@@ -1,0 +1,190 @@
+"""Screen 4: the audit. Receipt state of every session file, daimon's
+rejection ledger and ledger health with the repair command daimon suggests.
+Read-only: nothing here repairs or re-signs."""
+
+from __future__ import annotations
+
+import asyncio
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Static
+
+from ...domain.inert import inert
+from ...domain.receipt_check import state_label
+from ...store.audit import AuditReport, LedgerRow, ReceiptRow, load_audit
+from ...store.models import ProjectRef
+from ..actions import bindings
+
+STATE_STYLES = {
+    "signature-valid": "green",
+    "match": "green",
+    "unsigned": "dim",
+    "key-missing": "yellow",
+}
+LEDGER_STYLES = {"ok": "green", "absent": "dim", "degraded": "yellow", "transient": "yellow", "unreadable": "bold red"}
+LEDGER_GLYPHS = {"ok": "✓", "absent": "·", "degraded": "~", "transient": "?", "unreadable": "✗"}
+
+
+def receipt_failures(report: AuditReport | None) -> int:
+    """How many session receipts do not hold: the briefing header's badge."""
+    return 0 if report is None else report.receipt_failures
+
+
+def _state_text(row: ReceiptRow) -> Text:
+    return Text(state_label(row.state), style=STATE_STYLES.get(row.state, "bold red"))
+
+
+def _ledger_text(row: LedgerRow) -> Text:
+    return Text(f"{LEDGER_GLYPHS.get(row.state, '?')} {row.state}", style=LEDGER_STYLES.get(row.state, "yellow"))
+
+
+def summary_text(report: AuditReport) -> Text:
+    text = Text()
+    text.append(inert(report.project.name or report.project.slug, limit=80), style="bold")
+    text.append(f"  receipts {'on' if report.receipts_enabled else 'off'}", style="dim")
+    if report.latest_session:
+        text.append(f"  latest {inert(report.latest_session, limit=60)}", style="dim")
+    failures, ledgers = report.receipt_failures, report.ledger_failures
+    if failures or ledgers:
+        text.append(f"\n✗ {failures} receipt failure(s), {ledgers} unreadable ledger(s)", style="bold red")
+    else:
+        text.append("\n✓ every receipt holds and every ledger reads", style="green")
+    for note in report.notes:
+        text.append(f"\n{inert(note, limit=300)}", style="yellow")
+    for diag in report.diagnostics:
+        text.append(f"\n{diag.level}: {inert(diag.message, limit=300)}", style="bold red" if diag.level == "error" else "yellow")
+    return text
+
+
+def receipt_detail(row: ReceiptRow | None) -> Text:
+    if row is None:
+        return Text("no session files", style="dim")
+    text = Text()
+    text.append(f"{inert(row.session_id, limit=60)}: ", style="bold")
+    text.append(inert(row.cause, limit=300))
+    if row.daimon_state:
+        text.append(f"  (daimon's cheap check: {inert(row.daimon_state)})", style="dim")
+    if not row.agrees:
+        text.append("  ⚠ disagrees with daimon", style="yellow")
+    for item in row.affects:
+        text.append(f"\n  affects {inert(item.item_id or '-', limit=40)} [{item.kind}] ", style="dim")
+        text.append(inert(item.text, limit=90))
+        text.append(f" — {item.describe}", style="yellow" if item.how == "degrades" else "dim")
+    if row.forget_hint:
+        text.append(f"\n  hint: {inert(row.forget_hint, limit=300)}", style="cyan")
+    return text
+
+
+class AuditScreen(Screen):
+    """The audit view of one project."""
+
+    BINDINGS = [
+        *bindings({"Move"}),
+        Binding("q,escape", "back", "Back"),
+        Binding("ctrl+r", "reload", "Reload", show=False),
+    ]
+
+    def __init__(self, project: ProjectRef) -> None:
+        super().__init__(id="audit")
+        self.project = project
+        self.report: AuditReport | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text("reading daimon's store…", style="dim"), id="audit-summary")
+        with VerticalScroll(id="audit-body"):
+            yield Static(Text("Receipts", style="bold underline"), classes="audit-title")
+            yield DataTable(id="audit-receipts", cursor_type="row", zebra_stripes=True)
+            yield Static(id="audit-detail")
+            yield Static(Text("Rejections (verification.jsonl)", style="bold underline"), classes="audit-title")
+            yield DataTable(id="audit-rejections", cursor_type="row", zebra_stripes=True)
+            yield Static(Text("Ledger health", style="bold underline"), classes="audit-title")
+            yield DataTable(id="audit-ledgers", cursor_type="row", zebra_stripes=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        receipts = self.query_one("#audit-receipts", DataTable)
+        receipts.add_columns("state", "session", "created", "cause", "since", "daimon", "affects")
+        self.query_one("#audit-rejections", DataTable).add_columns(
+            "time", "item", "check", "reason", "meaning", "item now"
+        )
+        self.query_one("#audit-ledgers", DataTable).add_columns("state", "ledger", "detail", "repair")
+        receipts.focus()
+        self.load()
+
+    @work(exclusive=True, group="audit-load")
+    async def load(self) -> None:
+        report = await asyncio.to_thread(load_audit, self.project)
+        self.show(report)
+
+    def show(self, report: AuditReport) -> None:
+        self.report = report
+        self.query_one("#audit-summary", Static).update(summary_text(report))
+        receipts = self.query_one("#audit-receipts", DataTable)
+        receipts.clear()
+        for row in report.receipts:
+            receipts.add_row(
+                _state_text(row),
+                Text(inert(row.session_id, limit=40) + (" ★" if row.latest else "")),
+                Text(inert((row.created or "-")[:10], limit=10)),
+                Text(inert(row.cause, limit=60)),
+                Text(row.since_iso or "-", style="dim"),
+                Text(inert(row.daimon_state or "-", limit=12), style="dim"),
+                Text(str(len(row.affects)) if row.affects else "-"),
+            )
+        rejections = self.query_one("#audit-rejections", DataTable)
+        rejections.clear()
+        for rej in report.rejections:
+            rejections.add_row(
+                Text(inert(rej.ts or "-", limit=30), style="dim"),
+                Text(inert(rej.item_ref or "-", limit=40)),
+                Text(inert(rej.check or "-", limit=20)),
+                Text(("✓ " if rej.cure else "✗ ") + inert(rej.reason or "-", limit=30),
+                     style="green" if rej.cure else "yellow"),
+                Text(inert(rej.explanation, limit=70)),
+                Text(inert(rej.retained, limit=24), style="" if rej.is_retained else "dim"),
+            )
+        if not report.rejections:
+            rejections.add_row(Text("no rejections recorded", style="dim"), "", "", "", "", "")
+        ledgers = self.query_one("#audit-ledgers", DataTable)
+        ledgers.clear()
+        for led in report.ledgers:
+            ledgers.add_row(
+                _ledger_text(led),
+                Text(inert(led.name, limit=40)),
+                Text(inert(led.detail or "", limit=40), style="dim"),
+                Text(inert(led.command or "", limit=60), style="bold"),
+            )
+        self.show_detail()
+
+    def selected_receipt(self) -> ReceiptRow | None:
+        if self.report is None or not self.report.receipts:
+            return None
+        row = self.query_one("#audit-receipts", DataTable).cursor_row
+        return self.report.receipts[max(0, min(row, len(self.report.receipts) - 1))]
+
+    def show_detail(self) -> None:
+        self.query_one("#audit-detail", Static).update(receipt_detail(self.selected_receipt()))
+
+    @on(DataTable.RowHighlighted, "#audit-receipts")
+    def _receipt_moved(self) -> None:
+        self.show_detail()
+
+    # ---- actions ---------------------------------------------------------
+
+    def action_cursor(self, delta: int) -> None:
+        table = self.focused if isinstance(self.focused, DataTable) else self.query_one("#audit-receipts", DataTable)
+        if delta > 0:
+            table.action_cursor_down()
+        else:
+            table.action_cursor_up()
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+
+    def action_reload(self) -> None:
+        self.load()

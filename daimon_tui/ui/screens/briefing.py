@@ -1,0 +1,273 @@
+"""Screen 1: the briefing, daimon's sections in daimon's order, with a detail
+pane that follows the cursor."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.reactive import reactive
+from textual.screen import Screen
+from textual.widgets import Footer, Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from ...domain import filtering
+from ...domain.inert import inert
+from ...store import reader
+from ...store.models import Briefing, Inspection, Item, ProjectRef, WithheldItem
+from ..actions import bindings
+from ..widgets.item_detail import ItemDetail
+from ..widgets.item_row import item_row, withheld_row
+
+
+@dataclass(frozen=True)
+class Row:
+    item: Item | None = None
+    withheld: WithheldItem | None = None
+
+
+def header_text(briefing: Briefing) -> Text:
+    text = Text()
+    text.append(inert(briefing.project.name or briefing.project.slug, limit=80), style="bold")
+    if briefing.session_id:
+        text.append(f"  ·  session {inert(briefing.session_id, limit=60)}")
+    if briefing.created:
+        text.append(f"  written {inert(briefing.created, limit=30)}", style="dim")
+    counts = f"  {len(briefing.items())} items"
+    hidden = len(briefing.resolved) + len(briefing.withheld)
+    if hidden:
+        counts += f", {hidden} withheld (h)"
+    text.append(counts, style="dim")
+    if briefing.degraded:
+        text.append("\n⚠ RECEIPT UNVERIFIED: the latest checkpoint no longer matches its signed receipt; "
+                    "verbatim labels are degraded.", style="bold yellow")
+    for note in briefing.notes:
+        text.append(f"\n⚠ {inert(note.message, limit=400)}", style="yellow" if note.level != "error" else "bold red")
+    for ruling in briefing.rulings:
+        text.append(f"\n{inert(ruling, limit=400)}", style="bold")
+    return text
+
+
+EMPTY_MESSAGES = {
+    "no-checkpoint": "daimon has no checkpoint for this project yet. Press P to pick a project that has one.",
+    "empty": "The latest checkpoint has nothing worth surfacing.",
+    "closed": "daimon withholds every item while a ledger above cannot be read. See the note above.",
+    "unavailable": "daimon could not read this project. See the note above.",
+}
+
+
+class BriefingScreen(Screen):
+    """The default view."""
+
+    BINDINGS = [
+        *bindings({"Move", "Briefing", "Verbs", "World"}),
+        Binding("down", "cursor(1)", show=False),
+        Binding("up", "cursor(-1)", show=False),
+    ]
+
+    show_withheld: reactive[bool] = reactive(False, init=False)
+    filter_text: reactive[str] = reactive("", init=False)
+
+    def __init__(self, project: ProjectRef, *, now: float | None = None) -> None:
+        super().__init__(id="briefing")
+        self.project = project
+        self.now = now
+        self.briefing: Briefing | None = None
+        self.rows: list[Row] = []
+        self.marked: set[str] = set()
+        self.inspections: dict[str, Inspection] = {}
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="briefing-header")
+        yield Input(placeholder="filter: words, trust:verbatim, section:open, carried, stale, -word",
+                    id="filter")
+        with Horizontal(id="briefing-body"):
+            yield OptionList(id="items")
+            with VerticalScroll(id="detail-scroll"):
+                yield ItemDetail(id="detail")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#items", OptionList).focus()
+        self.query_one("#briefing-header", Static).update(Text("reading daimon's store…", style="dim"))
+        self.load()
+
+    # ---- loading ---------------------------------------------------------
+
+    @work(exclusive=True, group="briefing-load")
+    async def load(self) -> None:
+        briefing = await asyncio.to_thread(reader.load_briefing, self.project, self.now)
+        self.show(briefing)
+
+    def show(self, briefing: Briefing) -> None:
+        self.briefing = briefing
+        self.inspections.clear()
+        self.query_one("#briefing-header", Static).update(header_text(briefing))
+        self.rebuild()
+
+    def action_reload(self) -> None:
+        self.load()
+
+    # ---- the list --------------------------------------------------------
+
+    def rebuild(self) -> None:
+        briefing = self.briefing
+        option_list = self.query_one("#items", OptionList)
+        keep = self.current_id()
+        option_list.clear_options()
+        self.rows = []
+        if briefing is None:
+            return
+        terms = filtering.parse(self.filter_text)
+        options: list[Option] = []
+
+        def add_item(item: Item) -> None:
+            self.rows.append(Row(item=item))
+            options.append(Option(item_row(item, marked=item.id in self.marked), id=f"row-{len(self.rows) - 1}"))
+
+        for section in briefing.sections:
+            shown = [i for i in section.items if filtering.matches(i, terms)]
+            if not shown:
+                continue
+            options.append(Option(Text(f"{section.title} ({len(shown)})", style="bold underline"), disabled=True))
+            for item in shown:
+                add_item(item)
+        if briefing.topic and not terms:
+            options.append(Option(Text.assemble(("Active topic: ", "bold"), inert(briefing.topic, limit=300)),
+                                  disabled=True))
+        if self.show_withheld:
+            resolved = [i for i in briefing.resolved if filtering.matches(i, terms)]
+            if resolved or briefing.withheld:
+                options.append(Option(Text("Withheld", style="bold underline"), disabled=True))
+            for item in resolved:
+                add_item(item)
+            for entry in briefing.withheld:
+                self.rows.append(Row(withheld=entry))
+                options.append(Option(withheld_row(entry), id=f"row-{len(self.rows) - 1}"))
+        if not self.rows:
+            message = EMPTY_MESSAGES.get(briefing.state, "No item matches the filter.")
+            options.append(Option(Text(message, style="italic"), disabled=True))
+        option_list.add_options(options)
+        self.restore_cursor(keep)
+
+    def restore_cursor(self, item_id: str | None) -> None:
+        option_list = self.query_one("#items", OptionList)
+        target = next((n for n, r in enumerate(self.rows) if r.item and r.item.id == item_id), 0 if self.rows else None)
+        if target is None:
+            self.query_one(ItemDetail).show_item(None)
+            return
+        option_list.highlighted = option_list.get_option_index(f"row-{target}")
+
+    def current_row(self) -> Row | None:
+        option_list = self.query_one("#items", OptionList)
+        index = option_list.highlighted
+        if index is None:
+            return None
+        option_id = option_list.get_option_at_index(index).id
+        if not option_id or not option_id.startswith("row-"):
+            return None
+        return self.rows[int(option_id[4:])]
+
+    def current_item(self) -> Item | None:
+        row = self.current_row()
+        return row.item if row else None
+
+    def current_id(self) -> str | None:
+        item = self.current_item() if self.rows else None
+        return item.id if item else None
+
+    def targets(self) -> list[Item]:
+        """The marked items, else the one under the cursor."""
+        if self.briefing and self.marked:
+            return [i for i in (*self.briefing.items(), *self.briefing.resolved) if i.id in self.marked]
+        item = self.current_item()
+        return [item] if item else []
+
+    def action_cursor(self, delta: int) -> None:
+        option_list = self.query_one("#items", OptionList)
+        if delta > 0:
+            option_list.action_cursor_down()
+        else:
+            option_list.action_cursor_up()
+
+    @on(OptionList.OptionHighlighted, "#items")
+    def follow_cursor(self) -> None:
+        row = self.current_row()
+        detail = self.query_one(ItemDetail)
+        if row is None:
+            detail.show_item(None)
+        elif row.withheld is not None:
+            detail.show_withheld(row.withheld)
+        elif row.item is not None:
+            item = row.item
+            cached = self.inspections.get(item.id or "")
+            detail.show_item(item, cached, loading=cached is None and item.id is not None)
+            if cached is None and item.id:
+                self.inspect(item)
+
+    @work(exclusive=True, group="inspect")
+    async def inspect(self, item: Item) -> None:
+        # exclusive: moving the cursor cancels the previous lookup, so a slow
+        # `why` never paints over the row the person has moved to.
+        await asyncio.sleep(0.05)
+        inspection = await asyncio.to_thread(reader.inspect, self.project, item.id or "", self.now)
+        self.inspections[item.id or ""] = inspection
+        if self.current_item() is item:
+            self.query_one(ItemDetail).show_item(item, inspection)
+
+    # ---- filter, withheld, marks -------------------------------------------
+
+    def action_filter(self) -> None:
+        box = self.query_one("#filter", Input)
+        box.display = True
+        box.focus()
+
+    @on(Input.Changed, "#filter")
+    def filter_changed(self, event: Input.Changed) -> None:
+        self.filter_text = event.value
+
+    @on(Input.Submitted, "#filter")
+    def filter_done(self) -> None:
+        self.query_one("#items", OptionList).focus()
+
+    def watch_filter_text(self) -> None:
+        self.rebuild()
+
+    def watch_show_withheld(self) -> None:
+        self.rebuild()
+
+    def action_toggle_withheld(self) -> None:
+        self.show_withheld = not self.show_withheld
+
+    def action_mark(self) -> None:
+        item = self.current_item()
+        if item is None or item.id is None:
+            return
+        self.marked.symmetric_difference_update({item.id})
+        option_list = self.query_one("#items", OptionList)
+        index = option_list.highlighted
+        if index is not None:
+            option_list.replace_option_prompt_at_index(index, item_row(item, marked=item.id in self.marked))
+        self.action_cursor(1)
+
+    def key_escape(self) -> bool:
+        box = self.query_one("#filter", Input)
+        if box.has_focus:
+            box.value = ""
+            box.display = False
+            self.query_one("#items", OptionList).focus()
+            return True
+        return False
+
+    # ---- verbs and world-checks are wired by their own modules --------------
+
+    def action_verb(self, verb: str) -> None:
+        self.app.run_verb(verb, self)  # type: ignore[attr-defined]
+
+    def action_world_check(self, every: bool) -> None:
+        self.app.run_world_check(every, self)  # type: ignore[attr-defined]

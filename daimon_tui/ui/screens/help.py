@@ -1,0 +1,64 @@
+"""`?`: every key from the action registry, and what the marks and badges mean."""
+
+from __future__ import annotations
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from ...domain.badges import BADGES, MARKS
+from ..actions import ACTIONS
+
+KEY_NAMES = {"question_mark": "?", "slash": "/", "colon": ":", "space": "space", "escape": "esc"}
+
+
+def key_label(keys: str) -> str:
+    return ", ".join(KEY_NAMES.get(k, k) for k in keys.split(","))
+
+
+def help_table() -> Table:
+    table = Table(title="Keys", title_justify="left", expand=True, show_edge=False)
+    table.add_column("key", style="bold", width=12)
+    table.add_column("does")
+    table.add_column("group", style="dim", width=10)
+    table.add_row("ctrl+p, :", "Command palette: every action by name", "App")
+    for spec in ACTIONS:
+        if spec.id == "palette":
+            continue
+        table.add_row(key_label(spec.keys), spec.description, spec.group)
+    return table
+
+
+def legend_table() -> Table:
+    table = Table(title="Marks and badges", title_justify="left", expand=True, show_edge=False)
+    table.add_column("shown", width=26)
+    table.add_column("means")
+    for mark in MARKS.values():
+        table.add_row(Text(f"[{mark.label}]", style=mark.style), mark.meaning)
+    meanings = {
+        "carried": "copied forward from an older session",
+        "corroborated": "independent sessions witnessed it (×N counts the origin too); derived from the event log",
+        "world-checked": "git and the files agreed just now",
+        "world-contradicted": "the world disagrees: this beats every other badge",
+        "supersede-candidate": "daimon's serializer thinks a newer item replaces it",
+        "agent-claim": "an agent says it is resolved; waiting on you",
+        "amended": "an amendment is recorded under it",
+        "foreign-verbatim": "a teammate's verbatim claim, unverifiable here",
+    }
+    for kind, (label, style) in BADGES.items():
+        if kind in meanings:
+            table.add_row(Text(f"[{label}]", style=style), meanings[kind])
+    return table
+
+
+class HelpScreen(ModalScreen[None]):
+    BINDINGS = [Binding("escape,q,question_mark", "app.pop_screen", "Close")]
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="help"):
+            yield Static(help_table())
+            yield Static(legend_table())

@@ -1,0 +1,341 @@
+"""`2`: the project's retained sessions. `enter` opens one read-only, `space`
+marks one and `d` diffs it with the cursor row (daimon's own change rows), `@`
+shows the briefing as it stood at a session or a typed time.
+
+Every load runs in an async worker over `asyncio.to_thread`, so daimon's
+ContextVar configuration (a sandbox, an "as of" copy) follows the read.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.screen import ModalScreen, Screen
+from textual.widgets import DataTable, Footer, Input, Static
+
+from ...domain.inert import inert
+from ...store import history
+from ...store.models import Briefing, Diagnostic, ProjectRef, SessionSummary
+
+COUNT_KEYS = ("verbatim", "inferred", "untagged", "withheld")
+
+
+def _safe(value: object, limit: int = 60) -> Text:
+    return Text(inert(value, limit=limit) if value else "—")
+
+
+def _notes(diagnostics: tuple[Diagnostic, ...]) -> Text:
+    return Text("\n".join(f"⚠ {inert(d.message)}" for d in diagnostics), style="yellow")
+
+
+class HistoryScreen(Screen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q", "app.pop_screen", "Back"),
+        Binding("space", "mark", "Mark"),
+        Binding("d", "diff", "Diff marked ↔ cursor"),
+        Binding("@", "as_of", "As of…"),
+        Binding("j", "cursor(1)", show=False),
+        Binding("k", "cursor(-1)", show=False),
+    ]
+
+    def __init__(self, project: ProjectRef) -> None:
+        super().__init__(id="history")
+        self.project = project
+        self.rows: tuple[SessionSummary, ...] = ()
+        self.marked: str | None = None
+
+    def compose(self) -> ComposeResult:
+        title = Text("History — retained sessions of ")
+        title.append(inert(self.project.name or self.project.slug, limit=60), style="bold")
+        yield Static(title, id="history-title")
+        yield DataTable(id="history-table", cursor_type="row", zebra_stripes=True)
+        yield Static(id="history-notes")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one("#history-table", DataTable)
+        table.add_column("", key="mark", width=1)
+        table.add_columns("session", "created", *COUNT_KEYS, "topic")
+        self.load()
+
+    @work(exclusive=True, group="history")
+    async def load(self) -> None:
+        listing = await asyncio.to_thread(history.sessions, self.project)
+        self.rows = listing.rows
+        table = self.query_one("#history-table", DataTable)
+        table.clear()
+        for row in listing.rows:
+            counts = [str(row.counts.get(k, 0)) for k in COUNT_KEYS]
+            mark = "●" if row.session_id == self.marked else ""
+            table.add_row(
+                mark,
+                _safe(row.session_id, 30),
+                _safe(row.created, 20),
+                *counts,
+                _safe(row.topic),
+                key=row.session_id,
+            )
+        notes = listing.diagnostics
+        if not listing.rows:
+            notes = (Diagnostic(level="info", message="no retained session for this project"), *notes)
+        self.query_one("#history-notes", Static).update(_notes(notes))
+        table.focus()
+
+    def _cursor_sid(self) -> str | None:
+        table = self.query_one("#history-table", DataTable)
+        if not self.rows or table.cursor_row < 0:
+            return None
+        return self.rows[min(table.cursor_row, len(self.rows) - 1)].session_id
+
+    def action_cursor(self, delta: int) -> None:
+        table = self.query_one("#history-table", DataTable)
+        table.move_cursor(row=table.cursor_row + delta)
+
+    def action_mark(self) -> None:
+        sid = self._cursor_sid()
+        if sid is None:
+            return
+        table = self.query_one("#history-table", DataTable)
+        previous, self.marked = self.marked, (None if self.marked == sid else sid)
+        if previous is not None:
+            table.update_cell(previous, "mark", "")
+        if self.marked is not None:
+            table.update_cell(self.marked, "mark", "●")
+
+    def action_diff(self) -> None:
+        sid = self._cursor_sid()
+        if sid is None:
+            return
+        if self.marked is None or self.marked == sid:
+            self.notify("Mark one session with space, then press d on another.", severity="warning")
+            return
+        # Older first: rows are newest first, so the later index is older.
+        order = [r.session_id for r in self.rows]
+        older, newer = sorted((self.marked, sid), key=order.index, reverse=True)
+        self.app.push_screen(DiffScreen(self.project, older, newer))
+
+    def action_as_of(self) -> None:
+        def chosen(when: str | None) -> None:
+            if when:
+                self.app.push_screen(HistoricalScreen(self.project, when))
+
+        self.app.push_screen(AsOfPicker(self.rows, default=self._cursor_sid() or ""), chosen)
+
+    @on(DataTable.RowSelected, "#history-table")
+    def opened(self, event: DataTable.RowSelected) -> None:
+        sid = event.row_key.value
+        if sid:
+            self.app.push_screen(SessionScreen(self.project, sid))
+
+
+class SessionScreen(Screen[None]):
+    """One session file, read-only: its items as they were written."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "app.pop_screen", "Back")]
+
+    def __init__(self, project: ProjectRef, session_id: str) -> None:
+        super().__init__(id="session-view")
+        self.project = project
+        self.session_id = session_id
+
+    def compose(self) -> ComposeResult:
+        title = Text("Session ")
+        title.append(inert(self.session_id, limit=60), style="bold")
+        title.append(" (read-only)")
+        yield Static(title, id="session-title")
+        yield DataTable(id="session-table", cursor_type="row", zebra_stripes=True)
+        yield Static(id="session-notes")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(DataTable).add_columns("kind", "trust", "id", "text")
+        self.load()
+
+    @work(exclusive=True, group="session-view")
+    async def load(self) -> None:
+        shown = await asyncio.to_thread(history.session_view, self.project, self.session_id)
+        title = Text("Session ")
+        title.append(inert(self.session_id, limit=60), style="bold")
+        title.append(f" · {inert(shown.created or '—', limit=24)} · ")
+        title.append(inert(shown.topic or "", limit=60))
+        title.append(" (read-only)", style="dim")
+        self.query_one("#session-title", Static).update(title)
+        table = self.query_one(DataTable)
+        table.clear()
+        for item in shown.items:
+            table.add_row(
+                _safe(item.kind, 14),
+                _safe(item.trust or "untagged", 10),
+                _safe(item.id, 20),
+                _safe(item.text, 200),
+            )
+        notes = shown.diagnostics
+        if shown.withheld:
+            notes = (*notes, Diagnostic(level="info", message=f"{shown.withheld} withheld item(s) not shown"))
+        self.query_one("#session-notes", Static).update(_notes(notes))
+        table.focus()
+
+
+_CHANGE_MARK = {"added": "+", "restated": "~", "retagged": "~", "withheld": "?"}
+
+
+class DiffScreen(Screen[None]):
+    """daimon's change rows between two sessions (older → newer)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "app.pop_screen", "Back")]
+
+    def __init__(self, project: ProjectRef, older: str, newer: str) -> None:
+        super().__init__(id="diff")
+        self.project = project
+        self.older = older
+        self.newer = newer
+
+    def compose(self) -> ComposeResult:
+        title = Text("Diff ")
+        title.append(inert(self.older, limit=40), style="bold")
+        title.append(" → ")
+        title.append(inert(self.newer, limit=40), style="bold")
+        yield Static(title, id="diff-title")
+        yield DataTable(id="diff-table", cursor_type="row", zebra_stripes=True)
+        yield Static(id="diff-notes")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(DataTable).add_columns("", "change", "id", "kind", "trust", "text", "detail")
+        self.load()
+
+    @work(exclusive=True, group="diff")
+    async def load(self) -> None:
+        report = await asyncio.to_thread(history.diff, self.project, self.older, self.newer)
+        table = self.query_one(DataTable)
+        table.clear()
+        for row in report.rows:
+            detail = row.detail or ""
+            if row.where:
+                detail = f"{detail} in {row.where}".strip()
+            table.add_row(
+                _CHANGE_MARK.get(row.change, "-"),
+                Text(row.change),
+                _safe(row.item_id, 20),
+                _safe(row.kind, 14),
+                _safe(row.trust or "untagged", 10),
+                _safe(row.text or "(content unavailable)", 120),
+                _safe(detail, 80),
+            )
+        notes = report.diagnostics
+        if not report.rows and not notes:
+            notes = (Diagnostic(level="info", message="no change between these sessions"),)
+        self.query_one("#diff-notes", Static).update(_notes(notes))
+        table.focus()
+
+
+class AsOfPicker(ModalScreen[str | None]):
+    """Pick a session or type an ISO-8601 time."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss(None)", "Cancel")]
+
+    def __init__(self, sessions: tuple[SessionSummary, ...], *, default: str = "") -> None:
+        super().__init__(id="as-of-picker")
+        self.sessions = sessions
+        self.default = default
+
+    def compose(self) -> ComposeResult:
+        prompt = "Show the briefing as it stood at… (a session id or 2026-11-28T12:00:00Z)"
+        yield Static(Text(prompt), id="as-of-title")
+        yield Input(value=self.default, placeholder="session id or ISO-8601 time", id="as-of-input")
+        table: DataTable[Text] = DataTable(id="as-of-table", cursor_type="row")
+        yield table
+
+    def on_mount(self) -> None:
+        table = self.query_one("#as-of-table", DataTable)
+        table.add_columns("session", "created", "topic")
+        for row in self.sessions:
+            table.add_row(
+                _safe(row.session_id, 30), _safe(row.created, 20), _safe(row.topic), key=row.session_id
+            )
+        self.query_one(Input).focus()
+
+    @on(Input.Submitted)
+    def typed(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value.strip() or None)
+
+    @on(DataTable.RowSelected, "#as-of-table")
+    def picked(self, event: DataTable.RowSelected) -> None:
+        self.dismiss(event.row_key.value)
+
+
+Loader = Callable[[ProjectRef, str], Briefing]
+
+
+def _load_as_of(project: ProjectRef, when: str) -> Briefing:
+    from ...headless.asof import briefing_as_of
+
+    return briefing_as_of(project, when)
+
+
+class HistoricalScreen(Screen[None]):
+    """The briefing as it stood at `when`. Read-only: no verb binding exists
+    here, and the banner says so."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "app.pop_screen", "Back")]
+
+    def __init__(self, project: ProjectRef, when: str, *, loader: Loader | None = None) -> None:
+        super().__init__(id="historical", classes="historical")
+        self.project = project
+        self.when = when
+        self.loader = loader or _load_as_of
+        self.briefing: Briefing | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static(self._banner(), id="historical-banner")
+        yield DataTable(id="historical-table", cursor_type="row", zebra_stripes=True)
+        yield Static(id="historical-notes")
+        yield Footer()
+
+    def _banner(self, session_id: str | None = None) -> Text:
+        text = Text("⏪ historical view — as of ", style="bold")
+        text.append(inert(self.when, limit=40))
+        if session_id:
+            text.append(f" (checkpoint {inert(session_id, limit=40)})")
+        text.append("; verbs disabled", style="bold")
+        return text
+
+    def on_mount(self) -> None:
+        self.query_one(DataTable).add_columns("section", "mark", "badges", "id", "text")
+        self.load()
+
+    @work(exclusive=True, group="historical")
+    async def load(self) -> None:
+        try:
+            briefing = await asyncio.to_thread(self.loader, self.project, self.when)
+        except ValueError as exc:
+            self.query_one("#historical-notes", Static).update(Text(f"⚠ {inert(str(exc))}", style="yellow"))
+            return
+        self.briefing = briefing
+        self.query_one("#historical-banner", Static).update(self._banner(briefing.session_id))
+        table = self.query_one(DataTable)
+        table.clear()
+        for section in briefing.sections:
+            for item in section.items:
+                badges = " ".join(b.token for b in item.badges if b.kind != "noted")
+                table.add_row(
+                    _safe(section.title, 24),
+                    _safe(item.mark, 20),
+                    _safe(badges, 40),
+                    _safe(item.id, 20),
+                    _safe(item.text, 200),
+                )
+        withheld = len(briefing.resolved) + len(briefing.withheld)
+        notes = briefing.notes
+        if briefing.state != "briefing":
+            notes = (Diagnostic(message=f"daimon's state then: {briefing.state}"), *notes)
+        if withheld:
+            notes = (*notes, Diagnostic(level="info", message=f"{withheld} item(s) withheld then"))
+        self.query_one("#historical-notes", Static).update(_notes(notes))
+        table.focus()

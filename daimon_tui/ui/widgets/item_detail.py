@@ -1,0 +1,103 @@
+"""The detail pane: everything about the item under the cursor. The item's own
+fields paint at once; daimon's inspector (`why`) arrives from a worker."""
+
+from __future__ import annotations
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+from textual.widgets import Static
+
+from ...domain.badges import MARKS, badge_label, badge_style
+from ...domain.inert import inert
+from ...store.models import Inspection, Item, WithheldItem
+
+DETAIL_LIMIT = 20_000
+
+
+def _field(table: Table, name: str, value: str | None, style: str = "") -> None:
+    if value:
+        table.add_row(Text(name, style="bold"), Text(inert(value, limit=DETAIL_LIMIT, keep_newlines=True), style=style))
+
+
+def item_fields(item: Item) -> RenderableType:
+    mark = MARKS.get(item.mark, MARKS["untagged"])
+    head = Text()
+    head.append(f"[{mark.label}] ", style=mark.style)
+    head.append(inert(item.text, limit=DETAIL_LIMIT, keep_newlines=True), style="bold")
+    meaning = Text(mark.meaning, style="italic dim")
+    badges = Text()
+    for badge in item.badges:
+        badges.append(f"[{badge_label(badge)}]", style=badge_style(badge))
+        if badge.detail and badge.kind not in {"carried"}:
+            badges.append(f" {inert(badge.detail, limit=200)}", style="dim")
+        badges.append("  ")
+    table = Table.grid(padding=(0, 1))
+    table.add_column(width=14)
+    table.add_column(ratio=1)
+    _field(table, "quote", f'"{item.quote}"' if item.quote else None, "green")
+    _field(table, "because", item.because)
+    _field(table, "id", item.id)
+    _field(table, "kind", f"{item.kind} ({item.section})")
+    _field(table, "stored trust", item.trust or "untagged")
+    if item.stale_days is not None:
+        _field(table, "stale", f"carried {item.stale_days:.0f}d without re-verification", "yellow")
+    _field(table, "origin", " · ".join(x for x in (item.origin_session, item.origin_author, item.first_seen) if x))
+    _field(table, "carried from", item.carried_from)
+    if item.quote_verified is not None:
+        _field(table, "quote check", "verified at capture" if item.quote_verified else "NOT verified at capture")
+    _field(table, "anchored to", item.anchored_to)
+    if item.state != "visible":
+        closing = " · ".join(
+            x for x in (item.state, item.closing_status, item.closing_ts, item.closing_source) if x
+        )
+        _field(table, "lifecycle", closing, "italic")
+        _field(table, "note", item.closing_note)
+    for line in item.extra_lines:
+        table.add_row(Text(""), Text(inert(line.strip(), limit=400), style="yellow"))
+    return Group(head, meaning, badges, table)
+
+
+def inspection_table(inspection: Inspection | None, *, loading: bool) -> RenderableType:
+    if inspection is None:
+        return Text("trust inspector: reading…" if loading else "", style="dim italic")
+    if not inspection.found:
+        return Text("trust inspector: daimon has no record of this id", style="dim italic")
+    table = Table.grid(padding=(0, 1), expand=True)
+    table.add_column("axis", style="bold", width=14, no_wrap=True, overflow="ellipsis")
+    table.add_column("value", width=16, no_wrap=True, overflow="ellipsis")
+    table.add_column("meaning", ratio=1, style="dim")
+    for axis in inspection.axes:
+        table.add_row(inert(axis.name), inert(axis.value), axis.meaning)
+    refs = ", ".join(inert(r, limit=60) for r in inspection.corroboration_refs) or "none"
+    table.add_row(
+        "corroboration",
+        f"{inspection.corroboration_count} witness(es)",
+        f"independent later sessions: {refs}; the badge counts the origin too (×{inspection.corroboration_count + 1})"
+        if inspection.corroboration_count
+        else "no independent session witnessed it",
+    )
+    return Group(Text("trust inspector (daimon why)", style="bold underline"), table)
+
+
+class ItemDetail(Static):
+    """Shows one item (or a withheld entry) and, when it arrives, its inspection."""
+
+    def show_item(self, item: Item | None, inspection: Inspection | None = None, *, loading: bool = False) -> None:
+        if item is None:
+            self.update(Text("No item under the cursor.", style="dim"))
+            return
+        self.update(Group(item_fields(item), Text(""), inspection_table(inspection, loading=loading)))
+
+    def show_withheld(self, entry: WithheldItem) -> None:
+        text = Text()
+        text.append("[⛔ withheld] ", style="bold red")
+        text.append(f"{entry.kind} {inert(entry.id or '(no id)')}\n", style="bold")
+        text.append(f"state: {entry.state}\n")
+        if entry.quarantine_id:
+            text.append(f"quarantine: {inert(entry.quarantine_id)}\n")
+        if entry.origin_session:
+            text.append(f"origin session: {inert(entry.origin_session)}\n")
+        text.append("daimon withholds this value's text from every reader; restore (u) can release a "
+                    "quarantine you set.", style="italic dim")
+        self.update(text)

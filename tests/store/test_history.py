@@ -1,0 +1,207 @@
+"""History reads against daimon's own answers: witnesses, lifecycle, sessions,
+diff and the "as of" copy (which must never touch the store)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from daimon_briefing import api, store, view
+from daimon_briefing.cli.history import changes
+from daimon_briefing.surfaces import Writer
+
+from daimon_tui.headless.asof import briefing_as_of
+from daimon_tui.store import demo, history, reader
+from daimon_tui.store.asof import parse_time, stamp
+
+QUESTION = demo.RETRY_QUESTION["text"]
+
+
+def _id_of(ref, session_id: str, text: str) -> str:
+    item = next(i for i in history.session_view(ref, session_id).items if i.text == text)
+    assert item.id
+    return item.id
+
+
+def _next_second() -> None:
+    # events.jsonl stamps whole seconds: two writes on one id need distinct ones
+    time.sleep(1.05 - (time.time() % 1.0))
+
+
+def _event(project: Path, item_id: str, status: str) -> None:
+    assert store.append_event(item_id, status, note="test", source="ui", project_dir=str(project), writer=Writer.HUMAN)
+
+
+def _line(text: str, needle: str) -> str | None:
+    return next((line for line in text.splitlines() if needle in line), None)
+
+
+def _tree_hashes(root: Path) -> dict[str, str]:
+    return {
+        str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(root.rglob("*"))
+        if p.is_file()
+    }
+
+
+def test_witnesses_reset_by_resolution_and_reopen_agree_with_daimon(demo_store: demo.DemoStore) -> None:
+    ref = reader.resolve_project(str(demo_store.project))
+    qid = _id_of(ref, "S-day3", QUESTION)
+    now = demo.DEMO_NOW.timestamp()
+
+    report = history.witnesses(ref, qid)
+    assert [w.session_id for w in report.witnesses] == ["S-day2", "S-day3"]
+    assert all(w.counts and w.reset_by is None for w in report.witnesses)
+    assert all(w.quote == demo.RETRY_QUESTION["quote"] for w in report.witnesses)
+    assert report.counted == api.why(ref.target, qid, now=now)["corroboration"]["count"] == 2
+    assert report.badge == 3 and report.badge_shown
+    assert "[≈ corroborated ×3]" in _line(api.render_briefing(ref.target, now=now).text, QUESTION)
+
+    _next_second()
+    _event(demo_store.project, qid, "resolved")
+    report = history.witnesses(ref, qid)
+    assert [w.counts for w in report.witnesses] == [False, False]
+    assert {w.reset_by.kind for w in report.witnesses if w.reset_by} == {"resolution"}
+    assert all(w.reset_by is not None and w.reset_by.source == "ui" for w in report.witnesses)
+    assert report.counted == 0 and not report.badge_shown
+    assert (api.why(ref.target, qid, now=now) or {}).get("corroboration", {}).get("count", 0) == 0
+    assert _line(api.render_briefing(ref.target, now=now).text, QUESTION) is None
+
+    _next_second()
+    _event(demo_store.project, qid, "reopened")
+    report = history.witnesses(ref, qid)
+    assert [w.counts for w in report.witnesses] == [False, False]
+    assert all(w.reset_by is not None and w.reset_by.kind == "resolution" for w in report.witnesses)
+    assert report.counted == api.why(ref.target, qid, now=now)["corroboration"]["count"] == 0
+    assert report.badge == 1 and not report.badge_shown
+    line = _line(api.render_briefing(ref.target, now=now).text, QUESTION)
+    assert line is not None and "corroborated" not in line
+
+    timeline = history.timeline(ref, qid)
+    assert [e.status for e in timeline.events] == ["resolved", "reopened"]
+    assert [e.decides for e in timeline.events] == [False, True]
+    assert timeline.lifecycle == "active"
+    assert timeline.decided_by.startswith("reopened")
+    assert {h.session_id for h in timeline.sessions} == {"S-day1", "S-day2", "S-day3"}
+
+
+def test_timeline_names_the_resolution_that_decides(demo_store: demo.DemoStore) -> None:
+    ref = reader.resolve_project(str(demo_store.project))
+    rid = _id_of(ref, "S-day1", "Does the upload API send Retry-After headers when throttling?")
+    timeline = history.timeline(ref, rid)
+    assert timeline.lifecycle == "resolved"
+    assert [(e.status, e.source, e.note, e.decides) for e in timeline.events] == [
+        ("resolved", "ui", "API docs say Retry-After is sent", True)
+    ]
+    stated = [h.session_id for h in timeline.sessions if h.stated]
+    carried = {h.session_id: h.carried_from for h in timeline.sessions if not h.stated}
+    assert stated == ["S-day1"] and carried == {"S-day3": "S-day1", "S-day2": "S-day1"}
+
+
+def test_sessions_counts_by_trust_and_unreadable_file(demo_store: demo.DemoStore) -> None:
+    ref = reader.resolve_project(str(demo_store.project))
+    (demo_store.checkpoint_dir / "S-torn.json").write_text("{not json", encoding="utf-8")
+    listing = history.sessions(ref)
+    assert [r.session_id for r in listing.rows] == ["S-day3", "S-day2", "S-day1"]
+    day1 = listing.rows[2]
+    assert day1.topic == "Upload retry policy" and day1.created == "2026-11-22T09:00:00Z"
+    assert day1.counts == {"verbatim": 2, "inferred": 5, "untagged": 0}
+    assert listing.rows[0].counts["untagged"] == 1 and listing.rows[0].counts["withheld"] == 1
+    assert any("could not be parsed" in d.message for d in listing.diagnostics)
+
+
+def test_diff_rows_equal_daimons_own(demo_store: demo.DemoStore) -> None:
+    ref = reader.resolve_project(str(demo_store.project))
+    for older, newer in (("S-day1", "S-day3"), ("S-day1", "S-day2"), ("S-day2", "S-day3")):
+        snap = view.snapshot(ref.target)
+        opened = view.open_sessions(ref.target, [older, newer], live=False, snap=snap)
+        theirs = changes(opened[older], opened[newer], snap)
+        ours = history.diff(ref, older, newer)
+        assert [r.model_dump() for r in ours.rows] == theirs
+        assert theirs
+    missing = history.diff(ref, "S-day1", "S-nope")
+    assert missing.rows == () and missing.diagnostics
+
+
+def _question_store(project: Path) -> None:
+    today = datetime.now(UTC).replace(microsecond=0)
+    first = demo.session("S-one", today - timedelta(days=2), "Cache policy")
+    first["working_context"]["open_questions"] = [{"text": "Should the cache expire after one hour?", "trust": "inferred"}]
+    demo.seed(project, first)
+    second = demo.session("S-two", today - timedelta(days=1), "Cache policy")
+    second["working_context"]["recent_decisions"] = [{"text": "Keep the cache in memory only", "trust": "inferred"}]
+    demo.seed(project, second)
+
+
+def test_as_of_before_and_after_a_resolution_never_touches_the_store(empty_store: demo.DemoStore) -> None:
+    _question_store(empty_store.project)
+    ref = reader.resolve_project(str(empty_store.project))
+    qid = _id_of(ref, "S-two", "Should the cache expire after one hour?")
+    _next_second()
+    _event(empty_store.project, qid, "resolved")
+    resolved_at = parse_time(view.item_events(ref.target, qid)[-1].ts or "")
+    before = _tree_hashes(empty_store.root)
+
+    with history.as_of(ref, stamp(resolved_at - timedelta(seconds=1))) as cut:
+        assert cut.session_id == "S-two" and cut.rows_cut >= 1
+        text = api.render_briefing(cut.project.target, now=cut.timestamp).text
+        assert _line(text, "Should the cache expire after one hour?") is not None
+        live = reader.load_briefing(cut.project, now=cut.timestamp)
+        assert qid in {i.id for i in live.items()}
+    with history.as_of(ref, stamp(resolved_at + timedelta(seconds=1))) as cut:
+        text = api.render_briefing(cut.project.target, now=cut.timestamp).text
+        assert _line(text, "Should the cache expire after one hour?") is None
+        gone = reader.load_briefing(cut.project, now=cut.timestamp)
+        assert qid not in {i.id for i in gone.items()}
+    # now, outside the copy, the store says the same as after
+    assert _line(api.render_briefing(ref.target).text, "Should the cache expire after one hour?") is None
+    assert _tree_hashes(empty_store.root) == before
+
+
+def test_as_of_a_session_serves_that_checkpoint(demo_store: demo.DemoStore) -> None:
+    ref = reader.resolve_project(str(demo_store.project))
+    before = _tree_hashes(demo_store.root)
+    with history.as_of(ref, "S-day1") as cut:
+        assert cut.session_id == "S-day1" and cut.sessions == ("S-day1",)
+        assert cut.when == "2026-11-22T09:00:00Z"
+        assert api.lookup(cut.project.target, "r-166ad919dbb3").__class__.__name__ == "Absent"
+    with history.as_of(ref, "2026-11-01T00:00:00Z") as cut:
+        assert cut.session_id is None
+        assert api.render_briefing(cut.project.target, now=cut.timestamp).state == "no-checkpoint"
+    with pytest.raises(ValueError):
+        with history.as_of(ref, "not a time"):
+            pass
+    assert _tree_hashes(demo_store.root) == before
+
+
+def test_as_of_keeps_every_forget_tombstone(empty_store: demo.DemoStore) -> None:
+    _question_store(empty_store.project)
+    ref = reader.resolve_project(str(empty_store.project))
+    events = empty_store.checkpoint_dir / ref.slug / "events.jsonl"
+    with events.open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps({"ts": "2099-01-01T00:00:00Z", "item_ref": "x", "status": "forgotten:abc"}) + "\n")
+        handle.write(json.dumps({"ts": "2099-01-01T00:00:00Z", "item_ref": "x", "status": "resolved"}) + "\n")
+    with history.as_of(ref, "S-two") as cut:
+        rows = (cut_events := Path(str(_copied(cut.project.target, ref.slug)))).read_text().splitlines()
+        assert any("forgotten:abc" in r for r in rows)
+        assert not any('"resolved"' in r for r in rows)
+        assert cut_events.parent != events.parent
+
+
+def _copied(_target: str, slug: str) -> Path:
+    from daimon_briefing import config
+
+    return config.checkpoint_dir() / slug / "events.jsonl"
+
+
+def test_headless_briefing_as_of(demo_store: demo.DemoStore) -> None:
+    ref = reader.resolve_project(str(demo_store.project))
+    then = briefing_as_of(ref, "S-day2")
+    assert then.session_id == "S-day2"
+    assert then.notes and "historical view as of 2026-11-27T09:00:00Z (S-day2)" in then.notes[0].message
+    assert "r-efc206bb29e9" not in {i.id for i in then.items()}  # stated first in S-day3
+    assert briefing_as_of(ref, "2026-12-31T00:00:00Z").session_id == "S-day3"
