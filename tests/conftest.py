@@ -6,6 +6,8 @@ the whole test, so nothing reads or writes the real `~/.daimon`.
 
 from __future__ import annotations
 
+import re
+import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,11 +18,18 @@ from daimon_tui.store import demo
 
 
 @pytest.fixture
-def sandbox_root() -> Iterator[Path]:
+def sandbox_root(request: pytest.FixtureRequest) -> Iterator[Path]:
     # daimon refuses a sandbox at or below $HOME or inside a git work tree, so
-    # pytest's tmp_path (under /tmp) is fine, but the checkout itself is not.
-    with tempfile.TemporaryDirectory(prefix="dtui-test-") as tmp:
-        yield Path(tmp).resolve()
+    # the checkout is no place for it. The path is stable per test, because
+    # diagnostics name files and snapshots must not depend on a random name.
+    name = re.sub(r"[^A-Za-z0-9_.-]+", "_", request.node.nodeid)[-120:]
+    root = Path(tempfile.gettempdir()).resolve() / "dtui-tests" / name
+    shutil.rmtree(root, ignore_errors=True)
+    root.mkdir(parents=True)
+    try:
+        yield root
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
 
 
 @pytest.fixture

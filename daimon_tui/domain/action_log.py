@@ -208,12 +208,15 @@ class ActionLog:
             count += 1
             try:
                 prev = json.loads(chunk).get("prev")
+                parsed = True
             except (ValueError, AttributeError):
-                prev = None
+                prev, parsed = None, False
                 if number != torn_at:
                     bad.append(number)
             expected = line_hash(previous) if previous is not None else GENESIS
-            if broken is None and number != torn_at and prev != expected:
+            # an unreadable line is reported as such; the next line still
+            # proves (or not) that these bytes are the ones it chained to
+            if broken is None and parsed and prev != expected:
                 broken = number
             previous = chunk
         return ChainReport(ok=broken is None and torn_at is None and not bad, lines=count,

@@ -89,8 +89,7 @@ _BRANCH_ABSENT = frozenset({"deleted", "gone"})
 _MERGED_RE = re.compile(r"(?i)\b(merged|landed)\b")
 _UNMERGED_RE = re.compile(r"(?i)\b(unmerged|not\s+(?:yet\s+)?merged)\b")
 _STOP_WORDS = frozenset(
-    "is was has had the a an that this it its to of in on and or for which we i you "
-    "be been are were will would should can could from with".split()
+    ["is", "was", "has", "had", "the", "a", "an", "that", "this", "it", "its", "to", "of", "in", "on", "and", "or", "for", "which", "we", "i", "you", "be", "been", "are", "were", "will", "would", "should", "can", "could", "from", "with"]
 )
 
 _VER = r"\d{1,4}(?:\.\d{1,4}){0,3}"

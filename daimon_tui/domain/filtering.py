@@ -1,6 +1,7 @@
 """The `/` filter: free words plus facets, e.g. `retry trust:verbatim carried`.
 
-Facets: `trust:` (verbatim, inferred, untagged, unverified-verbatim, stale),
+Facets: `trust:` (the shown mark: verbatim, inferred, untagged,
+unverified-verbatim, stale), `stored:` (the stored trust class),
 `section:` (decisions, external, open_loops, beliefs, uncertainties,
 contradictions; a prefix is enough), `state:` (visible, resolved, superseded,
 ...), and the flags `carried`, `stale`, `corroborated`, `contradicted`,
@@ -37,7 +38,9 @@ class Term:
 def _facet(name: str, value: str) -> Callable[[Item], bool] | None:
     value = value.lower()
     if name in {"trust", "mark"}:
-        return lambda i: i.mark == value or (i.trust or "untagged") == value
+        return lambda i: i.mark == value
+    if name == "stored":
+        return lambda i: (i.trust or "untagged") == value
     if name == "section":
         return lambda i: i.section.startswith(value) or i.kind.startswith(value)
     if name == "state":

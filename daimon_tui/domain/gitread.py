@@ -177,7 +177,7 @@ class RepoView:
     _remotes: set[str] | None = None
     _subtrees: dict[tuple[bytes, str], tuple[bytes, int] | None] = field(default_factory=dict)
     _ancestors: dict[str, tuple[set[bytes], list[Commit]]] = field(default_factory=dict)
-    _default: tuple[str, Commit] | None | bool = False
+    _default: tuple[str, Commit] | bool | None = False
 
     # --- refs ---
 

@@ -187,7 +187,9 @@ def check_receipt(
     if header.get("alg") != "EdDSA":
         return ReceiptVerdict(state="signature-invalid", cause="signature invalid: alg is not EdDSA", **facts)
     if header.get("kid") != (side_kid or kid):
-        return ReceiptVerdict(state="signature-invalid", cause="signature invalid: unexpected key id", **facts)
+        return ReceiptVerdict(
+            state="signature-invalid", cause="signature invalid: unexpected key id", **facts
+        )
     try:
         public.verify(signature, f"{parts[0]}.{parts[1]}".encode("ascii"))
     except (InvalidSignature, ValueError):

@@ -394,7 +394,8 @@ def plan_forget(project: str, facts: ItemFacts, guard: StoreGuard, data: ForgetI
     """Forget one item. Without `data` (or with a wrong typed id) the plan is a
     preview whose write is still held back by `confirm_id`."""
     refused = _common_refusal(facts, guard, EVENTS)
-    if refused is None and (facts.lifecycle in ("forgotten", "absent") or facts.text is None):
+    if refused is None and (facts.lifecycle in ("forgotten", "absent")
+                            or (facts.text is None and facts.lifecycle != "quarantined")):
         refused = _refuse(facts, "no-match", "no item with this id holds a value to forget")
     if refused is None and data is not None and data.typed_id.strip() != facts.item_id:
         refused = _refuse(facts, "typed-id-mismatch", "the typed id does not match; nothing is removed")

@@ -48,9 +48,11 @@ def write_plain(report: AuditReport, out: TextIO) -> None:
         latest = " (latest)" if row.latest else ""
         since = f"  since {row.since_iso}" if row.since_iso else ""
         daimon = f"  [daimon: {inert(row.daimon_state)}]" if row.daimon_state else ""
-        out.write(f"  {state_label(row.state):<20} {inert(row.session_id)}{latest}  {inert(row.cause)}{since}{daimon}\n")
+        label = f"{state_label(row.state):<20}"
+        out.write(f"  {label} {inert(row.session_id)}{latest}  {inert(row.cause)}{since}{daimon}\n")
         for item in row.affects:
-            out.write(f"      affects {inert(item.item_id or '-')} [{item.kind}] {inert(item.text, limit=80)}: {item.describe}\n")
+            handle = inert(item.item_id or "-")
+            out.write(f"      affects {handle} [{item.kind}] {inert(item.text, limit=80)}: {item.describe}\n")
         if row.forget_hint:
             out.write(f"      hint: {inert(row.forget_hint)}\n")
     out.write("\nRejections:\n")
@@ -59,7 +61,8 @@ def write_plain(report: AuditReport, out: TextIO) -> None:
     for rej in report.rejections:
         kind = "cure" if rej.cure else "rejected"
         out.write(
-            f"  {inert(rej.ts or '-')}  {inert(rej.item_ref or '-')}  {inert(rej.check or '-')}/{inert(rej.reason or '-')}"
+            f"  {inert(rej.ts or '-')}  {inert(rej.item_ref or '-')}"
+            f"  {inert(rej.check or '-')}/{inert(rej.reason or '-')}"
             f"  {kind}: {inert(rej.explanation)}  [{inert(rej.retained)}]\n"
         )
     out.write("\nLedgers:\n")
@@ -88,6 +91,8 @@ def run_audit(project: ProjectRef, *, as_json: bool, out: TextIO) -> int:
         else:
             write_plain(report, out)
         return report.exit_code
-    except Exception as exc:  # noqa: BLE001 - the exit code says "cannot run", never a traceback
-        out.write(f"daimon-tui audit: cannot run ({inert(type(exc).__name__)}: {inert(str(exc), limit=200)})\n")
+    except Exception as exc:
+        out.write(
+            f"daimon-tui audit: cannot run ({inert(type(exc).__name__)}: {inert(str(exc), limit=200)})\n"
+        )
         return CANNOT_RUN

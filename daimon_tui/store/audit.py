@@ -15,9 +15,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
 
-from pydantic import computed_field
-
 from daimon_briefing import api, config, receipts, schema, surfaces, view
+from pydantic import computed_field
 
 from daimon_tui.domain.receipt_check import FAILURE_STATES, ReceiptState, ReceiptVerdict, check_receipt
 from daimon_tui.store.models import Diagnostic, Frozen, ProjectRef
@@ -31,7 +30,9 @@ _AGREES: Mapping[str, frozenset[str]] = {
     "unsigned": frozenset({"unsigned"}),
     "missing": frozenset({"missing", "unreadable"}),
     "mismatch": frozenset({"mismatch"}),
-    "match": frozenset({"match", "signature-valid", "signature-invalid", "key-missing", "not-bound", "unreadable"}),
+    "match": frozenset(
+        {"match", "signature-valid", "signature-invalid", "key-missing", "not-bound", "unreadable"}
+    ),
 }
 
 # One line per reason code daimon writes to verification.jsonl.
@@ -239,9 +240,11 @@ def _affected(
             continue
         if sid == latest_sid:
             if item.get("trust") == "verbatim":
-                out.append(AffectedItem(
-                    item_id=item_id, kind=kind, text=text, how="degrades" if degrades else "verbatim"
-                ))
+                out.append(
+                    AffectedItem(
+                        item_id=item_id, kind=kind, text=text, how="degrades" if degrades else "verbatim"
+                    )
+                )
         elif item.get("carried_from") and sid in (item.get("carried_from"), item.get("origin_session")):
             out.append(AffectedItem(item_id=item_id, kind=kind, text=text, how="carried"))
     return tuple(out)
@@ -285,9 +288,11 @@ def _receipt_rows(
     target = project.target
     listing = view.sessions(target)
     if listing.unreadable:
-        diagnostics.append(Diagnostic(
-            source="audit", message=f"{listing.unreadable} session file(s) in the store cannot be parsed"
-        ))
+        diagnostics.append(
+            Diagnostic(
+                source="audit", message=f"{listing.unreadable} session file(s) in the store cannot be parsed"
+            )
+        )
     root = config.checkpoint_dir().resolve()
     jwk = _public_jwk(diagnostics)
     latest_sid = latest.get("session_id") if isinstance(latest, Mapping) else None
@@ -305,28 +310,51 @@ def _receipt_rows(
         file_path = root / f"{sid}.json"
         sidecar_path = root / f"{sid}{receipts._SIDECAR_SUFFIX}"
         if not _safe_session_id(sid) or not _inside(root, file_path):
-            diagnostics.append(Diagnostic(
-                level="error", source="audit", message=f"refused session {sid!r}: its file leads outside the checkpoint dir"
-            ))
-            rows.append(ReceiptRow(**base, state="unreadable", cause="refused: path escapes the checkpoint dir",
-                                   refused=True))
+            diagnostics.append(
+                Diagnostic(
+                    level="error",
+                    source="audit",
+                    message=f"refused session {sid!r}: its file leads outside the checkpoint dir",
+                )
+            )
+            rows.append(
+                ReceiptRow(
+                    **base, state="unreadable", cause="refused: path escapes the checkpoint dir", refused=True
+                )
+            )
             continue
         file_bytes, file_mtime = _read(file_path)
         sidecar_bytes: bytes | None = None
         sidecar_mtime: float | None = None
         if sidecar_path.is_symlink() and not _inside(root, sidecar_path):
-            diagnostics.append(Diagnostic(
-                level="error", source="audit", message=f"refused the sidecar of {sid!r}: it leads outside the checkpoint dir"
-            ))
-            rows.append(ReceiptRow(**base, state="unreadable", cause="refused: sidecar escapes the checkpoint dir",
-                                   file_mtime=file_mtime, refused=True))
+            diagnostics.append(
+                Diagnostic(
+                    level="error",
+                    source="audit",
+                    message=f"refused the sidecar of {sid!r}: it leads outside the checkpoint dir",
+                )
+            )
+            rows.append(
+                ReceiptRow(
+                    **base,
+                    state="unreadable",
+                    cause="refused: sidecar escapes the checkpoint dir",
+                    file_mtime=file_mtime,
+                    refused=True,
+                )
+            )
             continue
         if sidecar_path.exists() or sidecar_path.is_symlink():
             sidecar_bytes, sidecar_mtime = _read(sidecar_path)
             if sidecar_bytes is None:
                 sidecar_bytes = b""  # present but unreadable: not the same as absent
         verdict: ReceiptVerdict = check_receipt(
-            file_bytes, sidecar_bytes, jwk, binding=receipts._BINDING, method=receipts.METHOD, kid=receipts.KID
+            file_bytes,
+            sidecar_bytes,
+            jwk,
+            binding=receipts._BINDING,
+            method=receipts.METHOD,
+            kid=receipts.KID,
         )
         daimon_state, daimon_detail = None, None
         try:
@@ -337,18 +365,28 @@ def _receipt_rows(
             daimon_state = "unsigned"  # daimon reads an unparsable file as carrying no marker
         degrades = sid == latest_sid and daimon_state in {"missing", "mismatch"}
         row = ReceiptRow(
-            **base, state=verdict.state, cause=verdict.cause, daimon_state=daimon_state,
-            daimon_detail=daimon_detail, file_mtime=file_mtime, sidecar_mtime=sidecar_mtime,
-            affects=_affected(sid, latest_sid, latest, degrades, closed) if verdict.failed or degrades else (),
+            **base,
+            state=verdict.state,
+            cause=verdict.cause,
+            daimon_state=daimon_state,
+            daimon_detail=daimon_detail,
+            file_mtime=file_mtime,
+            sidecar_mtime=sidecar_mtime,
+            affects=_affected(sid, latest_sid, latest, degrades, closed)
+            if verdict.failed or degrades
+            else (),
         )
         hint = _forget_hint(row, tombstones)
         if hint:
             row = row.model_copy(update={"forget_hint": hint})
         if not row.agrees:
-            diagnostics.append(Diagnostic(
-                source="audit",
-                message=f"session {sid}: daimon reads {daimon_state}, the native check reads {verdict.state}",
-            ))
+            diagnostics.append(
+                Diagnostic(
+                    source="audit",
+                    message=f"session {sid}: daimon reads {daimon_state}, "
+                    f"the native check reads {verdict.state}",
+                )
+            )
         rows.append(row)
     return tuple(rows)
 
@@ -383,8 +421,12 @@ def _rejections(
 ) -> tuple[Rejection, ...]:
     return tuple(
         Rejection(
-            ts=row.ts, item_ref=row.item_ref, check=row.check, reason=row.reason,
-            explanation=_explain(row.check, row.reason), cure=row.check in CURE_CHECKS,
+            ts=row.ts,
+            item_ref=row.item_ref,
+            check=row.check,
+            reason=row.reason,
+            explanation=_explain(row.check, row.reason),
+            cure=row.check in CURE_CHECKS,
             retained=_retained(row.item_ref, latest, withheld, snap),
         )
         for row in view.verifications(project.target)
@@ -405,9 +447,9 @@ def _ledgers(project: ProjectRef) -> tuple[LedgerRow, ...]:
 
 
 def _failed(diagnostics: list[Diagnostic], part: str, exc: Exception) -> None:
-    diagnostics.append(Diagnostic(
-        level="error", source="audit", message=f"could not read {part}: {type(exc).__name__}"
-    ))
+    diagnostics.append(
+        Diagnostic(level="error", source="audit", message=f"could not read {part}: {type(exc).__name__}")
+    )
 
 
 def load_audit(project: ProjectRef) -> AuditReport:
@@ -423,26 +465,26 @@ def load_audit(project: ProjectRef) -> AuditReport:
         latest, snap = opened.checkpoint, opened.snapshot
         withheld = {w.item_id: w.reason for w in opened.withheld if getattr(w, "item_id", None)}
         notes = tuple(snap.notes())
-    except Exception as exc:  # noqa: BLE001 - a read failure is a diagnostic, never a crash
+    except Exception as exc:
         _failed(diagnostics, "the latest checkpoint", exc)
     receipts_rows: tuple[ReceiptRow, ...] = ()
     rejections: tuple[Rejection, ...] = ()
     ledgers: tuple[LedgerRow, ...] = ()
     try:
         receipts_rows = _receipt_rows(project, latest, snap, diagnostics)
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         _failed(diagnostics, "session receipts", exc)
     try:
         rejections = _rejections(project, latest, withheld, snap)
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         _failed(diagnostics, "the rejection ledger", exc)
     try:
         ledgers = _ledgers(project)
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         _failed(diagnostics, "ledger health", exc)
     try:
         enabled = bool(config.receipts_enabled())
-    except Exception:  # noqa: BLE001
+    except Exception:
         enabled = False
     return AuditReport(
         project=project,

@@ -127,8 +127,10 @@ def item_facts(project: ProjectRef, item_id: str, *, with_reach: bool = False) -
             fields["lifecycle"] = "quarantined"
             fields["quarantine_id"] = verdict.quarantine_id
             fields["teammate_quarantine"] = verdict.quarantine_id is None
+            # the value stays withheld on screen too; only forget's reach needs it
             raw = _raw_item(project, item_id)
-            text = str(raw.get("text") or "") if raw else None
+            if raw and with_reach:
+                fields["reach"] = forget_reach(project, item_id, str(raw.get("text") or ""))
     elif isinstance(verdict, view.Found):
         text = str(verdict.item.get("text") or "")
         fields["kind"] = verdict.field.kind

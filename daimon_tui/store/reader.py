@@ -12,10 +12,12 @@ import json
 import os
 import time
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import Any
 
-from daimon_briefing import api, briefing, config, store, view
+from daimon_briefing import api, briefing, config, schema, store, view
 
+from . import paths
 from .models import (
     Axis,
     Badge,
@@ -72,10 +74,13 @@ def _note(line: str) -> Diagnostic:
 def resolve_project(path: str | None = None, slug: str | None = None) -> ProjectRef:
     """The bucket daimon would read for `--project PATH` / `--slug SLUG` (cwd by default)."""
     if slug:
-        root = None
+        # A slug is one path component in daimon's own slug shape; anything
+        # else (`../x`, `a/b`) is folded the way daimon folds it, so it can
+        # only ever name a bucket inside the store. The bucket's `root` file
+        # is used only when it names a directory daimon files under this slug.
+        slug = api.project_slug(slug) or "-"
         try:
-            found = store.bucket_root(slug)
-            root = str(found) if found else None
+            root, _why = paths.root_for_slug(slug)
         except (OSError, ValueError):
             root = None
         return ProjectRef(slug=slug, name=os.path.basename(root or slug), path=root)
@@ -93,10 +98,14 @@ def project_exists(project: ProjectRef) -> bool:
 def list_projects() -> tuple[tuple[ProjectSummary, ...], tuple[Diagnostic, ...]]:
     """Every bucket daimon lists, newest first, with daimon's listing notes."""
     try:
-        listed = view.projects(None)
-        notes = tuple(_note(n) for n in view.projects_notes(None, listed))
-    except Exception as exc:  # noqa: BLE001 - a broken store is a diagnostic
-        return (), (Diagnostic(level="error", message=f"projects could not be listed ({type(exc).__name__})"),)
+        refused = _refused_buckets()
+        listed = view.projects(None) if not refused else ()
+        notes = tuple(_note(n) for n in view.projects_notes(None, listed)) if not refused else ()
+    except Exception:  # one broken bucket must not hide the others
+        refused, listed, notes = _refused_buckets(), (), ()
+    if refused or not listed:
+        listed, more = _list_one_by_one(refused)
+        notes += more
     rows = []
     for entry in listed:
         peek = getattr(entry, "peek", None)
@@ -116,6 +125,154 @@ def list_projects() -> tuple[tuple[ProjectSummary, ...], tuple[Diagnostic, ...]]
         )
     rows.sort(key=lambda row: (row.created or "", row.mtime), reverse=True)
     return tuple(rows), notes
+
+
+# ---- the files behind the briefing ---------------------------------------------
+# daimon reads a torn, empty or non-object `latest.json` as "no checkpoint", and
+# skips list fields of the wrong type in silence. A person needs to know which
+# file is broken; nothing here repairs or rewrites anything.
+
+
+def _plural(count: int, word: str, words: str) -> str:
+    return f"{count} {word if count == 1 else words}"
+
+
+def _shape_notes(checkpoint: Mapping, where: str) -> tuple[Diagnostic, ...]:
+    """Item fields daimon skips because they hold the wrong type."""
+    out: list[Diagnostic] = []
+    for section in ("working_context", "epistemic_snapshot"):
+        block = checkpoint.get(section)
+        if block is not None and not isinstance(block, Mapping):
+            out.append(Diagnostic(source="daimon-tui", message=f"{where}: {section} is a "
+                                  f"{type(block).__name__}, not an object; its items are not shown"))
+    for field, value in schema.iter_fields(dict(checkpoint)):
+        name = f"{field.section}.{field.key}"
+        if value is None:
+            continue
+        if field.singleton:
+            if not isinstance(value, Mapping):
+                out.append(Diagnostic(source="daimon-tui", message=f"{where}: {name} is a "
+                                      f"{type(value).__name__}, not an item"))
+            continue
+        if not isinstance(value, list):
+            out.append(Diagnostic(source="daimon-tui", message=f"{where}: {name} is a "
+                                  f"{type(value).__name__}, not a list; nothing in it is shown"))
+            continue
+        strings_ok = field.key == "contradictions_flagged"
+        odd = sum(1 for v in value if not (isinstance(v, Mapping) or (strings_ok and isinstance(v, str))))
+        untexted = sum(1 for v in value if isinstance(v, Mapping) and not isinstance(v.get("text"), str))
+        if odd:
+            out.append(Diagnostic(source="daimon-tui", message=f"{where}: {name} holds "
+                                  f"{_plural(odd, 'entry', 'entries')} that are not items; they are skipped"))
+        if untexted:
+            out.append(Diagnostic(source="daimon-tui", message=f"{where}: {name} holds "
+                                  f"{_plural(untexted, 'item', 'items')} whose text is not a string"))
+    return tuple(out)
+
+
+def _read_pointer(path: Path) -> tuple[Mapping | None, str | None]:
+    """`latest.json` parsed by us (read-only), or why it cannot be."""
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        return None, f"cannot be read ({type(exc).__name__})"
+    if not raw.strip():
+        return None, "is empty"
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return None, f"is not valid UTF-8 (byte {exc.start})"
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        return None, f"is torn or not JSON ({str(exc)[:80]})"
+    if not isinstance(data, dict):
+        return None, f"holds a JSON {type(data).__name__}, not a checkpoint"
+    return data, None
+
+
+def store_notes(project: ProjectRef, checkpoint: Mapping | None) -> tuple[tuple[Diagnostic, ...], bool]:
+    """Diagnostics about the files behind this project's briefing, and whether
+    reading must be refused (a symlink leads outside the store). Never raises."""
+    try:
+        return _store_notes(project, checkpoint)
+    except Exception as exc:  # a diagnostic pass never breaks the read
+        failed = f"the store's files could not be checked ({type(exc).__name__})"
+        return (Diagnostic(source="daimon-tui", message=failed),), False
+
+
+def _store_notes(project: ProjectRef, checkpoint: Mapping | None) -> tuple[tuple[Diagnostic, ...], bool]:
+    root = paths.checkpoint_root()
+    bucket = paths.bucket_dir(project.slug)
+    if bucket is None or not bucket.is_dir():
+        return (), False
+    notes: list[Diagnostic] = []
+    escaping = [*paths.escaping_links(root, root), *paths.escaping_links(bucket, root)]
+    for link in escaping:
+        notes.append(Diagnostic(level="error", source="daimon-tui",
+                                message=f"{link} is a symlink leading outside the store: refused, "
+                                "this project is not read until the link is removed"))
+    if escaping:
+        return tuple(notes), True
+    _root, why = paths.root_for_slug(project.slug)
+    if why:
+        notes.append(Diagnostic(source="daimon-tui", message=f"refused the bucket root: {why}"))
+    latest = bucket / "latest.json"
+    problem = paths.file_problem(latest, root)
+    parsed = checkpoint
+    if problem is None and checkpoint is None and latest.exists():
+        parsed, problem = _read_pointer(latest)
+    if problem:
+        notes.append(Diagnostic(level="error", source="daimon-tui", message=f"{latest} {problem}: daimon "
+                                "reads no checkpoint for this project until the next capture rewrites it"))
+    if isinstance(parsed, Mapping):
+        notes.extend(_shape_notes(parsed, str(latest)))
+        sid = parsed.get("session_id")
+        session_file = paths.contained(root, sid, ".json")
+        if sid is not None and session_file is None:
+            notes.append(Diagnostic(level="error", source="daimon-tui", message=f"{latest} names session "
+                                    f"{sid!r:.80}, which is not a safe file name: refused"))
+        elif session_file is not None and not session_file.is_file():
+            notes.append(Diagnostic(source="daimon-tui", message=f"{session_file} is missing: {latest} "
+                                    f"points to session {sid}, whose own file (and receipt) is gone"))
+    return tuple(notes), False
+
+
+def _refused_buckets() -> frozenset[str]:
+    """Buckets holding a symlink that leads outside the store: never opened."""
+    try:
+        root = paths.checkpoint_root()
+        return frozenset(
+            child.name for child in root.iterdir()
+            if child.is_dir() and (not paths.inside(root, child) or any(paths.escaping_links(child, root)))
+        )
+    except OSError:
+        return frozenset()
+
+
+def _list_one_by_one(refused: frozenset[str]) -> tuple[tuple[Any, ...], tuple[Diagnostic, ...]]:
+    """The slow listing: each bucket on its own, so a bucket daimon cannot
+    list (or that we refuse) becomes a diagnostic and the others still show."""
+    listed: list[Any] = []
+    notes: list[Diagnostic] = []
+    try:
+        names = view.buckets(None)
+    except Exception:
+        names = ()
+    root = paths.checkpoint_root()
+    for slug in sorted({*names, *refused}):
+        if slug in refused:
+            notes.append(Diagnostic(level="error", source="daimon-tui",
+                                    message=f"{root / slug} holds a symlink leading outside the store: "
+                                    "refused"))
+            continue
+        try:
+            listed.extend(view.projects(slug, own_only=True))
+        except Exception as exc:
+            where = root / slug / "latest.json"
+            notes.append(Diagnostic(level="error", source="daimon-tui",
+                                    message=f"{where} could not be listed ({type(exc).__name__})"))
+    return tuple(listed), tuple(notes)
 
 
 # ---- the briefing -------------------------------------------------------------
@@ -226,17 +383,23 @@ def _format_note(checkpoint: Mapping) -> tuple[Diagnostic, ...]:
 def load_briefing(project: ProjectRef, now: float | None = None) -> Briefing:
     """The briefing as daimon judges it now, every item with its mark, badges and state."""
     now = time.time() if now is None else now
+    files, refused = store_notes(project, None)
+    if refused:
+        return Briefing(project=project, state="unavailable", notes=files, now=now)
     try:
         annotated = briefing.prepare(project.target, now, live=False, route=store.Route.OWN)
     except Exception as exc:  # noqa: BLE001 - daimon's reader failing is a diagnostic
+        failed = f"daimon could not read this project ({type(exc).__name__}: {exc})"
         return Briefing(
             project=project,
             state="unavailable",
-            notes=(Diagnostic(level="error", message=f"daimon could not read this project ({type(exc).__name__}: {exc})"),),
+            notes=(Diagnostic(level="error", message=failed), *files),
             now=now,
         )
     snap = annotated.snapshot
-    notes = tuple(_note(line) for line in annotated.notes)
+    if annotated.checkpoint is not None:
+        files, _refused = store_notes(project, annotated.checkpoint)
+    notes = tuple(_note(line) for line in annotated.notes) + files
     try:
         # Keep the `§` ruling lines; the header line is ours to print.
         rulings = tuple(
@@ -336,6 +499,9 @@ AXIS_MEANINGS = {
 
 def inspect(project: ProjectRef, item_id: str, now: float | None = None) -> Inspection:
     """daimon's trust inspector (`why`) for one item, each axis with its meaning."""
+    item_id = item_id if isinstance(item_id, str) else ""
+    if not item_id or store_notes(project, None)[1]:
+        return Inspection(item_id=item_id, found=False)
     try:
         result = api.why(project.target, item_id, now=now)
     except Exception as exc:  # noqa: BLE001

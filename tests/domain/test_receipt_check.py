@@ -30,7 +30,9 @@ def _signed(file_bytes: bytes, seed: str, **changes: object) -> tuple[bytes, dic
         "ts": "2026-12-01T09:00:00Z",
         **changes,
     }
-    jws = demo_signer._sign({"receipt": receipt, "kid": "daimon-1", "private_key_b64": seed})["signed_receipt"]
+    jws = demo_signer._sign({"receipt": receipt, "kid": "daimon-1", "private_key_b64": seed})[
+        "signed_receipt"
+    ]
     sidecar = {"jws": jws, "receipt": receipt, "kid": "daimon-1", "performer_id": "tester"}
     return json.dumps(sidecar).encode(), demo_signer._keygen({"seed_b64": seed})["jwk"]
 

@@ -7,7 +7,6 @@ import base64
 import io
 import json
 import os
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -53,7 +52,11 @@ def test_demo_store_tampered_session(demo_store: demo.DemoStore) -> None:
     report = audit.load_audit(ref(demo_store))
     found = rows(report)
     day2 = found["S-day2"]
-    assert (day2.state, day2.cause, day2.daimon_state) == ("mismatch", "bytes changed after signing", "mismatch")
+    assert (day2.state, day2.cause, day2.daimon_state) == (
+        "mismatch",
+        "bytes changed after signing",
+        "mismatch",
+    )
     assert day2.since == day2.file_mtime and day2.since_iso
     assert day2.forget_hint is None  # an edit, not a forget
     carried = {item.text for item in day2.affects}
@@ -123,13 +126,20 @@ def test_forget_after_signing_gives_the_forget_hint(clean_store: demo.DemoStore)
     project = str(clean_store.project)
     latest = dstore.read_latest_body(project_dir=project, route=dstore.Route.OWN, admit=dstore.Admit.ANY)
     item = next(
-        i for i in latest["working_context"]["recent_decisions"]
+        i
+        for i in latest["working_context"]["recent_decisions"]
         if i["text"] == "Keep the upload worker single-threaded for now"
     )
     key = normalize.content_key(item["text"])
     target = forget.Target(
-        key, item["id"], forget.siblings(project, key, item["id"]), project, item["text"],
-        latest, latest["session_id"], "secret-adjacent",
+        key,
+        item["id"],
+        forget.siblings(project, key, item["id"]),
+        project,
+        item["text"],
+        latest,
+        latest["session_id"],
+        "secret-adjacent",
     )
     outcome = forget.run(target, approve_rulings=lambda ids: "refused")
     assert not outcome.refused and not outcome.refusal
@@ -173,8 +183,10 @@ def test_rejections_explained_with_retention(clean_store: demo.DemoStore) -> Non
     assert dstore.append_verification(question, "receipt-ok", "receipt-valid", project_dir=project)
     found = audit.load_audit(ref(clean_store)).rejections
     assert [(r.check, r.reason) for r in found] == [
-        ("quote", "echo-only"), ("outcome", "no-signal-cited"),
-        ("receipt", "receipt-tampered"), ("receipt-ok", "receipt-valid"),
+        ("quote", "echo-only"),
+        ("outcome", "no-signal-cited"),
+        ("receipt", "receipt-tampered"),
+        ("receipt-ok", "receipt-valid"),
     ]
     assert "injected output" in found[0].explanation
     assert found[0].retained == "retained" and found[0].is_retained
@@ -225,9 +237,7 @@ def test_never_raises(clean_store: demo.DemoStore, monkeypatch: pytest.MonkeyPat
 
 
 def test_receipts_off_store_is_unsigned(sandbox_root: Path) -> None:
-    with tempfile.TemporaryDirectory(prefix="dtui-audit-") as tmp, demo.sandboxed(
-        Path(tmp).resolve(), receipts=False
-    ) as store:
+    with demo.sandboxed(sandbox_root, receipts=False) as store:
         demo.populate(store.project)
         report = audit.load_audit(ref(store))
     assert {row.state for row in report.receipts} == {"unsigned"}
@@ -277,7 +287,9 @@ def test_headless_output_is_inert(empty_store: demo.DemoStore) -> None:
     """Item text with terminal escapes is shown as escapes, in both formats."""
     project = empty_store.project
     day1 = demo.session("S-a", demo.DEMO_NOW.replace(day=1), "topic")
-    day1["working_context"]["recent_decisions"] = [{"text": "Evil \x1b[31mred\x1b[0m decision", "trust": "inferred"}]
+    day1["working_context"]["recent_decisions"] = [
+        {"text": "Evil \x1b[31mred\x1b[0m decision", "trust": "inferred"}
+    ]
     demo.seed(project, day1)
     demo.seed(project, demo.session("S-b", demo.DEMO_NOW, "topic"))
     demo.tamper(empty_store.checkpoint_dir, "S-a")
@@ -286,3 +298,18 @@ def test_headless_output_is_inert(empty_store: demo.DemoStore) -> None:
         assert headless.run_audit(ref(empty_store), as_json=as_json, out=out) == 1
         assert "\x1b" not in out.getvalue()
         assert "\\x1b[31mred" in out.getvalue().replace("\\\\", "\\")
+
+
+def test_stripped_marker_is_caught_where_daimon_reads_unsigned(clean_store: demo.DemoStore) -> None:
+    """Removing the `receipts` marker makes daimon's cheap check go quiet; the
+    sidecar is still there, so the native check still holds the file to it."""
+    path = clean_store.checkpoint_dir / "S-day1.json"
+    body = json.loads(path.read_text())
+    del body["receipts"]
+    path.write_text(json.dumps(body, indent=2))
+    report = audit.load_audit(ref(clean_store))
+    row = rows(report)["S-day1"]
+    assert row.daimon_state == "unsigned"
+    assert row.state == "mismatch" and "marker is gone" in row.cause
+    assert not row.agrees
+    assert any("daimon reads unsigned" in d.message for d in report.diagnostics)

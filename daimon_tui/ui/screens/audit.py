@@ -5,18 +5,19 @@ Read-only: nothing here repairs or re-signs."""
 from __future__ import annotations
 
 import asyncio
+from typing import ClassVar
 
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from ...domain.inert import inert
 from ...domain.receipt_check import state_label
-from ...store.audit import AuditReport, LedgerRow, ReceiptRow, load_audit
+from ...store.audit import AuditReport, LedgerRow, ReceiptRow, Rejection, load_audit
 from ...store.models import ProjectRef
 from ..actions import bindings
 
@@ -26,7 +27,13 @@ STATE_STYLES = {
     "unsigned": "dim",
     "key-missing": "yellow",
 }
-LEDGER_STYLES = {"ok": "green", "absent": "dim", "degraded": "yellow", "transient": "yellow", "unreadable": "bold red"}
+LEDGER_STYLES = {
+    "ok": "green",
+    "absent": "dim",
+    "degraded": "yellow",
+    "transient": "yellow",
+    "unreadable": "bold red",
+}
 LEDGER_GLYPHS = {"ok": "✓", "absent": "·", "degraded": "~", "transient": "?", "unreadable": "✗"}
 
 
@@ -40,7 +47,9 @@ def _state_text(row: ReceiptRow) -> Text:
 
 
 def _ledger_text(row: LedgerRow) -> Text:
-    return Text(f"{LEDGER_GLYPHS.get(row.state, '?')} {row.state}", style=LEDGER_STYLES.get(row.state, "yellow"))
+    return Text(
+        f"{LEDGER_GLYPHS.get(row.state, '?')} {row.state}", style=LEDGER_STYLES.get(row.state, "yellow")
+    )
 
 
 def summary_text(report: AuditReport) -> Text:
@@ -57,7 +66,10 @@ def summary_text(report: AuditReport) -> Text:
     for note in report.notes:
         text.append(f"\n{inert(note, limit=300)}", style="yellow")
     for diag in report.diagnostics:
-        text.append(f"\n{diag.level}: {inert(diag.message, limit=300)}", style="bold red" if diag.level == "error" else "yellow")
+        text.append(
+            f"\n{diag.level}: {inert(diag.message, limit=300)}",
+            style="bold red" if diag.level == "error" else "yellow",
+        )
     return text
 
 
@@ -80,10 +92,19 @@ def receipt_detail(row: ReceiptRow | None) -> Text:
     return text
 
 
+def rejection_detail(rej: Rejection | None) -> Text:
+    if rej is None:
+        return Text("")
+    text = Text()
+    text.append(f"{inert(rej.item_ref or '-', limit=40)}: ", style="bold")
+    text.append(inert(rej.explanation, limit=300))
+    return text
+
+
 class AuditScreen(Screen):
     """The audit view of one project."""
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         *bindings({"Move"}),
         Binding("q,escape", "back", "Back"),
         Binding("ctrl+r", "reload", "Reload", show=False),
@@ -100,8 +121,11 @@ class AuditScreen(Screen):
             yield Static(Text("Receipts", style="bold underline"), classes="audit-title")
             yield DataTable(id="audit-receipts", cursor_type="row", zebra_stripes=True)
             yield Static(id="audit-detail")
-            yield Static(Text("Rejections (verification.jsonl)", style="bold underline"), classes="audit-title")
+            yield Static(
+                Text("Rejections (verification.jsonl)", style="bold underline"), classes="audit-title"
+            )
             yield DataTable(id="audit-rejections", cursor_type="row", zebra_stripes=True)
+            yield Static(id="audit-rejection-detail")
             yield Static(Text("Ledger health", style="bold underline"), classes="audit-title")
             yield DataTable(id="audit-ledgers", cursor_type="row", zebra_stripes=True)
         yield Footer()
@@ -110,7 +134,7 @@ class AuditScreen(Screen):
         receipts = self.query_one("#audit-receipts", DataTable)
         receipts.add_columns("state", "session", "created", "cause", "since", "daimon", "affects")
         self.query_one("#audit-rejections", DataTable).add_columns(
-            "time", "item", "check", "reason", "meaning", "item now"
+            "time", "item", "check", "reason", "item now"
         )
         self.query_one("#audit-ledgers", DataTable).add_columns("state", "ledger", "detail", "repair")
         receipts.focus()
@@ -143,13 +167,14 @@ class AuditScreen(Screen):
                 Text(inert(rej.ts or "-", limit=30), style="dim"),
                 Text(inert(rej.item_ref or "-", limit=40)),
                 Text(inert(rej.check or "-", limit=20)),
-                Text(("✓ " if rej.cure else "✗ ") + inert(rej.reason or "-", limit=30),
-                     style="green" if rej.cure else "yellow"),
-                Text(inert(rej.explanation, limit=70)),
+                Text(
+                    ("✓ " if rej.cure else "✗ ") + inert(rej.reason or "-", limit=30),
+                    style="green" if rej.cure else "yellow",
+                ),
                 Text(inert(rej.retained, limit=24), style="" if rej.is_retained else "dim"),
             )
         if not report.rejections:
-            rejections.add_row(Text("no rejections recorded", style="dim"), "", "", "", "", "")
+            rejections.add_row(Text("no rejections recorded", style="dim"), "", "", "", "")
         ledgers = self.query_one("#audit-ledgers", DataTable)
         ledgers.clear()
         for led in report.ledgers:
@@ -167,17 +192,28 @@ class AuditScreen(Screen):
         row = self.query_one("#audit-receipts", DataTable).cursor_row
         return self.report.receipts[max(0, min(row, len(self.report.receipts) - 1))]
 
+    def selected_rejection(self) -> Rejection | None:
+        if self.report is None or not self.report.rejections:
+            return None
+        row = self.query_one("#audit-rejections", DataTable).cursor_row
+        return self.report.rejections[max(0, min(row, len(self.report.rejections) - 1))]
+
     def show_detail(self) -> None:
         self.query_one("#audit-detail", Static).update(receipt_detail(self.selected_receipt()))
+        self.query_one("#audit-rejection-detail", Static).update(rejection_detail(self.selected_rejection()))
 
-    @on(DataTable.RowHighlighted, "#audit-receipts")
-    def _receipt_moved(self) -> None:
+    @on(DataTable.RowHighlighted)
+    def _moved(self) -> None:
         self.show_detail()
 
     # ---- actions ---------------------------------------------------------
 
     def action_cursor(self, delta: int) -> None:
-        table = self.focused if isinstance(self.focused, DataTable) else self.query_one("#audit-receipts", DataTable)
+        table = (
+            self.focused
+            if isinstance(self.focused, DataTable)
+            else self.query_one("#audit-receipts", DataTable)
+        )
         if delta > 0:
             table.action_cursor_down()
         else:

@@ -74,7 +74,7 @@ class BriefingScreen(Screen):
     filter_text: reactive[str] = reactive("", init=False)
 
     def __init__(self, project: ProjectRef, *, now: float | None = None) -> None:
-        super().__init__(id="briefing")
+        super().__init__()
         self.project = project
         self.now = now
         self.briefing: Briefing | None = None
@@ -151,6 +151,8 @@ class BriefingScreen(Screen):
                 options.append(Option(withheld_row(entry), id=f"row-{len(self.rows) - 1}"))
         if not self.rows:
             message = EMPTY_MESSAGES.get(briefing.state, "No item matches the filter.")
+            if briefing.state == "no-checkpoint" and briefing.notes:
+                message = "daimon reads no checkpoint for this project: see the note above. P picks another."
             options.append(Option(Text(message, style="italic"), disabled=True))
         option_list.add_options(options)
         self.restore_cursor(keep)

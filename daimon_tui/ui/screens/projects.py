@@ -25,7 +25,7 @@ class ProjectsScreen(ModalScreen[ProjectRef | None]):
     ]
 
     def __init__(self, current: ProjectRef | None, *, reason: str = "") -> None:
-        super().__init__(id="projects")
+        super().__init__()
         self.current = current
         self.reason = reason
         self.projects: tuple[ProjectSummary, ...] = ()

@@ -3,7 +3,9 @@ fields paint at once; daimon's inspector (`why`) arrives from a worker."""
 
 from __future__ import annotations
 
-from rich.console import Group, RenderableType
+import io
+
+from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
@@ -82,6 +84,18 @@ def inspection_table(inspection: Inspection | None, *, loading: bool) -> Rendera
 
 class ItemDetail(Static):
     """Shows one item (or a withheld entry) and, when it arrives, its inspection."""
+
+    shown: RenderableType = ""
+
+    def update(self, content: RenderableType = "", *, layout: bool = True) -> None:  # type: ignore[override]
+        self.shown = content
+        super().update(content, layout=layout)
+
+    def plain(self, width: int = 100) -> str:
+        """What the pane shows, as plain text (for tests and accessibility)."""
+        console = Console(file=io.StringIO(), width=width, color_system=None, record=True)
+        console.print(self.shown)
+        return console.export_text()
 
     def show_item(self, item: Item | None, inspection: Inspection | None = None, *, loading: bool = False) -> None:
         if item is None:

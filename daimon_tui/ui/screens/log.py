@@ -1,0 +1,90 @@
+"""The Log view (`5`): every action taken from this app, newest first, with
+its outcome; a broken or torn hash chain is flagged at the top."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import ClassVar
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Label
+
+from daimon_tui.domain.action_log import ActionEntry, ActionLog, ChainReport, LogLine
+from daimon_tui.domain.inert import inert
+from daimon_tui.store.models import ProjectRef
+
+_OUTCOME_STYLE = {"applied": "bold", "refused": "reverse", "failed": "reverse", "not-applied": "reverse"}
+_OUTCOME_MARK = {"applied": "✓", "refused": "✗", "failed": "✗", "not-applied": "∅", "world-check": "◎"}
+
+
+def _cell(value: object, style: str = "") -> Text:
+    return Text(inert(value, limit=200), style=style)
+
+
+class LogScreen(Screen):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+r", "reload", "Reload"),
+        Binding("q,escape", "app.pop_screen", "Back"),
+    ]
+
+    def __init__(self, project: ProjectRef | None = None, log: ActionLog | None = None) -> None:
+        super().__init__(classes="log-screen")
+        self.project = project
+        self.actions_log = log or ActionLog()
+
+    def compose(self) -> ComposeResult:
+        yield Label("", id="log-chain")
+        yield DataTable(id="log-table", cursor_type="row", zebra_stripes=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        table.add_columns("time", "verb", "items", "outcome", "reason", "records", "undoes", "project")
+        self.load()
+
+    def action_reload(self) -> None:
+        self.load()
+
+    @work(exclusive=True, group="action-log")
+    async def load(self) -> None:
+        lines, report = await asyncio.to_thread(self._read)
+        self.show(lines, report)
+
+    def _read(self) -> tuple[list[LogLine], ChainReport]:
+        return self.actions_log.lines(), self.actions_log.verify_chain()
+
+    def show(self, lines: list[LogLine], report: ChainReport) -> None:
+        banner = self.query_one("#log-chain", Label)
+        where = f"{self.actions_log.path}"
+        if report.ok:
+            banner.update(Text(f"✓ {report.message} · {inert(where)}"))
+            banner.set_class(False, "broken")
+        else:
+            banner.update(Text(f"⚠ CHAIN BROKEN — {report.message} · {inert(where)}", style="bold"))
+            banner.set_class(True, "broken")
+        table = self.query_one(DataTable)
+        table.clear()
+        for line in reversed(lines):
+            if line.entry is None:
+                table.add_row(_cell(f"line {line.number}"), _cell(""), _cell(""),
+                              _cell(line.problem or "unreadable", "reverse"), _cell(""), _cell(""), _cell(""),
+                              _cell(""))
+                continue
+            self._row(table, line.entry)
+
+    def _row(self, table: DataTable, entry: ActionEntry) -> None:
+        if self.project is not None and entry.project != self.project.slug:
+            return
+        mark = _OUTCOME_MARK.get(entry.outcome, "?")
+        records = ", ".join(
+            f"{r.ledger or '-'}:{r.ref or r.item_id}{'' if r.outcome == 'applied' else ' ' + r.outcome}"
+            for r in entry.records)
+        items = ", ".join(entry.item_ids)
+        table.add_row(_cell(entry.time), _cell(entry.verb), _cell(items),
+                      _cell(f"{mark} {entry.outcome}", _OUTCOME_STYLE.get(entry.outcome, "")),
+                      _cell(entry.reason), _cell(records), _cell(entry.undoes or ""), _cell(entry.project),
+                      key=entry.action_id)

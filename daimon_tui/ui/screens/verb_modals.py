@@ -1,0 +1,246 @@
+"""Modal screens for the curation verbs: inputs, the plan preview, the typed
+confirmation for forget. Each dismisses with a typed result (None = cancel).
+
+Everything that came from daimon's store (ids, item text) is made inert and
+put into `rich.text.Text` objects, never into markup.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Input, Label, RadioButton, RadioSet, Static
+
+from daimon_tui.domain import verbs
+from daimon_tui.domain.inert import inert
+
+
+def _text(value: object, style: str = "", limit: int = 300) -> Text:
+    return Text(inert(value, limit=limit), style=style)
+
+
+def plan_text(plan: verbs.Plan) -> Text:
+    """The preview body: items, what is written where, side effects, refusals."""
+    out = Text()
+    facts = {f.item_id: f for f in plan.items}
+    shown = [w.item_id for w in plan.writes] + [r.item_id for r in plan.refusals if r.item_id]
+    if shown:
+        out.append("Items\n", style="bold")
+        for item_id in dict.fromkeys(shown):
+            f = facts.get(item_id)
+            out.append("  ")
+            out.append_text(_text(item_id, "bold"))
+            if f is not None:
+                out.append(f"  [{f.kind} · {f.lifecycle}]  ", style="dim")
+                if f.text:
+                    out.append_text(_text(f.text, limit=160))
+            out.append("\n")
+    if plan.warnings:
+        out.append("\n")
+        for line in plan.warnings:
+            out.append("  ⚠ ", style="bold")
+            out.append_text(_text(line, "bold"))
+            out.append("\n")
+    if plan.writes:
+        out.append("\nWill write\n", style="bold")
+        for w in plan.writes:
+            out.append("  → ")
+            out.append_text(_text(w.record))
+            out.append(f"   [{w.ledger} · channel {w.channel}]\n", style="dim")
+    if plan.effects:
+        out.append("\nSide effects\n", style="bold")
+        for line in plan.effects:
+            out.append("  • ")
+            out.append_text(_text(line))
+            out.append("\n")
+    if plan.refusals:
+        out.append("\nRefused (nothing written for these)\n", style="bold")
+        for r in plan.refusals:
+            out.append("  ✗ ")
+            if r.item_id:
+                out.append_text(_text(r.item_id, "bold"))
+                out.append(": ")
+            out.append_text(_text(r.reason))
+            out.append(f"  ({r.code})\n", style="dim")
+    return out
+
+
+class PlanPreviewModal(ModalScreen[bool]):
+    """Shows a plan and asks y/n. With nothing to write it only offers close."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "confirm", "Confirm"),
+        Binding("n,escape", "cancel", "Cancel"),
+    ]
+
+    def __init__(self, plan: verbs.Plan) -> None:
+        super().__init__(classes="verb-modal")
+        self.plan = plan
+
+    def compose(self) -> ComposeResult:
+        plan = self.plan
+        with Vertical(id="verb-dialog", classes="irreversible" if plan.irreversible else ""):
+            title = f"{plan.title}: preview"
+            if plan.undoes:
+                title += f" (undoes {plan.undoes})"
+            yield Label(Text(inert(title), style="bold"), id="verb-title")
+            with VerticalScroll(id="verb-body"):
+                yield Static(plan_text(plan), id="verb-plan")
+            if plan.allowed:
+                hint = "y confirm · n/esc cancel"
+                if plan.irreversible:
+                    hint = "IRREVERSIBLE · y continue to typed confirmation · n/esc cancel"
+            else:
+                hint = "nothing can be written · n/esc close"
+            yield Label(Text(hint), id="verb-hint")
+
+    def action_confirm(self) -> None:
+        if self.plan.allowed:
+            self.dismiss(True)
+
+    def action_cancel(self) -> None:
+        self.dismiss(False)
+
+
+class _InputModal(ModalScreen):
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    heading = ""
+
+    def __init__(self, item_ids: tuple[str, ...]) -> None:
+        super().__init__(classes="verb-modal")
+        self.item_ids = item_ids
+
+    def _head(self) -> ComposeResult:
+        yield Label(Text(self.heading, style="bold"), id="verb-title")
+        ids = ", ".join(self.item_ids) if len(self.item_ids) <= 4 else f"{len(self.item_ids)} marked items"
+        yield Label(_text(ids, "dim"), id="verb-items")
+
+    def _error(self, message: str) -> None:
+        self.query_one("#verb-error", Label).update(Text(message))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class ResolveModal(_InputModal):
+    """Status (resolved/done/merged/gone/missing) and a note."""
+
+    heading = "Resolve: the world changed"
+
+    def __init__(self, item_ids: tuple[str, ...], status: str = "resolved") -> None:
+        super().__init__(item_ids)
+        self.status = status if status in verbs.RESOLVE_STATUSES else "resolved"
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="verb-dialog"):
+            yield from self._head()
+            with RadioSet(id="resolve-status"):
+                for word in verbs.RESOLVE_STATUSES:
+                    yield RadioButton(word, value=word == self.status, name=word)
+            yield Input(placeholder="note (optional): what changed", id="resolve-note")
+            yield Label("", id="verb-error")
+            yield Label(Text("enter continue · esc cancel"), id="verb-hint")
+
+    def on_mount(self) -> None:
+        self.query_one("#resolve-note", Input).focus()
+
+    @on(RadioSet.Changed)
+    def _status(self, event: RadioSet.Changed) -> None:
+        self.status = event.pressed.name or "resolved"
+
+    @on(Input.Submitted)
+    def _submit(self) -> None:
+        note = self.query_one("#resolve-note", Input).value.strip()
+        self.dismiss(verbs.ResolveInput(status=self.status, note=note))
+
+
+def _evidence_list(raw: str) -> tuple[str, ...]:
+    return tuple(part.strip() for part in raw.split(",") if part.strip())
+
+
+class RetractModal(_InputModal):
+    heading = "Retract: the claim was wrong"
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="verb-dialog"):
+            yield from self._head()
+            yield Input(placeholder="reason (required)", id="retract-reason")
+            yield Input(placeholder="evidence (required): issue:42, url:…, artifact:…, transcript:…",
+                        id="retract-evidence")
+            yield Label("", id="verb-error")
+            yield Label(Text("enter continue · esc cancel"), id="verb-hint")
+
+    def on_mount(self) -> None:
+        self.query_one("#retract-reason", Input).focus()
+
+    @on(Input.Submitted, "#retract-reason")
+    def _next(self) -> None:
+        self.query_one("#retract-evidence", Input).focus()
+
+    @on(Input.Submitted, "#retract-evidence")
+    def _submit(self) -> None:
+        reason = self.query_one("#retract-reason", Input).value.strip()
+        evidence = _evidence_list(self.query_one("#retract-evidence", Input).value)
+        if not reason or not evidence:
+            self._error("a reason and at least one typed evidence source are required")
+            return
+        self.dismiss(verbs.RetractInput(reason=reason, evidence=evidence))
+
+
+class ReverifyModal(_InputModal):
+    heading = "Reverify: reopen with evidence"
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="verb-dialog"):
+            yield from self._head()
+            yield Input(placeholder="evidence you checked (without it daimon's gate may refuse)",
+                        id="reverify-evidence")
+            yield Label("", id="verb-error")
+            yield Label(Text("enter continue · esc cancel"), id="verb-hint")
+
+    def on_mount(self) -> None:
+        self.query_one("#reverify-evidence", Input).focus()
+
+    @on(Input.Submitted)
+    def _submit(self) -> None:
+        self.dismiss(verbs.ReverifyInput(evidence=self.query_one("#reverify-evidence", Input).value.strip()))
+
+
+class ForgetConfirmModal(_InputModal):
+    """Type the item id to confirm an irreversible forget."""
+
+    heading = "Forget (irreversible): type the item id to confirm"
+
+    def __init__(self, item_id: str) -> None:
+        super().__init__((item_id,))
+        self.item_id = item_id
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="verb-dialog", classes="irreversible"):
+            yield from self._head()
+            yield Input(placeholder="reason (optional, stored in daimon's tombstone)", id="forget-reason")
+            yield Input(placeholder="type the item id", id="forget-id")
+            yield Label("", id="verb-error")
+            yield Label(Text("enter forget · esc cancel"), id="verb-hint")
+
+    def on_mount(self) -> None:
+        self.query_one("#forget-id", Input).focus()
+
+    @on(Input.Submitted, "#forget-reason")
+    def _next(self) -> None:
+        self.query_one("#forget-id", Input).focus()
+
+    @on(Input.Submitted, "#forget-id")
+    def _submit(self) -> None:
+        typed = self.query_one("#forget-id", Input).value.strip()
+        if typed != self.item_id:
+            self._error("the typed id does not match; nothing is removed")
+            return
+        reason = self.query_one("#forget-reason", Input).value.strip()
+        self.dismiss(verbs.ForgetInput(typed_id=typed, reason=reason))

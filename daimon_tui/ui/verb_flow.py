@@ -1,0 +1,132 @@
+"""One coroutine runs a verb end to end: inputs → plan → preview → confirm →
+apply (in a thread, daimon's ContextVars follow `asyncio.to_thread`) → re-read
+→ log → notify.
+
+Call it from an async worker, because it waits on modal screens:
+
+    @work(exclusive=True, group="verb")
+    async def run_verb_worker(self, verb):
+        await run_verb(self.app, verb, ids, project, log)
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from textual.app import App
+
+from daimon_tui.domain import verbs
+from daimon_tui.domain.action_log import ActionLog, LoggedRecord
+from daimon_tui.store import plans, writer
+from daimon_tui.store.models import ProjectRef
+from daimon_tui.ui.screens.verb_modals import (
+    ForgetConfirmModal,
+    PlanPreviewModal,
+    ResolveModal,
+    RetractModal,
+    ReverifyModal,
+)
+
+
+def _logged(result: verbs.WriteResult) -> LoggedRecord:
+    # ids, codes and daimon references only: never text, note or evidence
+    return LoggedRecord(item_id=result.item_id, op=result.op, outcome=result.outcome, reason=result.code,
+                        ledger=result.ledger, ref=result.ref, status=verbs.safe_status(result.status),
+                        ts=result.ts, undid=verbs.safe_status(result.undid))
+
+
+def _refusal_logged(refusal: verbs.Refusal, op: verbs.Op) -> LoggedRecord:
+    return LoggedRecord(item_id=refusal.item_id, op=op, outcome="refused", reason=refusal.code)
+
+
+_DEFAULT_OP: dict[str, verbs.Op] = {"resolve": "resolve", "retract": "quarantine", "restore": "reopen",
+                                    "reverify": "reverify", "forget": "forget", "undo": "reopen"}
+
+
+def _log(log: ActionLog, project: ProjectRef, verb: verbs.VerbName, item_ids: tuple[str, ...], status: str,
+         results: tuple[verbs.WriteResult, ...], refusals: tuple[verbs.Refusal, ...],
+         undoes: str | None) -> str | None:
+    outcome = {"applied": "applied", "partial": "applied", "refused": "refused", "failed": "failed"}.get(
+        status, "not-applied")
+    reason = ""
+    if status != "applied":
+        codes = [r.code for r in results if r.outcome != "applied"] + [r.code for r in refusals]
+        reason = codes[0] if codes else ""
+    if status == "partial":
+        reason = "partial"
+    records = tuple(_logged(r) for r in results) + tuple(
+        _refusal_logged(r, _DEFAULT_OP[verb]) for r in refusals if r.item_id)
+    item_ids = item_ids or tuple(dict.fromkeys(r.item_id for r in records))
+    try:
+        entry = log.record(project=project.slug, verb=verb, outcome=outcome, item_ids=item_ids,
+                           reason=reason, records=records, undoes=undoes)
+    except OSError:
+        return None
+    return entry.action_id
+
+
+async def _ask(app: App, screen) -> object:
+    return await app.push_screen_wait(screen)
+
+
+async def run_verb(app: App, verb: verbs.VerbName, items: tuple[str, ...], project: ProjectRef,
+                   log: ActionLog, *, timing: writer.Timing = writer.DEFAULT_TIMING,
+                   status: str = "resolved") -> verbs.Outcome:
+    items = tuple(dict.fromkeys(i for i in items if i))
+    data: verbs.VerbInput = None
+    if verb != "undo" and not items:
+        app.notify(f"{verb}: no item selected", severity="warning")
+        return verbs.Outcome(verb=verb, status="cancelled", message="no item selected")
+    if verb == "resolve":
+        data = await _ask(app, ResolveModal(items, status=status))
+    elif verb == "retract":
+        data = await _ask(app, RetractModal(items))
+    elif verb == "reverify":
+        data = await _ask(app, ReverifyModal(items))
+    if verb in ("resolve", "retract", "reverify") and data is None:
+        return verbs.Outcome(verb=verb, status="cancelled")
+
+    undo_entry = None
+    try:
+        if verb == "undo":
+            undo_entry = await asyncio.to_thread(log.last_undoable, project.slug, verbs.UNDOABLE_VERBS)
+            plan = await asyncio.to_thread(plans.build_undo_plan, project, undo_entry)
+        else:
+            plan = await asyncio.to_thread(plans.build_plan, verb, items, project, data)
+    except Exception as exc:  # an unreadable store is a message, not a crash
+        app.notify(f"{verb}: could not read daimon's state ({type(exc).__name__})", severity="error")
+        return verbs.Outcome(verb=verb, status="failed", message=type(exc).__name__)
+
+    undoes = undo_entry.action_id if undo_entry is not None else None
+    logged_items = items or tuple(dict.fromkeys(w.item_id for w in plan.writes))
+    if not plan.allowed:
+        message = verbs.summarize(verb, (), plan.refusals)
+        action_id = _log(log, project, verb, logged_items, "refused", (), plan.refusals, undoes)
+        app.notify(message, title=f"{plan.title}: refused", severity="error")
+        return verbs.Outcome(verb=verb, status="refused", refusals=plan.refusals, action_id=action_id,
+                             message=message)
+
+    if not await _ask(app, PlanPreviewModal(plan)):
+        return verbs.Outcome(verb=verb, status="cancelled")
+    typed_id = ""
+    if verb == "forget":
+        confirmed = await _ask(app, ForgetConfirmModal(items[0]))
+        if not isinstance(confirmed, verbs.ForgetInput) or confirmed.typed_id != items[0]:
+            return verbs.Outcome(verb=verb, status="cancelled", message="forget not confirmed")
+        typed_id = confirmed.typed_id
+        plan = plan.model_copy(update={"writes": tuple(w.model_copy(update={"note": confirmed.reason})
+                                                       for w in plan.writes)})
+    rulings = tuple(r for f in plan.items if f.reach for r in f.reach.active_rulings)
+    results = await asyncio.to_thread(writer.apply_plan, plan, project=project, timing=timing,
+                                      typed_id=typed_id, approved_rulings=rulings)
+    status_word = verbs.outcome_status(results, plan.refusals)
+    action_id = _log(log, project, verb, logged_items, status_word, results, plan.refusals, undoes)
+    message = verbs.summarize(verb, results, plan.refusals)
+    if action_id is None:
+        message += " (the action log could not be written)"
+    if status_word == "applied":
+        app.notify(message, title=plan.title)
+    else:
+        app.notify(message, title=f"{plan.title}: {status_word}", severity="error")
+    return verbs.Outcome(verb=verb, status=status_word, results=results, refusals=plan.refusals,
+                         action_id=action_id, message=message)

@@ -1,0 +1,284 @@
+"""The triage queue: what waits on the person, in order, and the verdicts on it."""
+
+from __future__ import annotations
+
+import unittest.mock
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from daimon_briefing import amendments, api, refutations, relations, store, testing, trust
+from daimon_briefing.surfaces import Writer
+
+from daimon_tui.domain import queue_order
+from daimon_tui.domain.action_log import ActionLog
+from daimon_tui.store import decisions, demo, writer
+from daimon_tui.store.models import ProjectRef
+from daimon_tui.store.queue import build_queue, prefill_status, reclassify
+
+NOW = demo.DEMO_NOW
+STAGING = "Is the staging deploy still pinned to the old image tag?"
+SPIKE = "Branch spike/sqlite-wal still holds the WAL experiment"
+EXPORT = "Does the nightly export still write CSV files?"
+CACHE = "Should the cache key include the tenant id?"
+CACHE2 = "Add the region to every cache key before the EU rollout"
+PR7 = "PR #7 for the retry change is open and waiting for review"
+BUDGET = "Whether the retry budget is shared across worker processes"
+RULING = "Never retry a request that already timed out at the gateway"
+
+
+def ids_by_text(project: Path) -> dict[str, str]:
+    latest = store.read_latest_body(project_dir=str(project), route=store.Route.OWN, admit=store.Admit.ANY)
+    return {
+        item["text"]: item["id"]
+        for section in ("working_context", "epistemic_snapshot")
+        for value in (latest.get(section) or {}).values()
+        if isinstance(value, list)
+        for item in value
+        if isinstance(item, dict)
+    }
+
+
+def build_queue_store(project: Path) -> dict[str, str]:
+    """A store with one item of every kind that waits on a person. Ledger rows
+    follow a step clock (fixed dates); event rows are wall clock."""
+    p = str(project)
+    s0 = demo.session("S-q0", NOW - timedelta(days=20), "Queue")
+    s0["working_context"]["open_questions"] = [{"text": STAGING, "trust": "inferred"}]
+    demo.seed(project, s0)
+    s1 = demo.session("S-q1", NOW - timedelta(days=12), "Queue")
+    s1["working_context"]["open_questions"] = [
+        {"text": SPIKE, "trust": "inferred", "external_state": True},
+        {"text": CACHE, "trust": "inferred"},
+    ]
+    demo.seed(project, s1)
+    s2 = demo.session("S-q2", NOW - timedelta(days=1), "Queue")
+    s2["working_context"]["open_questions"] = [
+        {"text": EXPORT, "trust": "inferred"},
+        {"text": PR7, "trust": "inferred", "external_state": True},
+        {"text": CACHE2, "trust": "inferred"},
+    ]
+    s2["epistemic_snapshot"]["uncertainties"] = [{"text": BUDGET, "trust": "inferred"}]
+    demo.seed(project, s2)
+    ids = ids_by_text(project)
+    # an agent's resolve claim, exactly as `daimon resolve --by agent --evidence` writes it
+    store.append_event(
+        ids[EXPORT],
+        "resolving-candidate",
+        note="the export job now writes parquet only",
+        source="agent",
+        project_dir=p,
+        writer=Writer.HUMAN,
+    )
+    # a serializer supersede candidate, as capture's `_emit_supersede_candidates` writes it
+    store.append_event(
+        ids[CACHE],
+        f"supersede-candidate:{ids[CACHE2]}",
+        source="serializer",
+        project_dir=p,
+        writer=Writer.EMITTER,
+    )
+    start = int((NOW - timedelta(hours=6)).timestamp()) * 10**9
+    with testing.deterministic(testing.StepClock(start, 60 * 10**9, seed="queue")):
+        aid = amendments.propose(
+            item_id=ids[PR7],
+            change="progressed",
+            evidence="PR 7 got two approvals",
+            channel="cli-agent",
+            project_dir=p,
+        )
+        amendments.verify(aid, role="user", project_dir=p)
+        rel = relations.propose(
+            type_="revision-of",
+            from_endpoint={"session_id": "S-q2", "field": "open_questions", "item_id": ids[CACHE2]},
+            to_endpoint={"session_id": "S-q1", "field": "open_questions", "item_id": ids[CACHE]},
+            matched_by=["carry-ratio"],
+            matcher_version="tui-test",
+            channel="serializer",
+            project_dir=p,
+        )
+        tid = trust.propose(
+            text=BUDGET,
+            kind="uncertainty",
+            reason="the budget is per process, see the config",
+            evidence=["artifact:config/retry.toml"],
+            channel="cli-agent",
+            item_id=ids[BUDGET],
+            project_dir=p,
+        )
+        rid = refutations.assert_ruling(
+            subject="retries",
+            verdict=RULING,
+            scope="this project",
+            evidence=["artifact:gateway.md"],
+            channel="cli-agent",
+            project_dir=p,
+        )
+        fid = refutations.assert_refutation(
+            subject="gzip quota",
+            verdict="gzip uploads do not count twice against quota",
+            scope="this project",
+            evidence=["artifact:quota.md"],
+            channel="cli-agent",
+            project_dir=p,
+        )
+    return {**ids, "aid": aid, "rel": rel, "tid": str(tid), "rid": rid, "fid": fid}
+
+
+@pytest.fixture
+def queue_store(empty_store, tmp_path, monkeypatch):
+    monkeypatch.setenv("DAIMON_TUI_LOG", str(tmp_path / "actions.jsonl"))
+    ids = build_queue_store(empty_store.project)
+    project = ProjectRef(
+        slug=api.project_slug(str(empty_store.project)), name="proj", path=str(empty_store.project)
+    )
+    return project, ids
+
+
+FAST = writer.Timing(max_wait=2.0)
+
+
+def test_every_kind_of_waiting_item_is_in_the_queue_in_order(queue_store):
+    project, ids = queue_store
+    queue = build_queue(project, NOW.timestamp())
+    got = [(e.kind, e.ref) for e in queue.entries]
+    assert got == [
+        ("agent-claim", ids[EXPORT]),
+        ("supersede-candidate", ids[CACHE]),
+        ("amendment", ids["aid"]),
+        ("trust", ids["tid"]),  # the ledger candidates share a lane: oldest first, as daimon orders
+        ("ruling", ids["rid"]),
+        ("refutation", ids["fid"]),
+        ("relation", ids["rel"]),
+        ("carried-external", ids[SPIKE]),
+        ("carried-open-loop", ids[STAGING]),
+    ]
+    claim, candidate = queue.entries[0], queue.entries[1]
+    assert claim.verbs == ("claim-confirm", "claim-reopen")
+    assert candidate.substitute_id == ids[CACHE2]
+    ruling = queue.find(f"ruling:{ids['rid']}")
+    assert ruling.record.binding.verdict_key
+    assert ("Text", RULING) in ruling.record.fields
+    assert queue.find(f"carried-open-loop:{ids[STAGING]}").stale_days == pytest.approx(20, abs=1)
+
+
+def test_stalest_first_within_a_lane_and_contradictions_jump_ahead(queue_store):
+    project, ids = queue_store
+    # the staging question (20d) would come after the spike branch (external lane)...
+    queue = build_queue(project, NOW.timestamp(), contradicted={ids[SPIKE]: "spike/sqlite-wal: no such ref"})
+    kinds = [e.kind for e in queue.entries]
+    assert kinds[0] == "contradicted" and queue.entries[0].ref == ids[SPIKE]
+    assert queue.entries[0].prefill_status == "gone"
+    assert queue.entries[0].verbs[0] == "resolve"
+    # a world-check result arriving later re-orders only what was not seen yet
+    plain = build_queue(project, NOW.timestamp())
+    seen = frozenset({plain.entries[0].key})
+    moved = reclassify(plain, {ids[STAGING]: "merged in 3f2a1c"}, keep=seen)
+    assert moved.entries[0].key == plain.entries[0].key
+    assert moved.entries[1].kind == "contradicted" and moved.entries[1].prefill_status == "merged"
+
+
+def test_order_key_is_blocking_then_lane_then_stalest():
+    key = queue_order.order_key
+    rows = [
+        ("carried-open-loop", False, 3.0, "", 0),
+        ("carried-open-loop", False, 20.0, "", 1),
+        ("trust", False, None, "2026-12-01T00:00:00Z", 2),
+        ("trust", False, None, "2026-11-01T00:00:00Z", 3),
+        ("request", True, None, "2026-12-02T00:00:00Z", 4),
+    ]
+    ordered = sorted(
+        rows, key=lambda r: key(kind=r[0], blocking=r[1], stale_days=r[2], waiting_since=r[3], seq=r[4])
+    )
+    assert [r[4] for r in ordered] == [4, 3, 2, 1, 0]
+    assert prefill_status("src/x.py deleted in 3f2a1c") == "gone"
+    assert queue_order.progress_line(
+        7, 19, {"a": "resolve", "b": "resolve", "c": "retract", "d": "skip"}
+    ) == ("7 of 19; 2 resolved, 1 retracted, 1 skipped")
+
+
+def test_every_verdict_lands_in_daimon_on_the_ui_channel(queue_store, tmp_path):
+    project, ids = queue_store
+    log = ActionLog(tmp_path / "actions.jsonl")
+    queue = build_queue(project, NOW.timestamp())
+    by_kind = {e.kind: e for e in queue.entries}
+    plan = [
+        ("agent-claim", "claim-confirm"),
+        ("supersede-candidate", "supersede-reject"),
+        ("amendment", "amend-ratify"),
+        ("ruling", "ruling-ratify"),
+        ("trust", "trust-dismiss"),
+        ("refutation", "refutation-ratify"),
+        ("relation", "relation-confirm"),
+    ]
+    for kind, verb in plan:
+        verdict = decisions.decide(by_kind[kind], verb, project, log=log, timing=FAST)
+        assert verdict.outcome == "applied", (verb, verdict)
+    p = project.target
+    assert amendments.get(ids["aid"], project_dir=p)["state"] == "ratified"
+    assert refutations.get(ids["rid"], project_dir=p)["state"] == "active"
+    assert refutations.get(ids["fid"], project_dir=p)["state"] == "active"
+    assert trust.get(ids["tid"], project_dir=p)["state"] == "dismissed"
+    assert relations.get(ids["rel"], project_dir=p)["state"] == "confirmed"
+    latest = store.resolutions(project_dir=p)
+    assert latest[ids[EXPORT]]["status"] == "resolved" and latest[ids[EXPORT]]["source"] == "ui"
+    assert latest[ids[CACHE]]["status"] == "reopened" and latest[ids[CACHE]]["note"] == "candidate rejected"
+    # the log holds ids and codes, never text
+    raw = (tmp_path / "actions.jsonl").read_text()
+    assert [e.verb for e in log.entries()] == [v for _k, v in plan]
+    assert RULING not in raw and "parquet" not in raw
+    assert log.verify_chain().ok
+    again = build_queue(project, NOW.timestamp())
+    assert {e.kind for e in again.entries} == {"carried-external", "carried-open-loop"}
+
+
+def test_a_ruling_whose_text_changed_after_display_is_not_activated(queue_store, tmp_path):
+    project, ids = queue_store
+    shown = build_queue(project, NOW.timestamp()).find(f"ruling:{ids['rid']}")
+    # the agent rewrites the candidate's text while the person reads the old one
+    refutations.revise(
+        ids["rid"],
+        channel="cli-agent",
+        evidence=["artifact:gateway.md"],
+        verdict="Always retry a request that timed out at the gateway",
+        project_dir=project.target,
+    )
+    verdict = decisions.decide(shown, "ruling-ratify", project, log=ActionLog(tmp_path / "log.jsonl"))
+    assert verdict.outcome == "not-applied" and verdict.code == "not-activated"
+    assert "not activated" in verdict.message
+    assert refutations.get(ids["rid"], project_dir=project.target)["state"] == "candidate"
+    # shown afresh, the new text ratifies
+    fresh = build_queue(project, NOW.timestamp()).find(f"ruling:{ids['rid']}")
+    assert decisions.decide(fresh, "ruling-ratify", project, log=ActionLog(tmp_path / "log.jsonl")).applied
+
+
+def test_supersede_confirm_and_claim_reopen(queue_store, tmp_path):
+    project, ids = queue_store
+    log = ActionLog(tmp_path / "actions.jsonl")
+    queue = build_queue(project, NOW.timestamp())
+    claim = queue.find(f"agent-claim:{ids[EXPORT]}")
+    refused = decisions.decide(claim, "claim-reopen", project, log=log, timing=FAST)
+    assert refused.outcome == "refused" and refused.code == "evidence-required"
+    reopened = decisions.decide(
+        claim, "claim-reopen", project, log=log, evidence="the export still writes CSV", timing=FAST
+    )
+    assert reopened.applied
+    candidate = queue.find(f"supersede-candidate:{ids[CACHE]}")
+    assert decisions.decide(candidate, "supersede-confirm", project, log=log, timing=FAST).applied
+    latest = store.resolutions(project_dir=project.target)
+    assert latest[ids[CACHE]]["status"] == f"superseded-by:{ids[CACHE2]}"
+    assert latest[ids[EXPORT]]["status"] == "reopened"
+    text = api.render_briefing(project.target, now=NOW.timestamp()).text
+    assert CACHE not in text and EXPORT in text and "agent claims resolved" not in text
+    # a verb that does not fit the entry is refused and logged
+    assert decisions.decide(candidate, "amend-ratify", project, log=log).code == "verb-does-not-fit"
+
+
+def test_kill_switch_refuses_and_writes_nothing(queue_store, tmp_path):
+    project, ids = queue_store
+    entry = build_queue(project, NOW.timestamp()).find(f"trust:{ids['tid']}")
+    with unittest.mock.patch("daimon_tui.store.decisions.config.is_disabled", return_value=True):
+        verdict = decisions.decide(entry, "trust-confirm", project, log=ActionLog(tmp_path / "a.jsonl"))
+    assert verdict.outcome == "refused" and verdict.code == "disabled"
+    assert trust.get(ids["tid"], project_dir=project.target)["state"] == "candidate"
+    assert ActionLog(tmp_path / "a.jsonl").entries()[0].outcome == "refused"

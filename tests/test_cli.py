@@ -1,0 +1,51 @@
+"""The command line: exit codes, the version gate, the terminal gate."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from importlib import metadata
+
+import pytest
+
+from daimon_tui import cli
+from daimon_tui.store import demo
+
+
+def test_unsupported_daimon_is_one_line_and_exit_2(monkeypatch, capsys) -> None:
+    monkeypatch.setattr(metadata, "version", lambda name: "0.70.1")
+    assert cli.main(["brief", "--json"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "0.70.1 is not supported" in err[0]
+
+
+def test_bad_arguments_exit_2(capsys) -> None:
+    assert cli.main(["brief", "--bogus"]) == 2
+
+
+def test_unknown_slug_exit_1(empty_store: demo.DemoStore, capsys) -> None:
+    assert cli.main(["brief", "--slug", "no-such-bucket"]) == 1
+    assert "no daimon checkpoint" in capsys.readouterr().err
+
+
+def test_brief_json_on_demo_store(demo_store: demo.DemoStore, capsys) -> None:
+    assert cli.main(["brief", "--json", "--project", str(demo_store.project)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["state"] == "briefing" and data["session_id"] == "S-day3"
+
+
+def test_interactive_mode_needs_a_terminal() -> None:
+    # A subprocess with pipes for stdin/stdout has no terminal.
+    done = subprocess.run([sys.executable, "-m", "daimon_tui.cli", "--demo"], capture_output=True, text=True,
+                          stdin=subprocess.DEVNULL, timeout=120)
+    assert done.returncode == 2
+    assert "needs a terminal" in done.stderr
+
+
+@pytest.mark.parametrize("command", ["brief", "check", "audit"])
+def test_headless_commands_never_touch_the_store(demo_store: demo.DemoStore, command: str, capsys) -> None:
+    before = {p: p.read_bytes() for p in demo_store.root.rglob("*") if p.is_file()}
+    cli.main([command, "--json", "--project", str(demo_store.project)])
+    after = {p: p.read_bytes() for p in demo_store.root.rglob("*") if p.is_file()}
+    assert before == after

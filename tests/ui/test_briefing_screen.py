@@ -1,0 +1,147 @@
+"""The briefing screen: navigation, filter, detail pane, withheld, help, projects."""
+
+from __future__ import annotations
+
+from textual.widgets import Input, OptionList
+
+from daimon_tui.store import demo
+from daimon_tui.ui.app import DaimonTUI
+from daimon_tui.ui.screens.briefing import BriefingScreen
+from daimon_tui.ui.screens.help import HelpScreen
+from daimon_tui.ui.screens.projects import ProjectsScreen
+from daimon_tui.ui.widgets.item_detail import ItemDetail
+from tests.ui.settle import settle
+
+NOW = demo.DEMO_NOW.timestamp()
+SIZE = (140, 40)
+
+
+def make_app(store: demo.DemoStore) -> DaimonTUI:
+    return DaimonTUI(project_path=str(store.project), now=NOW)
+
+
+def detail_text(app: DaimonTUI) -> str:
+    return app.screen.query_one(ItemDetail).plain()
+
+
+async def test_cursor_moves_and_detail_follows(demo_store: demo.DemoStore) -> None:
+    app = make_app(demo_store)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, BriefingScreen)
+        first = screen.current_item()
+        assert first is not None and first.section == "decisions"
+        await pilot.press("j", "j", "j")
+        await settle(pilot)
+        item = screen.current_item()
+        assert item is not None and item.text == "Keep the upload worker single-threaded for now"
+        shown = detail_text(app)
+        assert "keep it single-threaded for now" in shown
+        assert "carried 10d" in shown
+        assert "trust inspector" in shown and "witness" in shown
+        await pilot.press("k")
+        await settle(pilot)
+        assert screen.current_item().text == "Log every retry attempt with its attempt number"
+
+
+async def test_section_headers_are_skipped(demo_store: demo.DemoStore) -> None:
+    app = make_app(demo_store)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        sections = []
+        for _ in range(len(screen.briefing.items())):
+            sections.append(screen.current_item().section)
+            await pilot.press("j")
+        # daimon's order: decisions, VERIFY, open loops, beliefs, uncertainties, contradictions.
+        assert list(dict.fromkeys(sections)) == [
+            "decisions", "external", "open_loops", "beliefs", "uncertainties", "contradictions"]
+
+
+async def test_filter_by_words_and_facets(demo_store: demo.DemoStore) -> None:
+    app = make_app(demo_store)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        await pilot.press("slash")
+        assert isinstance(app.focused, Input)
+        await pilot.press(*"trust:verbatim", "enter")
+        await settle(pilot)
+        assert {r.item.mark for r in screen.rows} == {"verbatim"}
+        assert isinstance(app.focused, OptionList)
+        await pilot.press("slash", "ctrl+a", "ctrl+k", *"bucket carried", "enter")
+        await settle(pilot)
+        texts = {r.item.text for r in screen.rows}
+        assert texts == {"Whether the staging bucket is shared with the nightly job"}
+        await pilot.press("slash", "escape")
+        await settle(pilot)
+        assert len(screen.rows) == len(screen.briefing.items())
+
+
+async def test_withheld_items_toggle(demo_store: demo.DemoStore) -> None:
+    app = make_app(demo_store)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        visible = len(screen.rows)
+        await pilot.press("h")
+        await settle(pilot)
+        states = [r.item.state if r.item else r.withheld.state for r in screen.rows[visible:]]
+        assert states == ["resolved", "quarantined"]
+        await pilot.press("h")
+        await settle(pilot)
+        assert len(screen.rows) == visible
+
+
+async def test_help_lists_every_key(demo_store: demo.DemoStore) -> None:
+    app = make_app(demo_store)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, BriefingScreen)
+
+
+async def test_project_switch(demo_store: demo.DemoStore) -> None:
+    other = demo_store.root / "other"
+    other.mkdir()
+    cp = demo.session("S-other", demo.DEMO_NOW, "Another project")
+    cp["working_context"]["recent_decisions"] = [{"text": "Use tabs in the other project", "trust": "inferred"}]
+    demo.seed(other, cp)
+    app = make_app(demo_store)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("P")
+        await settle(pilot)
+        assert isinstance(app.screen, ProjectsScreen)
+        names = [p.name for p in app.screen.projects]
+        assert sorted(names) == ["other", "proj"]
+        index = names.index("other")
+        for _ in range(index):
+            await pilot.press("j")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, BriefingScreen)
+        assert [i.text for i in app.screen.briefing.items()] == ["Use tabs in the other project"]
+
+
+async def test_no_checkpoint_lists_projects(empty_store: demo.DemoStore) -> None:
+    app = make_app(empty_store)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, ProjectsScreen)
+        assert "No daimon checkpoint" in str(app.screen.query_one("#projects-title").render())
+
+
+async def test_marks_are_kept_per_item(demo_store: demo.DemoStore) -> None:
+    app = make_app(demo_store)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        await pilot.press("space", "space")
+        assert len(screen.marked) == 2
+        assert [i.id for i in screen.targets()] == [r.item.id for r in screen.rows[:2]]

@@ -1,0 +1,229 @@
+"""The Queue view driven by a Pilot over a store with every kind of waiting item."""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+from pathlib import Path
+
+import pytest
+from daimon_briefing import amendments, api, refutations, relations, store, trust
+from textual.app import App
+
+from daimon_tui.domain.action_log import ActionLog
+from daimon_tui.store import demo
+from daimon_tui.store.models import ProjectRef
+from daimon_tui.ui.screens.queue import QueueScreen
+
+STYLES = sorted(str(p) for p in (Path(__file__).resolve().parents[2] / "styles").glob("*.tcss"))
+_spec = importlib.util.spec_from_file_location(
+    "queue_store_recipe", Path(__file__).parents[1] / "store" / "test_queue.py"
+)
+recipe = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(recipe)
+NOW = recipe.NOW.timestamp()
+SIZE = (120, 36)
+
+
+class QueueHost(App):
+    CSS_PATH = STYLES
+
+    def __init__(self, project: ProjectRef, log: ActionLog) -> None:
+        super().__init__()
+        self.project = project
+        self.action_log = log
+
+    def on_mount(self) -> None:
+        self.push_screen(QueueScreen(self.project, now=NOW, log=self.action_log, world_check=False))
+
+
+@pytest.fixture
+def fixed_store(tmp_path):
+    """A sandbox at a fixed path: quarantine ids hash the project slug, so a
+    snapshot needs the same path every run."""
+    root = Path("/tmp/dtui-queue-screen-test")
+    shutil.rmtree(root, ignore_errors=True)
+    root.mkdir(mode=0o700)
+    try:
+        with demo.sandboxed(root.resolve(), receipts=False) as sandbox:
+            ids = recipe.build_queue_store(sandbox.project)
+            project = ProjectRef(
+                slug=api.project_slug(str(sandbox.project)), name="proj", path=str(sandbox.project)
+            )
+            yield project, ids, ActionLog(tmp_path / "actions.jsonl")
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+async def _settle(pilot, screen: QueueScreen) -> None:
+    for _ in range(200):
+        await pilot.pause(0.05)
+        if (
+            screen.queue is not None
+            and not screen.busy
+            and not any(w.is_running for w in screen.workers if w.group != "queue-summary")
+        ):
+            return
+
+
+async def test_a_pilot_run_through_the_whole_queue(fixed_store):
+    project, ids, log = fixed_store
+    app = QueueHost(project, log)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, QueueScreen)
+        await _settle(pilot, screen)
+        assert next(e.kind for e in screen.queue.entries) == "agent-claim"
+        assert screen.progress() == "1 of 9"
+        # agent claim: confirm as resolved
+        await pilot.press("a", "y")
+        await _settle(pilot, screen)
+        # supersede candidate: reject (daimon's reverify path, no evidence)
+        await pilot.press("d", "y")
+        await _settle(pilot, screen)
+        # amendment: ratify
+        await pilot.press("a", "y")
+        await _settle(pilot, screen)
+        # quarantine candidate: skip it, it stays waiting
+        await pilot.press("s")
+        await _settle(pilot, screen)
+        # ruling: ratify the text shown
+        await pilot.press("a", "y")
+        await _settle(pilot, screen)
+        # refutation: reject
+        await pilot.press("d", "y")
+        await _settle(pilot, screen)
+        # relation: confirm
+        await pilot.press("a", "y")
+        await _settle(pilot, screen)
+        # carried external item: retract (reason and evidence in the curation modal)
+        assert screen.current.kind == "carried-external"
+        await pilot.press("x")
+        await pilot.pause()
+        await pilot.press(*"the spike branch was never pushed")
+        await pilot.press("tab", *"issue:12", "enter")
+        await pilot.pause()
+        await pilot.press("y")
+        await _settle(pilot, screen)
+        # carried open loop: resolve with a note
+        assert screen.current.kind == "carried-open-loop", screen.current
+        await pilot.press("r")
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press("y")
+        await _settle(pilot, screen)
+        assert screen.current is None
+        assert screen.progress() == (
+            "9 of 9; 2 resolved, 1 retracted, 1 reopened, 2 ratified, 1 confirmed, 1 rejected, 1 skipped"
+        )
+        done = dict(screen.done)
+    p = project.target
+    assert done[f"agent-claim:{ids[recipe.EXPORT]}"] == "claim-confirm"
+    assert done[f"trust:{ids['tid']}"] == "skip"
+    latest = store.resolutions(project_dir=p)
+    assert latest[ids[recipe.EXPORT]]["status"] == "resolved" and latest[ids[recipe.EXPORT]]["source"] == "ui"
+    assert latest[ids[recipe.CACHE]]["note"] == "candidate rejected"
+    assert (
+        latest[ids[recipe.STAGING]]["status"] == "resolved" and latest[ids[recipe.STAGING]]["source"] == "ui"
+    )
+    assert amendments.get(ids["aid"], project_dir=p)["state"] == "ratified"
+    assert refutations.get(ids["rid"], project_dir=p)["state"] == "active"
+    assert refutations.get(ids["fid"], project_dir=p)["state"] == "overturned"
+    assert relations.get(ids["rel"], project_dir=p)["state"] == "confirmed"
+    assert trust.get(ids["tid"], project_dir=p)["state"] == "candidate"
+    spike = api.lookup(p, ids[recipe.SPIKE])
+    assert getattr(spike, "reason", None) == "quarantine"
+    brief = api.render_briefing(p, now=NOW).text
+    assert recipe.RULING in brief  # the ratified ruling is a standing ruling now
+    assert recipe.EXPORT not in brief and recipe.STAGING not in brief and recipe.SPIKE not in brief
+    assert recipe.CACHE in brief and "likely superseded" not in brief
+    assert "↷ amended — progressed" in brief
+    verbs_logged = [e.verb for e in log.entries()]
+    assert verbs_logged == [
+        "claim-confirm",
+        "supersede-reject",
+        "amend-ratify",
+        "ruling-ratify",
+        "refutation-reject",
+        "relation-confirm",
+        "retract",
+        "resolve",
+    ]
+
+
+async def test_not_activated_when_the_ruling_text_changed(fixed_store):
+    project, ids, log = fixed_store
+    app = QueueHost(project, log)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        await _settle(pilot, screen)
+        while screen.current.kind != "ruling":
+            await pilot.press("n")
+        refutations.revise(
+            ids["rid"],
+            channel="cli-agent",
+            evidence=["artifact:gateway.md"],
+            verdict="Always retry a request that timed out at the gateway",
+            project_dir=project.target,
+        )
+        await pilot.press("a", "y")
+        await _settle(pilot, screen)
+        assert screen.current.kind == "ruling"  # it stays: nothing was activated
+        assert screen.done[screen.current.key] == "not activated"
+        assert "1 not activated" in screen.progress()
+    assert refutations.get(ids["rid"], project_dir=project.target)["state"] == "candidate"
+    assert log.entries()[-1].reason == "not-activated"
+
+
+KINDS = [
+    "agent-claim",
+    "supersede-candidate",
+    "amendment",
+    "trust",
+    "ruling",
+    "refutation",
+    "relation",
+    "carried-external",
+    "carried-open-loop",
+]
+
+
+@pytest.mark.parametrize("position", range(len(KINDS)), ids=KINDS)
+def test_snapshot_of_each_kind(snap_compare, fixed_store, position):
+    project, _ids, log = fixed_store
+
+    async def go(pilot) -> None:
+        await pilot.pause()
+        await _settle(pilot, pilot.app.screen)
+        for _ in range(position):
+            await pilot.press("n")
+        await pilot.pause()
+        assert pilot.app.screen.current.kind == KINDS[position]
+
+    assert snap_compare(QueueHost(project, log), terminal_size=SIZE, run_before=go)
+
+
+def test_snapshot_of_the_end_of_queue_summary(snap_compare, fixed_store):
+    project, _ids, log = fixed_store
+
+    async def go(pilot) -> None:
+        await pilot.pause()
+        screen = pilot.app.screen
+        await _settle(pilot, screen)
+        await pilot.press("a", "y")  # confirm the agent claim
+        await _settle(pilot, screen)
+        await pilot.press("n", "a", "y")  # ratify the amendment
+        await _settle(pilot, screen)
+        await pilot.press("d", "y")  # dismiss the quarantine candidate
+        await _settle(pilot, screen)
+        for _ in range(10):
+            await pilot.press("s")
+        await _settle(pilot, screen)
+        pilot.app.clear_notifications()  # toasts expire on a timer: keep them out of the picture
+        await pilot.pause(0.3)
+        assert screen.current is None
+
+    assert snap_compare(QueueHost(project, log), terminal_size=SIZE, run_before=go)
