@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import manifest as manifest_file  # noqa: E402 - sibling module of a script
+import manifest as manifest_file
 
 HERE = Path(__file__).resolve()
 VENV_BIN = Path(sys.executable).parent
@@ -92,8 +92,9 @@ def child(mode: str, store_dir: Path, manifest: dict[str, Any], timeout: float =
 
 
 def daimon_cli(args: list[str], manifest: dict[str, Any]) -> Run:
-    run = run_measured([str(VENV_BIN / "daimon"), *args], manifest_file.child_env(manifest),
-                       manifest["main_project"])
+    run = run_measured(
+        [str(VENV_BIN / "daimon"), *args], manifest_file.child_env(manifest), manifest["main_project"]
+    )
     if run.returncode != 0:
         raise RuntimeError(f"daimon {' '.join(args)} failed: {run.stderr[-2000:]}")
     return run
@@ -115,11 +116,17 @@ def _app_factory() -> tuple[Callable[[], Any], str] | None:
             if callable(getattr(module, name, None)):
                 return getattr(module, name), f"daimon_tui.ui.app.{name}()"
         for value in vars(module).values():
-            if isinstance(value, type) and issubclass(value, App) and value is not App \
-                    and value.__module__ == module.__name__:
+            if (
+                isinstance(value, type)
+                and issubclass(value, App)
+                and value is not App
+                and value.__module__ == module.__name__
+            ):
                 params = inspect.signature(value).parameters
                 if "project" in params:
-                    return (lambda: value(project=reader.resolve_project())), f"{value.__name__}(project=…)"
+                    return (
+                        lambda cls=value: cls(project=reader.resolve_project())
+                    ), f"{value.__name__}(project=…)"
                 return value, f"{value.__name__}()"
     try:
         from daimon_tui.ui.screens.briefing import BriefingScreen
@@ -218,8 +225,16 @@ def child_main(mode: str, store_dir: Path) -> int:
 
         briefing = reader.load_briefing(reader.resolve_project())
         done = time.time()
-        print(json.dumps({"label": "reader.load_briefing alone (no UI yet)", "first_paint_s": done - launched,
-                          "confirmed_s": done - launched, "items": len(briefing.items())}))
+        print(
+            json.dumps(
+                {
+                    "label": "reader.load_briefing alone (no UI yet)",
+                    "first_paint_s": done - launched,
+                    "confirmed_s": done - launched,
+                    "items": len(briefing.items()),
+                }
+            )
+        )
         return 0
     make, label = factory
     result: dict[str, Any] = {"label": label}
@@ -252,15 +267,21 @@ async def _cursor(pilot: Any, app: Any, frames: Frames, presses: int = 200) -> d
             latencies.append(stamp - t0)
     latencies.sort()
     p95 = latencies[int(0.95 * (len(latencies) - 1))] if latencies else None
-    return {"cursor_p95_s": p95, "cursor_median_s": statistics.median(latencies) if latencies else None,
-            "cursor_samples": len(latencies)}
+    return {
+        "cursor_p95_s": p95,
+        "cursor_median_s": statistics.median(latencies) if latencies else None,
+        "cursor_samples": len(latencies),
+    }
 
 
 WRITE = """
 import sys
 from daimon_briefing import store
 from daimon_briefing.surfaces import Writer
-ok = store.append_event(sys.argv[1], sys.argv[2], note="bench external write", source="ui", writer=Writer.HUMAN)
+ok = store.append_event(
+    sys.argv[1], sys.argv[2], note="bench external write", source="ui", project_dir=sys.argv[3],
+    writer=Writer.HUMAN,
+)
 sys.exit(0 if ok else 3)
 """
 
@@ -273,12 +294,13 @@ async def _external(pilot: Any, app: Any, timeout: float = 10.0) -> dict:
     if not candidates:
         return {"external_error": "no item with an id"}
     target = candidates[-1].id
+    project = os.environ["DAIMON_PROJECT_DIR"]
 
     def visible() -> bool:
         current = _briefing_screen(app)
         return current is not None and any(i.id == target for i in current.briefing.items())
 
-    write = await asyncio.create_subprocess_exec(sys.executable, "-c", WRITE, target, "resolved")
+    write = await asyncio.create_subprocess_exec(sys.executable, "-c", WRITE, target, "resolved", project)
     if await write.wait() != 0:
         return {"external_error": "daimon refused the write"}
     written = time.perf_counter()
@@ -286,7 +308,7 @@ async def _external(pilot: Any, app: Any, timeout: float = 10.0) -> dict:
     elapsed = time.perf_counter() - written if seen else None
     # Put the item back (a reopen outranks a same-second resolve in daimon's fold).
     await asyncio.sleep(1.05)
-    restore = await asyncio.create_subprocess_exec(sys.executable, "-c", WRITE, target, "reopened")
+    restore = await asyncio.create_subprocess_exec(sys.executable, "-c", WRITE, target, "reopened", project)
     await restore.wait()
     return {"external_s": elapsed, "external_timeout_s": timeout, "external_item": target}
 
@@ -308,8 +330,11 @@ class Metric:
         def show(value: float | None) -> str:
             if value is None:
                 return "—"
-            return f"{value * 1000:.1f} ms" if self.unit == "ms" else (
-                f"{value:.0f} MB" if self.unit == "MB" else f"{value:.2f} s")
+            return (
+                f"{value * 1000:.1f} ms"
+                if self.unit == "ms"
+                else (f"{value:.0f} MB" if self.unit == "MB" else f"{value:.2f} s")
+            )
 
         ratio = f"{self.ours / self.daimon:.2f}x" if self.ours is not None and self.daimon else "—"
         verdict = self.note or ("PASS" if self.passed else "FAIL")
@@ -322,8 +347,18 @@ def ensure_rows_store(store_dir: Path, rows: int) -> Path:
     rows_dir = store_dir.parent / f"{store_dir.name}-rows{rows}"
     if not (rows_dir / manifest_file.MANIFEST).is_file():
         print(f"generating the {rows}-row store at {rows_dir} …", file=sys.stderr)
-        subprocess.run([sys.executable, str(HERE.with_name("generate_store.py")), "--out", str(rows_dir),
-                        "--rows", str(rows)], check=True, stdout=subprocess.DEVNULL)
+        subprocess.run(
+            [
+                sys.executable,
+                str(HERE.with_name("generate_store.py")),
+                "--out",
+                str(rows_dir),
+                "--rows",
+                str(rows),
+            ],
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
     return rows_dir
 
 
@@ -340,55 +375,98 @@ def parent_main(args: argparse.Namespace) -> int:
     store_dir = args.store.resolve()
     heavy = manifest_file.load(store_dir)
     print(f"store: {store_dir}  shape: {json.dumps(heavy['shape'])}", file=sys.stderr)
-    print(f"machine: {os.cpu_count()} cores, python {sys.version.split()[0]}, "
-          f"peak RSS via {'GNU time' if TIME else 'RUSAGE_CHILDREN'}", file=sys.stderr)
+    print(
+        f"machine: {os.cpu_count()} cores, python {sys.version.split()[0]}, "
+        f"peak RSS via {'GNU time' if TIME else 'RUSAGE_CHILDREN'}",
+        file=sys.stderr,
+    )
 
     briefs = [daimon_cli(["brief"], heavy) for _ in range(args.repeats)]
     if "Decisions made" not in briefs[0].stdout and "Open loops" not in briefs[0].stdout:
-        raise SystemExit("daimon brief did not report items from the generated store:\n" + briefs[0].stdout[:2000])
+        raise SystemExit(
+            "daimon brief did not report items from the generated store:\n" + briefs[0].stdout[:2000]
+        )
     brief_wall = statistics.median(r.wall for r in briefs)
     brief_rss = statistics.median(r.rss_mb or 0 for r in briefs)
-    print(f"daimon brief: {[round(r.wall, 2) for r in briefs]} s, {[round(r.rss_mb or 0) for r in briefs]} MB",
-          file=sys.stderr)
+    print(
+        f"daimon brief: {[round(r.wall, 2) for r in briefs]} s, {[round(r.rss_mb or 0) for r in briefs]} MB",
+        file=sys.stderr,
+    )
 
     paints = [child("first-paint", store_dir, heavy) for _ in range(args.repeats)]
     label = paints[0][1].get("label", "")
-    print(f"ours ({label}): " + ", ".join(
-        f"paint {p['first_paint_s']:.2f}s confirmed {p['confirmed_s']:.2f}s items {p['items']} rss {r.rss_mb:.0f}MB"
-        for r, p in paints), file=sys.stderr)
+    print(
+        f"ours ({label}): "
+        + ", ".join(
+            f"paint {p['first_paint_s']:.2f}s confirmed {p['confirmed_s']:.2f}s"
+            f" items {p['items']} rss {r.rss_mb:.0f}MB"
+            for r, p in paints
+        ),
+        file=sys.stderr,
+    )
     paint = statistics.median(p["first_paint_s"] for _r, p in paints)
     confirmed = statistics.median(p["confirmed_s"] for _r, p in paints)
     rss = statistics.median(r.rss_mb or 0 for r, _p in paints)
 
     metrics = [
-        Metric("first painted briefing", paint, brief_wall, "<= 1.0 s and <= 0.15x",
-               paint <= 1.0 and paint <= 0.15 * brief_wall),
+        Metric(
+            "first painted briefing",
+            paint,
+            brief_wall,
+            "<= 1.0 s and <= 0.15x",
+            paint <= 1.0 and paint <= 0.15 * brief_wall,
+        ),
         Metric("verdicts confirmed by daimon", confirmed, brief_wall, "<= 1.0x", confirmed <= brief_wall),
     ]
 
     if args.skip_cursor:
-        metrics.append(Metric("cursor repaint p95 @5,000 rows", None, None, "<= 16 ms", None, "ms", "skipped"))
+        metrics.append(
+            Metric("cursor repaint p95 @5,000 rows", None, None, "<= 16 ms", None, "ms", "skipped")
+        )
     else:
         rows_dir = ensure_rows_store(store_dir, args.rows)
         _run, cursor = child("cursor", rows_dir, manifest_file.load(rows_dir))
         p95 = cursor.get("cursor_p95_s")
         print(f"cursor: {cursor}", file=sys.stderr)
-        metrics.append(Metric(f"cursor repaint p95 @{cursor.get('items', 0):,} rows", p95, None, "<= 16 ms",
-                              None if p95 is None else p95 <= 0.016, "ms"))
+        metrics.append(
+            Metric(
+                f"cursor repaint p95 @{cursor.get('items', 0):,} rows",
+                p95,
+                None,
+                "<= 16 ms",
+                None if p95 is None else p95 <= 0.016,
+                "ms",
+            )
+        )
 
     _run, switch = child("switcher", store_dir, heavy)
     projects_cli = daimon_cli(["projects"], heavy)
     print(f"switcher: {switch}; daimon projects {projects_cli.wall:.2f}s", file=sys.stderr)
-    metrics.append(Metric(f"project switcher ({switch['projects']} projects)", switch["cold_s"],
-                          projects_cli.wall, "<= 300 ms", switch["cold_s"] <= 0.300, "ms"))
+    metrics.append(
+        Metric(
+            f"project switcher ({switch['projects']} projects)",
+            switch["cold_s"],
+            projects_cli.wall,
+            "<= 300 ms",
+            switch["cold_s"] <= 0.300,
+            "ms",
+        )
+    )
 
     _run, external = child("external", store_dir, heavy)
     print(f"external: {external}", file=sys.stderr)
     seen = external.get("external_s")
     bare = "bare host" in external.get("label", "")
-    metrics.append(Metric("external write visible", seen, None, "<= 1 s",
-                          None if seen is None and bare else (seen is not None and seen <= 1.0),
-                          note="" if seen is not None or not bare else NA))
+    metrics.append(
+        Metric(
+            "external write visible",
+            seen,
+            None,
+            "<= 1 s",
+            None if seen is None and bare else (seen is not None and seen <= 1.0),
+            note="" if seen is not None or not bare else NA,
+        )
+    )
     metrics.append(Metric("peak memory", rss, brief_rss, "<= 1.0x", rss <= brief_rss, "MB"))
 
     print(f"\nours = {label}")
@@ -397,8 +475,11 @@ def parent_main(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=__doc__,
+    )
     parser.add_argument("--store", type=Path, required=True, help="a store made by generate_store.py")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--rows", type=int, default=5000, help="items in the cursor benchmark's checkpoint")

@@ -20,22 +20,25 @@ the repository and outside $HOME (daimon's sandbox refuses both).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import json
 import random
 import sys
 import time
 import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 from daimon_briefing import capture, config, schema, store, testing
 from daimon_briefing.surfaces import Writer
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import manifest as manifest_file  # noqa: E402 - sibling module of a script
+import manifest as manifest_file
 
 # The last main session is written "yesterday" relative to this fixed anchor, so
 # two runs with one seed write the same checkpoints (event `ts` is wall clock in
@@ -44,20 +47,50 @@ ANCHOR = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 
 VERBS = ("Move", "Keep", "Split", "Cache", "Retry", "Pin", "Drop", "Batch", "Log", "Gate", "Shard", "Stream")
 NOUNS = (
-    "upload worker", "billing export", "session store", "auth token refresh", "search index",
-    "nightly job", "webhook fan-out", "rate limiter", "feature flag", "schema migration",
-    "thumbnail service", "audit trail", "config loader", "queue consumer", "metrics pipeline",
-    "payment retry", "email digest", "cache warmer", "CSV importer", "permission check",
+    "upload worker",
+    "billing export",
+    "session store",
+    "auth token refresh",
+    "search index",
+    "nightly job",
+    "webhook fan-out",
+    "rate limiter",
+    "feature flag",
+    "schema migration",
+    "thumbnail service",
+    "audit trail",
+    "config loader",
+    "queue consumer",
+    "metrics pipeline",
+    "payment retry",
+    "email digest",
+    "cache warmer",
+    "CSV importer",
+    "permission check",
 )
 PLACES = (
-    "src/upload/retry.py", "api/handlers.go", "web/app.tsx", "infra/terraform/main.tf",
-    "jobs/nightly.py", "lib/cache.rs", "db/migrations", "cmd/server/main.go", "pkg/queue",
-    "services/billing", "scripts/deploy.sh", "docs/runbook.md",
+    "src/upload/retry.py",
+    "api/handlers.go",
+    "web/app.tsx",
+    "infra/terraform/main.tf",
+    "jobs/nightly.py",
+    "lib/cache.rs",
+    "db/migrations",
+    "cmd/server/main.go",
+    "pkg/queue",
+    "services/billing",
+    "scripts/deploy.sh",
+    "docs/runbook.md",
 )
 REASONS = (
-    "the gateway times out at 60s", "the vendor bills per request", "we saw duplicate rows in prod",
-    "the old path leaked file handles", "on-call asked for it", "the CI runner has 2 cores",
-    "it halves the cold-start time", "the spec requires idempotency",
+    "the gateway times out at 60s",
+    "the vendor bills per request",
+    "we saw duplicate rows in prod",
+    "the old path leaked file handles",
+    "on-call asked for it",
+    "the CI runner has 2 cores",
+    "it halves the cold-start time",
+    "the spec requires idempotency",
 )
 SECTIONS = {
     # kind: (section, key)
@@ -66,7 +99,34 @@ SECTIONS = {
     if f.kind != "topic"
 }
 # Natives per session by kind, as fractions of the native count.
-MIX = (("question", 0.25), ("decision", 0.30), ("belief", 0.15), ("uncertainty", 0.20), ("contradiction", 0.10))
+MIX = (
+    ("question", 0.25),
+    ("decision", 0.30),
+    ("belief", 0.15),
+    ("uncertainty", 0.20),
+    ("contradiction", 0.10),
+)
+
+
+@contextlib.contextmanager
+def event_clock(start: datetime, step: timedelta) -> Iterator[None]:
+    """Stamp the event rows daimon writes meanwhile from `start`, `step` apart.
+
+    daimon stamps events.jsonl rows with the wall clock (`testing.deterministic`
+    does not reach them), so a generated year would otherwise be a minute of
+    rows sharing a few seconds, which no real ledger looks like and which
+    makes daimon's fold spend its time on same-second tie-breaks. The rows are
+    still built and appended by daimon's own writer; only its clock is ours."""
+    tick = [start - step]
+
+    class Clock(datetime):
+        @classmethod
+        def now(cls, tz: Any = None) -> datetime:  # type: ignore[override]
+            tick[0] += step
+            return tick[0] if tz is None else tick[0].astimezone(tz)
+
+    with mock.patch.object(store, "datetime", Clock):
+        yield
 
 
 def _stamp(when: datetime) -> str:
@@ -131,7 +191,9 @@ def _session(session_id: str, created: datetime, topic: str, natives: list[tuple
     return cp
 
 
-def _natives(texts: Texts, rng: random.Random, count: int, recurring: list[tuple[str, str]]) -> list[tuple[str, dict]]:
+def _natives(
+    texts: Texts, rng: random.Random, count: int, recurring: list[tuple[str, str]]
+) -> list[tuple[str, dict]]:
     """`count` native items, a quarter verbatim; `recurring` (kind, text) pairs
     are restated verbatim word for word (what makes capture corroborate)."""
     out: list[tuple[str, dict]] = [(kind, _native(texts, kind, True, rng, text)) for kind, text in recurring]
@@ -153,8 +215,17 @@ def _session_id(rng: random.Random) -> str:
     return str(uuid.UUID(int=rng.getrandbits(128), version=4))
 
 
-def _write_project(project: Path, rng: random.Random, texts: Texts, *, sessions: int, natives: int,
-                   start: datetime, end: datetime, recurring_pool: list[tuple[str, str]]) -> list[str]:
+def _write_project(
+    project: Path,
+    rng: random.Random,
+    texts: Texts,
+    *,
+    sessions: int,
+    natives: int,
+    start: datetime,
+    end: datetime,
+    recurring_pool: list[tuple[str, str]],
+) -> list[str]:
     step = (end - start) / max(1, sessions - 1)
     ids: list[str] = []
     for n in range(sessions):
@@ -165,9 +236,10 @@ def _write_project(project: Path, rng: random.Random, texts: Texts, *, sessions:
         window = recurring_pool[(n // 5) % max(1, len(recurring_pool) - 3) :][:4]
         again = rng.sample(window, k=min(len(window), 2)) if window else []
         topic = f"{rng.choice(NOUNS).capitalize()} work, week {created.isocalendar().week}"
-        if n:
-            _close_some(project, rng, {text for _kind, text in recurring_pool})
-        _seed(project, _session(sid, created, topic, _natives(texts, rng, natives, again)))
+        with event_clock(created - timedelta(hours=1), timedelta(seconds=1)):
+            if n:
+                _close_some(project, rng, {text for _kind, text in recurring_pool})
+            _seed(project, _session(sid, created, topic, _natives(texts, rng, natives, again)))
         ids.append(sid)
     return ids
 
@@ -184,7 +256,10 @@ def _close_some(project: Path, rng: random.Random, keep: set[str]) -> None:
     specs = [
         {"item_ref": item["id"], "status": "resolved", "source": "ui", "note": "done"}
         for field_, item in schema.iter_items(prev)
-        if field_.key in carried_kinds and item.get("id") and item.get("text") not in keep and rng.random() < 0.5
+        if field_.key in carried_kinds
+        and item.get("id")
+        and item.get("text") not in keep
+        and rng.random() < 0.5
     ]
     if specs and not store.append_events(specs, project_dir=str(project), writer=Writer.HUMAN):
         raise RuntimeError("daimon refused the between-session resolutions")
@@ -208,8 +283,9 @@ def _item_ids(checkpoint_dir: Path, session_ids: list[str]) -> tuple[list[str], 
     return list(seen), latest
 
 
-def _bulk_specs(rng: random.Random, total: int, ids: list[str], latest: set[str],
-                session_ids: list[str]) -> list[dict]:
+def _bulk_specs(
+    rng: random.Random, total: int, ids: list[str], latest: set[str], session_ids: list[str]
+) -> list[dict]:
     """`total` event specs: a year of corroboration witnesses and human verdicts.
 
     Verdict rows on a bare id always use a known status (`resolved`,
@@ -227,16 +303,33 @@ def _bulk_specs(rng: random.Random, total: int, ids: list[str], latest: set[str]
         roll = rng.random()
         if roll < 0.60:
             target = rng.choice(ids if rng.random() < 0.02 else gone)
-            specs.append({"item_ref": store.corroboration_ref(target),
-                          "status": f"corroborated-by:{rng.choice(observers)}",
-                          "kind": "corroboration", "source": "serializer"})
+            specs.append(
+                {
+                    "item_ref": store.corroboration_ref(target),
+                    "status": f"corroborated-by:{rng.choice(observers)}",
+                    "kind": "corroboration",
+                    "source": "serializer",
+                }
+            )
         elif roll < 0.85:
             target = rng.choice(gone if rng.random() < 0.7 or not old else old)
-            specs.append({"item_ref": target, "status": "resolved", "source": "ui",
-                          "note": f"done in {rng.choice(PLACES)}"})
+            specs.append(
+                {
+                    "item_ref": target,
+                    "status": "resolved",
+                    "source": "ui",
+                    "note": f"done in {rng.choice(PLACES)}",
+                }
+            )
             if rng.random() < 0.35:
-                specs.append({"item_ref": target, "status": "reopened", "source": "ui",
-                              "note": "came back after review"})
+                specs.append(
+                    {
+                        "item_ref": target,
+                        "status": "reopened",
+                        "source": "ui",
+                        "note": "came back after review",
+                    }
+                )
         elif roll < 0.95:
             target = rng.choice(gone)
             specs.append({"item_ref": target, "status": f"superseded-by:{rng.choice(gone)}", "source": "ui"})
@@ -275,8 +368,18 @@ def _count_rows(path: Path) -> int:
         return sum(1 for _ in handle)
 
 
-def generate(out: Path, *, projects: int = 40, sessions: int = 100, items: int = 40, events: int = 200_000,
-             seed: int = 1, rows: int | None = None, batch: int = 50_000, log: bool = True) -> dict[str, Any]:
+def generate(
+    out: Path,
+    *,
+    projects: int = 40,
+    sessions: int = 100,
+    items: int = 40,
+    events: int = 200_000,
+    seed: int = 1,
+    rows: int | None = None,
+    batch: int = 50_000,
+    log: bool = True,
+) -> dict[str, Any]:
     """Write the store under `out` and return its manifest (also written to `out/store.json`)."""
     out = out.resolve()
     if (out / "daimon").exists():
@@ -291,7 +394,9 @@ def generate(out: Path, *, projects: int = 40, sessions: int = 100, items: int =
         projects, sessions = 1, 2
     root = out / "daimon"
     main = root / "projects" / "main-app"
-    others = [root / "projects" / f"{rng.choice(NOUNS).replace(' ', '-')}-{n:02d}" for n in range(1, projects)]
+    others = [
+        root / "projects" / f"{rng.choice(NOUNS).replace(' ', '-')}-{n:02d}" for n in range(1, projects)
+    ]
     other_sessions = [rng.randint(2, 5) for _ in others]
     settings = {
         "DAIMON_PROJECT_DIR": str(main),
@@ -306,14 +411,26 @@ def generate(out: Path, *, projects: int = 40, sessions: int = 100, items: int =
     with testing.sandbox(root, settings=settings) as sb:
         for path in (main, *others):
             path.mkdir(parents=True)
-        pool = [(kind, texts.fresh(kind)) for kind in ("question", "decision", "uncertainty") for _ in range(14)]
+        pool = [
+            (kind, texts.fresh(kind)) for kind in ("question", "decision", "uncertainty") for _ in range(14)
+        ]
         t0 = time.perf_counter()
         for n, (project, count) in enumerate(zip(others, other_sessions, strict=True)):
             end = ANCHOR - timedelta(days=rng.uniform(1, 300))
-            _write_project(project, rng, texts, sessions=count, natives=rng.randint(8, 20),
-                           start=end - timedelta(days=count * 3), end=end, recurring_pool=pool[:6])
-            verdicts = [{"item_ref": f"o-{rng.getrandbits(48):012x}", "status": "resolved", "source": "ui"}
-                        for _ in range(rng.randint(5, 40))]
+            _write_project(
+                project,
+                rng,
+                texts,
+                sessions=count,
+                natives=rng.randint(8, 20),
+                start=end - timedelta(days=count * 3),
+                end=end,
+                recurring_pool=pool[:6],
+            )
+            verdicts = [
+                {"item_ref": f"o-{rng.getrandbits(48):012x}", "status": "resolved", "source": "ui"}
+                for _ in range(rng.randint(5, 40))
+            ]
             _append(project, verdicts, batch, log=False)
             if log and n % 10 == 9:
                 print(f"  other projects {n + 1}/{len(others)}", file=sys.stderr)
@@ -322,15 +439,30 @@ def generate(out: Path, *, projects: int = 40, sessions: int = 100, items: int =
         t0 = time.perf_counter()
         natives = round(items * 0.55) if rows is None else rows
         if rows is None:
-            session_ids = _write_project(main, rng, texts, sessions=sessions, natives=natives,
-                                         start=ANCHOR - timedelta(days=sessions * 3.5), end=ANCHOR,
-                                         recurring_pool=pool)
+            session_ids = _write_project(
+                main,
+                rng,
+                texts,
+                sessions=sessions,
+                natives=natives,
+                start=ANCHOR - timedelta(days=sessions * 3.5),
+                end=ANCHOR,
+                recurring_pool=pool,
+            )
         else:
-            session_ids = _write_project(main, rng, texts, sessions=1, natives=30,
-                                         start=ANCHOR - timedelta(days=2), end=ANCHOR - timedelta(days=2),
-                                         recurring_pool=pool)
-            session_ids += _write_project(main, rng, texts, sessions=1, natives=rows, start=ANCHOR,
-                                          end=ANCHOR, recurring_pool=pool)
+            session_ids = _write_project(
+                main,
+                rng,
+                texts,
+                sessions=1,
+                natives=30,
+                start=ANCHOR - timedelta(days=2),
+                end=ANCHOR - timedelta(days=2),
+                recurring_pool=pool,
+            )
+            session_ids += _write_project(
+                main, rng, texts, sessions=1, natives=rows, start=ANCHOR, end=ANCHOR, recurring_pool=pool
+            )
         phases["main sessions"] = time.perf_counter() - t0
         if log:
             print(f"  main sessions written in {phases['main sessions']:.1f}s", file=sys.stderr)
@@ -340,7 +472,10 @@ def generate(out: Path, *, projects: int = 40, sessions: int = 100, items: int =
         already = _count_rows(events_path) if events_path and events_path.exists() else 0
         wanted = (events if rows is None else min(events, 2_000)) - already
         t0 = time.perf_counter()
-        written, timings = _append(main, _bulk_specs(rng, max(0, wanted), ids, latest, session_ids), batch, log)
+        specs = _bulk_specs(rng, max(0, wanted), ids, latest, session_ids)
+        first = ANCHOR - timedelta(days=sessions * 3.5)
+        with event_clock(first, (ANCHOR + timedelta(hours=1) - first) / max(1, len(specs))):
+            _written, timings = _append(main, specs, batch, log)
         phases["events"] = time.perf_counter() - t0
         mapping = dict(config.active_settings() or {})
         slug = store.project_slug(str(main))
@@ -350,8 +485,11 @@ def generate(out: Path, *, projects: int = 40, sessions: int = 100, items: int =
         cp = json.loads((sb.checkpoint_dir / f"{sid}.json").read_text(encoding="utf-8"))
         item_counts.append(sum(1 for _ in schema.iter_items(cp)) - 1)  # minus the topic
     verbatim = sum(
-        1 for sid in session_ids
-        for _field, item in schema.iter_items(json.loads((sb.checkpoint_dir / f"{sid}.json").read_text(encoding="utf-8")))
+        1
+        for sid in session_ids
+        for _field, item in schema.iter_items(
+            json.loads((sb.checkpoint_dir / f"{sid}.json").read_text(encoding="utf-8"))
+        )
         if item.get("trust") == "verbatim"
     )
     main_events = _count_rows(events_path) if events_path else 0
@@ -375,31 +513,56 @@ def generate(out: Path, *, projects: int = 40, sessions: int = 100, items: int =
             "rows_mode": rows,
         },
         "timings_s": {k: round(v, 2) for k, v in phases.items()}
-        | {"total": round(time.perf_counter() - started, 2),
-           "append_batch_max": round(max(timings, default=0.0), 3),
-           "append_batch_mean": round(sum(timings) / max(1, len(timings)), 3)},
+        | {
+            "total": round(time.perf_counter() - started, 2),
+            "append_batch_max": round(max(timings, default=0.0), 3),
+            "append_batch_mean": round(sum(timings) / max(1, len(timings)), 3),
+        },
     }
     manifest_file.write(out, result)
     return result
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=__doc__,
+    )
     parser.add_argument("--out", type=Path, required=True, help="empty directory outside the repo and $HOME")
     parser.add_argument("--projects", type=int, default=40)
     parser.add_argument("--sessions", type=int, default=100, help="retained sessions of the main project")
     parser.add_argument("--items", type=int, default=40, help="about this many items per session")
     parser.add_argument("--events", type=int, default=200_000, help="events.jsonl rows of the main project")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--rows", type=int, default=None,
-                        help="instead: one project whose latest checkpoint holds this many items")
+    parser.add_argument(
+        "--rows",
+        type=int,
+        default=None,
+        help="instead: one project whose latest checkpoint holds this many items",
+    )
     parser.add_argument("--batch", type=int, default=50_000, help="event rows per append_events call")
     args = parser.parse_args(argv)
-    result = generate(args.out, projects=args.projects, sessions=args.sessions, items=args.items,
-                      events=args.events, seed=args.seed, rows=args.rows, batch=args.batch)
-    print(json.dumps({"manifest": str(args.out.resolve() / manifest_file.MANIFEST),
-                      "shape": result["shape"], "timings_s": result["timings_s"]}, indent=2))
+    result = generate(
+        args.out,
+        projects=args.projects,
+        sessions=args.sessions,
+        items=args.items,
+        events=args.events,
+        seed=args.seed,
+        rows=args.rows,
+        batch=args.batch,
+    )
+    print(
+        json.dumps(
+            {
+                "manifest": str(args.out.resolve() / manifest_file.MANIFEST),
+                "shape": result["shape"],
+                "timings_s": result["timings_s"],
+            },
+            indent=2,
+        )
+    )
     return 0
 
 

@@ -25,7 +25,7 @@ from typing import Any
 from daimon_briefing import api, briefing, config, store, view
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import manifest as manifest_file  # noqa: E402 - sibling module of a script
+import manifest as manifest_file
 
 
 def calls(project: str, now: float) -> dict[str, Callable[[], Any]]:
@@ -55,8 +55,11 @@ def calls(project: str, now: float) -> dict[str, Callable[[], Any]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=__doc__,
+    )
     parser.add_argument("--store", type=Path, required=True)
     parser.add_argument("--calls", nargs="*", help="subset of calls to profile (default: all)")
     parser.add_argument("--top", type=int, default=15)

@@ -12,6 +12,7 @@ import logging
 import sys
 from collections.abc import Iterator
 from importlib import metadata
+from pathlib import Path
 from typing import TextIO
 
 SUPPORTED_DAIMON = ((0, 61), (0, 62))  # [lower, upper)
@@ -139,9 +140,12 @@ def main(argv: list[str] | None = None) -> int:
             print("daimon-tui: the interactive app needs a terminal; use `daimon-tui brief --json` "
                   "for a read-only report", file=sys.stderr)
             return 2
+        from .domain.action_log import ActionLog
         from .ui.app import DaimonTUI
 
-        app = DaimonTUI(project_path=project_path, slug=args.slug, demo=args.demo)
+        # The demo keeps its action log beside its temporary store.
+        log = ActionLog(Path(demo_project).parent / "daimon-tui-actions.jsonl") if demo_project else None
+        app = DaimonTUI(project_path=project_path, slug=args.slug, demo=args.demo, action_log=log)
         app.run()
         return app.return_code or 0
 

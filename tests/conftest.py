@@ -32,6 +32,15 @@ def sandbox_root(request: pytest.FixtureRequest) -> Iterator[Path]:
         shutil.rmtree(root, ignore_errors=True)
 
 
+@pytest.fixture(autouse=True)
+def private_action_log(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """Keep every test's action log out of the real state directory."""
+    path = tmp_path / "state" / "actions.jsonl"
+    monkeypatch.setenv("DAIMON_TUI_LOG", str(path))
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    return path
+
+
 @pytest.fixture
 def empty_store(sandbox_root: Path) -> Iterator[demo.DemoStore]:
     """An active sandbox with a project directory and no checkpoint yet."""

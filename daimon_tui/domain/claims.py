@@ -89,7 +89,41 @@ _BRANCH_ABSENT = frozenset({"deleted", "gone"})
 _MERGED_RE = re.compile(r"(?i)\b(merged|landed)\b")
 _UNMERGED_RE = re.compile(r"(?i)\b(unmerged|not\s+(?:yet\s+)?merged)\b")
 _STOP_WORDS = frozenset(
-    ["is", "was", "has", "had", "the", "a", "an", "that", "this", "it", "its", "to", "of", "in", "on", "and", "or", "for", "which", "we", "i", "you", "be", "been", "are", "were", "will", "would", "should", "can", "could", "from", "with"]
+    [
+        "is",
+        "was",
+        "has",
+        "had",
+        "the",
+        "a",
+        "an",
+        "that",
+        "this",
+        "it",
+        "its",
+        "to",
+        "of",
+        "in",
+        "on",
+        "and",
+        "or",
+        "for",
+        "which",
+        "we",
+        "i",
+        "you",
+        "be",
+        "been",
+        "are",
+        "were",
+        "will",
+        "would",
+        "should",
+        "can",
+        "could",
+        "from",
+        "with",
+    ]
 )
 
 _VER = r"\d{1,4}(?:\.\d{1,4}){0,3}"
@@ -111,9 +145,7 @@ _DEP_RES = (
 _COMMIT_RE = re.compile(
     r"(?i)(?:\b(?:commit|sha|revision|rev)\s+`?|`)(?P<sha>(?=[0-9a-f]*\d)[0-9a-f]{7,40})\b`?"
 )
-_TAG_RE = re.compile(
-    r"(?i)\btag(?:ged)?\s+(?:as\s+)?(?:`(?P<q>[^`\s]{1,100})`|(?P<name>v?\d[\w.+-]{0,60}))"
-)
+_TAG_RE = re.compile(r"(?i)\btag(?:ged)?\s+(?:as\s+)?(?:`(?P<q>[^`\s]{1,100})`|(?P<name>v?\d[\w.+-]{0,60}))")
 _TAG_ABSENT_RE = re.compile(r"(?i)\b(deleted|removed|gone|missing)\b")
 
 # Clause boundaries: direction words are read from the subject's own clause.
@@ -144,8 +176,13 @@ class _Direction:
 
 
 def _direction(
-    text: str, lo: int, hi: int, state_re: re.Pattern[str], present: frozenset[str],
-    absent: frozenset[str], near: int,
+    text: str,
+    lo: int,
+    hi: int,
+    state_re: re.Pattern[str],
+    present: frozenset[str],
+    absent: frozenset[str],
+    near: int,
 ) -> _Direction | None:
     """daimon's direction fold over text[lo:hi]: no vocabulary means no claim,
     both directions at once means an ambiguous one."""
@@ -158,8 +195,13 @@ def _direction(
 
 
 def _scoped_direction(
-    text: str, clauses: list[tuple[int, int]], match: re.Match[str], first: bool,
-    state_re: re.Pattern[str], present: frozenset[str], absent: frozenset[str],
+    text: str,
+    clauses: list[tuple[int, int]],
+    match: re.Match[str],
+    first: bool,
+    state_re: re.Pattern[str],
+    present: frozenset[str],
+    absent: frozenset[str],
 ) -> _Direction | None:
     lo, hi = _clause_of(clauses, match.start())
     found = _direction(text, lo, hi, state_re, present, absent, match.start())
@@ -169,8 +211,13 @@ def _scoped_direction(
 
 
 def _claim(
-    kind: ClaimKind, subject: str, expect: Expect, text: str, source: Source,
-    spans: Iterable[tuple[int, int]], **extra: str | None,
+    kind: ClaimKind,
+    subject: str,
+    expect: Expect,
+    text: str,
+    source: Source,
+    spans: Iterable[tuple[int, int]],
+    **extra: str | None,
 ) -> Claim:
     points = list(spans)
     start, end = min(p[0] for p in points), max(p[1] for p in points)
@@ -196,34 +243,44 @@ def _pr_claims(text: str, source: Source, clauses: list[tuple[int, int]]) -> Ite
             ref_kind = "issue"
         else:  # daimon's guess, from the whole text's vocabulary
             ref_kind = "pr" if all_words & {"merged", "review", "awaiting"} else "issue"
-        yield _claim(ClaimKind.PR, f"#{m.group('num')}", expect, text, source,
-                     [m.span(), d.cue.span()], ref_kind=ref_kind)
+        yield _claim(
+            ClaimKind.PR,
+            f"#{m.group('num')}",
+            expect,
+            text,
+            source,
+            [m.span(), d.cue.span()],
+            ref_kind=ref_kind,
+        )
 
 
 def _branch_claims(text: str, source: Source, clauses: list[tuple[int, int]]) -> Iterator[Claim]:
-    matches = sorted(
-        [*_BRANCH_RE.finditer(text), *_BRANCH_TICK_RE.finditer(text)], key=lambda m: m.start()
-    )
+    matches = sorted([*_BRANCH_RE.finditer(text), *_BRANCH_TICK_RE.finditer(text)], key=lambda m: m.start())
     first_primary = next(_BRANCH_RE.finditer(text), None)
     for m in matches:
         name = m.group("name").rstrip("./-")
         if not name or ".." in name or name.lower() in _STOP_WORDS:
             continue
-        d = _scoped_direction(text, clauses, m, m is first_primary or _same(m, first_primary),
-                              _BRANCH_STATE_RE, _BRANCH_PRESENT, _BRANCH_ABSENT)
+        d = _scoped_direction(
+            text,
+            clauses,
+            m,
+            m is first_primary or _same(m, first_primary),
+            _BRANCH_STATE_RE,
+            _BRANCH_PRESENT,
+            _BRANCH_ABSENT,
+        )
         if d is not None:
             expect = Expect.EXISTS if d.present else Expect.MISSING
             yield _claim(ClaimKind.BRANCH, name, expect, text, source, [m.span(), d.cue.span()])
         lo, hi = _clause_of(clauses, m.start())
         unmerged = _UNMERGED_RE.search(text, lo, hi)
         if unmerged:
-            yield _claim(ClaimKind.BRANCH, name, Expect.UNMERGED, text, source,
-                         [m.span(), unmerged.span()])
+            yield _claim(ClaimKind.BRANCH, name, Expect.UNMERGED, text, source, [m.span(), unmerged.span()])
         else:
             merged = _MERGED_RE.search(text, lo, hi)
             if merged:
-                yield _claim(ClaimKind.BRANCH, name, Expect.MERGED, text, source,
-                             [m.span(), merged.span()])
+                yield _claim(ClaimKind.BRANCH, name, Expect.MERGED, text, source, [m.span(), merged.span()])
 
 
 def _same(a: re.Match[str], b: re.Match[str] | None) -> bool:
@@ -235,14 +292,15 @@ def _path_claims(text: str, source: Source, clauses: list[tuple[int, int]]) -> I
     primary = list(_PATH_RE.finditer(text))
     covered = [m.span("path") for m in primary]
     ticked = [
-        m for m in _PATH_TICK_RE.finditer(text)
-        if _looks_like_path(m.group("path"))
-        and not any(lo <= m.start("path") < hi for lo, hi in covered)
+        m
+        for m in _PATH_TICK_RE.finditer(text)
+        if _looks_like_path(m.group("path")) and not any(lo <= m.start("path") < hi for lo, hi in covered)
     ]
     for m in sorted([*primary, *ticked], key=lambda m: m.start()):
         path = m.group("path")
-        d = _scoped_direction(text, clauses, m, _same(m, first_primary),
-                              _PATH_STATE_RE, _PATH_PRESENT, _PATH_ABSENT)
+        d = _scoped_direction(
+            text, clauses, m, _same(m, first_primary), _PATH_STATE_RE, _PATH_PRESENT, _PATH_ABSENT
+        )
         if d is None:
             continue
         expect = Expect.EXISTS if d.present else Expect.MISSING
@@ -259,8 +317,15 @@ def _looks_like_path(token: str) -> bool:
 def _dep_claims(text: str, source: Source) -> Iterator[Claim]:
     for pattern in _DEP_RES:
         for m in pattern.finditer(text):
-            yield _claim(ClaimKind.DEPENDENCY, m.group("name"), Expect.VERSION, text, source,
-                         [m.span()], version=m.group("ver"))
+            yield _claim(
+                ClaimKind.DEPENDENCY,
+                m.group("name"),
+                Expect.VERSION,
+                text,
+                source,
+                [m.span()],
+                version=m.group("ver"),
+            )
 
 
 def _commit_claims(text: str, source: Source) -> Iterator[Claim]:
@@ -274,8 +339,9 @@ def _tag_claims(text: str, source: Source, clauses: list[tuple[int, int]]) -> It
         lo, hi = _clause_of(clauses, m.start())
         absent = _TAG_ABSENT_RE.search(text, lo, hi)
         expect = Expect.MISSING if absent else Expect.EXISTS
-        yield _claim(ClaimKind.TAG, name, expect, text, source,
-                     [m.span(), *([absent.span()] if absent else [])])
+        yield _claim(
+            ClaimKind.TAG, name, expect, text, source, [m.span(), *([absent.span()] if absent else [])]
+        )
 
 
 def claims_in(text: str | None, source: Source = "text") -> list[Claim]:
@@ -305,8 +371,12 @@ def _dedupe(claims: Iterable[Claim]) -> list[Claim]:
     seen: set[tuple[str, str, str, str | None]] = set()
     out = []
     for claim in claims:
-        key = (claim.kind.value, claim.subject.lower() if claim.kind is ClaimKind.DEPENDENCY
-               else claim.subject, claim.expect.value, claim.version)
+        key = (
+            claim.kind.value,
+            claim.subject.lower() if claim.kind is ClaimKind.DEPENDENCY else claim.subject,
+            claim.expect.value,
+            claim.version,
+        )
         if key not in seen:
             seen.add(key)
             out.append(claim)

@@ -108,9 +108,12 @@ def _preflight(git_dir: Path, common_dir: Path) -> None:
             path = base / name
             if os.path.lexists(path) and not _regular(path):
                 raise RepoUnreadable(f"{name} is not a small regular file")
-    for top, limit in ((common_dir / "refs", _MAX_REF_ENTRIES), (git_dir / "refs", _MAX_REF_ENTRIES),
-                       (common_dir / "logs" / "refs", _MAX_REF_ENTRIES),
-                       (common_dir / "objects", _MAX_LOOSE_OBJECTS)):
+    for top, limit in (
+        (common_dir / "refs", _MAX_REF_ENTRIES),
+        (git_dir / "refs", _MAX_REF_ENTRIES),
+        (common_dir / "logs" / "refs", _MAX_REF_ENTRIES),
+        (common_dir / "objects", _MAX_LOOSE_OBJECTS),
+    ):
         count = 0
         for dirpath, dirnames, filenames in os.walk(top):
             # os.walk does not follow directory symlinks; a symlinked ref dir is refused below.
@@ -209,7 +212,7 @@ class RepoView:
             for ref in self.repo.refs:
                 path = ref.path
                 if path.startswith("refs/remotes/") and not path.endswith("/HEAD"):
-                    names.add(path[len("refs/remotes/"):])
+                    names.add(path[len("refs/remotes/") :])
             self._remotes = names
         return self._remotes
 
@@ -224,7 +227,7 @@ class RepoView:
         if _regular(origin_head, 4096):
             text = origin_head.read_text("utf-8", "replace").strip()
             if text.startswith("ref: refs/remotes/origin/"):
-                candidates.append(text[len("ref: refs/remotes/origin/"):])
+                candidates.append(text[len("ref: refs/remotes/origin/") :])
         candidates += ["main", "master", "trunk", "develop"]
         try:
             if not self.repo.head.is_detached:
@@ -368,7 +371,7 @@ class RepoView:
         path = self.git_dir / "logs" / "HEAD"
         if not _regular(path):
             return []
-        pattern = re.compile(r"(?:^|[\s'\"/])" + re.escape(branch) + r"(?:$|[\s'\":,])")
+        pattern = re.compile(r"(?<![\w./-])" + re.escape(branch) + r"(?![\w./-])")
         out = []
         for line in path.read_text("utf-8", "replace").splitlines():
             head, _, message = line.partition("\t")
@@ -383,10 +386,32 @@ class RepoView:
         return out
 
 
+def _git_dirs(worktree: Path) -> tuple[Path, Path]:
+    """The git dir and common dir of `worktree`, resolved by hand so they can be
+    checked before GitPython reads anything in them."""
+    dot = worktree / ".git"
+    git_dir = dot
+    if dot.is_file():
+        text = dot.read_text("utf-8", "replace").strip()
+        if not text.startswith("gitdir:"):
+            raise RepoUnreadable(".git file does not name a gitdir")
+        git_dir = Path(text.split(":", 1)[1].strip())
+        if not git_dir.is_absolute():
+            git_dir = worktree / git_dir
+    common = git_dir / "commondir"
+    if os.path.lexists(common):
+        if not _regular(common, 4096):
+            raise RepoUnreadable("commondir is not a small regular file")
+        rel = common.read_text("utf-8", "replace").strip()
+        return git_dir, (git_dir / rel) if rel else git_dir
+    return git_dir, git_dir
+
+
 def open_repository(root: Path) -> RepoView:
     """Open the repository holding `root` read-only and without running
     anything. Raises NoRepository or RepoUnreadable."""
     worktree = find_worktree(root)
+    _preflight(*_git_dirs(worktree))
     try:
         with warnings.catch_warnings():
             # GitPython flags GitDB as slower; it is the backend that never spawns git.
@@ -397,5 +422,4 @@ def open_repository(root: Path) -> RepoView:
     repo.git.update_environment(**SAFE_GIT_ENV)
     repo.git.set_persistent_git_options(c=list(SAFE_GIT_CONFIG), no_pager=True)
     git_dir, common_dir = Path(repo.git_dir), Path(repo.common_dir)
-    _preflight(git_dir, common_dir)
     return RepoView(repo=repo, worktree=worktree, git_dir=git_dir, common_dir=common_dir)

@@ -67,6 +67,11 @@ def _clean(run: str) -> bool:
 def _neutralise(run: str, keep_newlines: bool) -> str:
     if _clean(run.replace("\n", "") if keep_newlines else run):
         return run
+    if len(run) > 64:
+        # Halve until the unsafe characters are cornered: a few escapes in a
+        # long text cost a few short walks, not a walk over all of it.
+        half = len(run) // 2
+        return _neutralise(run[:half], keep_newlines) + _neutralise(run[half:], keep_newlines)
     out: list[str] = []
     marks = 0
     for ch in run:
@@ -96,9 +101,9 @@ def inert(value: object, *, limit: int | None = DEFAULT_LIMIT, keep_newlines: bo
     if limit is not None and len(text) > limit:
         hidden = len(text) - limit
         text = text[:limit]
-    # Megabyte texts stay fast: only the chunks holding something unsafe pay
-    # the per-character walk. (A mark stack split by a chunk edge may show
-    # up to twice the cap: cosmetic, never a control character.)
+    # Megabyte texts stay fast: only the pieces holding something unsafe pay
+    # the per-character walk. (A mark stack split by a piece edge may show
+    # more than the cap: cosmetic, never a control character.)
     text = "".join(_neutralise(text[i : i + _CHUNK], keep_newlines) for i in range(0, len(text), _CHUNK))
     if hidden:
         text += f" … [+{hidden:,} chars]"

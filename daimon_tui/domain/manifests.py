@@ -120,9 +120,13 @@ def _find_key(table: dict[str, Any], want: str) -> str | None:
 def _npm_lock(fname: str, data: dict[str, Any], want: str) -> Iterator[Pin]:
     seen = set()
     for key, entry in (data.get("packages") or {}).items():
-        if isinstance(entry, dict) and key.startswith("node_modules/"):
-            if normalise(key.rsplit("node_modules/", 1)[-1]) == want and entry.get("version"):
-                seen.add(str(entry["version"]))
+        if (
+            isinstance(entry, dict)
+            and key.startswith("node_modules/")
+            and normalise(key.rsplit("node_modules/", 1)[-1]) == want
+            and entry.get("version")
+        ):
+            seen.add(str(entry["version"]))
     if not seen:
         for key, entry in (data.get("dependencies") or {}).items():  # lockfile v1
             if normalise(key) == want and isinstance(entry, dict) and entry.get("version"):

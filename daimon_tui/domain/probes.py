@@ -89,7 +89,9 @@ class Prober:
             try:
                 self._cache[key] = self._probe(claim)
             except Exception as exc:
-                self._cache[key] = Finding(Outcome.UNKNOWN, "probe-error", f"probe failed: {_n(type(exc).__name__)}")
+                self._cache[key] = Finding(
+                    Outcome.UNKNOWN, "probe-error", f"probe failed: {_n(type(exc).__name__)}"
+                )
         return self._cache[key]
 
     def _probe(self, claim: Claim) -> Finding:
@@ -98,7 +100,9 @@ class Prober:
         if claim.kind is ClaimKind.DEPENDENCY:
             return self._dependency(claim)
         if self.repo is None:
-            return Finding(Outcome.UNKNOWN, "no-repository", f"repository not readable: {_n(self.repo_error)}")
+            return Finding(
+                Outcome.UNKNOWN, "no-repository", f"repository not readable: {_n(self.repo_error)}"
+            )
         if claim.kind is ClaimKind.BRANCH:
             return self._branch(self.repo, claim)
         if claim.kind is ClaimKind.TAG:
@@ -129,27 +133,40 @@ class Prober:
             return Finding(Outcome.UNKNOWN, "is-default-branch", f"{shown} is the default branch")
         in_base = tip is not None and repo.is_ancestor(tip, base)
         if in_base or merged_by:
-            how = (f"tip {info(tip).short} is in {_n(base_name)}" if in_base and tip is not None
-                   else f"merged into {_n(base_name)} by {_commit_words(merged_by)}")  # type: ignore[arg-type]
+            how = (
+                f"tip {info(tip).short} is in {_n(base_name)}"
+                if in_base and tip is not None
+                else f"merged into {_n(base_name)} by {_commit_words(merged_by)}"
+            )  # type: ignore[arg-type]
             outcome = Outcome.CONFIRMED if claim.expect is Expect.MERGED else Outcome.CONTRADICTED
             return Finding(outcome, "merged", f"branch {shown}: {how}")
         if tip is None:
-            return Finding(Outcome.UNKNOWN, "no-such-ref",
-                           f"{self._gone_words(repo, name)}; no merge commit names it on {_n(base_name)}")
+            return Finding(
+                Outcome.UNKNOWN,
+                "no-such-ref",
+                f"{self._gone_words(repo, name)}; no merge commit names it on {_n(base_name)}",
+            )
         if claim.expect is Expect.UNMERGED:
-            return Finding(Outcome.CONFIRMED, "not-merged",
-                           f"branch {shown} tip {info(tip).short} is not in {_n(base_name)}")
-        return Finding(Outcome.UNKNOWN, "not-in-history",
-                       f"branch {shown} tip {info(tip).short} is not in {_n(base_name)}; "
-                       "a squash or rebase merge leaves no trace offline")
+            return Finding(
+                Outcome.CONFIRMED,
+                "not-merged",
+                f"branch {shown} tip {info(tip).short} is not in {_n(base_name)}",
+            )
+        return Finding(
+            Outcome.UNKNOWN,
+            "not-in-history",
+            f"branch {shown} tip {info(tip).short} is not in {_n(base_name)}; "
+            "a squash or rebase merge leaves no trace offline",
+        )
 
     def _gone_words(self, repo: RepoView, name: str) -> str:
         words = f"no ref {_n(name)}"
         sightings = repo.reflog_sightings(name)
         if sightings:
             last = sightings[-1]
-            words += (f"; HEAD's reflog last shows it {last.when:%Y-%m-%d}"
-                      f" (\u201c{_n(last.message, 120)}\u201d)")
+            words += (
+                f"; HEAD's reflog last shows it {last.when:%Y-%m-%d} (\u201c{_n(last.message, 120)}\u201d)"
+            )
         remote = sorted(r for r in repo.remote_branches() if r.split("/", 1)[-1] == name)
         if remote:
             words += f"; {_n(remote[0])} still exists"
@@ -166,7 +183,9 @@ class Prober:
         target = repo.tags().get(claim.subject)
         if target is not None:
             outcome = Outcome.CONFIRMED if claim.expect is Expect.EXISTS else Outcome.CONTRADICTED
-            return Finding(outcome, "ref-exists", f"tag {shown} exists (\u2192 {target[:7] or 'unreadable object'})")
+            return Finding(
+                outcome, "ref-exists", f"tag {shown} exists (\u2192 {target[:7] or 'unreadable object'})"
+            )
         outcome = Outcome.CONFIRMED if claim.expect is Expect.MISSING else Outcome.CONTRADICTED
         return Finding(outcome, "no-such-ref", f"no tag {shown}")
 
@@ -177,8 +196,12 @@ class Prober:
             return Finding(Outcome.UNKNOWN, "ambiguous", f"{_n(claim.subject)} names more than one object")
         if commit is None:
             if repo.is_shallow():
-                return Finding(Outcome.UNKNOWN, "shallow", f"no commit {_n(claim.subject)} in this shallow clone")
-            return Finding(Outcome.CONTRADICTED, "no-such-object", f"no commit {_n(claim.subject)} in this repository")
+                return Finding(
+                    Outcome.UNKNOWN, "shallow", f"no commit {_n(claim.subject)} in this shallow clone"
+                )
+            return Finding(
+                Outcome.CONTRADICTED, "no-such-object", f"no commit {_n(claim.subject)} in this repository"
+            )
         words = f"commit {_commit_words(info(commit))}"
         default = repo.default_branch()
         if default is not None:
@@ -223,14 +246,19 @@ class Prober:
         merged = index.merged.get(num)
         if merged is not None:
             outcome = Outcome.CONTRADICTED if claim.expect is Expect.OPEN else Outcome.CONFIRMED
-            return Finding(outcome, "merged-offline", f"PR #{num} merged in {_commit_words(merged)} on {base}")
+            return Finding(
+                outcome, "merged-offline", f"PR #{num} merged in {_commit_words(merged)} on {base}"
+            )
         closed = index.closed.get(num)
         if closed is not None and claim.expect is not Expect.MERGED:
             outcome = Outcome.CONTRADICTED if claim.expect is Expect.OPEN else Outcome.CONFIRMED
             return Finding(outcome, "closed-offline", f"#{num} closed by {_commit_words(closed)} on {base}")
-        return Finding(Outcome.UNKNOWN, "no-trace",
-                       f"no merge, squash or closing commit for #{num} in {index.scanned} commits of {base}; "
-                       "its state lives on the forge")
+        return Finding(
+            Outcome.UNKNOWN,
+            "no-trace",
+            f"no merge, squash or closing commit for #{num} in {index.scanned} commits of {base}; "
+            "its state lives on the forge",
+        )
 
     # --- files ---
 
@@ -304,15 +332,20 @@ class Prober:
             where = _n(pins[0].file)
             versions = sorted({p.version for p in pins})
             if len(versions) > 1:
-                return Finding(Outcome.UNKNOWN, "ambiguous",
-                               f"{where} names {name} at {', '.join(_n(v, 40) for v in versions)}")
+                return Finding(
+                    Outcome.UNKNOWN,
+                    "ambiguous",
+                    f"{where} names {name} at {', '.join(_n(v, 40) for v in versions)}",
+                )
             pin = pins[0]
             spec = _n(pin.spec, 120)
             if manifests.version_matches(pin.version, claimed):
                 return Finding(Outcome.CONFIRMED, "version-match", f"{where}: {name} {spec}")
             if pin.exact:
-                return Finding(Outcome.CONTRADICTED, "version-mismatch",
-                               f"{where}: {name} {spec}, not {_n(claimed, 40)}")
-            return Finding(Outcome.UNKNOWN, "range",
-                           f"{where}: {name} {spec} is a range and no lockfile pins it")
+                return Finding(
+                    Outcome.CONTRADICTED, "version-mismatch", f"{where}: {name} {spec}, not {_n(claimed, 40)}"
+                )
+            return Finding(
+                Outcome.UNKNOWN, "range", f"{where}: {name} {spec} is a range and no lockfile pins it"
+            )
         return Finding(Outcome.UNKNOWN, "not-declared", f"no manifest or lockfile names {name}")

@@ -70,7 +70,9 @@ def write_plain(report: WorldReport, out: TextIO) -> None:
             what = f"{claim.kind.value} {inert(claim.subject)} {claim.expect.value}"
             if claim.version:
                 what += f" {inert(claim.version)}"
-            out.write(f"  {_SYMBOL[r.outcome.value]} {r.outcome.value}: {what} — \u201c{inert(claim.words)}\u201d\n")
+            out.write(
+                f"  {_SYMBOL[r.outcome.value]} {r.outcome.value}: {what} — \u201c{inert(claim.words)}\u201d\n"
+            )
             out.write(f"      {r.finding.evidence}\n")
 
 
@@ -82,8 +84,19 @@ def run_check(
     if not project_root.is_dir():
         message = f"project directory not found: {project_root}"
         if as_json:
-            out.write(json.dumps({"project": inert(str(project_root)), "repository": {"error": inert(message)},
-                                  "cancelled": False, "counts": {}, "items": []}, indent=2) + "\n")
+            out.write(
+                json.dumps(
+                    {
+                        "project": inert(str(project_root)),
+                        "repository": {"error": inert(message)},
+                        "cancelled": False,
+                        "counts": {},
+                        "items": [],
+                    },
+                    indent=2,
+                )
+                + "\n"
+            )
         else:
             out.write(f"⚠ {inert(message)}\n")
         return 2

@@ -10,6 +10,7 @@ from textual import work
 from textual.app import App
 from textual.screen import Screen
 
+from ..domain.action_log import ActionLog
 from ..store import reader
 from ..store.models import ProjectRef
 from .actions import bindings
@@ -44,8 +45,11 @@ class DaimonTUI(App[int]):
         demo: bool = False,
         now: float | None = None,
         project: ProjectRef | None = None,
+        action_log: ActionLog | None = None,
     ) -> None:
         super().__init__()
+        # Not `self.log`: Textual's App already has a read-only `log`.
+        self.action_log = action_log or ActionLog()
         self.project_path = project_path
         self.slug = slug
         self.demo = demo
@@ -118,10 +122,28 @@ class DaimonTUI(App[int]):
         self.push_screen(self.make_view(screen_class))
 
     def make_view(self, screen_class: type[Screen]) -> Screen:
+        if screen_class.__name__ == "LogScreen":
+            return screen_class(self.project, log=self.action_log)
+        if screen_class.__name__ == "QueueScreen":
+            return screen_class(self.project, now=self.now, log=self.action_log)
         return screen_class(self.project)
 
     def run_verb(self, verb: str, screen: BriefingScreen) -> None:
-        self.notify(f"{verb}: verbs are not available in this build.", severity="warning")
+        if self.project is None:
+            return
+        ids = tuple(item.id for item in screen.targets() if item.id)
+        self._verb_worker(verb, ids, screen)
+
+    @work(exclusive=True, group="verb")
+    async def _verb_worker(self, verb: str, ids: tuple[str, ...], screen: BriefingScreen) -> None:
+        from .verb_flow import run_verb
+
+        assert self.project is not None
+        outcome = await run_verb(self, verb, ids, self.project, self.action_log,  # type: ignore[arg-type]
+                                 status=screen.prefill_status())
+        if outcome.status != "cancelled":
+            screen.marked.clear()
+            screen.load()
 
     def run_world_check(self, every: bool, screen: BriefingScreen) -> None:
         self.notify("World-checks are not available in this build.", severity="warning")

@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from textual.pilot import Pilot
+
+# A verb's worker waits on the person (its modals): never wait for it.
+INTERACTIVE_GROUPS = frozenset({"verb", "queue-verb"})
 
 
 async def settle(pilot: Pilot, rounds: int = 3) -> None:
     for _ in range(rounds):
         await pilot.pause()
-        await pilot.app.workers.wait_for_complete()
+        busy = [w for w in pilot.app.workers if w.group not in INTERACTIVE_GROUPS]
+        # Not `wait_for_complete(busy)`: an empty list there means "all".
+        await asyncio.gather(*(w.wait() for w in busy), return_exceptions=True)
     await pilot.pause()

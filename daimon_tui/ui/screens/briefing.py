@@ -18,11 +18,37 @@ from textual.widgets.option_list import Option
 
 from ...domain import filtering
 from ...domain.inert import inert
-from ...store import reader
+from ...store import audit, history, reader
 from ...store.models import Briefing, Inspection, Item, ProjectRef, WithheldItem
 from ..actions import bindings
 from ..widgets.item_detail import ItemDetail
 from ..widgets.item_row import item_row, withheld_row
+from ..widgets.timeline import timeline_renderable
+from ..widgets.witnesses import witness_renderable
+
+
+@dataclass(frozen=True)
+class Details:
+    """What the workers found about one item: daimon's `why`, its witnesses and lifecycle."""
+
+    inspection: Inspection
+    witnesses: history.WitnessReport | None
+    timeline: history.Timeline | None
+
+    def extras(self) -> tuple:
+        out = []
+        if self.witnesses is not None:
+            out.append(witness_renderable(self.witnesses))
+        if self.timeline is not None:
+            out.append(timeline_renderable(self.timeline))
+        return tuple(out)
+
+
+def read_details(project: ProjectRef, item_id: str, now: float | None) -> Details:
+    inspection = reader.inspect(project, item_id, now)
+    if not inspection.found:
+        return Details(inspection, None, None)
+    return Details(inspection, history.witnesses(project, item_id), history.timeline(project, item_id))
 
 
 @dataclass(frozen=True)
@@ -31,7 +57,7 @@ class Row:
     withheld: WithheldItem | None = None
 
 
-def header_text(briefing: Briefing) -> Text:
+def header_text(briefing: Briefing, receipt_failures: int = 0) -> Text:
     text = Text()
     text.append(inert(briefing.project.name or briefing.project.slug, limit=80), style="bold")
     if briefing.session_id:
@@ -46,6 +72,8 @@ def header_text(briefing: Briefing) -> Text:
     if briefing.degraded:
         text.append("\n⚠ RECEIPT UNVERIFIED: the latest checkpoint no longer matches its signed receipt; "
                     "verbatim labels are degraded.", style="bold yellow")
+    if receipt_failures:
+        text.append(f"\n⚠ {receipt_failures} session receipt(s) fail: press 4 for the audit", style="bold red")
     for note in briefing.notes:
         text.append(f"\n⚠ {inert(note.message, limit=400)}", style="yellow" if note.level != "error" else "bold red")
     for ruling in briefing.rulings:
@@ -80,7 +108,8 @@ class BriefingScreen(Screen):
         self.briefing: Briefing | None = None
         self.rows: list[Row] = []
         self.marked: set[str] = set()
-        self.inspections: dict[str, Inspection] = {}
+        self.details: dict[str, Details] = {}
+        self.receipt_failures = 0
 
     def compose(self) -> ComposeResult:
         yield Static(id="briefing-header")
@@ -103,11 +132,20 @@ class BriefingScreen(Screen):
     async def load(self) -> None:
         briefing = await asyncio.to_thread(reader.load_briefing, self.project, self.now)
         self.show(briefing)
+        self.check_receipts()
+
+    @work(exclusive=True, group="briefing-receipts")
+    async def check_receipts(self) -> None:
+        # After the first paint: every session's receipt, checked natively.
+        report = await asyncio.to_thread(audit.load_audit, self.project)
+        self.receipt_failures = report.receipt_failures
+        if self.briefing is not None:
+            self.query_one("#briefing-header", Static).update(header_text(self.briefing, self.receipt_failures))
 
     def show(self, briefing: Briefing) -> None:
         self.briefing = briefing
-        self.inspections.clear()
-        self.query_one("#briefing-header", Static).update(header_text(briefing))
+        self.details.clear()
+        self.query_one("#briefing-header", Static).update(header_text(briefing, self.receipt_failures))
         self.rebuild()
 
     def action_reload(self) -> None:
@@ -207,20 +245,23 @@ class BriefingScreen(Screen):
             detail.show_withheld(row.withheld)
         elif row.item is not None:
             item = row.item
-            cached = self.inspections.get(item.id or "")
-            detail.show_item(item, cached, loading=cached is None and item.id is not None)
-            if cached is None and item.id:
-                self.inspect(item)
+            cached = self.details.get(item.id or "")
+            if cached is not None:
+                detail.show_item(item, cached.inspection, extras=cached.extras())
+            else:
+                detail.show_item(item, None, loading=item.id is not None)
+                if item.id:
+                    self.inspect(item)
 
     @work(exclusive=True, group="inspect")
     async def inspect(self, item: Item) -> None:
         # exclusive: moving the cursor cancels the previous lookup, so a slow
         # `why` never paints over the row the person has moved to.
         await asyncio.sleep(0.05)
-        inspection = await asyncio.to_thread(reader.inspect, self.project, item.id or "", self.now)
-        self.inspections[item.id or ""] = inspection
+        details = await asyncio.to_thread(read_details, self.project, item.id or "", self.now)
+        self.details[item.id or ""] = details
         if self.current_item() is item:
-            self.query_one(ItemDetail).show_item(item, inspection)
+            self.query_one(ItemDetail).show_item(item, details.inspection, extras=details.extras())
 
     # ---- filter, withheld, marks -------------------------------------------
 
@@ -267,6 +308,10 @@ class BriefingScreen(Screen):
         return False
 
     # ---- verbs and world-checks are wired by their own modules --------------
+
+    def prefill_status(self) -> str:
+        """A world contradiction names the resolve status (gone, missing, merged)."""
+        return "resolved"
 
     def action_verb(self, verb: str) -> None:
         self.app.run_verb(verb, self)  # type: ignore[attr-defined]

@@ -97,11 +97,21 @@ class ItemDetail(Static):
         console.print(self.shown)
         return console.export_text()
 
-    def show_item(self, item: Item | None, inspection: Inspection | None = None, *, loading: bool = False) -> None:
+    def show_item(
+        self,
+        item: Item | None,
+        inspection: Inspection | None = None,
+        *,
+        loading: bool = False,
+        extras: tuple[RenderableType, ...] = (),
+    ) -> None:
         if item is None:
             self.update(Text("No item under the cursor.", style="dim"))
             return
-        self.update(Group(item_fields(item), Text(""), inspection_table(inspection, loading=loading)))
+        parts: list[RenderableType] = [item_fields(item), Text(""), inspection_table(inspection, loading=loading)]
+        for extra in extras:
+            parts += [Text(""), extra]
+        self.update(Group(*parts))
 
     def show_withheld(self, entry: WithheldItem) -> None:
         text = Text()
