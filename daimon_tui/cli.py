@@ -114,9 +114,12 @@ def _headless(args: argparse.Namespace, project_path: str | None, out: TextIO) -
         from .headless.audit import run_audit
 
         return run_audit(project, as_json=args.json, out=out)
-    from .headless.check import run_check_project
+    from .headless.check import run_check
 
-    return run_check_project(project, as_json=args.json, out=out)
+    # Every carried item of the briefing, checked against the project's own directory.
+    briefing = reader.load_briefing(project)
+    items = [(i.id or "", i.text, i.quote) for i in briefing.items() if i.has_badge("carried")]
+    return run_check(Path(project.path or ""), items, as_json=args.json, out=out)
 
 
 def main(argv: list[str] | None = None) -> int:

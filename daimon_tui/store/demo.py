@@ -14,6 +14,7 @@ import contextlib
 import hashlib
 import os
 import stat
+import subprocess
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -193,6 +194,44 @@ def populate(project: Path, now: datetime = DEMO_NOW) -> None:
     )
 
 
+def _git(project: Path, when: datetime, *args: str) -> None:
+    stamp = when.strftime("%Y-%m-%dT%H:%M:%S+00:00")
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": str(project),
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "GIT_CONFIG_GLOBAL": os.devnull,
+        "GIT_AUTHOR_NAME": "P. Nolan",
+        "GIT_AUTHOR_EMAIL": "pn@example.invalid",
+        "GIT_COMMITTER_NAME": "P. Nolan",
+        "GIT_COMMITTER_EMAIL": "pn@example.invalid",
+        "GIT_AUTHOR_DATE": stamp,
+        "GIT_COMMITTER_DATE": stamp,
+    }
+    subprocess.run(["git", "-c", "core.hooksPath=/dev/null", "-C", str(project), *args], env=env, check=True,
+                   capture_output=True)
+
+
+def init_repo(project: Path, now: datetime = DEMO_NOW) -> None:
+    """A small git history for the demo's world-checks to read: the retry
+    branch was merged as PR #42 yesterday, and the old RETRY_MAX module exists."""
+    (project / "src" / "upload").mkdir(parents=True, exist_ok=True)
+    (project / "src" / "upload" / "retry.py").write_text("RETRY_MAX = 5\n", encoding="utf-8")
+    (project / "pyproject.toml").write_text('[project]\nname = "uploader"\ndependencies = ["httpx==0.27.0"]\n',
+                                            encoding="utf-8")
+    _git(project, now - timedelta(days=12), "init", "-q", "-b", "main")
+    _git(project, now - timedelta(days=12), "add", "-A")
+    _git(project, now - timedelta(days=12), "commit", "-q", "-m", "Initial uploader")
+    _git(project, now - timedelta(days=9), "checkout", "-q", "-b", "feature/retry-backoff")
+    (project / "src" / "upload" / "backoff.py").write_text("BASE = 0.5\n", encoding="utf-8")
+    _git(project, now - timedelta(days=9), "add", "-A")
+    _git(project, now - timedelta(days=9), "commit", "-q", "-m", "Exponential backoff on 429")
+    _git(project, now - timedelta(days=1), "checkout", "-q", "main")
+    _git(project, now - timedelta(days=1), "merge", "-q", "--no-ff", "-m",
+         "Merge pull request #42 from feature/retry-backoff", "feature/retry-backoff")
+    _git(project, now - timedelta(days=1), "branch", "-q", "-d", "feature/retry-backoff")
+
+
 def tamper(checkpoint_dir: Path, session_id: str) -> None:
     """Edit a signed session file after signing: its receipt no longer binds it."""
     path = checkpoint_dir / f"{session_id}.json"
@@ -208,4 +247,5 @@ def demo_store(now: datetime = DEMO_NOW) -> Iterator[DemoStore]:
         with sandboxed(Path(tmp).resolve()) as demo:
             populate(demo.project, now)
             tamper(demo.checkpoint_dir, "S-day2")
+            init_repo(demo.project, now)
             yield demo

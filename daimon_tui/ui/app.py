@@ -144,6 +144,3 @@ class DaimonTUI(App[int]):
         if outcome.status != "cancelled":
             screen.marked.clear()
             screen.load()
-
-    def run_world_check(self, every: bool, screen: BriefingScreen) -> None:
-        self.notify("World-checks are not available in this build.", severity="warning")

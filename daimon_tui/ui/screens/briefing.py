@@ -4,7 +4,10 @@ pane that follows the cursor."""
 from __future__ import annotations
 
 import asyncio
+import threading
+import time
 from dataclasses import dataclass
+from pathlib import Path
 
 from rich.text import Text
 from textual import on, work
@@ -13,10 +16,12 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Footer, Input, OptionList, Static
+from textual.widgets import Footer, Input, OptionList, ProgressBar, Static
 from textual.widgets.option_list import Option
 
 from ...domain import filtering
+from ...domain.world_badges import suggested_status, with_world
+from ...domain.worldcheck import ItemResult, check_items
 from ...domain.inert import inert
 from ...store import audit, history, reader
 from ...store.models import Briefing, Inspection, Item, ProjectRef, WithheldItem
@@ -25,6 +30,7 @@ from ..widgets.item_detail import ItemDetail
 from ..widgets.item_row import item_row, withheld_row
 from ..widgets.timeline import timeline_renderable
 from ..widgets.witnesses import witness_renderable
+from ..widgets.world_detail import world_renderable
 
 
 @dataclass(frozen=True)
@@ -110,6 +116,8 @@ class BriefingScreen(Screen):
         self.marked: set[str] = set()
         self.details: dict[str, Details] = {}
         self.receipt_failures = 0
+        self.world: dict[str, tuple[ItemResult, float]] = {}
+        self.world_stop = threading.Event()
 
     def compose(self) -> ComposeResult:
         yield Static(id="briefing-header")
@@ -119,6 +127,7 @@ class BriefingScreen(Screen):
             yield OptionList(id="items")
             with VerticalScroll(id="detail-scroll"):
                 yield ItemDetail(id="detail")
+        yield ProgressBar(id="world-progress", show_eta=False)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -165,11 +174,12 @@ class BriefingScreen(Screen):
         options: list[Option] = []
 
         def add_item(item: Item) -> None:
+            item = self.with_world(item)
             self.rows.append(Row(item=item))
             options.append(Option(item_row(item, marked=item.id in self.marked), id=f"row-{len(self.rows) - 1}"))
 
         for section in briefing.sections:
-            shown = [i for i in section.items if filtering.matches(i, terms)]
+            shown = [i for i in section.items if filtering.matches(self.with_world(i), terms)]
             if not shown:
                 continue
             options.append(Option(Text(f"{section.title} ({len(shown)})", style="bold underline"), disabled=True))
@@ -247,7 +257,7 @@ class BriefingScreen(Screen):
             item = row.item
             cached = self.details.get(item.id or "")
             if cached is not None:
-                detail.show_item(item, cached.inspection, extras=cached.extras())
+                detail.show_item(item, cached.inspection, extras=cached.extras() + self.world_extras(item))
             else:
                 detail.show_item(item, None, loading=item.id is not None)
                 if item.id:
@@ -261,7 +271,8 @@ class BriefingScreen(Screen):
         details = await asyncio.to_thread(read_details, self.project, item.id or "", self.now)
         self.details[item.id or ""] = details
         if self.current_item() is item:
-            self.query_one(ItemDetail).show_item(item, details.inspection, extras=details.extras())
+            extras = details.extras() + self.world_extras(item)
+            self.query_one(ItemDetail).show_item(item, details.inspection, extras=extras)
 
     # ---- filter, withheld, marks -------------------------------------------
 
@@ -311,10 +322,72 @@ class BriefingScreen(Screen):
 
     def prefill_status(self) -> str:
         """A world contradiction names the resolve status (gone, missing, merged)."""
-        return "resolved"
+        item = self.current_item()
+        found = self.world.get(item.id or "") if item else None
+        return suggested_status(found[0] if found else None)
 
     def action_verb(self, verb: str) -> None:
         self.app.run_verb(verb, self)  # type: ignore[attr-defined]
 
+    # ---- world-checks ---------------------------------------------------------
+
+    def with_world(self, item: Item) -> Item:
+        found = self.world.get(item.id or "")
+        return with_world(item, found[0] if found else None)
+
+    def world_extras(self, item: Item) -> tuple:
+        found = self.world.get(item.id or "")
+        return (world_renderable(*found),) if found else ()
+
     def action_world_check(self, every: bool) -> None:
-        self.app.run_world_check(every, self)  # type: ignore[attr-defined]
+        if self.project.path is None:
+            self.notify("World-checks need the project directory; this bucket was opened by slug.",
+                        severity="warning")
+            return
+        running = [w for w in self.workers if w.group == "world" and w.is_running]
+        if running:
+            self.world_stop.set()
+            self.notify("World-check cancelled.")
+            return
+        if every:
+            items = [i for i in (self.briefing.items() if self.briefing else ()) if i.has_badge("carried")]
+        else:
+            current = self.current_item()
+            items = [current] if current else []
+        items = [i for i in items if i.id]
+        if not items:
+            self.notify("Nothing to world-check: no carried item." if every else "No item under the cursor.")
+            return
+        self.world_stop = threading.Event()
+        self.world_check(tuple(items))
+
+    @work(exclusive=True, group="world")
+    async def world_check(self, items: tuple[Item, ...]) -> None:
+        bar = self.query_one("#world-progress", ProgressBar)
+        bar.update(total=len(items), progress=0)
+        bar.display = len(items) > 1
+        stop = self.world_stop
+
+        def progress(done: int, total: int) -> None:
+            self.app.call_from_thread(bar.update, progress=done)
+
+        report = await asyncio.to_thread(
+            check_items, Path(self.project.path or "."), [(i.id or "", i.text, i.quote) for i in items],
+            cancelled=stop.is_set, progress=progress,
+        )
+        bar.display = False
+        checked_at = self.now if self.now is not None else time.time()
+        for result in report.items:
+            self.world[result.item_id] = (result, checked_at)
+        contradicted = sum(1 for r in report.items if r.contradicted)
+        await asyncio.to_thread(
+            self.app.action_log.record,  # type: ignore[attr-defined]
+            project=self.project.slug, verb="world-check", outcome="world-check",
+            item_ids=tuple(r.item_id for r in report.items),
+            reason=("cancelled " if report.cancelled else "") + f"{contradicted} contradicted",
+        )
+        if report.repo_error:
+            self.notify(f"World-check: {report.repo_error}", severity="warning")
+        self.notify(f"World-checked {len(report.items)} item(s): {contradicted} contradicted.",
+                    severity="error" if contradicted else "information")
+        self.rebuild()

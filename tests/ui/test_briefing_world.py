@@ -1,0 +1,53 @@
+"""World-checks from the briefing: badges, detail, prefilled resolve, log line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from daimon_tui.store import demo
+from daimon_tui.ui.app import DaimonTUI
+from daimon_tui.ui.screens.briefing import BriefingScreen
+from daimon_tui.ui.widgets.item_detail import ItemDetail
+from tests.ui.settle import settle
+
+NOW = demo.DEMO_NOW.timestamp()
+
+
+async def test_world_check_contradiction_prefills_resolve(demo_store: demo.DemoStore,
+                                                          private_action_log: Path) -> None:
+    demo.init_repo(demo_store.project)
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, BriefingScreen)
+        while screen.current_item().section != "external":
+            await pilot.press("j")
+        await pilot.press("w")
+        await settle(pilot, rounds=5)
+        item = screen.current_item()
+        assert item.badges[0].kind == "world-contradicted"
+        shown = screen.query_one(ItemDetail).plain()
+        assert "PR #42 merged in" in shown and "review as PR #42" in shown
+        assert screen.prefill_status() == "merged"
+        await pilot.press("r")
+        await settle(pilot)
+        assert app.screen.status == "merged"
+        await pilot.press("escape")
+        await settle(pilot)
+    entries = [json.loads(line) for line in private_action_log.read_text().splitlines()]
+    assert [e["verb"] for e in entries] == ["world-check"]
+    assert entries[0]["item_ids"] == [item.id] and "Branch" not in private_action_log.read_text()
+
+
+async def test_world_check_every_carried_item(demo_store: demo.DemoStore) -> None:
+    demo.init_repo(demo_store.project)
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        await pilot.press("W")
+        await settle(pilot, rounds=5)
+        carried = {i.id for i in screen.briefing.items() if i.has_badge("carried")}
+        assert set(screen.world) == carried
