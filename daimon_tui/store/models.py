@@ -101,6 +101,7 @@ class Item(Frozen):
     closing_source: str | None = None
     closing_note: str | None = None
     extra_lines: tuple[str, ...] = ()
+    provisional: bool = Field(default=False, description="verdict not yet confirmed by daimon's fresh read")
 
     def has_badge(self, kind: str) -> bool:
         return any(b.kind == kind for b in self.badges)
@@ -145,6 +146,7 @@ class Briefing(Frozen):
     degraded: bool = False
     notes: tuple[Diagnostic, ...] = ()
     now: float = 0.0
+    provisional: bool = Field(default=False, description="painted before daimon's fresh judgement")
 
     def items(self) -> tuple[Item, ...]:
         return tuple(item for section in self.sections for item in section.items)

@@ -25,8 +25,11 @@ def inside(base: Path | str, candidate: Path | str) -> bool:
     (`base` resolved too). A symlink loop or an unresolvable path is outside."""
     try:
         root = Path(os.path.realpath(base))
-        target = Path(os.path.realpath(candidate))
-    except (OSError, ValueError, RuntimeError):
+        try:
+            target = Path(os.path.realpath(candidate, strict=True))
+        except FileNotFoundError:  # not there (yet): where it would land
+            target = Path(os.path.realpath(candidate))
+    except (OSError, ValueError, RuntimeError):  # ELOOP: a loop vouches for nothing
         return False
     return target == root or target.is_relative_to(root)
 
@@ -116,3 +119,19 @@ def file_problem(path: Path, base: Path) -> str | None:
     except OSError as exc:
         return f"cannot be read ({type(exc).__name__}: {exc.strerror or exc})"
     return None
+
+
+def special_files(directory: Path) -> Iterator[Path]:
+    """Entries directly in `directory` that are neither regular files nor
+    directories once followed: FIFOs, sockets, devices. Opening a FIFO blocks
+    a reader forever, so daimon must never be pointed at one."""
+    try:
+        entries = list(os.scandir(directory))
+    except OSError:
+        return
+    for entry in entries:
+        try:
+            if not (entry.is_file() or entry.is_dir()) and os.path.exists(entry.path):
+                yield Path(entry.path)
+        except OSError:
+            continue

@@ -91,7 +91,7 @@ def resolve_project(path: str | None = None, slug: str | None = None) -> Project
 def project_exists(project: ProjectRef) -> bool:
     try:
         return project.slug in view.buckets(None)
-    except Exception:  # noqa: BLE001 - an unlistable store is "not found"
+    except Exception:
         return False
 
 
@@ -212,7 +212,11 @@ def _store_notes(project: ProjectRef, checkpoint: Mapping | None) -> tuple[tuple
         notes.append(Diagnostic(level="error", source="daimon-tui",
                                 message=f"{link} is a symlink leading outside the store: refused, "
                                 "this project is not read until the link is removed"))
-    if escaping:
+    for odd in (*paths.special_files(root), *paths.special_files(bucket)):
+        notes.append(Diagnostic(level="error", source="daimon-tui",
+                                message=f"{odd} is not a regular file (a FIFO, socket or device would block "
+                                "daimon's reader): refused, this project is not read until it is removed"))
+    if notes:
         return tuple(notes), True
     _root, why = paths.root_for_slug(project.slug)
     if why:
@@ -244,7 +248,8 @@ def _refused_buckets() -> frozenset[str]:
         root = paths.checkpoint_root()
         return frozenset(
             child.name for child in root.iterdir()
-            if child.is_dir() and (not paths.inside(root, child) or any(paths.escaping_links(child, root)))
+            if child.is_dir() and (not paths.inside(root, child) or any(paths.escaping_links(child, root))
+                                   or any(paths.special_files(child)))
         )
     except OSError:
         return frozenset()
@@ -263,8 +268,8 @@ def _list_one_by_one(refused: frozenset[str]) -> tuple[tuple[Any, ...], tuple[Di
     for slug in sorted({*names, *refused}):
         if slug in refused:
             notes.append(Diagnostic(level="error", source="daimon-tui",
-                                    message=f"{root / slug} holds a symlink leading outside the store: "
-                                    "refused"))
+                                    message=f"{root / slug} holds a symlink leading outside the store "
+                                    "or a file that is not a regular file: refused"))
             continue
         try:
             listed.extend(view.projects(slug, own_only=True))
@@ -388,7 +393,7 @@ def load_briefing(project: ProjectRef, now: float | None = None) -> Briefing:
         return Briefing(project=project, state="unavailable", notes=files, now=now)
     try:
         annotated = briefing.prepare(project.target, now, live=False, route=store.Route.OWN)
-    except Exception as exc:  # noqa: BLE001 - daimon's reader failing is a diagnostic
+    except Exception as exc:
         failed = f"daimon could not read this project ({type(exc).__name__}: {exc})"
         return Briefing(
             project=project,
@@ -405,7 +410,7 @@ def load_briefing(project: ProjectRef, now: float | None = None) -> Briefing:
         rulings = tuple(
             line for line in briefing.ruling_lines(project.target, snap=snap) if line.startswith("§")
         )
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         rulings = ()
         notes += (Diagnostic(message=f"standing rulings could not be read ({type(exc).__name__})"),)
     withheld = _withheld(annotated.withheld)
@@ -504,7 +509,7 @@ def inspect(project: ProjectRef, item_id: str, now: float | None = None) -> Insp
         return Inspection(item_id=item_id, found=False)
     try:
         result = api.why(project.target, item_id, now=now)
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         return Inspection(item_id=item_id, found=False, lines=(f"why failed: {type(exc).__name__}",))
     if not isinstance(result, Mapping):
         return Inspection(item_id=item_id, found=False)
@@ -524,7 +529,7 @@ def inspect(project: ProjectRef, item_id: str, now: float | None = None) -> Insp
     occurrences = item.get("occurrences")
     try:
         lines = tuple(api.why_lines(result))
-    except Exception:  # noqa: BLE001
+    except Exception:
         lines = ()
     return Inspection(
         item_id=item_id,

@@ -27,7 +27,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("view.log", "5", "app.view('log')", "Action log", "Views", show=True),
     ActionSpec("projects", "P", "app.projects", "Switch project", "Views", show=True),
     ActionSpec("help", "question_mark", "app.help", "Keys and meanings", "App", show=True),
-    ActionSpec("palette", "colon", "app.command_palette", "Command palette", "App", palette=False),
+    ActionSpec("palette", "colon,ctrl+p", "app.command_palette", "Command palette", "App", palette=False),
     ActionSpec("quit", "ctrl+q", "app.quit", "Quit", "App"),
     ActionSpec("back", "q,escape", "app.back", "Back", "App", palette=False),
     ActionSpec("cursor.down", "j", "screen.cursor(1)", "Next item", "Move", palette=False),

@@ -12,9 +12,9 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-
 from daimon_briefing import store as dstore
 from daimon_briefing.surfaces import Writer
+
 from daimon_tui.domain.inert import is_unsafe
 from daimon_tui.store import demo
 

@@ -66,7 +66,8 @@ CASES: dict[str, tuple[Damage, str, str, str | None, bool]] = {
                                    "latest.json", "working_context.open_questions is a str", None, True),
     "items that are strings and nulls": (
         lambda s, b: _edit_latest(b, working_context={"open_questions": [
-            "bare", None, {"text": 42, "trust": "inferred"}, {"text": "A real open question here", "trust": "inferred"}]}),
+            "bare", None, {"text": 42, "trust": "inferred"},
+            {"text": "A real open question here", "trust": "inferred"}]}),
         "latest.json", "not items", None, True),
     "text is a number": (
         lambda s, b: _edit_latest(b, working_context={"open_questions": [{"text": 42, "trust": "inferred"}]}),
@@ -140,7 +141,10 @@ def test_unreadable_file_as_root_uses_a_fifo_instead(demo_store: demo.DemoStore)
     latest.unlink()
     os.mkfifo(latest)
     briefing = reader.load_briefing(project, now=NOW)
+    assert briefing.state == "unavailable"
     assert any("latest.json" in n.message and "not a regular file" in n.message for n in briefing.notes)
+    _projects, notes = reader.list_projects()  # never opens the FIFO either
+    assert any(project.slug in n.message for n in notes)
 
 
 async def test_the_app_header_shows_the_file(demo_store: demo.DemoStore) -> None:

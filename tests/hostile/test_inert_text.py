@@ -174,9 +174,9 @@ def test_rows_truncate_and_the_detail_marks_what_is_cut(empty_store: demo.DemoSt
     row = item_row(item)
     assert time.perf_counter() - started < 0.2
     assert len(row.plain) < ROW_TEXT_LIMIT + 200 and "[+" in row.plain
-    from daimon_tui.ui.widgets.item_detail import DETAIL_LIMIT, item_fields
-
     from rich.console import Console
+
+    from daimon_tui.ui.widgets.item_detail import DETAIL_LIMIT, item_fields
 
     console = Console(width=100, record=True, file=io.StringIO())
     console.print(item_fields(item))

@@ -145,3 +145,19 @@ async def test_marks_are_kept_per_item(demo_store: demo.DemoStore) -> None:
         await pilot.press("space", "space")
         assert len(screen.marked) == 2
         assert [i.id for i in screen.targets()] == [r.item.id for r in screen.rows[:2]]
+
+
+async def test_command_palette_runs_screen_actions(demo_store: demo.DemoStore) -> None:
+    app = make_app(demo_store)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        visible = len(screen.rows)
+        await pilot.press("ctrl+p")
+        await settle(pilot)
+        await pilot.press(*"withheld")
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.screen is screen
+        assert screen.show_withheld and len(screen.rows) > visible

@@ -20,10 +20,10 @@ from textual.widgets import Footer, Input, OptionList, ProgressBar, Static
 from textual.widgets.option_list import Option
 
 from ...domain import filtering
+from ...domain.inert import inert
 from ...domain.world_badges import suggested_status, with_world
 from ...domain.worldcheck import ItemResult, check_items
-from ...domain.inert import inert
-from ...store import audit, history, reader
+from ...store import audit, first_paint, history, live, paths, reader
 from ...store.models import Briefing, Inspection, Item, ProjectRef, WithheldItem
 from ..actions import bindings
 from ..widgets.item_detail import ItemDetail
@@ -78,6 +78,8 @@ def header_text(briefing: Briefing, receipt_failures: int = 0) -> Text:
     if briefing.degraded:
         text.append("\n⚠ RECEIPT UNVERIFIED: the latest checkpoint no longer matches its signed receipt; "
                     "verbatim labels are degraded.", style="bold yellow")
+    if briefing.provisional:
+        text.append("\nprovisional: confirming with daimon…", style="italic yellow")
     if receipt_failures:
         text.append(f"\n⚠ {receipt_failures} session receipt(s) fail: press 4 for the audit", style="bold red")
     for note in briefing.notes:
@@ -118,6 +120,11 @@ class BriefingScreen(Screen):
         self.receipt_failures = 0
         self.world: dict[str, tuple[ItemResult, float]] = {}
         self.world_stop = threading.Event()
+        # True while any verdict on screen is not daimon's fresh judgement
+        # (the benchmark's hook); the header and each row say so too.
+        self.provisional = True
+        self.details_lock = asyncio.Lock()
+        self.live_started = False
 
     def compose(self) -> ComposeResult:
         yield Static(id="briefing-header")
@@ -138,14 +145,35 @@ class BriefingScreen(Screen):
     # ---- loading ---------------------------------------------------------
 
     @work(exclusive=True, group="briefing-load")
-    async def load(self) -> None:
-        briefing = await asyncio.to_thread(reader.load_briefing, self.project, self.now)
+    async def load(self, repaint: bool = True, delay: float = 0.0) -> None:
+        # First paint from the pointer, the trust ledger and the verdict cache
+        # (no events fold), every row provisional; then daimon's full read
+        # confirms and corrects. A live change re-runs this after `delay`, so a
+        # burst of writes costs one confirmation.
+        self.provisional = True
+        if repaint:
+            try:
+                quick = await asyncio.to_thread(first_paint.provisional_briefing, self.project, self.now)
+            except Exception:  # the confirming read still answers
+                quick = None
+            if quick is not None:
+                self.show(quick)
+        elif self.briefing is not None and not self.briefing.provisional:
+            self.show(self.briefing.model_copy(update={"provisional": True}))
+        if delay:
+            await asyncio.sleep(delay)
+        briefing = await asyncio.to_thread(first_paint.confirm, self.project, self.now)
         self.show(briefing)
+        self.provisional = False
         self.check_receipts()
+        if not self.live_started:
+            self.live_started = True
+            self.watch_live()
 
     @work(exclusive=True, group="briefing-receipts")
     async def check_receipts(self) -> None:
-        # After the first paint: every session's receipt, checked natively.
+        # After confirmation (never alongside it): every session's receipt,
+        # checked natively, over the snapshot the confirmation shared.
         report = await asyncio.to_thread(audit.load_audit, self.project)
         self.receipt_failures = report.receipt_failures
         if self.briefing is not None:
@@ -153,7 +181,8 @@ class BriefingScreen(Screen):
 
     def show(self, briefing: Briefing) -> None:
         self.briefing = briefing
-        self.details.clear()
+        if not briefing.provisional:
+            self.details.clear()
         self.query_one("#briefing-header", Static).update(header_text(briefing, self.receipt_failures))
         self.rebuild()
 
@@ -176,7 +205,8 @@ class BriefingScreen(Screen):
         def add_item(item: Item) -> None:
             item = self.with_world(item)
             self.rows.append(Row(item=item))
-            options.append(Option(item_row(item, marked=item.id in self.marked), id=f"row-{len(self.rows) - 1}"))
+            options.append(Option(item_row(item, marked=item.id in self.marked, provisional=item.provisional),
+                                  id=f"row-{len(self.rows) - 1}"))
 
         for section in briefing.sections:
             shown = [i for i in section.items if filtering.matches(self.with_world(i), terms)]
@@ -260,19 +290,69 @@ class BriefingScreen(Screen):
                 detail.show_item(item, cached.inspection, extras=cached.extras() + self.world_extras(item))
             else:
                 detail.show_item(item, None, loading=item.id is not None)
-                if item.id:
+                # Before confirmation the full read is running: a `why` now
+                # would fold the ledgers a second time. `show` of the confirmed
+                # briefing rebuilds the list, which lands here again.
+                if item.id and not self.provisional:
                     self.inspect(item)
 
     @work(exclusive=True, group="inspect")
     async def inspect(self, item: Item) -> None:
-        # exclusive: moving the cursor cancels the previous lookup, so a slow
-        # `why` never paints over the row the person has moved to.
-        await asyncio.sleep(0.05)
-        details = await asyncio.to_thread(read_details, self.project, item.id or "", self.now)
+        # exclusive: moving the cursor cancels the previous (sleeping) lookup;
+        # the lookup starts only once the cursor rests 150 ms, one at a time,
+        # and a result for a row the cursor left is kept but not painted.
+        await asyncio.sleep(0.15)
+        async with self.details_lock:
+            if self.current_item() is not item:
+                return
+            details = await asyncio.to_thread(read_details, self.project, item.id or "", self.now)
         self.details[item.id or ""] = details
         if self.current_item() is item:
             extras = details.extras() + self.world_extras(item)
             self.query_one(ItemDetail).show_item(item, details.inspection, extras=extras)
+
+    # ---- live ------------------------------------------------------------
+
+    @work(exclusive=True, group="briefing-live")
+    async def watch_live(self) -> None:
+        """Watch the bucket: appended events apply at once (provisional), any
+        change re-confirms with daimon; cursor, marks and detail pane stay."""
+        bucket = paths.bucket_dir(self.project.slug)
+        if bucket is None or not bucket.is_dir():
+            return
+        tail = live.EventsTail(bucket / "events.jsonl")
+        await asyncio.to_thread(tail.prime)
+
+        def fell_back(message: str) -> None:
+            self.notify(message, severity="warning")
+
+        async for names in live.watch(bucket, on_fallback=fell_back):
+            names = {n for n in names if not n.startswith(".")}
+            if not names:
+                continue
+            rows = await asyncio.to_thread(tail.appended) if "events.jsonl" in names else []
+            change = live.apply_events(self.briefing, rows) if rows and self.briefing else None
+            if change is not None:
+                self.show(change.briefing)
+                self.provisional = True
+                self.notify(f"daimon's ledger changed: {change.summary()} (confirming…)")
+            before = self.briefing.session_id if self.briefing else None
+            new_pointer = "latest.json" in names
+            self.load(repaint=new_pointer or rows is None, delay=0.3)
+            if new_pointer:
+                self.announce_session(before)
+
+    @work(group="briefing-live-toast")
+    async def announce_session(self, before: str | None) -> None:
+        # Wait for the confirmed read, then say what the new session changed.
+        old = {i.id for i in self.briefing.items()} if self.briefing else set()
+        while self.provisional:
+            await asyncio.sleep(0.1)
+        if self.briefing is None or self.briefing.session_id == before:
+            return
+        now = {i.id for i in self.briefing.items()}
+        sid = inert(self.briefing.session_id or "", limit=12)
+        self.notify(f"new session {sid}: {len(now - old)} added, {len(old - now)} gone")
 
     # ---- filter, withheld, marks -------------------------------------------
 
@@ -306,7 +386,8 @@ class BriefingScreen(Screen):
         option_list = self.query_one("#items", OptionList)
         index = option_list.highlighted
         if index is not None:
-            option_list.replace_option_prompt_at_index(index, item_row(item, marked=item.id in self.marked))
+            option_list.replace_option_prompt_at_index(
+                index, item_row(item, marked=item.id in self.marked, provisional=item.provisional))
         self.action_cursor(1)
 
     def key_escape(self) -> bool:

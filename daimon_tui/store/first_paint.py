@@ -1,0 +1,138 @@
+"""The briefing painted before daimon's full read, and the read that confirms it.
+
+First paint reads only what the first screen needs: the latest pointer (through
+daimon's own `view.open` → `store.read_latest_result(route=OWN, admit=ANY)`) and
+the trust ledger, folded by daimon's `view._trust_index`, so a quarantine hides
+at once. daimon's own briefing code then runs over that light snapshot (via
+`snapshot_share.substitute`): marks, order and badges are daimon's. What the
+light snapshot cannot know (resolutions, corroboration, staleness, the
+machine-wide forget set) comes from the verdict cache of the last confirmed
+read; every row is marked provisional until `confirm` answers.
+
+Safety: item text always comes from the live pointer, so a forget (which scrubs
+the checkpoint and rewrites latest) never brings text back from the cache; an id
+the cache knows as forgotten or withheld stays hidden, whatever its fingerprint.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+
+from daimon_briefing import jsonl, view
+from daimon_briefing.jsonl import Health
+from daimon_briefing.surfaces import ReadPosture
+
+from . import reader, snapshot_share, verdict_cache
+from .models import Badge, Briefing, Item, ProjectRef, Section, WithheldItem
+from .verdict_cache import Cached, Verdict
+
+_STATE_WORDS = {"resolved", "superseded", "forgotten", "visible"}
+
+
+def light_snapshot(project: ProjectRef, cached: Cached | None) -> view.Snapshot:
+    """daimon's `Snapshot` with only the trust ledger folded (fresh) and the ids
+    the cache knows as forgotten; resolutions and corroborations left empty."""
+    bucket = view._bucket(project.target)
+    read = jsonl.read(bucket / "trust.jsonl") if bucket is not None else jsonl.Read(Health.ABSENT, [])
+    ids, items, health, detail = view._trust_index(project.target, read)
+    empty = view.Snapshot.empty()
+    return dataclasses.replace(
+        empty,
+        quarantined=frozenset(ids),
+        quarantine_ids=view._frozen(ids),
+        quarantine_items=view._frozen(items),
+        forgotten_ids=cached.forgotten_ids() if cached else frozenset(),
+        health=view._frozen({**empty.health, "trust.jsonl": health}),
+        details=view._frozen({"trust.jsonl": detail} if detail else {}),
+        closed=view.posture("trust.jsonl", health) is ReadPosture.CLOSED,
+    )
+
+
+def _badges(item: Item, verdict: Verdict) -> tuple[Badge, ...]:
+    """The item's badges with the corroboration count daimon last judged."""
+    kept = [b for b in item.badges if b.kind != "corroborated"]
+    count = verdict.corroboration
+    if count:
+        at = 1 if kept and kept[0].kind == "carried" else 0
+        kept.insert(at, Badge(kind="corroborated", count=count))
+    return tuple(kept)
+
+
+def _with_verdict(item: Item, verdict: Verdict | None) -> Item:
+    update: dict = {"provisional": True}
+    if verdict is not None:
+        state = verdict.state if verdict.state in _STATE_WORDS else "visible"
+        update.update(
+            state=state,
+            badges=_badges(item, verdict),
+            closing_status=verdict.closing_status if state != "visible" else None,
+            closing_ts=verdict.closing_ts if state != "visible" else None,
+            closing_source=verdict.closing_source if state != "visible" else None,
+            closing_note=None,
+        )
+        if verdict.mark == "stale" and verdict.stale_days is not None:
+            update.update(mark="stale", stale_days=verdict.stale_days)
+    return item.model_copy(update=update)
+
+
+def apply_cache(briefing: Briefing, cached: Cached | None) -> Briefing:
+    """Every item marked provisional, with the cached verdict where there is one.
+    An id the cache saw withheld stays withheld (never shown on a stale "visible")."""
+    withheld_ids = {w.id: w for w in (cached.withheld if cached else ()) if w.id}
+    verdicts = cached.items if cached else {}
+    sections: list[Section] = []
+    resolved: list[Item] = []
+    withheld: list[WithheldItem] = list(briefing.withheld)
+    seen = {w.id for w in withheld}
+    for section in briefing.sections:
+        kept = []
+        for item in (*section.items,):
+            if item.id in withheld_ids:
+                if item.id not in seen:
+                    withheld.append(withheld_ids[item.id])
+                    seen.add(item.id)
+                continue
+            judged = _with_verdict(item, verdicts.get(item.id or ""))
+            if judged.state == "forgotten":
+                continue
+            (kept if judged.state == "visible" else resolved).append(judged)
+        if kept:
+            sections.append(section.model_copy(update={"items": tuple(kept)}))
+    for item in briefing.resolved:
+        judged = _with_verdict(item, verdicts.get(item.id or ""))
+        if judged.state != "forgotten" and item.id not in withheld_ids:
+            resolved.append(judged)
+    state = briefing.state
+    if state == "briefing" and not sections and not briefing.topic:
+        state = "empty"
+    return briefing.model_copy(update={
+        "sections": tuple(sections),
+        "resolved": tuple(resolved),
+        "withheld": tuple(withheld),
+        "state": state,
+        "provisional": True,
+    })
+
+
+def provisional_briefing(project: ProjectRef, now: float | None = None) -> Briefing:
+    """The briefing from the latest pointer, the trust ledger and the verdict
+    cache, every row provisional. Reads no events ledger."""
+    now = time.time() if now is None else now
+    cached = verdict_cache.load(project.slug)
+    snap = light_snapshot(project, cached)
+    with snapshot_share.substitute(snap):
+        painted = reader.load_briefing(project, now)
+    return apply_cache(painted, cached)
+
+
+def confirm(project: ProjectRef, now: float | None = None) -> Briefing:
+    """daimon's fresh judgement (`reader.load_briefing`), its snapshot shared with
+    every later read of the same files, and its verdicts persisted (no text)."""
+    snapshot_share.install()
+    # Taken before the read: a write during it leaves a fingerprint that no
+    # longer matches, so the next paint treats these verdicts as stale.
+    digest = verdict_cache.fingerprint(project)
+    confirmed = reader.load_briefing(project, now)
+    verdict_cache.save(confirmed, digest)
+    return confirmed

@@ -1,0 +1,53 @@
+"""The project switcher's fast listing: bucket envelopes and cached counts.
+
+daimon's `view.projects` folds every bucket's events ledger (the main bucket of
+a year of memory alone takes seconds). The switcher first shows what needs no
+fold: each bucket's latest-pointer envelope through daimon's `api.read_meta`
+(only envelope keys leave it, never an item) and the visible-item count of the
+last confirmed read from the verdict cache. The topic is item text whose
+verdict needs the fold, so it is left out here; `reader.list_projects` confirms
+the rows later.
+"""
+
+from __future__ import annotations
+
+from daimon_briefing import api
+
+from . import paths, reader, verdict_cache
+from .models import Diagnostic, ProjectSummary
+
+
+def quick_projects() -> tuple[tuple[ProjectSummary, ...], tuple[Diagnostic, ...]]:
+    """Every bucket with a latest pointer, newest first, without folding a ledger."""
+    root = paths.checkpoint_root()
+    refused = reader._refused_buckets()
+    rows: list[ProjectSummary] = []
+    notes: list[Diagnostic] = []
+    try:
+        children = sorted(root.iterdir())
+    except OSError:
+        return (), ()
+    for child in children:
+        latest = child / "latest.json"
+        if child.name in refused:
+            notes.append(Diagnostic(level="error", source="daimon-tui",
+                                    message=f"{child} holds a symlink leading outside the store: refused"))
+            continue
+        try:
+            mtime = latest.stat().st_mtime
+        except OSError:
+            continue  # not a bucket, or one that never got a pointer
+        meta = api.read_meta(latest)
+        cached = verdict_cache.load(child.name)
+        rows.append(ProjectSummary(
+            slug=child.name,
+            name=reader._text(meta.project_name) if meta and meta.project_name else child.name,
+            session_id=reader._text(meta.session_id) if meta else None,
+            created=reader._text(meta.created) if meta else None,
+            git_branch=reader._text(meta.git_branch) if meta else None,
+            visible_items=cached.visible_items if cached else None,
+            readable=meta is not None,
+            mtime=mtime,
+        ))
+    rows.sort(key=lambda row: (row.created or "", row.mtime), reverse=True)
+    return tuple(rows), tuple(notes)

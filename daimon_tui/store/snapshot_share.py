@@ -1,0 +1,105 @@
+"""One daimon snapshot shared by every read of a bucket until its ledgers change.
+
+daimon's `view.snapshot(project)` re-reads and re-folds every bucket ledger on
+each call (`open`, `why`, `lineage`, `open_sessions`, the audit...), which on a
+year of memory is the whole cost of a read. Every one of those daimon readers
+looks the function up as `view.snapshot` at call time, so wrapping it once gives
+them all the same folded snapshot. The memo key is what the snapshot is a
+function of: the stat of each bucket ledger and daimon's own machine-wide
+`forgotten_stamp()` (the same key daimon's `view.judge` memo trusts). A write
+anywhere that can change a verdict changes the key, so a stale snapshot is never
+served. The snapshot is a frozen dataclass of read-only mappings: safe to share
+across threads.
+
+`substitute(snap)` makes every read in the current context (it follows
+`asyncio.to_thread`) use a given snapshot: the first paint uses it to run
+daimon's own briefing code over a light, trust-only snapshot.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import threading
+from collections.abc import Iterator
+from contextvars import ContextVar
+from typing import Any
+
+from daimon_briefing import config, store, surfaces, view
+
+_original = view.snapshot
+_override: ContextVar[Any] = ContextVar("daimon_tui_snapshot_override", default=None)
+_memo: dict[tuple, Any] = {}
+_lock = threading.Lock()
+_MEMO_SIZE = 4
+
+
+def _stat(path: str) -> tuple | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_ino, st.st_mtime_ns, st.st_ctime_ns, st.st_size)
+
+
+def memo_key(project: Any) -> tuple | None:
+    """What the snapshot of `project` depends on, or None when it cannot be told."""
+    try:
+        bucket = view._bucket(project)
+    except Exception:  # unknown bucket: no memo, daimon decides
+        return None
+    if bucket is None:
+        return None
+    base = str(bucket)
+    ledgers = tuple((name, _stat(os.path.join(base, name))) for name in surfaces.bucket_ledger_names())
+    return (str(config.checkpoint_dir()), base, ledgers, store.forgotten_stamp())
+
+
+def _shared(project: Any) -> Any:
+    forced = _override.get()
+    if forced is not None:
+        return forced
+    key = memo_key(project)
+    if key is None:
+        return _original(project)
+    with _lock:
+        hit = _memo.get(key)
+    if hit is not None:
+        return hit
+    snap = _original(project)
+    # Only a snapshot that read every ledger cleanly is worth keeping: an
+    # unreadable or transient ledger is read again next time, as daimon does.
+    if not snap.closed and not snap.unscannable and memo_key(project) == key:
+        with _lock:
+            while len(_memo) >= _MEMO_SIZE:
+                _memo.pop(next(iter(_memo)))
+            _memo[key] = snap
+    return snap
+
+
+def install() -> None:
+    """Route daimon's `view.snapshot` through the shared memo (idempotent)."""
+    view.snapshot = _shared
+
+
+def cached(project: Any) -> Any | None:
+    """The shared snapshot of `project` if one is held for its current files."""
+    key = memo_key(project)
+    with _lock:
+        return _memo.get(key) if key is not None else None
+
+
+def clear() -> None:
+    with _lock:
+        _memo.clear()
+
+
+@contextlib.contextmanager
+def substitute(snap: Any) -> Iterator[None]:
+    """Every `view.snapshot` call in this context returns `snap`."""
+    install()
+    token = _override.set(snap)
+    try:
+        yield
+    finally:
+        _override.reset(token)

@@ -1,0 +1,207 @@
+"""A persisted cache of daimon's judged verdicts per bucket, holding no text.
+
+Written after each confirmed read; read at first paint so rows show daimon's last
+verdict (state, corroboration, staleness) instead of none. It holds ids, states,
+counts, timestamps and badge tokens only: never item text, quote, because, note,
+branch or file names, so daimon's forget stays complete (the file name itself is
+a hash, because a bucket slug spells the project's path). The fingerprint says
+which ledger and pointer bytes the verdicts were judged on; a mismatch means the
+verdicts may be stale, and the UI shows them as provisional until daimon answers.
+
+Location: `$DAIMON_TUI_CACHE`, else `$XDG_CACHE_HOME/daimon-tui`, else
+`~/.cache/daimon-tui`; directory 0700, files 0600.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from daimon_briefing import config, store, surfaces
+
+from .models import Briefing, ProjectRef, WithheldItem
+
+FORMAT = 1
+_TAIL = 4096
+
+
+def cache_dir() -> Path:
+    override = os.environ.get("DAIMON_TUI_CACHE")
+    if override:
+        return Path(override)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "daimon-tui"
+
+
+def cache_file(slug: str) -> Path:
+    key = f"{config.checkpoint_dir()}\0{slug}".encode()
+    return cache_dir() / f"{hashlib.sha256(key).hexdigest()[:32]}.json"
+
+
+def _file_part(path: Path, whole: bool) -> list[Any] | None:
+    """(size, mtime_ns, inode, sha256 of the file or of its last 4 KiB)."""
+    try:
+        st = path.stat()
+        with path.open("rb") as handle:
+            if not whole and st.st_size > _TAIL:
+                handle.seek(st.st_size - _TAIL)
+            digest = hashlib.sha256(handle.read()).hexdigest()
+    except OSError:
+        return None
+    return [st.st_size, st.st_mtime_ns, st.st_ino, digest]
+
+
+def fingerprint(project: ProjectRef) -> str:
+    """A digest of every ledger, the latest pointer and daimon's machine-wide
+    forgotten-set stamp: equal digests mean the verdicts were judged on the same bytes."""
+    bucket = Path(config.checkpoint_dir()) / project.slug
+    parts: dict[str, Any] = {
+        name: _file_part(bucket / name, whole=False) for name in surfaces.bucket_ledger_names()
+    }
+    parts["latest.json"] = _file_part(bucket / "latest.json", whole=True)
+    try:
+        parts["forgotten"] = repr(store.forgotten_stamp())
+    except Exception:  # an unknown stamp never matches
+        parts["forgotten"] = None
+    return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """daimon's judgement of one item, without its text."""
+
+    state: str
+    mark: str | None = None
+    badges: tuple[str, ...] = ()
+    stale_days: float | None = None
+    closing_status: str | None = None
+    closing_ts: str | None = None
+    closing_source: str | None = None
+
+    @property
+    def corroboration(self) -> int:
+        for token in self.badges:
+            if token.startswith("corroborated:"):
+                with contextlib.suppress(ValueError):
+                    return int(token.split(":", 1)[1])
+        return 0
+
+
+@dataclass(frozen=True)
+class Cached:
+    fingerprint: str
+    session_id: str | None
+    items: dict[str, Verdict] = field(default_factory=dict)
+    withheld: tuple[WithheldItem, ...] = ()
+    visible_items: int | None = None
+
+    def forgotten_ids(self) -> frozenset[str]:
+        gone = {w.id for w in self.withheld if w.state == "forgotten" and w.id}
+        gone |= {i for i, v in self.items.items() if v.state == "forgotten"}
+        return frozenset(gone)
+
+
+def _short(value: str | None, limit: int = 120) -> str | None:
+    return value[:limit] if isinstance(value, str) else None
+
+
+def _status_word(status: str | None) -> str | None:
+    return status.split(":", 1)[0][:40] if isinstance(status, str) else None
+
+
+def to_record(briefing: Briefing, digest: str) -> dict[str, Any]:
+    """What is persisted for a confirmed briefing: verdicts by id, no text."""
+    items: dict[str, Any] = {}
+    for item in (*briefing.items(), *briefing.resolved):
+        if not item.id:
+            continue
+        items[item.id] = {
+            "state": item.state,
+            "mark": item.mark,
+            # tokens only: a badge's `detail` can hold a note or a session's words
+            "badges": [b.token for b in item.badges],
+            "stale_days": item.stale_days,
+            # the verb only: a status is free-form and may carry words after `:`
+            "closing_status": _status_word(item.closing_status),
+            "closing_ts": _short(item.closing_ts, 40),
+            "closing_source": _short(item.closing_source, 40),
+        }
+    return {
+        "format": FORMAT,
+        "fingerprint": digest,
+        "session_id": _short(briefing.session_id),
+        "items": items,
+        "withheld": [
+            {"id": w.id, "kind": w.kind, "state": w.state, "quarantine_id": w.quarantine_id}
+            for w in briefing.withheld
+        ],
+        "visible_items": len(briefing.items()),
+    }
+
+
+def save(briefing: Briefing, digest: str) -> Path | None:
+    """Persist the verdicts of a confirmed briefing (atomic, 0600). Never raises."""
+    if briefing.provisional or briefing.state == "unavailable":
+        return None
+    target = cache_file(briefing.project.slug)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".verdicts-", suffix=".tmp")
+        try:
+            os.fchmod(fd, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                json.dump(to_record(briefing, digest), handle)
+            os.replace(tmp, target)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+    except OSError:
+        return None
+    return target
+
+
+def _verdict(raw: Any) -> Verdict | None:
+    if not isinstance(raw, dict) or not isinstance(raw.get("state"), str):
+        return None
+    stale = raw.get("stale_days")
+    badges = raw.get("badges") if isinstance(raw.get("badges"), list) else []
+    return Verdict(
+        state=raw["state"],
+        mark=raw.get("mark") if isinstance(raw.get("mark"), str) else None,
+        badges=tuple(str(b) for b in badges),
+        stale_days=float(stale) if isinstance(stale, (int, float)) and not isinstance(stale, bool) else None,
+        closing_status=_short(raw.get("closing_status")),
+        closing_ts=_short(raw.get("closing_ts")),
+        closing_source=_short(raw.get("closing_source")),
+    )
+
+
+def load(slug: str) -> Cached | None:
+    """The cached verdicts of a bucket, or None (absent, torn, other format)."""
+    try:
+        data = json.loads(cache_file(slug).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("items"), dict):
+        return None
+    items = {str(k): v for k, raw in data["items"].items() if (v := _verdict(raw)) is not None}
+    withheld = []
+    for raw in data.get("withheld") or ():
+        with contextlib.suppress(Exception):
+            withheld.append(WithheldItem(id=raw.get("id"), kind=str(raw.get("kind")), state=raw.get("state"),
+                                         quarantine_id=raw.get("quarantine_id")))
+    count = data.get("visible_items")
+    return Cached(
+        fingerprint=str(data.get("fingerprint") or ""),
+        session_id=_short(data.get("session_id")),
+        items=items,
+        withheld=tuple(withheld),
+        visible_items=count if isinstance(count, int) and not isinstance(count, bool) else None,
+    )
