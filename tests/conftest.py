@@ -38,6 +38,9 @@ def private_action_log(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     path = tmp_path / "state" / "actions.jsonl"
     monkeypatch.setenv("DAIMON_TUI_LOG", str(path))
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    # Nor the person's own settings or cache.
+    monkeypatch.setenv("DAIMON_TUI_CONFIG", str(tmp_path / "config.toml"))
+    monkeypatch.setenv("DAIMON_TUI_CACHE", str(tmp_path / "cache"))
     return path
 
 

@@ -202,62 +202,28 @@ def _ruling_state(ref: str, project: ProjectRef, binding: RulingBinding) -> Call
     return read
 
 
+# Plain ledger verdicts: (record getter, daimon's verb on the ui channel, the
+# state daimon must report afterwards for the verdict to count as applied).
+_PLAIN_VERDICTS: dict[str, tuple[Callable[..., dict | None], Callable[..., object], tuple[str, ...]]] = {
+    "amend-ratify": (amendments.get, amendments.ratify, ("ratified",)),
+    "amend-reject": (amendments.get, amendments.reject, ("rejected",)),
+    "relation-confirm": (relations.get, relations.confirm, ("confirmed",)),
+    "relation-reject": (relations.get, relations.reject, ("rejected",)),
+    "trust-confirm": (trust.get, trust.confirm, ("active",)),
+    "trust-dismiss": (trust.get, trust.dismiss, ("dismissed",)),
+    "ruling-reject": (refutations.get, refutations.retire, ("overturned",)),
+    "refutation-reject": (refutations.get, refutations.overturn, ("overturned",)),
+}
+
+
 def _ledger_verdict(entry: QueueEntry, verb: str, project: ProjectRef) -> Verdict:
     ref = entry.ref
     target = project.target
-    if verb == "amend-ratify":
+    if verb in _PLAIN_VERDICTS:
+        getter, act, want = _PLAIN_VERDICTS[verb]
         got = _ledger_write(
-            verb,
-            ref,
-            project,
-            _state(amendments.get, ref, project),
-            lambda: amendments.ratify(ref, channel="ui", project_dir=target),
-            ("ratified",),
-        )
-    elif verb == "amend-reject":
-        got = _ledger_write(
-            verb,
-            ref,
-            project,
-            _state(amendments.get, ref, project),
-            lambda: amendments.reject(ref, channel="ui", project_dir=target),
-            ("rejected",),
-        )
-    elif verb == "relation-confirm":
-        got = _ledger_write(
-            verb,
-            ref,
-            project,
-            _state(relations.get, ref, project),
-            lambda: relations.confirm(ref, channel="ui", project_dir=target),
-            ("confirmed",),
-        )
-    elif verb == "relation-reject":
-        got = _ledger_write(
-            verb,
-            ref,
-            project,
-            _state(relations.get, ref, project),
-            lambda: relations.reject(ref, channel="ui", project_dir=target),
-            ("rejected",),
-        )
-    elif verb == "trust-confirm":
-        got = _ledger_write(
-            verb,
-            ref,
-            project,
-            _state(trust.get, ref, project),
-            lambda: trust.confirm(ref, channel="ui", project_dir=target),
-            ("active",),
-        )
-    elif verb == "trust-dismiss":
-        got = _ledger_write(
-            verb,
-            ref,
-            project,
-            _state(trust.get, ref, project),
-            lambda: trust.dismiss(ref, channel="ui", project_dir=target),
-            ("dismissed",),
+            verb, ref, project, _state(getter, ref, project),
+            lambda: act(ref, channel="ui", project_dir=target), want,
         )
     elif verb in ("ruling-ratify", "refutation-ratify"):
         binding = entry.record.binding if entry.record and entry.record.binding else RulingBinding()
@@ -293,24 +259,6 @@ def _ledger_verdict(entry: QueueEntry, verb: str, project: ProjectRef) -> Verdic
                     got[3],
                     got[4],
                 )
-    elif verb == "ruling-reject":
-        got = _ledger_write(
-            verb,
-            ref,
-            project,
-            _state(refutations.get, ref, project),
-            lambda: refutations.retire(ref, channel="ui", project_dir=target),
-            ("overturned",),
-        )
-    elif verb == "refutation-reject":
-        got = _ledger_write(
-            verb,
-            ref,
-            project,
-            _state(refutations.get, ref, project),
-            lambda: refutations.overturn(ref, channel="ui", project_dir=target),
-            ("overturned",),
-        )
     else:
         raise ValueError(verb)
     outcome, code, message, before, after = got

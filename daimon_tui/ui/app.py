@@ -11,6 +11,7 @@ from textual.app import App
 from textual.screen import Screen
 
 from ..domain.action_log import ActionLog
+from ..settings import Settings, load_settings
 from ..store import reader
 from ..store.models import ProjectRef
 from .actions import bindings
@@ -46,8 +47,13 @@ class DaimonTUI(App[int]):
         now: float | None = None,
         project: ProjectRef | None = None,
         action_log: ActionLog | None = None,
+        settings: Settings | None = None,
     ) -> None:
         super().__init__()
+        self.settings_problem: str | None = None
+        if settings is None:
+            settings, self.settings_problem = load_settings()
+        self.settings = settings
         # Not `self.log`: Textual's App already has a read-only `log`.
         self.action_log = action_log or ActionLog()
         self.project_path = project_path
@@ -59,6 +65,12 @@ class DaimonTUI(App[int]):
             self.sub_title = "demo store (temporary)"
 
     def on_mount(self) -> None:
+        if self.settings.theme and self.settings.theme in self.available_themes:
+            self.theme = self.settings.theme
+        if self.settings.keys:
+            self.set_keymap(self.settings.keys)
+        if self.settings_problem:
+            self.notify(self.settings_problem, title="settings", severity="warning", timeout=10)
         self.open_start()
 
     @work(exclusive=True, group="start")
@@ -98,7 +110,7 @@ class DaimonTUI(App[int]):
         self.push_screen(ProjectsScreen(self.project), self._switched)
 
     def action_help(self) -> None:
-        self.push_screen(HelpScreen())
+        self.push_screen(HelpScreen(self.settings.keys))
 
     def action_back(self) -> None:
         if len(self.screen_stack) > 2:

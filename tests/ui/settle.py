@@ -6,8 +6,9 @@ import asyncio
 
 from textual.pilot import Pilot
 
-# A verb's worker waits on the person (its modals): never wait for it.
-INTERACTIVE_GROUPS = frozenset({"verb", "queue-verb"})
+# A verb's worker waits on the person (its modals) and the live watcher runs
+# for as long as the screen does: never wait for those.
+INTERACTIVE_GROUPS = frozenset({"verb", "queue-verb", "briefing-live"})
 
 
 async def settle(pilot: Pilot, rounds: int = 3) -> None:

@@ -8,6 +8,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 from rich.text import Text
 from textual import on, work
@@ -100,7 +101,7 @@ EMPTY_MESSAGES = {
 class BriefingScreen(Screen):
     """The default view."""
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[Binding]] = [
         *bindings({"Move", "Briefing", "Verbs", "World"}),
         Binding("down", "cursor(1)", show=False),
         Binding("up", "cursor(-1)", show=False),

@@ -20,7 +20,8 @@ def key_label(keys: str) -> str:
     return ", ".join(KEY_NAMES.get(k, k) for k in keys.split(","))
 
 
-def help_table() -> Table:
+def help_table(keymap: dict[str, str] | None = None) -> Table:
+    keymap = keymap or {}
     table = Table(title="Keys", title_justify="left", expand=True, show_edge=False)
     table.add_column("key", style="bold", width=12)
     table.add_column("does")
@@ -29,7 +30,7 @@ def help_table() -> Table:
     for spec in ACTIONS:
         if spec.id == "palette":
             continue
-        table.add_row(key_label(spec.keys), spec.description, spec.group)
+        table.add_row(key_label(keymap.get(spec.id, spec.keys)), spec.description, spec.group)
     return table
 
 
@@ -58,7 +59,11 @@ def legend_table() -> Table:
 class HelpScreen(ModalScreen[None]):
     BINDINGS = [Binding("escape,q,question_mark", "app.pop_screen", "Close")]
 
+    def __init__(self, keymap: dict[str, str] | None = None) -> None:
+        super().__init__()
+        self.keymap = keymap or {}
+
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help"):
-            yield Static(help_table())
+            yield Static(help_table(self.keymap))
             yield Static(legend_table())
