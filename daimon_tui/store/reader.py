@@ -385,14 +385,22 @@ def _format_note(checkpoint: Mapping) -> tuple[Diagnostic, ...]:
     )
 
 
-def load_briefing(project: ProjectRef, now: float | None = None) -> Briefing:
-    """The briefing as daimon judges it now, every item with its mark, badges and state."""
+def load_briefing(project: ProjectRef, now: float | None = None, *, session_id: str | None = None) -> Briefing:
+    """The briefing as daimon judges it now, every item with its mark, badges and state.
+    With `session_id`, that retained session's checkpoint instead of the latest,
+    judged the same way (read-only History view)."""
     now = time.time() if now is None else now
     files, refused = store_notes(project, None)
     if refused:
         return Briefing(project=project, state="unavailable", notes=files, now=now)
     try:
-        annotated = briefing.prepare(project.target, now, live=False, route=store.Route.OWN)
+        opened = None
+        if session_id is not None:
+            opened = view.open_sessions(project.target, [session_id], live=False).get(session_id)
+            if opened is None:
+                missing = f"session {session_id!s:.80} is not a retained session of this project"
+                return Briefing(project=project, state="unavailable", notes=(Diagnostic(message=missing),), now=now)
+        annotated = briefing.prepare(project.target, now, live=False, route=store.Route.OWN, opened=opened)
     except Exception as exc:
         failed = f"daimon could not read this project ({type(exc).__name__}: {exc})"
         return Briefing(

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from textual import work
 from textual.app import App
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
 from ..domain.action_log import ActionLog
@@ -103,6 +104,19 @@ class DaimonTUI(App[int]):
             self.open_project(project)
         elif len(self.screen_stack) <= 1:
             self.exit(1)
+
+    def notify(  # type: ignore[override]
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
+        # Notifications often carry store text (ids, paths, daimon's reasons):
+        # never parse them as markup, whoever asks.
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
 
     # ---- actions -------------------------------------------------------------
 

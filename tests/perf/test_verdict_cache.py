@@ -119,7 +119,7 @@ def test_new_quarantine_hides_at_first_paint(demo_store: demo.DemoStore) -> None
                          channel="ui", item_id=target, project_dir=project.target)
     painted = first_paint.provisional_briefing(project, NOW)
     assert target not in visible(painted)
-    assert all(NIGHTLY != i.text for i in (*painted.items(), *painted.resolved))
+    assert all(i.text != NIGHTLY for i in (*painted.items(), *painted.resolved))
     assert any(w.id == target and w.state == "quarantined" for w in painted.withheld)
 
 

@@ -161,3 +161,14 @@ async def test_command_palette_runs_screen_actions(demo_store: demo.DemoStore) -
         await settle(pilot)
         assert app.screen is screen
         assert screen.show_withheld and len(screen.rows) > visible
+
+
+async def test_notifications_never_parse_markup(demo_store: demo.DemoStore) -> None:
+    app = make_app(demo_store)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.screen.notify("[@click=app.quit]id[/] from the store")
+        await pilot.pause()
+        notification = list(app._notifications)[-1]
+        assert notification.markup is False
+        assert notification.message == "[@click=app.quit]id[/] from the store"

@@ -4,6 +4,7 @@ the current project has none."""
 from __future__ import annotations
 
 import asyncio
+from typing import ClassVar
 
 from rich.text import Text
 from textual import on, work
@@ -13,12 +14,12 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
 from ...domain.inert import inert
-from ...store import reader
+from ...store import project_index, reader
 from ...store.models import ProjectRef, ProjectSummary
 
 
 class ProjectsScreen(ModalScreen[ProjectRef | None]):
-    BINDINGS = [
+    BINDINGS: ClassVar[list[Binding]] = [
         Binding("escape,q", "dismiss(None)", "Back"),
         Binding("j", "cursor(1)", show=False),
         Binding("k", "cursor(-1)", show=False),
@@ -43,9 +44,21 @@ class ProjectsScreen(ModalScreen[ProjectRef | None]):
 
     @work(exclusive=True, group="projects")
     async def load(self) -> None:
+        # First the envelopes and cached counts (no ledger fold, fast), then
+        # daimon's own listing, which confirms counts and topics in place.
+        try:
+            quick, quick_notes = await asyncio.to_thread(project_index.quick_projects)
+        except Exception:  # the full listing still answers
+            quick, quick_notes = (), ()
+        if quick:
+            self.fill(quick, quick_notes, provisional=True)
         projects, notes = await asyncio.to_thread(reader.list_projects)
+        self.fill(projects, notes, provisional=False)
+
+    def fill(self, projects: tuple[ProjectSummary, ...], notes: tuple, *, provisional: bool) -> None:
         self.projects = projects
         table = self.query_one(DataTable)
+        keep = table.cursor_row
         table.clear()
         for row in projects:
             here = "▶" if self.current and row.slug == self.current.slug else ""
@@ -54,15 +67,25 @@ class ProjectsScreen(ModalScreen[ProjectRef | None]):
                 Text(inert(row.name, limit=40)),
                 Text(inert(row.session_id or "—", limit=30)),
                 Text(inert(row.created or "—", limit=20)),
-                str(row.visible_items) if row.visible_items is not None else ("torn" if not row.readable else "—"),
+                self.count_cell(row, provisional),
                 Text(inert(row.topic or "", limit=60)),
                 key=row.slug,
             )
         message = "\n".join(f"⚠ {inert(n.message)}" for n in notes)
         if not projects:
             message = "daimon has no checkpoints on this machine yet." + ("\n" + message if message else "")
+        if provisional:
+            message = "counts from the last read, confirming with daimon…" + ("\n" + message if message else "")
         self.query_one("#projects-notes", Static).update(Text(message, style="yellow"))
+        if keep:
+            table.move_cursor(row=keep)
         table.focus()
+
+    @staticmethod
+    def count_cell(row: ProjectSummary, provisional: bool) -> str | Text:
+        if row.visible_items is None:
+            return "torn" if not row.readable else "…" if provisional else "—"
+        return Text(f"{row.visible_items}?", style="italic") if provisional else str(row.visible_items)
 
     def action_cursor(self, delta: int) -> None:
         table = self.query_one(DataTable)
