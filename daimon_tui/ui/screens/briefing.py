@@ -164,6 +164,8 @@ class BriefingScreen(Screen):
         if delay:
             await asyncio.sleep(delay)
         briefing = await asyncio.to_thread(first_paint.confirm, self.project, self.now)
+        if not self.is_attached:
+            return  # the screen closed while daimon was reading
         self.show(briefing)
         self.provisional = False
         self.check_receipts()
