@@ -16,6 +16,7 @@ the cache knows as forgotten or withheld stays hidden, whatever its fingerprint.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import time
 
@@ -23,8 +24,8 @@ from daimon_briefing import jsonl, view
 from daimon_briefing.jsonl import Health
 from daimon_briefing.surfaces import ReadPosture
 
-from . import reader, snapshot_share, verdict_cache
-from .models import Badge, Briefing, Item, ProjectRef, Section, WithheldItem
+from . import judge_child, reader, snapshot_share, verdict_cache
+from .models import Badge, Briefing, Diagnostic, Item, ProjectRef, Section, WithheldItem
 from .verdict_cache import Cached, Verdict
 
 _STATE_WORDS = {"resolved", "superseded", "forgotten", "visible"}
@@ -127,12 +128,20 @@ def provisional_briefing(project: ProjectRef, now: float | None = None) -> Brief
 
 
 def confirm(project: ProjectRef, now: float | None = None) -> Briefing:
-    """daimon's fresh judgement (`reader.load_briefing`), its snapshot shared with
-    every later read of the same files, and its verdicts persisted (no text)."""
+    """daimon's fresh judgement (`reader.load_briefing`) in this process, its
+    snapshot shared with every later read of the same files, and its verdicts
+    persisted (no text)."""
     snapshot_share.install()
-    # Taken before the read: a write during it leaves a fingerprint that no
-    # longer matches, so the next paint treats these verdicts as stale.
-    digest = verdict_cache.fingerprint(project)
-    confirmed = reader.load_briefing(project, now)
-    verdict_cache.save(confirmed, digest)
-    return confirmed
+    return judge_child.judge_here(project, now)
+
+
+async def confirm_async(project: ProjectRef, now: float | None = None) -> Briefing:
+    """daimon's fresh judgement, read in a child process (the app stays small and
+    keeps the GIL); if the child fails, read here and say so in a note."""
+    try:
+        return await judge_child.judge(project, now)
+    except judge_child.JudgeFailed as failure:
+        briefing = await asyncio.to_thread(confirm, project, now)
+        note = Diagnostic(level="warning", source="daimon-tui",
+                          message=f"confirmed in the app's own process: the judging child failed ({failure})")
+        return briefing.model_copy(update={"notes": (*briefing.notes, note)})

@@ -99,24 +99,6 @@ class SessionListing(Frozen):
     diagnostics: tuple[Diagnostic, ...] = ()
 
 
-class SessionEntry(Frozen):
-    """One item of a session file, read-only."""
-
-    id: str | None
-    kind: str
-    trust: str | None
-    text: str
-
-
-class SessionView(Frozen):
-    session_id: str
-    created: str | None = None
-    topic: str | None = None
-    items: tuple[SessionEntry, ...] = ()
-    withheld: int = 0
-    diagnostics: tuple[Diagnostic, ...] = ()
-
-
 class DiffRow(Frozen):
     """daimon's own change row (`cli.history.changes`), key for key."""
 
@@ -332,44 +314,6 @@ def sessions(project: ProjectRef) -> SessionListing:
     return SessionListing(rows=tuple(rows), diagnostics=tuple(notes))
 
 
-def session_view(project: ProjectRef, session_id: str) -> SessionView:
-    """The items of one session file, read-only, withheld items counted only."""
-    p = project.target
-    try:
-        held = view.open_sessions(p, [session_id], live=False).get(session_id)
-    except Exception as exc:
-        held = None
-        note = _failed("session could not be read", exc)
-    else:
-        note = Diagnostic(message=f"session {session_id} is not a readable session of this project")
-    if held is None or held.checkpoint is None:
-        return SessionView(session_id=session_id, diagnostics=(note,))
-    cp = held.checkpoint
-    entries = []
-    topic = None
-    for fld, item in schema.iter_items(cp):
-        if not isinstance(item, Mapping):
-            continue
-        if fld.singleton:
-            topic = _str(item.get("text"))
-            continue
-        entries.append(
-            SessionEntry(
-                id=_str(item.get("id")),
-                kind=fld.kind,
-                trust=_str(item.get("trust")),
-                text=str(item.get("text") or ""),
-            )
-        )
-    return SessionView(
-        session_id=session_id,
-        created=_str(cp.get("created")),
-        topic=topic,
-        items=tuple(entries),
-        withheld=len(held.withheld),
-    )
-
-
 def diff(project: ProjectRef, older_sid: str, newer_sid: str) -> DiffReport:
     """daimon's own change rows between two session files of the project."""
     p = project.target
@@ -405,14 +349,12 @@ __all__ = [
     "DiffReport",
     "DiffRow",
     "SessionListing",
-    "SessionView",
     "Timeline",
     "TimelineEvent",
     "Witness",
     "WitnessReport",
     "as_of",
     "diff",
-    "session_view",
     "sessions",
     "timeline",
     "witnesses",

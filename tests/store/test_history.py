@@ -22,7 +22,8 @@ QUESTION = demo.RETRY_QUESTION["text"]
 
 
 def _id_of(ref, session_id: str, text: str) -> str:
-    item = next(i for i in history.session_view(ref, session_id).items if i.text == text)
+    briefing = reader.load_briefing(ref, session_id=session_id)
+    item = next(i for i in (*briefing.items(), *briefing.resolved) if i.text == text)
     assert item.id
     return item.id
 

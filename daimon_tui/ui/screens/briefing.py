@@ -24,7 +24,7 @@ from ...domain import filtering
 from ...domain.inert import inert
 from ...domain.world_badges import suggested_status, with_world
 from ...domain.worldcheck import ItemResult, check_items
-from ...store import audit, first_paint, history, live, paths, reader
+from ...store import audit, first_paint, history, judge_child, live, paths, reader
 from ...store.models import Briefing, Inspection, Item, ProjectRef, WithheldItem
 from ..actions import bindings
 from ..widgets.item_detail import ItemDetail
@@ -163,7 +163,8 @@ class BriefingScreen(Screen):
             self.show(self.briefing.model_copy(update={"provisional": True}))
         if delay:
             await asyncio.sleep(delay)
-        briefing = await asyncio.to_thread(first_paint.confirm, self.project, self.now)
+        # In a child process: the fold neither holds our GIL nor adds to our memory.
+        briefing = await first_paint.confirm_async(self.project, self.now)
         if not self.is_attached:
             return  # the screen closed while daimon was reading
         self.show(briefing)
@@ -176,9 +177,12 @@ class BriefingScreen(Screen):
     @work(exclusive=True, group="briefing-receipts")
     async def check_receipts(self) -> None:
         # After confirmation (never alongside it): every session's receipt,
-        # checked natively, over the snapshot the confirmation shared.
-        report = await asyncio.to_thread(audit.load_audit, self.project)
-        self.receipt_failures = report.receipt_failures
+        # checked natively, in a child like the confirmation (in-process if it fails).
+        try:
+            self.receipt_failures = await judge_child.receipt_failures(self.project)
+        except judge_child.JudgeFailed:
+            report = await asyncio.to_thread(audit.load_audit, self.project)
+            self.receipt_failures = report.receipt_failures
         if self.briefing is not None:
             self.query_one("#briefing-header", Static).update(header_text(self.briefing, self.receipt_failures))
 

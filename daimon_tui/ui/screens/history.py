@@ -20,8 +20,9 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Footer, Input, Static
 
 from ...domain.inert import inert
-from ...store import history
+from ...store import history, reader
 from ...store.models import Briefing, Diagnostic, ProjectRef, SessionSummary
+from .readonly_briefing import ReadOnlyBriefingScreen
 
 COUNT_KEYS = ("verbatim", "inferred", "untagged", "withheld")
 
@@ -134,52 +135,17 @@ class HistoryScreen(Screen[None]):
             self.app.push_screen(SessionScreen(self.project, sid))
 
 
-class SessionScreen(Screen[None]):
-    """One session file, read-only: its items as they were written."""
+class SessionScreen(ReadOnlyBriefingScreen):
+    """One retained session's checkpoint, judged by daimon like the briefing."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "app.pop_screen", "Back")]
-
-    def __init__(self, project: ProjectRef, session_id: str) -> None:
-        super().__init__(id="session-view")
-        self.project = project
+    def __init__(self, project: ProjectRef, session_id: str, *, now: float | None = None) -> None:
+        super().__init__(
+            project,
+            loader=lambda: reader.load_briefing(project, now, session_id=session_id),
+            banner=f"session {session_id} as written",
+            now=now,
+        )
         self.session_id = session_id
-
-    def compose(self) -> ComposeResult:
-        title = Text("Session ")
-        title.append(inert(self.session_id, limit=60), style="bold")
-        title.append(" (read-only)")
-        yield Static(title, id="session-title")
-        yield DataTable(id="session-table", cursor_type="row", zebra_stripes=True)
-        yield Static(id="session-notes")
-        yield Footer()
-
-    def on_mount(self) -> None:
-        self.query_one(DataTable).add_columns("kind", "trust", "id", "text")
-        self.load()
-
-    @work(exclusive=True, group="session-view")
-    async def load(self) -> None:
-        shown = await asyncio.to_thread(history.session_view, self.project, self.session_id)
-        title = Text("Session ")
-        title.append(inert(self.session_id, limit=60), style="bold")
-        title.append(f" · {inert(shown.created or '—', limit=24)} · ")
-        title.append(inert(shown.topic or "", limit=60))
-        title.append(" (read-only)", style="dim")
-        self.query_one("#session-title", Static).update(title)
-        table = self.query_one(DataTable)
-        table.clear()
-        for item in shown.items:
-            table.add_row(
-                _safe(item.kind, 14),
-                _safe(item.trust or "untagged", 10),
-                _safe(item.id, 20),
-                _safe(item.text, 200),
-            )
-        notes = shown.diagnostics
-        if shown.withheld:
-            notes = (*notes, Diagnostic(level="info", message=f"{shown.withheld} withheld item(s) not shown"))
-        self.query_one("#session-notes", Static).update(_notes(notes))
-        table.focus()
 
 
 _CHANGE_MARK = {"added": "+", "restated": "~", "retagged": "~", "withheld": "?"}
@@ -279,63 +245,16 @@ def _load_as_of(project: ProjectRef, when: str) -> Briefing:
     return briefing_as_of(project, when)
 
 
-class HistoricalScreen(Screen[None]):
-    """The briefing as it stood at `when`. Read-only: no verb binding exists
-    here, and the banner says so."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "app.pop_screen", "Back")]
+class HistoricalScreen(ReadOnlyBriefingScreen):
+    """The briefing as it stood at `when`, from daimon's own reading of a copy
+    of the store cut at that moment. Read-only, and the banner says so."""
 
     def __init__(self, project: ProjectRef, when: str, *, loader: Loader | None = None) -> None:
-        super().__init__(id="historical", classes="historical")
-        self.project = project
+        load = loader or _load_as_of
+        super().__init__(
+            project,
+            loader=lambda: load(project, when),
+            banner=f"historical view — as of {when}",
+            inspect_today=False,
+        )
         self.when = when
-        self.loader = loader or _load_as_of
-        self.briefing: Briefing | None = None
-
-    def compose(self) -> ComposeResult:
-        yield Static(self._banner(), id="historical-banner")
-        yield DataTable(id="historical-table", cursor_type="row", zebra_stripes=True)
-        yield Static(id="historical-notes")
-        yield Footer()
-
-    def _banner(self, session_id: str | None = None) -> Text:
-        text = Text("⏪ historical view — as of ", style="bold")
-        text.append(inert(self.when, limit=40))
-        if session_id:
-            text.append(f" (checkpoint {inert(session_id, limit=40)})")
-        text.append("; verbs disabled", style="bold")
-        return text
-
-    def on_mount(self) -> None:
-        self.query_one(DataTable).add_columns("section", "mark", "badges", "id", "text")
-        self.load()
-
-    @work(exclusive=True, group="historical")
-    async def load(self) -> None:
-        try:
-            briefing = await asyncio.to_thread(self.loader, self.project, self.when)
-        except ValueError as exc:
-            self.query_one("#historical-notes", Static).update(Text(f"⚠ {inert(str(exc))}", style="yellow"))
-            return
-        self.briefing = briefing
-        self.query_one("#historical-banner", Static).update(self._banner(briefing.session_id))
-        table = self.query_one(DataTable)
-        table.clear()
-        for section in briefing.sections:
-            for item in section.items:
-                badges = " ".join(b.token for b in item.badges if b.kind != "noted")
-                table.add_row(
-                    _safe(section.title, 24),
-                    _safe(item.mark, 20),
-                    _safe(badges, 40),
-                    _safe(item.id, 20),
-                    _safe(item.text, 200),
-                )
-        withheld = len(briefing.resolved) + len(briefing.withheld)
-        notes = briefing.notes
-        if briefing.state != "briefing":
-            notes = (Diagnostic(message=f"daimon's state then: {briefing.state}"), *notes)
-        if withheld:
-            notes = (*notes, Diagnostic(level="info", message=f"{withheld} item(s) withheld then"))
-        self.query_one("#historical-notes", Static).update(_notes(notes))
-        table.focus()

@@ -1,0 +1,67 @@
+"""The briefing widgets, read-only: a retained session opened from History, or
+the briefing as it stood at a past moment. No verb, mark or world-check binding
+is active here, and a banner says which record is shown."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import ClassVar
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.widgets import Static
+
+from ...domain.inert import inert
+from ...store.models import Briefing, Item, ProjectRef
+from ..widgets.item_detail import ItemDetail
+from .briefing import BriefingScreen
+
+# Everything that writes, marks for a write, or probes the world now.
+DISABLED_ACTIONS = frozenset({"verb", "mark", "world_check", "reload"})
+
+
+class ReadOnlyBriefingScreen(BriefingScreen):
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "app.pop_screen", "Back")]
+
+    def __init__(
+        self,
+        project: ProjectRef,
+        *,
+        loader: Callable[[], Briefing],
+        banner: str,
+        now: float | None = None,
+        inspect_today: bool = True,
+    ) -> None:
+        super().__init__(project, now=now)
+        self.loader = loader
+        self.banner = banner
+        # daimon's inspector reads today's store: useful beside a retained
+        # session, misleading beside a past moment.
+        self.inspect_today = inspect_today
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text(f"↺ {inert(self.banner, limit=200)} — read-only, verbs disabled", style="bold reverse"),
+                     id="readonly-banner")
+        yield from super().compose()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return action not in DISABLED_ACTIONS
+
+    @work(exclusive=True, group="briefing-load")
+    async def load(self, repaint: bool = True, delay: float = 0.0) -> None:
+        try:
+            briefing = await asyncio.to_thread(self.loader)
+        except ValueError as exc:
+            self.query_one("#briefing-header", Static).update(Text(f"⚠ {inert(str(exc))}", style="yellow"))
+            return
+        self.provisional = False
+        self.show(briefing)
+
+    def inspect(self, item: Item) -> None:  # type: ignore[override]
+        if self.inspect_today:
+            super().inspect(item)
+        else:
+            self.query_one(ItemDetail).show_item(item, None)
