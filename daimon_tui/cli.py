@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import logging
+import os
 import sys
 from collections.abc import Iterator
 from importlib import metadata
@@ -138,7 +139,12 @@ def main(argv: list[str] | None = None) -> int:
     with _store_context(args.demo) as demo_project:
         project_path = demo_project or args.project
         if args.command is not None:
-            return _headless(args, project_path, sys.stdout)
+            try:
+                return _headless(args, project_path, sys.stdout)
+            except BrokenPipeError:
+                # `daimon-tui brief | head`: the reader left; say nothing more.
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+                return 0
         if not (sys.stdin.isatty() and sys.stdout.isatty()):
             print("daimon-tui: the interactive app needs a terminal; use `daimon-tui brief --json` "
                   "for a read-only report", file=sys.stderr)

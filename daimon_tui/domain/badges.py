@@ -21,7 +21,8 @@ MARKS: dict[str, MarkStyle] = {
     "inferred": MarkStyle("~", "~ inferred", "cyan", "the model's conclusion: verify before building on it"),
     "untagged": MarkStyle("?", "? untagged", "magenta", "no trust class recorded (old or degraded capture)"),
     "unverified-verbatim": MarkStyle(
-        "⚠", "⚠ unverified (verbatim)", "bold yellow", "claimed verbatim, but the checkpoint no longer matches its receipt"
+        "⚠", "⚠ unverified (verbatim)", "bold yellow",
+        "claimed verbatim, but the checkpoint no longer matches its receipt",
     ),
     "stale": MarkStyle("?", "? unverified", "yellow", "carried past the staleness budget: re-check before trusting"),
 }

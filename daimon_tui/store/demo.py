@@ -42,8 +42,9 @@ def _stamp(when: datetime) -> str:
 def write_signer(directory: Path) -> Path:
     """An executable wrapper that runs `demo_signer` with this interpreter."""
     path = directory / "vitni-demo"
+    signer = str(Path(__file__).with_name("demo_signer.py"))
     path.write_text(
-        f"#!{sys.executable}\nimport runpy\nrunpy.run_path({str(Path(__file__).with_name('demo_signer.py'))!r}, run_name='__main__')\n",
+        f"#!{sys.executable}\nimport runpy\nrunpy.run_path({signer!r}, run_name='__main__')\n",
         encoding="utf-8",
     )
     path.chmod(path.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)

@@ -79,7 +79,7 @@ class DaimonTUI(App[int]):
         if self.project is None:
             try:
                 self.project = await asyncio.to_thread(reader.resolve_project, self.project_path, self.slug)
-            except Exception as exc:  # noqa: BLE001 - a bad path is a message, not a crash
+            except Exception as exc:
                 self.notify(f"cannot resolve the project: {type(exc).__name__}", severity="error")
                 self.project = None
         exists = self.project is not None and await asyncio.to_thread(reader.project_exists, self.project)
