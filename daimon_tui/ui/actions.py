@@ -34,6 +34,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("cursor.up", "k", "screen.cursor(-1)", "Previous item", "Move", palette=False),
     ActionSpec("filter", "slash", "screen.filter", "Filter (words, trust:, section:, carried…)", "Briefing"),
     ActionSpec("withheld", "h", "screen.toggle_withheld", "Show or hide withheld items", "Briefing", show=True),
+    ActionSpec("full", "enter", "screen.full_text", "Full text of this item", "Briefing"),
     ActionSpec("mark", "space", "screen.mark", "Mark for a batch verb", "Briefing"),
     ActionSpec("reload", "ctrl+r", "screen.reload", "Re-read daimon's store", "Briefing"),
     ActionSpec("verb.resolve", "r", "screen.verb('resolve')", "Resolve: the world changed", "Verbs", show=True),

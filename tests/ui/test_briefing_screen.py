@@ -172,3 +172,21 @@ async def test_notifications_never_parse_markup(demo_store: demo.DemoStore) -> N
         notification = list(app._notifications)[-1]
         assert notification.markup is False
         assert notification.message == "[@click=app.quit]id[/] from the store"
+
+
+async def test_enter_shows_the_whole_text(demo_store: demo.DemoStore) -> None:
+    from textual.widgets import TextArea
+
+    from daimon_tui.ui.screens.full_text import FullTextScreen
+
+    app = make_app(demo_store)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        item = app.screen.current_item()
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, FullTextScreen)
+        assert item.text in app.screen.query_one(TextArea).text
+        await pilot.press("escape")
+        await settle(pilot)
+        assert not isinstance(app.screen, FullTextScreen)

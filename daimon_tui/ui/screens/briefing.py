@@ -479,3 +479,17 @@ class BriefingScreen(Screen):
         self.notify(f"World-checked {len(report.items)} item(s): {contradicted} contradicted.",
                     severity="error" if contradicted else "information")
         self.rebuild()
+
+    # ---- full text ------------------------------------------------------------
+
+    @on(OptionList.OptionSelected, "#items")
+    def selected(self) -> None:
+        self.action_full_text()
+
+    def action_full_text(self) -> None:
+        """`enter` on a row: the item's whole text, however long."""
+        from .full_text import FullTextScreen
+
+        item = self.current_item()
+        if item is not None:
+            self.app.push_screen(FullTextScreen(item))

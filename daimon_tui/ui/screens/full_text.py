@@ -1,0 +1,42 @@
+"""An item's whole text and quote, however long: rows and the detail pane
+truncate, this view does not. Read-only, and inert like everything else."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Static, TextArea
+
+from ...domain.inert import inert
+from ...store.models import Item
+
+
+def full_text(item: Item) -> str:
+    parts = [inert(item.text, limit=None, keep_newlines=True)]
+    if item.quote:
+        parts += ["", "quote:", inert(item.quote, limit=None, keep_newlines=True)]
+    if item.because:
+        parts += ["", "because:", inert(item.because, limit=None, keep_newlines=True)]
+    return "\n".join(parts)
+
+
+class FullTextScreen(ModalScreen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "app.pop_screen", "Close")]
+
+    def __init__(self, item: Item) -> None:
+        super().__init__()
+        self.item = item
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="full-text"):
+            yield Static(f"{inert(self.item.id or '(no id)', limit=60)} — full text ({len(self.item.text):,} chars)",
+                         id="full-text-title", markup=False)
+            # A read-only TextArea renders only what is on screen: megabytes stay responsive.
+            yield TextArea(full_text(self.item), read_only=True, soft_wrap=True, id="full-text-body")
+
+    def on_mount(self) -> None:
+        self.query_one(TextArea).focus()
