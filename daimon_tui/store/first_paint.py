@@ -138,6 +138,9 @@ def confirm(project: ProjectRef, now: float | None = None) -> Briefing:
 async def confirm_async(project: ProjectRef, now: float | None = None) -> Briefing:
     """daimon's fresh judgement, read in a child process (the app stays small and
     keeps the GIL); if the child fails, read here and say so in a note."""
+    # The detail pane's `why`, witnesses, timeline and the receipt audit still
+    # read in this process: they share one snapshot among themselves.
+    snapshot_share.install()
     try:
         return await judge_child.judge(project, now)
     except judge_child.JudgeFailed as failure:

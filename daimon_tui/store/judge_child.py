@@ -83,7 +83,8 @@ async def judge(project: ProjectRef, now: float | None = None, *, timeout: float
 
 async def receipt_failures(project: ProjectRef, *, timeout: float = TIMEOUT_S) -> int:
     """How many session receipts fail daimon-tui's native check
-    (`audit.load_audit`), counted in a child for the same reasons."""
+    (`audit.load_audit`), counted in a child. Not wired into the screen yet: while
+    `why` folds in the app, an audit child would fold a second copy alongside."""
     out = await _run(_request(project, None, "receipts"), timeout)
     try:
         return int(json.loads(out)["receipt_failures"])

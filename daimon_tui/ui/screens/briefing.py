@@ -15,6 +15,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
+from textual.css.query import NoMatches
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Footer, Input, OptionList, ProgressBar, Static
@@ -24,7 +25,7 @@ from ...domain import filtering
 from ...domain.inert import inert
 from ...domain.world_badges import suggested_status, with_world
 from ...domain.worldcheck import ItemResult, check_items
-from ...store import audit, first_paint, history, judge_child, live, paths, reader
+from ...store import audit, first_paint, history, live, paths, reader
 from ...store.models import Briefing, Inspection, Item, ProjectRef, WithheldItem
 from ..actions import bindings
 from ..widgets.item_detail import ItemDetail
@@ -32,6 +33,9 @@ from ..widgets.item_row import item_row, withheld_row
 from ..widgets.timeline import timeline_renderable
 from ..widgets.witnesses import witness_renderable
 from ..widgets.world_detail import world_renderable
+
+# How long the cursor rests on a row before the detail pane shows it.
+DETAIL_REST_S = 0.08
 
 
 @dataclass(frozen=True)
@@ -177,12 +181,11 @@ class BriefingScreen(Screen):
     @work(exclusive=True, group="briefing-receipts")
     async def check_receipts(self) -> None:
         # After confirmation (never alongside it): every session's receipt,
-        # checked natively, in a child like the confirmation (in-process if it fails).
-        try:
-            self.receipt_failures = await judge_child.receipt_failures(self.project)
-        except judge_child.JudgeFailed:
-            report = await asyncio.to_thread(audit.load_audit, self.project)
-            self.receipt_failures = report.receipt_failures
+        # checked natively. In-process on purpose: it shares the one snapshot
+        # the detail pane's `why` folds here; a child would fold a second copy
+        # alongside it (twice the memory at once).
+        report = await asyncio.to_thread(audit.load_audit, self.project)
+        self.receipt_failures = report.receipt_failures
         if self.briefing is not None:
             self.query_one("#briefing-header", Static).update(header_text(self.briefing, self.receipt_failures))
 
@@ -284,8 +287,20 @@ class BriefingScreen(Screen):
 
     @on(OptionList.OptionHighlighted, "#items")
     def follow_cursor(self) -> None:
-        row = self.current_row()
-        detail = self.query_one(ItemDetail)
+        # The keypress repaints only the list. Filling the pane re-lays out the
+        # screen (its height follows its content), which at 5,000 rows held the
+        # cursor back; so the pane fills once the cursor rests DETAIL_REST_S,
+        # and a move in between cancels the pending fill (exclusive group).
+        self.fill_detail()
+
+    @work(exclusive=True, group="detail")
+    async def fill_detail(self) -> None:
+        await asyncio.sleep(DETAIL_REST_S)
+        try:
+            row = self.current_row()
+            detail = self.query_one(ItemDetail)
+        except NoMatches:
+            return  # the screen is closing
         if row is None:
             detail.show_item(None)
         elif row.withheld is not None:
@@ -306,9 +321,10 @@ class BriefingScreen(Screen):
     @work(exclusive=True, group="inspect")
     async def inspect(self, item: Item) -> None:
         # exclusive: moving the cursor cancels the previous (sleeping) lookup;
-        # the lookup starts only once the cursor rests 150 ms, one at a time,
-        # and a result for a row the cursor left is kept but not painted.
-        await asyncio.sleep(0.15)
+        # the lookup starts only once the cursor rests 150 ms (80 of them spent
+        # before the pane filled), one at a time, and a result for a row the
+        # cursor left is kept but not painted.
+        await asyncio.sleep(max(0.0, 0.15 - DETAIL_REST_S))
         async with self.details_lock:
             if self.current_item() is not item:
                 return
