@@ -32,7 +32,9 @@ async def shoot(name: str, keys: tuple[str, ...]) -> None:
                     await pilot.press(key)
                 for _ in range(3):
                     await pilot.pause()
-                    await app.workers.wait_for_complete()
+                    # The live watcher runs as long as the screen: never wait for it.
+                    busy = [w for w in app.workers if w.group not in {"briefing-live", "verb"}]
+                    await asyncio.gather(*(w.wait() for w in busy), return_exceptions=True)
             await pilot.pause(0.3)
             app.save_screenshot(str(OUT / f"{name}.svg"))
 

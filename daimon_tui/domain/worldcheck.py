@@ -49,9 +49,6 @@ class WorldReport:
     def contradicted(self) -> bool:
         return any(item.contradicted for item in self.items)
 
-    def by_id(self) -> dict[str, ItemResult]:
-        return {item.item_id: item for item in self.items}
-
 
 def check_items(
     root: Path,

@@ -67,8 +67,8 @@ def child_env() -> dict[str, str]:
     return env
 
 
-def _request(project: ProjectRef, now: float | None, what: str = "briefing") -> bytes:
-    return json.dumps({"what": what, "project": project.model_dump(mode="json"), "now": now}).encode()
+def _request(project: ProjectRef, now: float | None) -> bytes:
+    return json.dumps({"project": project.model_dump(mode="json"), "now": now}).encode()
 
 
 async def judge(project: ProjectRef, now: float | None = None, *, timeout: float = TIMEOUT_S) -> Briefing:
@@ -79,17 +79,6 @@ async def judge(project: ProjectRef, now: float | None = None, *, timeout: float
         return Briefing.model_validate_json(out)
     except ValueError as error:
         raise JudgeFailed(f"unreadable answer ({len(out)} bytes): {str(error)[:200]}") from error
-
-
-async def receipt_failures(project: ProjectRef, *, timeout: float = TIMEOUT_S) -> int:
-    """How many session receipts fail daimon-tui's native check
-    (`audit.load_audit`), counted in a child. Not wired into the screen yet: while
-    `why` folds in the app, an audit child would fold a second copy alongside."""
-    out = await _run(_request(project, None, "receipts"), timeout)
-    try:
-        return int(json.loads(out)["receipt_failures"])
-    except (ValueError, KeyError, TypeError) as error:
-        raise JudgeFailed(f"unreadable answer ({len(out)} bytes)") from error
 
 
 async def _run(request: bytes, timeout: float) -> bytes:
@@ -133,13 +122,7 @@ def main() -> int:
     answer = sys.stdout.buffer
     # Anything daimon might print goes to stderr: stdout carries only the answer.
     sys.stdout = sys.stderr
-    if request.get("what") == "receipts":
-        from . import audit  # only this mode needs it
-
-        report = audit.load_audit(project)
-        answer.write(json.dumps({"receipt_failures": report.receipt_failures}).encode())
-    else:
-        answer.write(judge_here(project, request.get("now")).model_dump_json().encode())
+    answer.write(judge_here(project, request.get("now")).model_dump_json().encode())
     answer.flush()
     return 0
 

@@ -63,15 +63,6 @@ def test_child_reads_the_sandbox_store_and_agrees_with_daimon_in_process(
     assert verdict_cache.load(project.slug) is not None
 
 
-def test_receipt_failures_counted_in_the_child(demo_store: demo.DemoStore) -> None:
-    from daimon_tui.store import audit
-
-    project = ref(demo_store)
-    expected = audit.load_audit(project).receipt_failures
-    assert expected >= 1  # S-day2 is tampered
-    assert asyncio.run(judge_child.receipt_failures(project)) == expected
-
-
 def test_failed_child_falls_back_in_process_and_says_so(
     demo_store: demo.DemoStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
