@@ -6,11 +6,14 @@ import json
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from daimon_briefing import api, config, schema, store, trust, view
+from daimon_briefing import api, config, store, trust, view
 from daimon_briefing.surfaces import Writer
 
 from daimon_tui.store import demo, plans, writer
-from daimon_tui.store.models import ProjectRef
+from tests.daimon_records import brief_text as brief
+from tests.daimon_records import events
+from tests.daimon_records import item_ids as ids
+from tests.daimon_records import project_ref as ref
 
 RESOLVED_Q = "Does the upload API send Retry-After headers when throttling?"
 QUARANTINED_U = "Whether the CDN caches 429 responses from the upload API"
@@ -19,24 +22,12 @@ NIGHTLY = "Switch the nightly job to its own bucket prefix"
 NOW = demo.DEMO_NOW.timestamp()
 
 
-def ids(project) -> dict[str, str]:
-    body = store.read_latest_body(project_dir=str(project), route=store.Route.OWN, admit=store.Admit.ANY)
-    return {item.get("text"): item.get("id") for _f, item in schema.iter_items(body) if item.get("id")}
 
 
-def ref(d: demo.DemoStore) -> ProjectRef:
-    return ProjectRef(slug=store.project_slug(str(d.project)), path=str(d.project))
 
 
-def events(d: demo.DemoStore) -> list[dict]:
-    path = store.ledger_file(str(d.project), "events.jsonl")
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
-def brief(d: demo.DemoStore) -> str:
-    rendered = api.render_briefing(str(d.project), now=NOW)
-    assert rendered.state == "briefing"
-    return rendered.text
 
 
 def test_resolve_writes_a_ui_resolution_and_daimon_withholds_it(demo_store) -> None:

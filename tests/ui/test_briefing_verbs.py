@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from daimon_briefing import api
@@ -10,14 +9,11 @@ from daimon_briefing import api
 from daimon_tui.store import demo
 from daimon_tui.ui.app import DaimonTUI
 from daimon_tui.ui.screens.briefing import BriefingScreen
+from tests.daimon_records import events
 from tests.ui.settle import settle
 
 NOW = demo.DEMO_NOW.timestamp()
 
-
-def events(store: demo.DemoStore) -> list[dict]:
-    path = next(store.checkpoint_dir.glob("*/events.jsonl"))
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
 async def test_resolve_from_the_briefing_then_undo(demo_store: demo.DemoStore, private_action_log: Path) -> None:

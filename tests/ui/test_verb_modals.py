@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import ClassVar
 
-from daimon_briefing import api, schema, store, trust, view
+from daimon_briefing import api, trust, view
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
@@ -16,7 +15,6 @@ from textual.screen import Screen
 from daimon_tui.domain import verbs
 from daimon_tui.domain.action_log import ActionLog
 from daimon_tui.domain.verbs import ForgetReach, ItemFacts, LatestEvent, StoreGuard
-from daimon_tui.store import demo
 from daimon_tui.store.models import ProjectRef
 from daimon_tui.ui.screens.log import LogScreen
 from daimon_tui.ui.screens.verb_modals import (
@@ -27,6 +25,10 @@ from daimon_tui.ui.screens.verb_modals import (
     ReverifyModal,
 )
 from daimon_tui.ui.verb_flow import run_verb
+from tests.daimon_records import brief_text as brief
+from tests.daimon_records import events
+from tests.daimon_records import item_ids as ids
+from tests.daimon_records import project_ref as ref
 
 STYLES = Path(__file__).resolve().parents[2] / "styles" / "verbs.tcss"
 SIZE = (100, 32)
@@ -175,22 +177,12 @@ class VerbHost(App):
         self.outcomes.append(await run_verb(self, name, self.items, self.project, self.actions_log))
 
 
-def ids(project) -> dict[str, str]:
-    body = store.read_latest_body(project_dir=str(project), route=store.Route.OWN, admit=store.Admit.ANY)
-    return {item.get("text"): item.get("id") for _f, item in schema.iter_items(body) if item.get("id")}
 
 
-def ref(d: demo.DemoStore) -> ProjectRef:
-    return ProjectRef(slug=store.project_slug(str(d.project)), path=str(d.project))
 
 
-def events(d: demo.DemoStore) -> list[dict]:
-    path = store.ledger_file(str(d.project), "events.jsonl")
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
-def brief(d: demo.DemoStore) -> str:
-    return api.render_briefing(str(d.project), now=demo.DEMO_NOW.timestamp()).text
 
 
 async def until(pilot, check: Callable[[], bool], tries: int = 200) -> None:

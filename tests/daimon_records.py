@@ -1,0 +1,32 @@
+"""Reading a test store the way the tests check it: daimon's own records."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from daimon_briefing import api, schema, store
+
+from daimon_tui.store import demo
+from daimon_tui.store.models import ProjectRef
+
+
+def item_ids(project: Path | str) -> dict[str, str]:
+    """Text → id for every item of the latest checkpoint."""
+    body = store.read_latest_body(project_dir=str(project), route=store.Route.OWN, admit=store.Admit.ANY)
+    return {item.get("text"): item.get("id") for _f, item in schema.iter_items(body) if item.get("id")}
+
+
+def project_ref(d: demo.DemoStore) -> ProjectRef:
+    return ProjectRef(slug=store.project_slug(str(d.project)), name="proj", path=str(d.project))
+
+
+def events(d: demo.DemoStore) -> list[dict]:
+    path = store.ledger_file(str(d.project), "events.jsonl")
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def brief_text(d: demo.DemoStore) -> str:
+    rendered = api.render_briefing(str(d.project), now=demo.DEMO_NOW.timestamp())
+    assert rendered.state == "briefing"
+    return rendered.text
