@@ -142,17 +142,22 @@ def _spec_pin(fname: str, spec: str, pattern: re.Pattern[str], exact_ops: tuple[
         yield Pin(fname, m.group("ver"), op in exact_ops, spec.strip())
 
 
+def _table_pins(fname: str, table: Any, want: str, spec_re: Any, exact_ops: tuple[str, ...]) -> Iterator[Pin]:
+    """A `name = "1.2"` or `name = { version = "1.2" }` table (Cargo, Poetry)."""
+    table = table if isinstance(table, dict) else {}
+    key = _find_key(table, want)
+    if key is None:
+        return
+    spec = table[key]
+    if isinstance(spec, dict):
+        spec = spec.get("version")
+    if isinstance(spec, str):
+        yield from _spec_pin(fname, spec, spec_re, exact_ops=exact_ops)
+
+
 def _cargo(fname: str, data: dict[str, Any], want: str) -> Iterator[Pin]:
     for section in ("dependencies", "dev-dependencies", "build-dependencies"):
-        table = data.get(section) or {}
-        key = _find_key(table, want)
-        if key is None:
-            continue
-        spec = table[key]
-        if isinstance(spec, dict):
-            spec = spec.get("version")
-        if isinstance(spec, str):
-            yield from _spec_pin(fname, spec, _CARGO_SPEC, exact_ops=("=",))
+        yield from _table_pins(fname, data.get(section), want, _CARGO_SPEC, ("=",))
 
 
 def _pyproject(fname: str, data: dict[str, Any], want: str) -> Iterator[Pin]:
@@ -169,14 +174,7 @@ def _pyproject(fname: str, data: dict[str, Any], want: str) -> Iterator[Pin]:
     tables = [poetry.get("dependencies") or {}, poetry.get("dev-dependencies") or {}]
     tables += [(g or {}).get("dependencies") or {} for g in (poetry.get("group") or {}).values()]
     for table in tables:
-        key = _find_key(table, want)
-        if key is None:
-            continue
-        spec = table[key]
-        if isinstance(spec, dict):
-            spec = spec.get("version")
-        if isinstance(spec, str):
-            yield from _spec_pin(fname, spec, _NPM_SPEC, exact_ops=("", "="))
+        yield from _table_pins(fname, table, want, _NPM_SPEC, ("", "="))
 
 
 def _requirement(fname: str, line: str, want: str) -> Iterator[Pin]:

@@ -19,6 +19,7 @@ from daimon_briefing import api, config, receipts, schema, surfaces, view
 from pydantic import computed_field
 
 from daimon_tui.domain.receipt_check import FAILURE_STATES, ReceiptState, ReceiptVerdict, check_receipt
+from daimon_tui.store import paths
 from daimon_tui.store.models import Diagnostic, Frozen, ProjectRef
 
 DEGRADED_MARK = "⚠ unverified (verbatim)"
@@ -183,17 +184,6 @@ class AuditReport(Frozen):
 # ---- reading inside the checkpoint dir --------------------------------------
 
 
-def _inside(root: Path, path: Path) -> bool:
-    try:
-        return path.resolve().is_relative_to(root)
-    except (OSError, RuntimeError):  # a symlink loop
-        return False
-
-
-def _safe_session_id(sid: str) -> bool:
-    return bool(sid) and not any(bad in sid for bad in ("/", "\\", "\x00")) and sid not in {".", ".."}
-
-
 def _read(path: Path) -> tuple[bytes | None, float | None]:
     try:
         return path.read_bytes(), path.stat().st_mtime
@@ -309,7 +299,7 @@ def _receipt_rows(
         base = {"session_id": sid, "created": created, "latest": sid == latest_sid}
         file_path = root / f"{sid}.json"
         sidecar_path = root / f"{sid}{receipts._SIDECAR_SUFFIX}"
-        if not _safe_session_id(sid) or not _inside(root, file_path):
+        if not paths.safe_component(sid) or not paths.inside(root, file_path):
             diagnostics.append(
                 Diagnostic(
                     level="error",
@@ -326,7 +316,7 @@ def _receipt_rows(
         file_bytes, file_mtime = _read(file_path)
         sidecar_bytes: bytes | None = None
         sidecar_mtime: float | None = None
-        if sidecar_path.is_symlink() and not _inside(root, sidecar_path):
+        if sidecar_path.is_symlink() and not paths.inside(root, sidecar_path):
             diagnostics.append(
                 Diagnostic(
                     level="error",

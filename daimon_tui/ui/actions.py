@@ -7,6 +7,20 @@ from dataclasses import dataclass
 
 from textual.binding import Binding
 
+from ..domain.verbs import VERBS
+
+# The verbs the footer names; the rest are in `?` and the palette.
+SHOWN_VERBS = frozenset({"resolve", "retract"})
+# Footer-short words for each verb (the registry's `help` is the long form).
+VERB_WORDS = {
+    "resolve": "Resolve: the world changed",
+    "retract": "Retract: it was never right",
+    "restore": "Restore a retraction or resolution",
+    "reverify": "Reverify with evidence",
+    "forget": "Forget (irreversible)",
+    "undo": "Undo the last action",
+}
+
 
 @dataclass(frozen=True)
 class ActionSpec:
@@ -37,12 +51,12 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("full", "enter", "screen.full_text", "Full text of this item", "Briefing"),
     ActionSpec("mark", "space", "screen.mark", "Mark for a batch verb", "Briefing"),
     ActionSpec("reload", "ctrl+r", "screen.reload", "Re-read daimon's store", "Briefing"),
-    ActionSpec("verb.resolve", "r", "screen.verb('resolve')", "Resolve: the world changed", "Verbs", show=True),
-    ActionSpec("verb.retract", "x", "screen.verb('retract')", "Retract: it was never right", "Verbs", show=True),
-    ActionSpec("verb.restore", "u", "screen.verb('restore')", "Restore a retraction or resolution", "Verbs"),
-    ActionSpec("verb.reverify", "v", "screen.verb('reverify')", "Reverify with evidence", "Verbs"),
-    ActionSpec("verb.forget", "F", "screen.verb('forget')", "Forget (irreversible)", "Verbs"),
-    ActionSpec("verb.undo", "z", "screen.verb('undo')", "Undo the last action", "Verbs"),
+    # The curation verbs: their keys come from the verb registry itself.
+    *(
+        ActionSpec(f"verb.{v.name}", v.key, f"screen.verb('{v.name}')", VERB_WORDS[v.name], "Verbs",
+                   show=v.name in SHOWN_VERBS)
+        for v in VERBS
+    ),
     ActionSpec("world.one", "w", "screen.world_check(False)", "World-check this item", "World"),
     ActionSpec("world.all", "W", "screen.world_check(True)", "World-check every carried item", "World"),
 )

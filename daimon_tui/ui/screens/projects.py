@@ -94,6 +94,10 @@ class ProjectsScreen(ModalScreen[ProjectRef | None]):
     @on(DataTable.RowSelected)
     def chosen(self, event: DataTable.RowSelected) -> None:
         slug = event.row_key.value
-        row = next((p for p in self.projects if p.slug == slug), None)
-        if row is not None:
-            self.dismiss(reader.resolve_project(slug=row.slug))
+        if any(p.slug == slug for p in self.projects):
+            self.open_chosen(str(slug))
+
+    @work(exclusive=True, group="projects-open")
+    async def open_chosen(self, slug: str) -> None:
+        # Resolving a slug reads the bucket's `root` file: not in the key handler.
+        self.dismiss(await asyncio.to_thread(reader.resolve_project, None, slug))
