@@ -154,11 +154,18 @@ class Frames:
 
     def __init__(self, app: Any) -> None:
         self.stamps: list[float] = []
+        # The first update rendered while a screen held a briefing: polling
+        # for the briefing first and then waiting for "the next frame" would
+        # miss a frame painted between two polls and count a later one.
+        self.first_briefing: float | None = None
         original = app._display
 
         def display(screen: Any, renderable: Any) -> None:
             if renderable is not None:
-                self.stamps.append(time.perf_counter())
+                now = time.perf_counter()
+                self.stamps.append(now)
+                if self.first_briefing is None and _briefing_screen(app) is not None:
+                    self.first_briefing = now
             original(screen, renderable)
 
         app._display = display
@@ -182,12 +189,10 @@ def _provisional(app: Any, screen: Any) -> bool:
 
 
 async def _first_paint(pilot: Any, app: Any, frames: Frames, launched: float, wall0: float) -> dict:
-    ok = await _wait(pilot, lambda: _briefing_screen(app) is not None, 120)
+    ok = await _wait(pilot, lambda: frames.first_briefing is not None, 120)
     if not ok:
-        return {"error": "no briefing within 120 s"}
-    loaded = time.perf_counter()
-    await _wait(pilot, lambda: frames.after(loaded) is not None, 5)
-    painted = frames.after(loaded) or time.perf_counter()
+        return {"error": "no briefing painted within 120 s"}
+    painted = frames.first_briefing or time.perf_counter()
     screen = _briefing_screen(app)
     await _wait(pilot, lambda: not _provisional(app, screen), 120)
     confirmed = time.perf_counter()

@@ -16,7 +16,6 @@ the cache knows as forgotten or withheld stays hidden, whatever its fingerprint.
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import time
 
@@ -24,7 +23,7 @@ from daimon_briefing import jsonl, view
 from daimon_briefing.jsonl import Health
 from daimon_briefing.surfaces import ReadPosture
 
-from . import judge_child, reader, snapshot_share, verdict_cache
+from . import judge_service, reader, snapshot_share, verdict_cache
 from .models import Badge, Briefing, Diagnostic, Item, ProjectRef, Section, WithheldItem
 from .verdict_cache import Cached, Verdict
 
@@ -127,24 +126,30 @@ def provisional_briefing(project: ProjectRef, now: float | None = None) -> Brief
     return apply_cache(painted, cached)
 
 
+def confirm_here(project: ProjectRef, now: float | None = None) -> Briefing:
+    """The confirming read in this process: daimon's verdicts, persisted (no text)."""
+    # Fingerprint before the read: a write during it leaves a fingerprint that
+    # no longer matches, so the next paint treats these verdicts as stale.
+    digest = verdict_cache.fingerprint(project)
+    confirmed = reader.load_briefing(project, now)
+    verdict_cache.save(confirmed, digest)
+    return confirmed
+
+
 def confirm(project: ProjectRef, now: float | None = None) -> Briefing:
     """daimon's fresh judgement (`reader.load_briefing`) in this process, its
     snapshot shared with every later read of the same files, and its verdicts
     persisted (no text)."""
     snapshot_share.install()
-    return judge_child.judge_here(project, now)
+    return confirm_here(project, now)
 
 
 async def confirm_async(project: ProjectRef, now: float | None = None) -> Briefing:
-    """daimon's fresh judgement, read in a child process (the app stays small and
-    keeps the GIL); if the child fails, read here and say so in a note."""
-    # The detail pane's `why`, witnesses, timeline and the receipt audit still
-    # read in this process: they share one snapshot among themselves.
-    snapshot_share.install()
-    try:
-        return await judge_child.judge(project, now)
-    except judge_child.JudgeFailed as failure:
-        briefing = await asyncio.to_thread(confirm, project, now)
-        note = Diagnostic(level="warning", source="daimon-tui",
-                          message=f"confirmed in the app's own process: the judging child failed ({failure})")
-        return briefing.model_copy(update={"notes": (*briefing.notes, note)})
+    """daimon's fresh judgement, read by the judging child (the app stays small
+    and keeps the GIL); if the child fails, read here and say so in a note."""
+    briefing, failure = await judge_service.read("briefing", project, now, model=Briefing, here=confirm)
+    if failure is None:
+        return briefing
+    note = Diagnostic(level="warning", source="daimon-tui",
+                      message=f"confirmed in the app's own process: the judging child failed ({failure})")
+    return briefing.model_copy(update={"notes": (*briefing.notes, note)})

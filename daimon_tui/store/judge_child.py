@@ -1,129 +1,105 @@
-"""daimon's confirming read (`reader.load_briefing`) in a child process.
+"""The judging child: a long-lived process that answers the app's reads that
+fold daimon's ledgers (the confirming briefing, an item's details, the audit,
+the session list and diffs), one JSON line per request and per answer.
 
-Why a child: the full read folds every ledger (hundreds of MB, seconds of pure
-Python). In the app's process that fold holds the GIL against Textual and adds
-its peak to the UI's; in a child the app stays small and responsive, and the
-memory is returned the moment the child exits.
+Why a child: a full read folds every ledger (hundreds of MB, seconds of pure
+Python). In the app's process that fold holds the GIL against Textual (a
+`why` behind a cursor move stalled the next keys) and adds its peak to the
+UI's. Here the app stays small and responsive, and the child keeps one shared
+snapshot (`snapshot_share`) that every later read reuses until a ledger
+changes.
 
-daimon's sandbox (tests, the demo, the benchmarks) is a ContextVar that never
-reaches a subprocess, so the child gets daimon's effective settings exported:
-every value of the active `config.settings_override` mapping, the checkpoint
-and log dirs the overrides resolve, and `DAIMON_ENV_FILE` pointing at an empty
-file (under an override daimon reads no env file; the child must not either).
-Outside a sandbox the child simply inherits our environment.
+The first request folds with daimon alone imported: our models (pydantic)
+are imported after the fold's temporaries are freed, so they reuse that
+memory instead of adding to the peak.
 
-The child answers with the `Briefing` as JSON on stdout, never persisted; it
-also saves the verdict cache (ids and states only, see `verdict_cache`).
+Answers are never persisted; the confirming read saves the verdict cache (ids
+and states only, see `verdict_cache`). Anything daimon prints goes to stderr:
+stdout carries only answers.
 """
 
 from __future__ import annotations
 
-import asyncio
-import atexit
 import contextlib
 import json
 import os
+import stat
 import sys
-import tempfile
-from pathlib import Path
-
-from daimon_briefing import config
-
-from . import reader, verdict_cache
-from .models import Briefing, ProjectRef
-
-TIMEOUT_S = 900.0
-_EMPTY_ENV: Path | None = None
+from collections.abc import Callable
+from typing import Any
 
 
-class JudgeFailed(Exception):
-    """The child did not answer with a briefing; the message says why."""
+def _warm(request: dict) -> None:
+    """Fold the requested bucket's ledgers before our own modules load."""
+    from daimon_briefing import surfaces, view
+
+    from . import snapshot_share
+
+    snapshot_share.install()
+    project = request.get("project") or {}
+    target = project.get("path") or project.get("slug")
+    # A failure here is reported properly by the real read that follows.
+    with contextlib.suppress(Exception):
+        bucket = view._bucket(target) if isinstance(target, str) else None
+        # Only plain files: a FIFO or device as a ledger would block the
+        # read; the real read refuses such a bucket with a diagnostic.
+        if bucket is not None and all(_plain_or_absent(bucket / name) for name in surfaces.bucket_ledger_names()):
+            view.snapshot(target)
 
 
-def _empty_env_file() -> Path:
-    # mkstemp, not a fixed name in /tmp: nobody else can plant content there.
-    global _EMPTY_ENV
-    if _EMPTY_ENV is None or not _EMPTY_ENV.is_file():
-        handle, name = tempfile.mkstemp(prefix="daimon-tui-empty-", suffix=".env")
-        os.close(handle)
-        _EMPTY_ENV = Path(name)
-        atexit.register(lambda path=_EMPTY_ENV: path.unlink(missing_ok=True))
-    return _EMPTY_ENV
-
-
-def child_env() -> dict[str, str]:
-    """Our environment, with daimon's sandbox settings (when one is active in
-    the calling context) exported in place of every inherited `DAIMON_*`."""
-    env = dict(os.environ)
-    active = config.active_settings()
-    if active is None:
-        return env
-    # DAIMON_TUI_* are ours (cache, log, config), not daimon's settings.
-    env = {k: v for k, v in env.items() if not k.startswith("DAIMON_") or k.startswith("DAIMON_TUI_")}
-    env.update({str(k): str(v) for k, v in active.items()})
-    env["DAIMON_CHECKPOINT_DIR"] = str(config.checkpoint_dir())
-    env["DAIMON_LOG_DIR"] = str(config.log_dir())
-    env["DAIMON_ENV_FILE"] = str(_empty_env_file())
-    return env
-
-
-def _request(project: ProjectRef, now: float | None) -> bytes:
-    return json.dumps({"project": project.model_dump(mode="json"), "now": now}).encode()
-
-
-async def judge(project: ProjectRef, now: float | None = None, *, timeout: float = TIMEOUT_S) -> Briefing:
-    """Run the confirming read in `python -m daimon_tui.store.judge_child`.
-    Cancelling the awaiting task kills the child. Raises `JudgeFailed`."""
-    out = await _run(_request(project, now), timeout)
+def _plain_or_absent(path: Any) -> bool:
     try:
-        return Briefing.model_validate_json(out)
-    except ValueError as error:
-        raise JudgeFailed(f"unreadable answer ({len(out)} bytes): {str(error)[:200]}") from error
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
 
 
-async def _run(request: bytes, timeout: float) -> bytes:
+def _calls() -> dict[str, Callable[..., Any]]:
+    from . import audit, details, first_paint, history
+
+    return {
+        "briefing": first_paint.confirm_here,
+        "details": details.read_details,
+        "audit": audit.load_audit,
+        "sessions": history.sessions,
+        "diff": history.diff,
+    }
+
+
+def _answer(calls: dict[str, Callable[..., Any]], request: dict) -> bytes:
+    from .models import ProjectRef
+
+    what = request.get("what")
+    call = calls.get(what if isinstance(what, str) else "")
+    if call is None:
+        return json.dumps({"ok": False, "error": f"unknown request {str(what)[:40]!r}"}).encode()
     try:
-        proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", __name__,
-            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-            env=child_env(),
-        )
-    except OSError as error:
-        raise JudgeFailed(f"could not start: {error}") from error
-    try:
-        out, err = await asyncio.wait_for(proc.communicate(request), timeout)
-    except (asyncio.CancelledError, TimeoutError) as error:
-        with contextlib.suppress(ProcessLookupError):
-            proc.kill()
-        with contextlib.suppress(Exception):
-            await asyncio.shield(proc.wait())
-        if isinstance(error, TimeoutError):
-            raise JudgeFailed(f"no answer within {timeout:.0f} s") from error
-        raise
-    if proc.returncode != 0:
-        tail = err.decode("utf-8", "replace").strip().splitlines()[-3:]
-        raise JudgeFailed(f"exit {proc.returncode}: {' / '.join(tail) or 'no message'}")
-    return out
-
-
-def judge_here(project: ProjectRef, now: float | None) -> Briefing:
-    """The confirming read in this process: daimon's verdicts, persisted (no text)."""
-    # Fingerprint before the read: a write during it leaves a fingerprint that
-    # no longer matches, so the next paint treats these verdicts as stale.
-    digest = verdict_cache.fingerprint(project)
-    confirmed = reader.load_briefing(project, now)
-    verdict_cache.save(confirmed, digest)
-    return confirmed
+        project = ProjectRef.model_validate(request["project"])
+        value = call(project, *request.get("args", ()))
+        # round_trip: computed fields left out, so the app can validate it back.
+        return b'{"ok": true, "value": ' + value.model_dump_json(round_trip=True).encode() + b"}"
+    except Exception as error:
+        return json.dumps({"ok": False, "error": f"{type(error).__name__}: {str(error)[:300]}"}).encode()
 
 
 def main() -> int:
-    request = json.loads(sys.stdin.buffer.read() or b"{}")
-    project = ProjectRef.model_validate(request["project"])
-    answer = sys.stdout.buffer
-    # Anything daimon might print goes to stderr: stdout carries only the answer.
+    answers = sys.stdout.buffer
     sys.stdout = sys.stderr
-    answer.write(judge_here(project, request.get("now")).model_dump_json().encode())
-    answer.flush()
+    calls: dict[str, Callable[..., Any]] | None = None
+    for line in sys.stdin.buffer:
+        try:
+            request = json.loads(line)
+        except ValueError:
+            answers.write(b'{"ok": false, "error": "unreadable request"}\n')
+            answers.flush()
+            continue
+        if calls is None:
+            _warm(request)
+            calls = _calls()
+        answers.write(_answer(calls, request) + b"\n")
+        answers.flush()
     return 0
 
 

@@ -16,7 +16,10 @@ ItemState = Literal["visible", "resolved", "superseded", "quarantined", "forgott
 
 
 class Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # defer_build: a model's validator is built on its first use, not at
+    # import; the app starts (first paint) without building the dozens it
+    # does not need yet.
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class Diagnostic(Frozen):

@@ -6,25 +6,25 @@ import asyncio
 import importlib
 from pathlib import Path
 
-from textual import work
+from textual import events, work
 from textual.app import App
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
 from ..domain.action_log import ActionLog
 from ..settings import Settings, load_settings
-from ..store import reader
-from ..store.models import ProjectRef
+from ..store import first_paint, judge_service, reader
+from ..store.models import Briefing, ProjectRef
 from .actions import bindings
 from .commands import ActionCommands
+from .heap import TICK_S, IdleCollector
 from .screens.briefing import BriefingScreen
-from .screens.help import HelpScreen
-from .screens.projects import ProjectsScreen
 
 STYLES = Path(__file__).resolve().parents[2] / "styles"
 
-# Views other modules provide: (module, class). A view whose module is not
-# there yet says so instead of failing.
+# Views other modules provide: (module, class), imported when first opened
+# (the first frame waits for every module imported at startup). A view whose
+# module is not there says so instead of failing.
 VIEWS = {
     "history": ("daimon_tui.ui.screens.history", "HistoryScreen"),
     "queue": ("daimon_tui.ui.screens.queue", "QueueScreen"),
@@ -64,8 +64,11 @@ class DaimonTUI(App[int]):
         self.project = project
         if demo:
             self.sub_title = "demo store (temporary)"
+        self.heap = IdleCollector()
 
     def on_mount(self) -> None:
+        self.heap.start()
+        self.set_interval(TICK_S, self.heap.tick, name="idle-gc")
         if self.settings.theme and self.settings.theme in self.available_themes:
             self.theme = self.settings.theme
         if self.settings.keys:
@@ -73,6 +76,15 @@ class DaimonTUI(App[int]):
         if self.settings_problem:
             self.notify(self.settings_problem, title="settings", severity="warning", timeout=10)
         self.open_start()
+
+    def on_unmount(self) -> None:
+        self.heap.stop()
+        judge_service.service().close()
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key):
+            self.heap.touch()
+        await super().on_event(event)
 
     @work(exclusive=True, group="start")
     async def open_start(self) -> None:
@@ -84,20 +96,28 @@ class DaimonTUI(App[int]):
                 self.project = None
         exists = self.project is not None and await asyncio.to_thread(reader.project_exists, self.project)
         if exists and self.project is not None:
-            self.open_project(self.project)
+            # The screen opens with its first paint in hand: one layout and one
+            # frame with the items, not an empty frame and then a second one.
+            try:
+                first = await asyncio.to_thread(first_paint.provisional_briefing, self.project, self.now)
+            except Exception:  # the screen's own read reports it; the confirmation still answers
+                first = None
+            self.open_project(self.project, first=first)
         else:
             where = self.project.target if self.project else (self.project_path or "this directory")
+            from .screens.projects import ProjectsScreen
+
             self.push_screen(
                 ProjectsScreen(self.project, reason=f"No daimon checkpoint for {where}. Projects that have one:"),
                 self._switched,
             )
 
-    def open_project(self, project: ProjectRef) -> None:
+    def open_project(self, project: ProjectRef, *, first: Briefing | None = None) -> None:
         self.project = project
         self.sub_title = ("demo store · " if self.demo else "") + project.name
         while len(self.screen_stack) > 1:
             self.pop_screen()
-        self.push_screen(BriefingScreen(project, now=self.now))
+        self.push_screen(BriefingScreen(project, now=self.now, first=first))
 
     def _switched(self, project: ProjectRef | None) -> None:
         if project is not None:
@@ -121,9 +141,13 @@ class DaimonTUI(App[int]):
     # ---- actions -------------------------------------------------------------
 
     def action_projects(self) -> None:
+        from .screens.projects import ProjectsScreen
+
         self.push_screen(ProjectsScreen(self.project), self._switched)
 
     def action_help(self) -> None:
+        from .screens.help import HelpScreen
+
         self.push_screen(HelpScreen(self.settings.keys))
 
     def action_back(self) -> None:

@@ -8,7 +8,6 @@ import time
 
 import pytest
 from rich.text import Text
-from textual.widgets import OptionList
 
 from daimon_tui.cli import main
 from daimon_tui.domain.inert import inert, is_unsafe
@@ -18,6 +17,7 @@ from daimon_tui.ui.app import DaimonTUI
 from daimon_tui.ui.screens.briefing import BriefingScreen
 from daimon_tui.ui.widgets.item_detail import ItemDetail
 from daimon_tui.ui.widgets.item_row import ROW_TEXT_LIMIT, item_row
+from daimon_tui.ui.widgets.row_list import RowList
 from tests.ui.settle import settle
 
 from .conftest import MARKUP, NOW, PAYLOADS, hostile_text, unsafe_chars
@@ -136,8 +136,8 @@ async def test_app_renders_hostile_items_inert(hostile_store: demo.DemoStore) ->
         await settle(pilot)
         screen = app.screen
         assert isinstance(screen, BriefingScreen)
-        option_list = screen.query_one("#items", OptionList)
-        prompts = [option_list.get_option_at_index(i).prompt for i in range(option_list.option_count)]
+        row_list = screen.query_one("#items", RowList)
+        prompts = [entry.prompt for entry in row_list.entries]
         assert all(isinstance(p, Text) for p in prompts)
         rows = [p.plain for p in prompts if hostile_text("csi")[:12] in p.plain or "Question" in p.plain]
         assert len(rows) == len(PAYLOADS)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from textual.widgets import Input, OptionList
+from textual.widgets import Input
 
 from daimon_tui.store import demo
 from daimon_tui.ui.app import DaimonTUI
@@ -10,6 +10,7 @@ from daimon_tui.ui.screens.briefing import BriefingScreen
 from daimon_tui.ui.screens.help import HelpScreen
 from daimon_tui.ui.screens.projects import ProjectsScreen
 from daimon_tui.ui.widgets.item_detail import ItemDetail
+from daimon_tui.ui.widgets.row_list import RowList
 from tests.ui.settle import settle
 
 NOW = demo.DEMO_NOW.timestamp()
@@ -43,6 +44,8 @@ async def test_cursor_moves_and_detail_follows(demo_store: demo.DemoStore) -> No
         await pilot.press("k")
         await settle(pilot)
         assert screen.current_item().text == "Log every retry attempt with its attempt number"
+        # The list has no scrollbar: its border says where the cursor is.
+        assert str(screen.query_one(RowList).border_subtitle) == f"3 / {len(screen.rows)}"
 
 
 async def test_section_headers_are_skipped(demo_store: demo.DemoStore) -> None:
@@ -69,7 +72,7 @@ async def test_filter_by_words_and_facets(demo_store: demo.DemoStore) -> None:
         await pilot.press(*"trust:verbatim", "enter")
         await settle(pilot)
         assert {r.item.mark for r in screen.rows} == {"verbatim"}
-        assert isinstance(app.focused, OptionList)
+        assert isinstance(app.focused, RowList)
         await pilot.press("slash", "ctrl+a", "ctrl+k", *"bucket carried", "enter")
         await settle(pilot)
         texts = {r.item.text for r in screen.rows}

@@ -4,7 +4,6 @@ Read-only: nothing here repairs or re-signs."""
 
 from __future__ import annotations
 
-import asyncio
 from typing import ClassVar
 
 from rich.text import Text
@@ -17,6 +16,7 @@ from textual.widgets import DataTable, Footer, Static
 
 from ...domain.inert import inert
 from ...domain.receipt_check import state_label
+from ...store import judge_service
 from ...store.audit import AuditReport, LedgerRow, ReceiptRow, Rejection, load_audit
 from ...store.models import ProjectRef
 from ..actions import bindings
@@ -142,7 +142,8 @@ class AuditScreen(Screen):
 
     @work(exclusive=True, group="audit-load")
     async def load(self) -> None:
-        report = await asyncio.to_thread(load_audit, self.project)
+        # The judging child folds (and keeps) the ledgers, not this process.
+        report, _failure = await judge_service.read("audit", self.project, model=AuditReport, here=load_audit)
         self.show(report)
 
     def show(self, report: AuditReport) -> None:

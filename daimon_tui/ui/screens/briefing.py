@@ -8,7 +8,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual import on, work
@@ -18,48 +18,45 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.css.query import NoMatches
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Footer, Input, OptionList, ProgressBar, Static
-from textual.widgets.option_list import Option
+from textual.widgets import Footer, Input, ProgressBar, Static
 
 from ...domain import filtering
 from ...domain.inert import inert
-from ...domain.world_badges import suggested_status, with_world
-from ...domain.worldcheck import ItemResult, check_items
-from ...store import audit, first_paint, history, live, paths, reader
-from ...store.models import Briefing, Inspection, Item, ProjectRef, WithheldItem
+from ...store import first_paint, judge_service, paths
+from ...store.models import Briefing, Item, ProjectRef, WithheldItem
 from ..actions import bindings
 from ..widgets.item_detail import ItemDetail
 from ..widgets.item_row import item_row, withheld_row
-from ..widgets.timeline import timeline_renderable
-from ..widgets.witnesses import witness_renderable
-from ..widgets.world_detail import world_renderable
+from ..widgets.row_list import Entry, RowList
 
 # How long the cursor rests on a row before the detail pane shows it.
 DETAIL_REST_S = 0.08
+# The first painted briefing is on screen within this (one layout, one
+# frame); what it does not need (the Footer's key widgets, starting the
+# judging child) waits until then instead of delaying it.
+FIRST_FRAME_S = 0.12
 
 
-@dataclass(frozen=True)
-class Details:
-    """What the workers found about one item: daimon's `why`, its witnesses and lifecycle."""
+if TYPE_CHECKING:
+    from ...domain.worldcheck import ItemResult
+    from ...store.details import ItemDetails
 
-    inspection: Inspection
-    witnesses: history.WitnessReport | None
-    timeline: history.Timeline | None
-
-    def extras(self) -> tuple:
-        out = []
-        if self.witnesses is not None:
-            out.append(witness_renderable(self.witnesses))
-        if self.timeline is not None:
-            out.append(timeline_renderable(self.timeline))
-        return tuple(out)
+# What only a later action needs (world-checks and GitPython, the live watcher,
+# the audit, item details) is imported where it is used: the first frame
+# waits for every module imported at startup.
 
 
-def read_details(project: ProjectRef, item_id: str, now: float | None) -> Details:
-    inspection = reader.inspect(project, item_id, now)
-    if not inspection.found:
-        return Details(inspection, None, None)
-    return Details(inspection, history.witnesses(project, item_id), history.timeline(project, item_id))
+def detail_extras(details: ItemDetails) -> tuple:
+    """The witnesses and lifecycle panels under daimon's `why`."""
+    from ..widgets.timeline import timeline_renderable
+    from ..widgets.witnesses import witness_renderable
+
+    out = []
+    if details.witnesses is not None:
+        out.append(witness_renderable(details.witnesses))
+    if details.timeline is not None:
+        out.append(timeline_renderable(details.timeline))
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -114,14 +111,17 @@ class BriefingScreen(Screen):
     show_withheld: reactive[bool] = reactive(False, init=False)
     filter_text: reactive[str] = reactive("", init=False)
 
-    def __init__(self, project: ProjectRef, *, now: float | None = None) -> None:
+    def __init__(self, project: ProjectRef, *, now: float | None = None,
+                 first: Briefing | None = None) -> None:
         super().__init__()
         self.project = project
         self.now = now
+        # The first paint, when the app read it before opening this screen.
+        self.first = first
         self.briefing: Briefing | None = None
         self.rows: list[Row] = []
         self.marked: set[str] = set()
-        self.details: dict[str, Details] = {}
+        self.details: dict[str, ItemDetails] = {}
         self.receipt_failures = 0
         self.world: dict[str, tuple[ItemResult, float]] = {}
         self.world_stop = threading.Event()
@@ -136,16 +136,21 @@ class BriefingScreen(Screen):
         yield Input(placeholder="filter: words, trust:verbatim, section:open, carried, stale, -word",
                     id="filter")
         with Horizontal(id="briefing-body"):
-            yield OptionList(id="items")
+            yield RowList(id="items")
             with VerticalScroll(id="detail-scroll"):
                 yield ItemDetail(id="detail")
         yield ProgressBar(id="world-progress", show_eta=False)
-        yield Footer()
+        # The Footer comes after the first painted briefing (`show`): styling
+        # its few dozen key widgets cost ~0.1 s of the first frame.
 
     def on_mount(self) -> None:
-        self.query_one("#items", OptionList).focus()
-        self.query_one("#briefing-header", Static).update(Text("reading daimon's store…", style="dim"))
-        self.load()
+        self.query_one("#items", RowList).focus()
+        if self.first is not None:
+            self.show(self.first)
+            self.load(repaint=False, delay=FIRST_FRAME_S)
+        else:
+            self.query_one("#briefing-header", Static).update(Text("reading daimon's store…", style="dim"))
+            self.load()
 
     # ---- loading ---------------------------------------------------------
 
@@ -162,7 +167,10 @@ class BriefingScreen(Screen):
             except Exception:  # the confirming read still answers
                 quick = None
             if quick is not None:
+                first_frame = self.briefing is None
                 self.show(quick)
+                if first_frame:
+                    await asyncio.sleep(FIRST_FRAME_S)
         elif self.briefing is not None and not self.briefing.provisional:
             self.show(self.briefing.model_copy(update={"provisional": True}))
         if delay:
@@ -173,6 +181,9 @@ class BriefingScreen(Screen):
             return  # the screen closed while daimon was reading
         self.show(briefing)
         self.provisional = False
+        heap = getattr(self.app, "heap", None)
+        if heap is not None:
+            heap.settle()
         self.check_receipts()
         if not self.live_started:
             self.live_started = True
@@ -181,20 +192,29 @@ class BriefingScreen(Screen):
     @work(exclusive=True, group="briefing-receipts")
     async def check_receipts(self) -> None:
         # After confirmation (never alongside it): every session's receipt,
-        # checked natively. In-process on purpose: it shares the one snapshot
-        # the detail pane's `why` folds here; a child would fold a second copy
-        # alongside it (twice the memory at once).
-        report = await asyncio.to_thread(audit.load_audit, self.project)
+        # checked natively, by the judging child over the snapshot it holds.
+        from ...store import audit
+
+        report, _failure = await judge_service.read("audit", self.project, model=audit.AuditReport,
+                                                    here=audit.load_audit)
         self.receipt_failures = report.receipt_failures
         if self.briefing is not None:
             self.query_one("#briefing-header", Static).update(header_text(self.briefing, self.receipt_failures))
 
     def show(self, briefing: Briefing) -> None:
+        if self.briefing is None:
+            self.mount_footer()
         self.briefing = briefing
         if not briefing.provisional:
             self.details.clear()
         self.query_one("#briefing-header", Static).update(header_text(briefing, self.receipt_failures))
         self.rebuild()
+
+    @work(group="briefing-footer")
+    async def mount_footer(self) -> None:
+        await asyncio.sleep(FIRST_FRAME_S)
+        await self.mount(Footer())
+        self.refresh_bindings()  # a Footer mounted late lists keys on the next bindings update
 
     def action_reload(self) -> None:
         self.load()
@@ -203,65 +223,59 @@ class BriefingScreen(Screen):
 
     def rebuild(self) -> None:
         briefing = self.briefing
-        option_list = self.query_one("#items", OptionList)
         keep = self.current_id()
-        option_list.clear_options()
         self.rows = []
         if briefing is None:
+            self.query_one("#items", RowList).set_entries([])
             return
         terms = filtering.parse(self.filter_text)
-        options: list[Option] = []
+        entries: list[Entry] = []
+
+        def heading(text: Text) -> None:
+            entries.append(Entry(text))
 
         def add_item(item: Item) -> None:
             item = self.with_world(item)
+            entries.append(Entry(item_row(item, marked=item.id in self.marked, provisional=item.provisional),
+                                 key=len(self.rows)))
             self.rows.append(Row(item=item))
-            options.append(Option(item_row(item, marked=item.id in self.marked, provisional=item.provisional),
-                                  id=f"row-{len(self.rows) - 1}"))
 
         for section in briefing.sections:
             shown = [i for i in section.items if filtering.matches(self.with_world(i), terms)]
             if not shown:
                 continue
-            options.append(Option(Text(f"{section.title} ({len(shown)})", style="bold underline"), disabled=True))
+            heading(Text(f"{section.title} ({len(shown)})", style="bold underline"))
             for item in shown:
                 add_item(item)
         if briefing.topic and not terms:
-            options.append(Option(Text.assemble(("Active topic: ", "bold"), inert(briefing.topic, limit=300)),
-                                  disabled=True))
+            heading(Text.assemble(("Active topic: ", "bold"), inert(briefing.topic, limit=300)))
         if self.show_withheld:
             resolved = [i for i in briefing.resolved if filtering.matches(i, terms)]
             if resolved or briefing.withheld:
-                options.append(Option(Text("Withheld", style="bold underline"), disabled=True))
+                heading(Text("Withheld", style="bold underline"))
             for item in resolved:
                 add_item(item)
             for entry in briefing.withheld:
+                entries.append(Entry(withheld_row(entry), key=len(self.rows)))
                 self.rows.append(Row(withheld=entry))
-                options.append(Option(withheld_row(entry), id=f"row-{len(self.rows) - 1}"))
         if not self.rows:
             message = EMPTY_MESSAGES.get(briefing.state, "No item matches the filter.")
             if briefing.state == "no-checkpoint" and briefing.notes:
                 message = "daimon reads no checkpoint for this project: see the note above. P picks another."
-            options.append(Option(Text(message, style="italic"), disabled=True))
-        option_list.add_options(options)
-        self.restore_cursor(keep)
-
-    def restore_cursor(self, item_id: str | None) -> None:
-        option_list = self.query_one("#items", OptionList)
-        target = next((n for n, r in enumerate(self.rows) if r.item and r.item.id == item_id), 0 if self.rows else None)
+            heading(Text(message, style="italic"))
+        target = next((n for n, r in enumerate(self.rows) if r.item and r.item.id == keep), 0 if self.rows else None)
+        highlight = next((n for n, e in enumerate(entries) if e.key == target), None) if target is not None else None
+        self.query_one("#items", RowList).set_entries(entries, highlight)
         if target is None:
             self.query_one(ItemDetail).show_item(None)
-            return
-        option_list.highlighted = option_list.get_option_index(f"row-{target}")
 
     def current_row(self) -> Row | None:
-        option_list = self.query_one("#items", OptionList)
-        index = option_list.highlighted
-        if index is None:
+        row_list = self.query_one("#items", RowList)
+        index = row_list.highlighted
+        if index is None or index >= row_list.entry_count:
             return None
-        option_id = option_list.get_option_at_index(index).id
-        if not option_id or not option_id.startswith("row-"):
-            return None
-        return self.rows[int(option_id[4:])]
+        key = row_list.entries[index].key
+        return self.rows[key] if key is not None and key < len(self.rows) else None
 
     def current_item(self) -> Item | None:
         row = self.current_row()
@@ -279,13 +293,13 @@ class BriefingScreen(Screen):
         return [item] if item else []
 
     def action_cursor(self, delta: int) -> None:
-        option_list = self.query_one("#items", OptionList)
+        row_list = self.query_one("#items", RowList)
         if delta > 0:
-            option_list.action_cursor_down()
+            row_list.action_cursor_down()
         else:
-            option_list.action_cursor_up()
+            row_list.action_cursor_up()
 
-    @on(OptionList.OptionHighlighted, "#items")
+    @on(RowList.Highlighted, "#items")
     def follow_cursor(self) -> None:
         # The keypress repaints only the list. Filling the pane re-lays out the
         # screen (its height follows its content), which at 5,000 rows held the
@@ -299,6 +313,7 @@ class BriefingScreen(Screen):
         try:
             row = self.current_row()
             detail = self.query_one(ItemDetail)
+            self.show_position()
         except NoMatches:
             return  # the screen is closing
         if row is None:
@@ -309,7 +324,7 @@ class BriefingScreen(Screen):
             item = row.item
             cached = self.details.get(item.id or "")
             if cached is not None:
-                detail.show_item(item, cached.inspection, extras=cached.extras() + self.world_extras(item))
+                detail.show_item(item, cached.inspection, extras=detail_extras(cached) + self.world_extras(item))
             else:
                 detail.show_item(item, None, loading=item.id is not None)
                 # Before confirmation the full read is running: a `why` now
@@ -317,6 +332,14 @@ class BriefingScreen(Screen):
                 # briefing rebuilds the list, which lands here again.
                 if item.id and not self.provisional:
                     self.inspect(item)
+
+    def show_position(self) -> None:
+        """Where the cursor is, in the list's border (at rest: it repaints the border)."""
+        row_list = self.query_one("#items", RowList)
+        index = row_list.highlighted
+        key = row_list.entries[index].key if index is not None and index < row_list.entry_count else None
+        number = "-" if key is None else f"{key + 1:,}"
+        row_list.border_subtitle = f"{number} / {len(self.rows):,}" if self.rows else ""
 
     @work(exclusive=True, group="inspect")
     async def inspect(self, item: Item) -> None:
@@ -328,10 +351,15 @@ class BriefingScreen(Screen):
         async with self.details_lock:
             if self.current_item() is not item:
                 return
-            details = await asyncio.to_thread(read_details, self.project, item.id or "", self.now)
+            # The judging child answers from the snapshot it already holds;
+            # the fold never runs in this process (memory, GIL).
+            from ...store.details import ItemDetails, read_details
+
+            details, _failure = await judge_service.read("details", self.project, item.id or "", self.now,
+                                                         model=ItemDetails, here=read_details)
         self.details[item.id or ""] = details
         if self.current_item() is item:
-            extras = details.extras() + self.world_extras(item)
+            extras = detail_extras(details) + self.world_extras(item)
             self.query_one(ItemDetail).show_item(item, details.inspection, extras=extras)
 
     # ---- live ------------------------------------------------------------
@@ -343,6 +371,8 @@ class BriefingScreen(Screen):
         bucket = paths.bucket_dir(self.project.slug)
         if bucket is None or not bucket.is_dir():
             return
+        from ...store import live
+
         tail = live.EventsTail(bucket / "events.jsonl")
         await asyncio.to_thread(tail.prime)
 
@@ -390,7 +420,7 @@ class BriefingScreen(Screen):
 
     @on(Input.Submitted, "#filter")
     def filter_done(self) -> None:
-        self.query_one("#items", OptionList).focus()
+        self.query_one("#items", RowList).focus()
 
     def watch_filter_text(self) -> None:
         self.rebuild()
@@ -406,11 +436,10 @@ class BriefingScreen(Screen):
         if item is None or item.id is None:
             return
         self.marked.symmetric_difference_update({item.id})
-        option_list = self.query_one("#items", OptionList)
-        index = option_list.highlighted
-        if index is not None:
-            option_list.replace_option_prompt_at_index(
-                index, item_row(item, marked=item.id in self.marked, provisional=item.provisional))
+        row_list = self.query_one("#items", RowList)
+        if row_list.highlighted is not None:
+            row_list.replace_prompt(
+                row_list.highlighted, item_row(item, marked=item.id in self.marked, provisional=item.provisional))
         self.action_cursor(1)
 
     def key_escape(self) -> bool:
@@ -418,7 +447,7 @@ class BriefingScreen(Screen):
         if box.has_focus:
             box.value = ""
             box.display = False
-            self.query_one("#items", OptionList).focus()
+            self.query_one("#items", RowList).focus()
             return True
         return False
 
@@ -428,6 +457,8 @@ class BriefingScreen(Screen):
         """A world contradiction names the resolve status (gone, missing, merged)."""
         item = self.current_item()
         found = self.world.get(item.id or "") if item else None
+        from ...domain.world_badges import suggested_status
+
         return suggested_status(found[0] if found else None)
 
     def action_verb(self, verb: str) -> None:
@@ -437,11 +468,19 @@ class BriefingScreen(Screen):
 
     def with_world(self, item: Item) -> Item:
         found = self.world.get(item.id or "")
-        return with_world(item, found[0] if found else None)
+        if found is None:
+            return item
+        from ...domain.world_badges import with_world
+
+        return with_world(item, found[0])
 
     def world_extras(self, item: Item) -> tuple:
         found = self.world.get(item.id or "")
-        return (world_renderable(*found),) if found else ()
+        if not found:
+            return ()
+        from ..widgets.world_detail import world_renderable
+
+        return (world_renderable(*found),)
 
     def action_world_check(self, every: bool) -> None:
         if self.project.path is None:
@@ -475,6 +514,8 @@ class BriefingScreen(Screen):
         def progress(done: int, total: int) -> None:
             self.app.call_from_thread(bar.update, progress=done)
 
+        from ...domain.worldcheck import check_items
+
         report = await asyncio.to_thread(
             check_items, Path(self.project.path or "."), [(i.id or "", i.text, i.quote) for i in items],
             cancelled=stop.is_set, progress=progress,
@@ -498,7 +539,7 @@ class BriefingScreen(Screen):
 
     # ---- full text ------------------------------------------------------------
 
-    @on(OptionList.OptionSelected, "#items")
+    @on(RowList.Selected, "#items")
     def selected(self) -> None:
         self.action_full_text()
 

@@ -2,13 +2,14 @@
 marks one and `d` diffs it with the cursor row (daimon's own change rows), `@`
 shows the briefing as it stood at a session or a typed time.
 
-Every load runs in an async worker over `asyncio.to_thread`, so daimon's
-ContextVar configuration (a sandbox, an "as of" copy) follows the read.
+Every load runs in an async worker: the session list and diffs are read by
+the judging child (daimon's sandbox settings exported to it), a session or an
+"as of" copy over `asyncio.to_thread`, so daimon's ContextVar configuration
+follows the read.
 """
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from typing import ClassVar
 
@@ -20,7 +21,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Footer, Input, Static
 
 from ...domain.inert import inert
-from ...store import history, reader
+from ...store import history, judge_service, reader
 from ...store.models import Briefing, Diagnostic, ProjectRef, SessionSummary
 from .readonly_briefing import ReadOnlyBriefingScreen
 
@@ -67,7 +68,9 @@ class HistoryScreen(Screen[None]):
 
     @work(exclusive=True, group="history")
     async def load(self) -> None:
-        listing = await asyncio.to_thread(history.sessions, self.project)
+        # The judging child folds (and keeps) the ledgers, not this process.
+        listing, _failure = await judge_service.read("sessions", self.project, model=history.SessionListing,
+                                                     here=history.sessions)
         self.rows = listing.rows
         table = self.query_one("#history-table", DataTable)
         table.clear()
@@ -178,7 +181,8 @@ class DiffScreen(Screen[None]):
 
     @work(exclusive=True, group="diff")
     async def load(self) -> None:
-        report = await asyncio.to_thread(history.diff, self.project, self.older, self.newer)
+        report, _failure = await judge_service.read("diff", self.project, self.older, self.newer,
+                                                    model=history.DiffReport, here=history.diff)
         table = self.query_one(DataTable)
         table.clear()
         for row in report.rows:

@@ -1,0 +1,204 @@
+"""The app's side of the judging child (`judge_child`): start it once, send
+it reads, kill it when the app ends.
+
+daimon's sandbox (tests, the demo, the benchmarks) is a ContextVar that never
+reaches a subprocess, so the child gets daimon's effective settings exported:
+every value of the active `config.settings_override` mapping, the checkpoint
+and log dirs the overrides resolve, and `DAIMON_ENV_FILE` pointing at an empty
+file (under an override daimon reads no env file; the child must not either).
+Outside a sandbox the child simply inherits our environment.
+
+One request at a time, each exchange whole under a lock; a request that
+times out kills the child, and the next request starts a new one, as it does
+for a child that died.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import contextlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+from pathlib import Path
+from typing import Any, TypeVar
+
+from daimon_briefing import config
+from pydantic import BaseModel, ValidationError
+
+from .models import ProjectRef
+
+TIMEOUT_S = 900.0
+CHILD_MODULE = "daimon_tui.store.judge_child"
+_EMPTY_ENV: Path | None = None
+
+Model = TypeVar("Model", bound=BaseModel)
+
+
+class JudgeFailed(Exception):
+    """The child did not answer; the message says why."""
+
+
+def _empty_env_file() -> Path:
+    # mkstemp, not a fixed name in /tmp: nobody else can plant content there.
+    global _EMPTY_ENV
+    if _EMPTY_ENV is None or not _EMPTY_ENV.is_file():
+        handle, name = tempfile.mkstemp(prefix="daimon-tui-empty-", suffix=".env")
+        os.close(handle)
+        _EMPTY_ENV = Path(name)
+        atexit.register(lambda path=_EMPTY_ENV: path.unlink(missing_ok=True))
+    return _EMPTY_ENV
+
+
+def child_env() -> dict[str, str]:
+    """Our environment, with daimon's sandbox settings (when one is active in
+    the calling context) exported in place of every inherited `DAIMON_*`."""
+    env = dict(os.environ)
+    active = config.active_settings()
+    if active is None:
+        return env
+    # DAIMON_TUI_* are ours (cache, log, config), not daimon's settings.
+    env = {k: v for k, v in env.items() if not k.startswith("DAIMON_") or k.startswith("DAIMON_TUI_")}
+    env.update({str(k): str(v) for k, v in active.items()})
+    env["DAIMON_CHECKPOINT_DIR"] = str(config.checkpoint_dir())
+    env["DAIMON_LOG_DIR"] = str(config.log_dir())
+    env["DAIMON_ENV_FILE"] = str(_empty_env_file())
+    return env
+
+
+class JudgeService:
+    """One child, one request at a time. Blocking pipe I/O runs in a worker
+    thread (no GIL held while waiting), so the service works from any event
+    loop and from plain threads alike."""
+
+    def __init__(self) -> None:
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._env: dict[str, str] | None = None
+        self._errors: Any = None
+        self._lock = threading.Lock()
+
+    async def call(self, what: str, project: ProjectRef, *args: Any, model: type[Model],
+                   timeout: float = TIMEOUT_S) -> Model:
+        """Ask the child for `what(project, *args)`; raises `JudgeFailed`.
+        Cancelling the awaiting task drops the answer but lets the exchange
+        finish in its thread, so the child (and the snapshot it holds) lives
+        on: a cursor that moves on must not cost the next read a new fold."""
+        request = json.dumps({"what": what, "project": project.model_dump(mode="json"), "args": args})
+        env = child_env()
+        line = await asyncio.to_thread(self._exchange, request.encode() + b"\n", env, timeout)
+        try:
+            answer = json.loads(line)
+        except ValueError as error:
+            raise JudgeFailed(f"unreadable answer ({len(line)} bytes)") from error
+        if not isinstance(answer, dict) or not answer.get("ok"):
+            error = answer.get("error") if isinstance(answer, dict) else None
+            raise JudgeFailed(str(error or "no answer")[:300])
+        try:
+            return model.model_validate(answer.get("value"))
+        except ValidationError as error:
+            raise JudgeFailed(f"answer is not a {model.__name__}: {str(error)[:200]}") from error
+
+    def _exchange(self, request: bytes, env: dict[str, str], timeout: float) -> bytes:
+        with self._lock:
+            if self._proc is not None and (self._proc.poll() is not None or env != self._env):
+                self._close_locked()  # it died, or the sandbox changed (tests): a new child
+            proc = self._proc or self._start(env)
+            assert proc.stdin is not None and proc.stdout is not None
+            watchdog = threading.Timer(timeout, self._kill, args=(proc,))
+            watchdog.start()
+            try:
+                proc.stdin.write(request)
+                proc.stdin.flush()
+                line = proc.stdout.readline()
+            except (OSError, ValueError) as error:
+                self._close_locked()
+                raise JudgeFailed(f"the child went away: {error}") from error
+            finally:
+                watchdog.cancel()
+            if not line.endswith(b"\n"):
+                tail = self._stderr_tail()
+                timed_out = proc.poll() == -9
+                self._close_locked()
+                if timed_out:
+                    raise JudgeFailed(f"no answer within {timeout:.0f} s")
+                raise JudgeFailed(f"the child ended: {tail or 'no message'}")
+            return line
+
+    def _start(self, env: dict[str, str]) -> subprocess.Popen[bytes]:
+        # Open for the child's whole life (its stderr); closed with it.
+        self._errors = tempfile.TemporaryFile()  # noqa: SIM115
+        try:
+            self._proc = subprocess.Popen(
+                [sys.executable, "-m", CHILD_MODULE],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._errors, env=env,
+            )
+        except OSError as error:
+            raise JudgeFailed(f"could not start: {error}") from error
+        self._env = env
+        return self._proc
+
+    def _stderr_tail(self) -> str:
+        if self._errors is None:
+            return ""
+        with contextlib.suppress(OSError):
+            self._errors.seek(0)
+            lines = self._errors.read()[-4000:].decode("utf-8", "replace").strip().splitlines()
+            return " / ".join(lines[-3:])
+        return ""
+
+    @staticmethod
+    def _kill(proc: subprocess.Popen[bytes]) -> None:
+        with contextlib.suppress(OSError):
+            proc.kill()
+
+    @property
+    def pid(self) -> int | None:
+        proc = self._proc
+        return proc.pid if proc is not None and proc.poll() is None else None
+
+    def close(self) -> None:
+        """End the child, if any. Safe from any thread: killing it first
+        unblocks a request waiting on its answer."""
+        proc = self._proc
+        if proc is not None:
+            self._kill(proc)
+        with self._lock:
+            self._close_locked()
+
+    def _close_locked(self) -> None:
+        proc, self._proc = self._proc, None
+        if proc is not None:
+            self._kill(proc)
+            for pipe in (proc.stdin, proc.stdout):
+                with contextlib.suppress(OSError, ValueError):
+                    if pipe is not None:
+                        pipe.close()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(timeout=5)
+        if self._errors is not None:
+            with contextlib.suppress(OSError):
+                self._errors.close()
+            self._errors = None
+
+
+_SERVICE = JudgeService()
+atexit.register(_SERVICE.close)
+
+
+def service() -> JudgeService:
+    """The process's one judging child."""
+    return _SERVICE
+
+
+async def read(what: str, project: ProjectRef, *args: Any, model: type[Model],
+               here: Any) -> tuple[Model, JudgeFailed | None]:
+    """`what` answered by the child; if it fails, `here(project, *args)` in a
+    thread of this process, with the failure returned for the caller to show."""
+    try:
+        return await service().call(what, project, *args, model=model), None
+    except JudgeFailed as failure:
+        return await asyncio.to_thread(here, project, *args), failure

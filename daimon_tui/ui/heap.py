@@ -1,0 +1,54 @@
+"""The cyclic garbage collector runs between keystrokes, not during them.
+
+Measured at 5,019 rows: with Python's defaults a full (generation 2)
+collection lands every ~25 cursor moves and scans every object of the loaded
+briefing, ~70–110 ms inside a keypress (p95 of a move went from ~6 ms to
+~50 ms). Reference counting still frees almost everything at once; only
+cycles wait for the collector. So automatic collection is off while the app
+runs, a collection runs once input has rested, and after each load the
+surviving heap is frozen (`gc.freeze`), so later collections scan only what
+is new. `unfreeze` before each freeze gives cycles that died since then back
+to the collector.
+"""
+
+from __future__ import annotations
+
+import gc
+import time
+
+# Input must rest this long before the collector runs.
+REST_S = 0.3
+# How often the rest is checked.
+TICK_S = 0.25
+# Fewer new objects than this since the last pass: nothing worth a pass.
+WORTH_A_PASS = 700
+
+
+class IdleCollector:
+    def __init__(self) -> None:
+        self.last_input = time.monotonic()
+        self.enabled_before = gc.isenabled()
+
+    def start(self) -> None:
+        gc.disable()
+
+    def stop(self) -> None:
+        gc.unfreeze()
+        if self.enabled_before:
+            gc.enable()
+
+    def touch(self) -> None:
+        """A key arrived."""
+        self.last_input = time.monotonic()
+
+    def tick(self) -> None:
+        if time.monotonic() - self.last_input < REST_S or gc.get_count()[0] < WORTH_A_PASS:
+            return
+        gc.collect()
+
+    def settle(self) -> None:
+        """After a load (a moment the person waits anyway): collect everything,
+        then freeze what survives, so idle passes stay short."""
+        gc.unfreeze()
+        gc.collect()
+        gc.freeze()

@@ -1,0 +1,130 @@
+"""The judging child: it reads the same sandbox store as the app (daimon's
+sandbox is a ContextVar a child never inherits), answers with what daimon
+judges in-process (briefing, item details, audit), survives between requests,
+and a failed child falls back to the in-process read with a diagnostic."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+from pathlib import Path
+
+import pytest
+from daimon_briefing import config, store
+from daimon_briefing.surfaces import Writer
+
+from daimon_tui.store import audit, demo, details, first_paint, judge_service, reader, verdict_cache
+from daimon_tui.store.models import Briefing, ProjectRef
+
+NOW = demo.DEMO_NOW.timestamp()
+
+
+def ref(store_: demo.DemoStore) -> ProjectRef:
+    return reader.resolve_project(str(store_.project))
+
+
+def test_child_env_exports_the_sandbox_and_no_foreign_setting(
+    demo_store: demo.DemoStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DAIMON_CHECKPOINT_DIR", "/nowhere/real-home-store")
+    monkeypatch.setenv("DAIMON_DISABLE", "1")
+    env = judge_service.child_env()
+    active = config.active_settings()
+    assert active is not None
+    for name, value in active.items():
+        if name != "DAIMON_ENV_FILE":
+            assert env[name] == str(value)
+    assert env["DAIMON_CHECKPOINT_DIR"] == str(demo_store.checkpoint_dir)
+    assert "DAIMON_DISABLE" not in env  # ours, not the sandbox's
+    empty = Path(env["DAIMON_ENV_FILE"])
+    assert empty.is_file() and empty.read_text() == ""
+    assert env["DAIMON_TUI_CACHE"] == os.environ["DAIMON_TUI_CACHE"]
+
+
+def test_one_child_answers_briefing_details_and_audit_like_daimon_in_process(
+    demo_store: demo.DemoStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = ref(demo_store)
+    # A real store elsewhere that the child would read if the sandbox were lost.
+    monkeypatch.setenv("DAIMON_CHECKPOINT_DIR", str(demo_store.root.parent / "elsewhere"))
+    here = reader.load_briefing(project, NOW)
+    assert len(here.items()) > 3
+    target = here.items()[0].id
+    assert target
+    item_here = details.read_details(project, target, NOW)
+    audit_here = audit.load_audit(project)
+
+    async def scenario() -> tuple:
+        service = judge_service.service()
+        there = await service.call("briefing", project, NOW, model=Briefing)
+        pid = service.pid
+        item = await service.call("details", project, target, NOW, model=details.ItemDetails)
+        report = await service.call("audit", project, model=audit.AuditReport)
+        same_child = pid is not None and service.pid == pid
+        # A write in the sandbox is what the same child sees next.
+        assert store.append_event(target, "resolved", note="from a test", source="ui",
+                                  project_dir=project.target, writer=Writer.HUMAN)
+        again = await service.call("briefing", project, NOW, model=Briefing)
+        service.close()
+        return there, item, report, same_child, again
+
+    there, item, report, same_child, again = asyncio.run(scenario())
+    assert there == here and not there.provisional
+    assert item == item_here
+    assert report == audit_here
+    assert report.receipt_failures > 0  # the demo has a tampered session
+    assert same_child
+    assert target not in {i.id for i in again.items()}
+    assert target in {i.id for i in again.resolved}
+    # and the child saved the verdict cache where the app looks for it.
+    assert verdict_cache.load(project.slug) is not None
+
+
+def test_a_killed_child_is_replaced_on_the_next_request(demo_store: demo.DemoStore) -> None:
+    project = ref(demo_store)
+
+    async def scenario() -> tuple[int, int, Briefing]:
+        service = judge_service.service()
+        await service.call("audit", project, model=audit.AuditReport)
+        first = service.pid
+        assert first is not None
+        os.kill(first, signal.SIGKILL)
+        await asyncio.sleep(0.2)
+        briefing = await service.call("briefing", project, NOW, model=Briefing)
+        second = service.pid or 0
+        service.close()
+        return first, second, briefing
+
+    first, second, briefing = asyncio.run(scenario())
+    assert second and second != first
+    assert [i.id for i in briefing.items()] == [i.id for i in reader.load_briefing(project, NOW).items()]
+
+
+def test_failed_child_falls_back_in_process_and_says_so(
+    demo_store: demo.DemoStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = ref(demo_store)
+    monkeypatch.setattr(judge_service.sys, "executable", "/bin/false")
+    briefing = asyncio.run(first_paint.confirm_async(project, NOW))
+    assert [i.id for i in briefing.items()] == [i.id for i in reader.load_briefing(project, NOW).items()]
+    assert any("judging child failed" in n.message for n in briefing.notes)
+
+
+def test_a_garbled_or_refused_answer_is_a_failure_not_a_crash(
+    demo_store: demo.DemoStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = ref(demo_store)
+
+    async def ask(what: str) -> None:
+        try:
+            await judge_service.service().call(what, project, NOW, model=Briefing, timeout=60)
+        finally:
+            judge_service.service().close()
+
+    with pytest.raises(judge_service.JudgeFailed, match="unknown request"):
+        asyncio.run(ask("rm -rf"))
+    # `python -m this` prints a poem, not an answer.
+    monkeypatch.setattr(judge_service, "CHILD_MODULE", "this")
+    with pytest.raises(judge_service.JudgeFailed, match="unreadable answer"):
+        asyncio.run(ask("briefing"))

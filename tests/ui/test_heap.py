@@ -1,0 +1,55 @@
+"""The cyclic collector waits for the keyboard to rest, and the app leaves
+the interpreter's collector as it found it."""
+
+from __future__ import annotations
+
+import gc
+import time
+
+import pytest
+
+from daimon_tui.store import demo
+from daimon_tui.ui import heap
+from daimon_tui.ui.app import DaimonTUI
+from tests.ui.settle import settle
+
+
+def _passes(action) -> int:
+    seen: list[int] = []
+
+    def count(phase: str, info: dict) -> None:
+        if phase == "start":
+            seen.append(info["generation"])
+
+    gc.callbacks.append(count)
+    try:
+        action()
+    finally:
+        gc.callbacks.remove(count)
+    return len(seen)
+
+
+def test_no_collection_while_keys_arrive_one_once_they_rest(monkeypatch: pytest.MonkeyPatch) -> None:
+    collector = heap.IdleCollector()
+    collector.start()
+    try:
+        junk = [[object()] for _ in range(5000)]  # enough new objects to be worth a pass
+        collector.touch()
+        assert _passes(collector.tick) == 0
+        later = time.monotonic() + heap.REST_S + 1
+        monkeypatch.setattr(heap.time, "monotonic", lambda: later)
+        assert _passes(collector.tick) == 1
+        del junk
+    finally:
+        collector.stop()
+    assert gc.isenabled()
+
+
+async def test_the_app_pauses_automatic_collection_and_restores_it(demo_store: demo.DemoStore) -> None:
+    assert gc.isenabled()
+    app = DaimonTUI(project_path=str(demo_store.project), now=demo.DEMO_NOW.timestamp())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert not gc.isenabled()
+        assert gc.get_freeze_count() > 0  # the confirmed briefing's heap was frozen
+    assert gc.isenabled() and gc.get_freeze_count() == 0
