@@ -445,7 +445,10 @@ def _paint_metrics(store_dir: Path, heavy: dict[str, Any], repeats: int) -> list
     own = statistics.median(p.get("self_rss_mb", 0) for _r, p in paints)
     judged = statistics.median(p.get("children_rss_mb", 0) for _r, p in paints)
     print(f"ours = {label}", file=sys.stderr)
-    memory_note = f"app {own:.0f} MB + judging child {judged:.0f} MB"
+    # The stricter reading of the budget: both processes' peaks added (an
+    # upper bound of what the machine holds at once), not the larger one.
+    together = own + judged
+    memory_note = f"app {own:.0f} MB + judging child {judged:.0f} MB; largest process {rss:.0f} MB"
     return [
         Metric(
             "first painted briefing",
@@ -455,8 +458,8 @@ def _paint_metrics(store_dir: Path, heavy: dict[str, Any], repeats: int) -> list
             paint <= 1.0 and paint <= 0.15 * brief_wall,
         ),
         Metric("verdicts confirmed by daimon", confirmed, brief_wall, "<= 1.0x", confirmed <= brief_wall),
-        Metric("peak memory (largest process)", rss, brief_rss, "<= 1.0x", rss <= brief_rss, "MB",
-               f"{'PASS' if rss <= brief_rss else 'FAIL'} ({memory_note})"),
+        Metric("peak memory (app + child)", together, brief_rss, "<= 1.0x", together <= brief_rss, "MB",
+               f"{'PASS' if together <= brief_rss else 'FAIL'} ({memory_note})"),
     ]
 
 

@@ -11,6 +11,7 @@ turn them into a `Plan` with per-item refusals that mirror daimon's CLI gates.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Literal
 
 from pydantic import Field
@@ -31,7 +32,11 @@ MIN_QUARANTINE_TEXT = 20
 CORROBORATION_MIN = 2
 
 
-class VerbSpec(Frozen):
+@dataclass(frozen=True)
+class VerbSpec:
+    """A static registry entry (never parsed from input): a plain dataclass,
+    so importing the verbs builds no validator at startup."""
+
     name: VerbName
     key: str
     title: str

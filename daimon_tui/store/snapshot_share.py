@@ -64,6 +64,8 @@ def _shared(project: Any) -> Any:
         return _original(project)
     with _lock:
         hit = _memo.get(key)
+        if hit is None:
+            _drop_stale(key)
     if hit is not None:
         return hit
     snap = _original(project)
@@ -75,6 +77,22 @@ def _shared(project: Any) -> Any:
                 _memo.pop(next(iter(_memo)))
             _memo[key] = snap
     return snap
+
+
+def _drop_stale(key: tuple) -> None:
+    # A snapshot of the same bucket under older file stats can never be
+    # served again: dropped before the next fold, not after it (one fold's
+    # worth of memory at the peak, not two). Caller holds `_lock`.
+    for stale in [k for k in _memo if k[:2] == key[:2] and k != key]:
+        del _memo[stale]
+
+
+def drop_stale(project: Any) -> None:
+    """Forget the snapshots of `project` that its files have outdated."""
+    key = memo_key(project)
+    if key is not None:
+        with _lock:
+            _drop_stale(key)
 
 
 def install() -> None:

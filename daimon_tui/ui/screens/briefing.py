@@ -213,6 +213,8 @@ class BriefingScreen(Screen):
     @work(group="briefing-footer")
     async def mount_footer(self) -> None:
         await asyncio.sleep(FIRST_FRAME_S)
+        if not self.is_attached:
+            return  # closed (quit, another project) before the Footer came
         await self.mount(Footer())
         self.refresh_bindings()  # a Footer mounted late lists keys on the next bindings update
 
