@@ -45,7 +45,7 @@ async def test_cursor_moves_and_detail_follows(demo_store: demo.DemoStore) -> No
         await settle(pilot)
         assert screen.current_item().text == "Log every retry attempt with its attempt number"
         # The list has no scrollbar: its border says where the cursor is.
-        assert str(screen.query_one(RowList).border_subtitle) == f"3 / {len(screen.rows)}"
+        assert str(screen.query_one("#items-box").border_subtitle) == f"3 / {len(screen.rows)}"
 
 
 async def test_section_headers_are_skipped(demo_store: demo.DemoStore) -> None:

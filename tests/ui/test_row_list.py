@@ -4,6 +4,7 @@ repaints two rows, and a cursor leaving the view turns the page."""
 
 from __future__ import annotations
 
+import itertools
 import random
 
 from rich.cells import cell_len
@@ -16,7 +17,7 @@ from daimon_tui.ui.widgets.row_list import Entry, RowList
 
 def _lines(plain: str, width: int) -> list[str]:
     cuts = [0, *line_breaks(plain, width), len(plain)]
-    return [plain[a:b] for a, b in zip(cuts, cuts[1:], strict=False)]
+    return [plain[a:b] for a, b in itertools.pairwise(cuts)]
 
 
 def test_line_breaks_fit_the_width_and_lose_nothing() -> None:
@@ -71,19 +72,19 @@ async def test_a_big_list_renders_only_what_is_on_screen_and_turns_pages() -> No
         await pilot.pause()
         rows = app.query_one(RowList)
         assert rows.highlighted == 1  # the heading is skipped
-        assert rows.virtual_size.height > 5000  # wrapped rows are taller than one line
+        assert rows.total_lines > 5000  # wrapped rows are taller than one line
         assert len(rows._rendered) < 200  # only the screen and the pages either side
         height = rows.scrollable_content_region.height
-        start = rows.scroll_offset.y
+        start = rows.top
         moves = 0
-        while rows.scroll_offset.y == start:
+        while rows.top == start:
             await pilot.press("down")
             moves += 1
             assert moves < 100
         # The view moved by most of a page, not by one row, and the cursor row is in view.
-        assert rows.scroll_offset.y - start >= height // 2
+        assert rows.top - start >= height // 2
         top = rows._starts[rows.highlighted]
-        assert rows.scroll_offset.y <= top < rows.scroll_offset.y + height
+        assert rows.top <= top < rows.top + height
         await pilot.press("end")
         assert rows.highlighted == 5000
         await pilot.press("home")
@@ -98,14 +99,14 @@ async def test_a_mark_rewraps_one_row_and_heights_follow() -> None:
     async with app.run_test(size=(40, 20)) as pilot:
         await pilot.pause()
         rows = app.query_one(RowList)
-        before = rows.virtual_size.height
+        before = rows.total_lines
         rows.replace_prompt(2, Text("row 1 " + "longer words " * 12))
         await pilot.pause()
-        assert rows.virtual_size.height > before
+        assert rows.total_lines > before
         assert rows.entries[2].prompt.plain.startswith("row 1 longer")
         rows.replace_prompt(2, Text("row 1"))
         await pilot.pause()
-        assert rows.virtual_size.height == before
+        assert rows.total_lines == before
 
 
 async def test_an_empty_list_and_headings_only_highlight_nothing() -> None:

@@ -14,7 +14,7 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.css.query import NoMatches
 from textual.reactive import reactive
 from textual.screen import Screen
@@ -136,7 +136,10 @@ class BriefingScreen(Screen):
         yield Input(placeholder="filter: words, trust:verbatim, section:open, carried, stale, -word",
                     id="filter")
         with Horizontal(id="briefing-body"):
-            yield RowList(id="items")
+            # The border is the box's, not the list's: a page turn repaints
+            # the list's lines only.
+            with Vertical(id="items-box"):
+                yield RowList(id="items")
             with VerticalScroll(id="detail-scroll"):
                 yield ItemDetail(id="detail")
         yield ProgressBar(id="world-progress", show_eta=False)
@@ -341,7 +344,7 @@ class BriefingScreen(Screen):
         index = row_list.highlighted
         key = row_list.entries[index].key if index is not None and index < row_list.entry_count else None
         number = "-" if key is None else f"{key + 1:,}"
-        row_list.border_subtitle = f"{number} / {len(self.rows):,}" if self.rows else ""
+        self.query_one("#items-box").border_subtitle = f"{number} / {len(self.rows):,}" if self.rows else ""
 
     @work(exclusive=True, group="inspect")
     async def inspect(self, item: Item) -> None:

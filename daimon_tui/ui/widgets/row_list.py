@@ -5,8 +5,11 @@ every highlight move (its render cache is keyed by the style, which changes
 with the highlight), which put a cursor move at ~27 ms p95, and it lays out
 every option up front. Here line breaks are measured on plain text, only rows
 on screen are rendered, and their strips are kept; a move repaints two rows,
-or, when the list scrolls, replays kept strips. Rows are Rich `Text` built by the caller
-from inert strings: this widget never parses markup.
+and a page turn replays kept strips. The list scrolls itself (its own `top`
+line, no Textual scroll offset, no scrollbar): a page turn is one repaint of
+this widget, with none of the scroll machinery's layout work. Rows are Rich
+`Text` built by the caller from inert strings: this widget never parses
+markup.
 """
 
 from __future__ import annotations
@@ -22,11 +25,11 @@ from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.binding import Binding, BindingType
-from textual.geometry import Region, Size
+from textual.geometry import Region
 from textual.message import Message
 from textual.reactive import reactive
-from textual.scroll_view import ScrollView
 from textual.strip import Strip
+from textual.widget import Widget
 
 from .line_breaks import line_breaks
 
@@ -34,6 +37,8 @@ from .line_breaks import line_breaks
 RENDERED_ROWS_KEPT = 600
 # Rows rendered ahead per turn of the event loop (~0.3 ms each).
 PREFETCH_ROWS_PER_STEP = 4
+# Lines a mouse wheel notch scrolls.
+WHEEL_LINES = 3
 
 
 @dataclass(frozen=True)
@@ -48,7 +53,7 @@ class Entry:
         return self.key is not None
 
 
-class RowList(ScrollView, can_focus=True):
+class RowList(Widget, can_focus=True):
     """Rows of Rich text, one highlighted; `Highlighted` and `Selected` messages."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -65,9 +70,7 @@ class RowList(ScrollView, can_focus=True):
 
     DEFAULT_CSS = """
     RowList {
-        overflow-x: hidden;
-        overflow-y: auto;
-        scrollbar-gutter: stable;
+        overflow: hidden hidden;
         background: $surface;
         & > .row-list--cursor {
             background: $block-cursor-blurred-background;
@@ -109,6 +112,9 @@ class RowList(ScrollView, can_focus=True):
         self._starts: list[int] = []
         self._rendered: dict[tuple[int, bool], list[Strip]] = {}
         self._prefetching = False
+        # The list scrolls itself: the first line shown, and how many there are.
+        self.top = 0
+        self.total_lines = 0
 
     # ---- content -----------------------------------------------------------
 
@@ -118,7 +124,8 @@ class RowList(ScrollView, can_focus=True):
         self._width = -1
         self._breaks, self._starts = [], []
         self._rendered.clear()
-        self.virtual_size = Size(0, 0)
+        self.total_lines = 0
+        self.top = 0
         self._layout()
         self.set_reactive(RowList.highlighted, None)
         target = highlight if highlight is not None and self._selectable(highlight) else self._step(-1, 1)
@@ -170,7 +177,8 @@ class RowList(ScrollView, can_focus=True):
         for breaks in self._breaks:
             self._starts.append(total)
             total += len(breaks) + 1
-        self.virtual_size = Size(self._width, total)
+        self.total_lines = total
+        self.top = min(self.top, max(0, total - 1))
 
     def _drop_row(self, index: int) -> None:
         self._rendered.pop((index, False), None)
@@ -224,18 +232,16 @@ class RowList(ScrollView, can_focus=True):
 
     def render_line(self, y: int) -> Strip:
         self._layout()
-        line = self.scroll_offset.y + y
-        if not self._starts or not 0 <= line < self.virtual_size.height:
+        line = self.top + y
+        if not self._starts or not 0 <= line < self.total_lines:
             return Strip.blank(self.size.width, self.rich_style)
         index = bisect_right(self._starts, line) - 1
         return self._row_strips(index)[line - self._starts[index]]
 
     def _refresh_row(self, index: int | None) -> None:
-        # The text area only: a region reaching the scrollbar repaints the
-        # whole bar (~3 ms) for every cursor move.
         if index is None or not 0 <= index < len(self._breaks):
             return
-        top = self._starts[index] - self.scroll_offset.y
+        top = self._starts[index] - self.top
         self.refresh(Region(0, top, self.scrollable_content_region.width, len(self._breaks[index]) + 1))
 
     # ---- the highlight -----------------------------------------------------
@@ -266,13 +272,27 @@ class RowList(ScrollView, can_focus=True):
         if index is None or not 0 <= index < len(self._breaks):
             return
         top, bottom = self._starts[index], self._starts[index] + len(self._breaks[index]) + 1
-        view, height = self.scroll_offset.y, self.scrollable_content_region.height
+        view, height = self.top, self.scrollable_content_region.height
         if height <= 0 or (top >= view and bottom <= view + height):
             return
         margin = min(2, height // 4)  # a line or two of the page before stays in view
         y = top - margin if bottom > view + height else bottom - height + margin
-        self.scroll_to(y=max(0, min(y, top)), animate=False, immediate=True, force=True)
+        self._scroll_to(max(0, min(y, top)))
+
+    def _scroll_to(self, top: int) -> None:
+        top = max(0, min(top, self.total_lines - 1))
+        if top != self.top:
+            self.top = top
+            self.refresh()
         self._prefetch_soon()
+
+    def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
+        event.stop()
+        self._scroll_to(min(self.top + WHEEL_LINES, max(0, self.total_lines - self.scrollable_content_region.height)))
+
+    def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
+        event.stop()
+        self._scroll_to(self.top - WHEEL_LINES)
 
     # ---- rendering ahead ---------------------------------------------------
     # A page turn paints a page of rows never painted before; rendering them
@@ -290,7 +310,7 @@ class RowList(ScrollView, can_focus=True):
         if not self._starts or self._width <= 0:
             return
         height = max(1, self.scrollable_content_region.height)
-        view = self.scroll_offset.y
+        view = self.top
         first = bisect_right(self._starts, max(0, view - height)) - 1
         last = bisect_right(self._starts, view + 2 * height)
         done = 0
@@ -317,7 +337,7 @@ class RowList(ScrollView, can_focus=True):
         if not self._starts or self.highlighted is None:
             return
         line = self._starts[self.highlighted] + direction * max(1, self.scrollable_content_region.height)
-        line = min(max(line, 0), self.virtual_size.height - 1)
+        line = min(max(line, 0), self.total_lines - 1)
         index = bisect_right(self._starts, line) - 1
         target = index if self._selectable(index) else self._step(index, direction) or self._step(index, -direction)
         if target is not None:
@@ -341,8 +361,8 @@ class RowList(ScrollView, can_focus=True):
         offset = event.get_content_offset(self)
         if offset is None or not self._starts:
             return
-        line = self.scroll_offset.y + offset.y
-        if not 0 <= line < self.virtual_size.height:
+        line = self.top + offset.y
+        if not 0 <= line < self.total_lines:
             return
         index = bisect_right(self._starts, line) - 1
         if not self._selectable(index):
