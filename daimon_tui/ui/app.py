@@ -94,14 +94,9 @@ class DaimonTUI(App[int]):
             except Exception as exc:
                 self.notify(f"cannot resolve the project: {type(exc).__name__}", severity="error")
                 self.project = None
-        exists = self.project is not None and await asyncio.to_thread(reader.project_exists, self.project)
+        exists, first = (False, None) if self.project is None else await asyncio.to_thread(
+            self._first_look, self.project)
         if exists and self.project is not None:
-            # The screen opens with its first paint in hand: one layout and one
-            # frame with the items, not an empty frame and then a second one.
-            try:
-                first = await asyncio.to_thread(first_paint.provisional_briefing, self.project, self.now)
-            except Exception:  # the screen's own read reports it; the confirmation still answers
-                first = None
             self.open_project(self.project, first=first)
         else:
             where = self.project.target if self.project else (self.project_path or "this directory")
@@ -111,6 +106,17 @@ class DaimonTUI(App[int]):
                 ProjectsScreen(self.project, reason=f"No daimon checkpoint for {where}. Projects that have one:"),
                 self._switched,
             )
+
+    def _first_look(self, project: ProjectRef) -> tuple[bool, Briefing | None]:
+        """Does the bucket exist, and its first paint: in one thread hop, so the
+        screen opens with its items in hand (one layout, one frame), not an
+        empty frame and then a second one."""
+        if not reader.project_exists(project):
+            return False, None
+        try:
+            return True, first_paint.provisional_briefing(project, self.now)
+        except Exception:  # the screen's own read reports it; the confirmation still answers
+            return True, None
 
     def open_project(self, project: ProjectRef, *, first: Briefing | None = None) -> None:
         self.project = project
