@@ -117,3 +117,21 @@ async def test_an_empty_list_and_headings_only_highlight_nothing() -> None:
         assert rows.highlighted is None
         await pilot.press("down", "up", "enter")
         assert rows.highlighted is None and app.selected == []
+
+
+async def test_new_entries_repaint_every_row_and_keep_the_view() -> None:
+    app = ListApp(_entries(200))
+    async with app.run_test(size=(60, 12)) as pilot:
+        await pilot.pause()
+        rows = app.query_one(RowList)
+        await pilot.press("pagedown", "pagedown")
+        await pilot.pause()
+        top = rows.top
+        assert top > 0
+        renamed = [Entry(Text(e.prompt.plain.replace("row", "new").replace("word", "bird")), key=e.key)
+                   for e in _entries(200)[1:]]
+        rows.set_entries([Entry(Text("Heading")), *renamed], highlight=rows.highlighted)
+        await pilot.pause()
+        painted = app.export_screenshot()  # what the screen shows, not what the widget would render
+        assert "bird" in painted and "word" not in painted
+        assert rows.top == top  # a rebuild (a live change) keeps the view where it was

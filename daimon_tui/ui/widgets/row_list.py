@@ -124,14 +124,12 @@ class RowList(Widget, can_focus=True):
         self._width = -1
         self._breaks, self._starts = [], []
         self._rendered.clear()
-        self.total_lines = 0
-        self.top = 0
+        self.total_lines = 0  # `top` stays: a rebuild (a live change) keeps the view where it was
         self._layout()
         self.set_reactive(RowList.highlighted, None)
         target = highlight if highlight is not None and self._selectable(highlight) else self._step(-1, 1)
         self.highlighted = target
-        if target is None:
-            self.refresh()
+        self.refresh()  # every row may have changed, not just the highlighted two
 
     def replace_prompt(self, index: int, prompt: Text) -> None:
         """One row's text changed (a mark): re-measure that row alone."""
