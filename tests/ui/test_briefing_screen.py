@@ -193,3 +193,21 @@ async def test_enter_shows_the_whole_text(demo_store: demo.DemoStore) -> None:
         await pilot.press("escape")
         await settle(pilot)
         assert not isinstance(app.screen, FullTextScreen)
+
+
+async def test_a_read_that_returns_to_a_closing_screen_is_dropped(demo_store: demo.DemoStore) -> None:
+    # Workers call `show` after a read; if the screen is being torn down (quit,
+    # another project) its widgets are gone, and the answer is simply dropped.
+    app = make_app(demo_store)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, BriefingScreen)
+        briefing = screen.briefing
+        await screen.query_one("#briefing-body").remove()
+        await screen.query_one("#briefing-header").remove()
+        screen.show(briefing)
+        screen.rebuild()
+        assert screen.current_row() is None
+        await pilot.pause()
+        assert app.is_running

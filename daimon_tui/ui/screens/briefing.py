@@ -4,6 +4,7 @@ pane that follows the cursor."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 import time
 from dataclasses import dataclass
@@ -202,15 +203,22 @@ class BriefingScreen(Screen):
                                                     here=audit.load_audit)
         self.receipt_failures = report.receipt_failures
         if self.briefing is not None:
-            self.query_one("#briefing-header", Static).update(header_text(self.briefing, self.receipt_failures))
+            with contextlib.suppress(NoMatches):  # the screen closed during the read
+                self.query_one("#briefing-header", Static).update(header_text(self.briefing, self.receipt_failures))
 
     def show(self, briefing: Briefing) -> None:
+        # Workers call this after a read; the screen may have closed meanwhile
+        # (quit, another project): then there is nothing left to show it in.
+        try:
+            header = self.query_one("#briefing-header", Static)
+        except NoMatches:
+            return
         if self.briefing is None:
             self.mount_footer()
         self.briefing = briefing
         if not briefing.provisional:
             self.details.clear()
-        self.query_one("#briefing-header", Static).update(header_text(briefing, self.receipt_failures))
+        header.update(header_text(briefing, self.receipt_failures))
         self.rebuild()
 
     @work(group="briefing-footer")
@@ -227,11 +235,15 @@ class BriefingScreen(Screen):
     # ---- the list --------------------------------------------------------
 
     def rebuild(self) -> None:
+        try:
+            row_list = self.query_one("#items", RowList)
+        except NoMatches:
+            return  # the screen is closing
         briefing = self.briefing
         keep = self.current_id()
         self.rows = []
         if briefing is None:
-            self.query_one("#items", RowList).set_entries([])
+            row_list.set_entries([])
             return
         terms = filtering.parse(self.filter_text)
         entries: list[Entry] = []
@@ -270,12 +282,15 @@ class BriefingScreen(Screen):
             heading(Text(message, style="italic"))
         target = next((n for n, r in enumerate(self.rows) if r.item and r.item.id == keep), 0 if self.rows else None)
         highlight = next((n for n, e in enumerate(entries) if e.key == target), None) if target is not None else None
-        self.query_one("#items", RowList).set_entries(entries, highlight)
+        row_list.set_entries(entries, highlight)
         if target is None:
             self.query_one(ItemDetail).show_item(None)
 
     def current_row(self) -> Row | None:
-        row_list = self.query_one("#items", RowList)
+        try:
+            row_list = self.query_one("#items", RowList)
+        except NoMatches:
+            return None  # the screen is closing
         index = row_list.highlighted
         if index is None or index >= row_list.entry_count:
             return None
@@ -365,7 +380,8 @@ class BriefingScreen(Screen):
         self.details[item.id or ""] = details
         if self.current_item() is item:
             extras = detail_extras(details) + self.world_extras(item)
-            self.query_one(ItemDetail).show_item(item, details.inspection, extras=extras)
+            with contextlib.suppress(NoMatches):  # the screen closed during the read
+                self.query_one(ItemDetail).show_item(item, details.inspection, extras=extras)
 
     # ---- live ------------------------------------------------------------
 
