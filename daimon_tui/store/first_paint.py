@@ -126,8 +126,11 @@ def provisional_briefing(project: ProjectRef, now: float | None = None) -> Brief
     return apply_cache(painted, cached)
 
 
-def confirm_here(project: ProjectRef, now: float | None = None) -> Briefing:
-    """The confirming read in this process: daimon's verdicts, persisted (no text)."""
+def confirm(project: ProjectRef, now: float | None = None) -> Briefing:
+    """daimon's fresh judgement (`reader.load_briefing`) in this process (the
+    judging child's, or the app's if the child fails), its snapshot shared
+    with every later read of the same files, and its verdicts persisted (no text)."""
+    snapshot_share.install()
     # Fingerprint before the read: a write during it leaves a fingerprint that
     # no longer matches, so the next paint treats these verdicts as stale.
     digest = verdict_cache.fingerprint(project)
@@ -136,18 +139,10 @@ def confirm_here(project: ProjectRef, now: float | None = None) -> Briefing:
     return confirmed
 
 
-def confirm(project: ProjectRef, now: float | None = None) -> Briefing:
-    """daimon's fresh judgement (`reader.load_briefing`) in this process, its
-    snapshot shared with every later read of the same files, and its verdicts
-    persisted (no text)."""
-    snapshot_share.install()
-    return confirm_here(project, now)
-
-
 async def confirm_async(project: ProjectRef, now: float | None = None) -> Briefing:
     """daimon's fresh judgement, read by the judging child (the app stays small
     and keeps the GIL); if the child fails, read here and say so in a note."""
-    briefing, failure = await judge_service.read("briefing", project, now, model=Briefing, here=confirm)
+    briefing, failure = await judge_service.read("briefing", project, now)
     if failure is None:
         return briefing
     note = Diagnostic(level="warning", source="daimon-tui",

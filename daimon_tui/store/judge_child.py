@@ -67,16 +67,29 @@ def _plain_or_absent(path: Any) -> bool:
         return False
 
 
-def _calls() -> dict[str, Callable[..., Any]]:
-    from . import audit, details, first_paint, history
+# The reads the child answers: request -> (the read, the model of its answer),
+# as "module:name" in this package, imported only when first needed. The app's
+# side (`judge_service.read`) takes both from here too: the same function is
+# its in-process fallback, the same model validates the child's answer.
+READS: dict[str, tuple[str, str]] = {
+    "briefing": ("first_paint:confirm", "models:Briefing"),
+    "details": ("details:read_details", "details:ItemDetails"),
+    "audit": ("audit:load_audit", "audit:AuditReport"),
+    "sessions": ("history:sessions", "history:SessionListing"),
+    "diff": ("history:diff", "history:DiffReport"),
+}
 
-    return {
-        "briefing": first_paint.confirm_here,
-        "details": details.read_details,
-        "audit": audit.load_audit,
-        "sessions": history.sessions,
-        "diff": history.diff,
-    }
+
+def resolve(where: str) -> Any:
+    """A "module:name" of `READS` as the object it names."""
+    import importlib
+
+    module, name = where.split(":")
+    return getattr(importlib.import_module(f"{__package__}.{module}"), name)
+
+
+def _calls() -> dict[str, Callable[..., Any]]:
+    return {what: resolve(read) for what, (read, _model) in READS.items()}
 
 
 def _answer(calls: dict[str, Callable[..., Any]], request: dict) -> bytes:

@@ -30,6 +30,7 @@ from typing import Any, TypeVar
 from daimon_briefing import config
 from pydantic import BaseModel, ValidationError
 
+from . import judge_child
 from .models import ProjectRef
 
 TIMEOUT_S = 900.0
@@ -194,11 +195,12 @@ def service() -> JudgeService:
     return _SERVICE
 
 
-async def read(what: str, project: ProjectRef, *args: Any, model: type[Model],
-               here: Any) -> tuple[Model, JudgeFailed | None]:
-    """`what` answered by the child; if it fails, `here(project, *args)` in a
-    thread of this process, with the failure returned for the caller to show."""
+async def read(what: str, project: ProjectRef, *args: Any) -> tuple[Any, JudgeFailed | None]:
+    """`what` (a read of `judge_child.READS`) answered by the child; if it
+    fails, the same read in a thread of this process, with the failure
+    returned for the caller to show."""
+    read_at, model_at = judge_child.READS[what]
     try:
-        return await service().call(what, project, *args, model=model), None
+        return await service().call(what, project, *args, model=judge_child.resolve(model_at)), None
     except JudgeFailed as failure:
-        return await asyncio.to_thread(here, project, *args), failure
+        return await asyncio.to_thread(judge_child.resolve(read_at), project, *args), failure

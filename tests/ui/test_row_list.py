@@ -135,3 +135,16 @@ async def test_new_entries_repaint_every_row_and_keep_the_view() -> None:
         painted = app.export_screenshot()  # what the screen shows, not what the widget would render
         assert "bird" in painted and "word" not in painted
         assert rows.top == top  # a rebuild (a live change) keeps the view where it was
+
+
+async def test_a_page_up_landing_on_a_heading_goes_on_to_the_first_row() -> None:
+    rows_ = [Entry(Text("first row"), key=0), Entry(Text("Heading")),
+             *(Entry(Text(f"row {n}"), key=n) for n in range(2, 40))]
+    app = ListApp(rows_)
+    async with app.run_test(size=(40, 10)) as pilot:
+        await pilot.pause()
+        rows = app.query_one(RowList)
+        height = rows.scrollable_content_region.height
+        rows.highlighted = 1 + height  # one page below the heading (one line a row)
+        await pilot.press("pageup")
+        assert rows.highlighted == 0  # index 0 is a row, not "nothing found"

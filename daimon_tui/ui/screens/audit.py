@@ -17,7 +17,7 @@ from textual.widgets import DataTable, Footer, Static
 from ...domain.inert import inert
 from ...domain.receipt_check import state_label
 from ...store import judge_service
-from ...store.audit import AuditReport, LedgerRow, ReceiptRow, Rejection, load_audit
+from ...store.audit import AuditReport, LedgerRow, ReceiptRow, Rejection
 from ...store.models import ProjectRef
 from ..actions import bindings
 
@@ -143,7 +143,7 @@ class AuditScreen(Screen):
     @work(exclusive=True, group="audit-load")
     async def load(self) -> None:
         # The judging child folds (and keeps) the ledgers, not this process.
-        report, _failure = await judge_service.read("audit", self.project, model=AuditReport, here=load_audit)
+        report, _failure = await judge_service.read("audit", self.project)
         self.show(report)
 
     def show(self, report: AuditReport) -> None:

@@ -197,10 +197,7 @@ class BriefingScreen(Screen):
     async def check_receipts(self) -> None:
         # After confirmation (never alongside it): every session's receipt,
         # checked natively, by the judging child over the snapshot it holds.
-        from ...store import audit
-
-        report, _failure = await judge_service.read("audit", self.project, model=audit.AuditReport,
-                                                    here=audit.load_audit)
+        report, _failure = await judge_service.read("audit", self.project)
         self.receipt_failures = report.receipt_failures
         if self.briefing is not None:
             with contextlib.suppress(NoMatches):  # the screen closed during the read
@@ -373,10 +370,7 @@ class BriefingScreen(Screen):
                 return
             # The judging child answers from the snapshot it already holds;
             # the fold never runs in this process (memory, GIL).
-            from ...store.details import ItemDetails, read_details
-
-            details, _failure = await judge_service.read("details", self.project, item.id or "", self.now,
-                                                         model=ItemDetails, here=read_details)
+            details, _failure = await judge_service.read("details", self.project, item.id or "", self.now)
         self.details[item.id or ""] = details
         if self.current_item() is item:
             extras = detail_extras(details) + self.world_extras(item)

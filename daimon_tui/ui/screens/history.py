@@ -21,7 +21,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Footer, Input, Static
 
 from ...domain.inert import inert
-from ...store import history, judge_service, reader
+from ...store import judge_service, reader
 from ...store.models import Briefing, Diagnostic, ProjectRef, SessionSummary
 from .readonly_briefing import ReadOnlyBriefingScreen
 
@@ -69,8 +69,7 @@ class HistoryScreen(Screen[None]):
     @work(exclusive=True, group="history")
     async def load(self) -> None:
         # The judging child folds (and keeps) the ledgers, not this process.
-        listing, _failure = await judge_service.read("sessions", self.project, model=history.SessionListing,
-                                                     here=history.sessions)
+        listing, _failure = await judge_service.read("sessions", self.project)
         self.rows = listing.rows
         table = self.query_one("#history-table", DataTable)
         table.clear()
@@ -181,8 +180,7 @@ class DiffScreen(Screen[None]):
 
     @work(exclusive=True, group="diff")
     async def load(self) -> None:
-        report, _failure = await judge_service.read("diff", self.project, self.older, self.newer,
-                                                    model=history.DiffReport, here=history.diff)
+        report, _failure = await judge_service.read("diff", self.project, self.older, self.newer)
         table = self.query_one(DataTable)
         table.clear()
         for row in report.rows:

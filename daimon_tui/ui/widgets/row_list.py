@@ -275,9 +275,10 @@ class RowList(Widget, can_focus=True):
             return
         margin = min(2, height // 4)  # a line or two of the page before stays in view
         y = top - margin if bottom > view + height else bottom - height + margin
-        self._scroll_to(max(0, min(y, top)))
+        self._show_from(max(0, min(y, top)))
 
-    def _scroll_to(self, top: int) -> None:
+    def _show_from(self, top: int) -> None:
+        # Not `_scroll_to`: that is Textual's own (scroll offsets), unused here.
         top = max(0, min(top, self.total_lines - 1))
         if top != self.top:
             self.top = top
@@ -286,11 +287,11 @@ class RowList(Widget, can_focus=True):
 
     def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
         event.stop()
-        self._scroll_to(min(self.top + WHEEL_LINES, max(0, self.total_lines - self.scrollable_content_region.height)))
+        self._show_from(min(self.top + WHEEL_LINES, max(0, self.total_lines - self.scrollable_content_region.height)))
 
     def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
         event.stop()
-        self._scroll_to(self.top - WHEEL_LINES)
+        self._show_from(self.top - WHEEL_LINES)
 
     # ---- rendering ahead ---------------------------------------------------
     # A page turn paints a page of rows never painted before; rendering them
@@ -320,16 +321,15 @@ class RowList(Widget, can_focus=True):
                     self._prefetch_soon()
                     return
 
-    def action_cursor_down(self) -> None:
-        target = self._step(-1 if self.highlighted is None else self.highlighted, 1)
+    def _move_to(self, target: int | None) -> None:
         if target is not None:
             self.highlighted = target
 
+    def action_cursor_down(self) -> None:
+        self._move_to(self._step(-1 if self.highlighted is None else self.highlighted, 1))
+
     def action_cursor_up(self) -> None:
-        start = len(self.entries) if self.highlighted is None else self.highlighted
-        target = self._step(start, -1)
-        if target is not None:
-            self.highlighted = target
+        self._move_to(self._step(len(self.entries) if self.highlighted is None else self.highlighted, -1))
 
     def action_page(self, direction: int) -> None:
         if not self._starts or self.highlighted is None:
@@ -337,19 +337,17 @@ class RowList(Widget, can_focus=True):
         line = self._starts[self.highlighted] + direction * max(1, self.scrollable_content_region.height)
         line = min(max(line, 0), self.total_lines - 1)
         index = bisect_right(self._starts, line) - 1
-        target = index if self._selectable(index) else self._step(index, direction) or self._step(index, -direction)
-        if target is not None:
-            self.highlighted = target
+        if not self._selectable(index):
+            # a heading: the next row past it, else the one before (index 0 is a row, not "none")
+            ahead = self._step(index, direction)
+            index = ahead if ahead is not None else self._step(index, -direction)
+        self._move_to(index)
 
     def action_first(self) -> None:
-        target = self._step(-1, 1)
-        if target is not None:
-            self.highlighted = target
+        self._move_to(self._step(-1, 1))
 
     def action_last(self) -> None:
-        target = self._step(len(self.entries), -1)
-        if target is not None:
-            self.highlighted = target
+        self._move_to(self._step(len(self.entries), -1))
 
     def action_select(self) -> None:
         if self.highlighted is not None:
