@@ -108,7 +108,7 @@ def _app_factory() -> tuple[Callable[[], Any], str] | None:
     it, else the BriefingScreen in a bare host App (clearly labelled)."""
     from textual.app import App
 
-    from daimon_tui.store import reader
+    from daimon_tui.store.read import reader
 
     with contextlib.suppress(ImportError):
         module = importlib.import_module("daimon_tui.ui.app")
@@ -212,7 +212,7 @@ def child_main(mode: str, store_dir: Path) -> int:
     if mode == "switcher":
         # What the switcher paints first: bucket envelopes and cached counts
         # (`project_index.quick_projects`); daimon's full listing confirms later.
-        from daimon_tui.store import project_index, reader
+        from daimon_tui.store.read import project_index, reader
 
         times = []
         count = 0
@@ -232,7 +232,7 @@ def child_main(mode: str, store_dir: Path) -> int:
         if mode != "first-paint":
             print(json.dumps({"na": "no briefing screen yet"}))
             return 0
-        from daimon_tui.store import reader
+        from daimon_tui.store.read import reader
 
         briefing = reader.load_briefing(reader.resolve_project())
         done = time.time()

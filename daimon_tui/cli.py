@@ -63,7 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _own_version() -> str:
-    from . import __version__
+    from daimon_tui import __version__
 
     return __version__
 
@@ -74,7 +74,7 @@ def _store_context(demo: bool) -> Iterator[str | None]:
     if not demo:
         yield None
         return
-    from .store.demo import demo_store
+    from daimon_tui.store.demo.builder import demo_store
 
     with demo_store() as store:
         yield str(store.project)
@@ -91,17 +91,17 @@ def _quiet_daimon_logs() -> None:
 
 
 def _headless(args: argparse.Namespace, project_path: str | None, out: TextIO) -> int:
-    from .store import reader
+    from daimon_tui.store.read import reader
 
     project = reader.resolve_project(project_path, args.slug)
     if not reader.project_exists(project):
         print(f"daimon-tui: no daimon checkpoint for {project.target}", file=sys.stderr)
         return 1
     if args.command == "brief":
-        from .headless.brief import run_brief
+        from daimon_tui.headless.brief import run_brief
 
         if args.as_of:
-            from .headless.asof import briefing_as_of
+            from daimon_tui.headless.asof import briefing_as_of
 
             try:
                 briefing = briefing_as_of(project, args.as_of)
@@ -112,10 +112,10 @@ def _headless(args: argparse.Namespace, project_path: str | None, out: TextIO) -
             briefing = reader.load_briefing(project)
         return run_brief(briefing, as_json=args.json, out=out)
     if args.command == "audit":
-        from .headless.audit import run_audit
+        from daimon_tui.headless.audit import run_audit
 
         return run_audit(project, as_json=args.json, out=out)
-    from .headless.check import run_check
+    from daimon_tui.headless.check import run_check
 
     # Every carried item of the briefing, checked against the project's own directory.
     briefing = reader.load_briefing(project)
@@ -149,8 +149,8 @@ def main(argv: list[str] | None = None) -> int:
             print("daimon-tui: the interactive app needs a terminal; use `daimon-tui brief --json` "
                   "for a read-only report", file=sys.stderr)
             return 2
-        from .domain.action_log import ActionLog
-        from .ui.app import DaimonTUI
+        from daimon_tui.domain.action_log import ActionLog
+        from daimon_tui.ui.app import DaimonTUI
 
         # The demo keeps its action log beside its temporary store.
         log = ActionLog(Path(demo_project).parent / "daimon-tui-actions.jsonl") if demo_project else None

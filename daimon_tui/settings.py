@@ -17,7 +17,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
-from .ui.actions import ACTIONS
+from daimon_tui.ui.actions import ACTIONS
 
 ACTION_IDS = frozenset(spec.id for spec in ACTIONS)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from daimon_tui.store.demo import DEMO_NOW, demo_store
+from daimon_tui.store.demo.builder import DEMO_NOW, demo_store
 from daimon_tui.ui.app import DaimonTUI
 
 OUT = Path(__file__).resolve().parents[1] / "screenshots"

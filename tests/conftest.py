@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from daimon_tui.store import demo
+from daimon_tui.store.demo import builder as demo
 
 
 @pytest.fixture

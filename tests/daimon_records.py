@@ -7,8 +7,8 @@ from pathlib import Path
 
 from daimon_briefing import api, schema, store
 
-from daimon_tui.store import demo
-from daimon_tui.store.models import ProjectRef
+from daimon_tui.models import ProjectRef
+from daimon_tui.store.demo import builder as demo
 
 
 def item_ids(project: Path | str) -> dict[str, str]:

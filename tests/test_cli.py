@@ -10,7 +10,7 @@ from importlib import metadata
 import pytest
 
 from daimon_tui import cli
-from daimon_tui.store import demo
+from daimon_tui.store.demo import builder as demo
 
 
 def test_unsupported_daimon_is_one_line_and_exit_2(monkeypatch, capsys) -> None:

@@ -24,7 +24,7 @@ from typing import Literal
 
 from pydantic import Field, ValidationError
 
-from daimon_tui.store.models import Frozen
+from daimon_tui.models import Frozen
 
 LOG_ENV = "DAIMON_TUI_LOG"
 GENESIS = "0" * 64

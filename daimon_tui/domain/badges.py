@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..store.models import Badge
+from daimon_tui.models import Badge
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..store.models import Item
+from daimon_tui.models import Item
 
 FLAGS: dict[str, Callable[[Item], bool]] = {
     "carried": lambda i: i.has_badge("carried"),

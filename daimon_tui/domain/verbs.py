@@ -16,7 +16,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from daimon_tui.store.models import Frozen
+from daimon_tui.models import Frozen
 
 VerbName = Literal["resolve", "retract", "restore", "reverify", "forget", "undo"]
 # What one write does to daimon. A verb plans one op per item.

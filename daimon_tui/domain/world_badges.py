@@ -3,10 +3,10 @@ status a contradiction suggests (gone, missing, merged)."""
 
 from __future__ import annotations
 
-from ..store.models import Badge, Item
-from .claims import ClaimKind, Expect
-from .probes import Outcome
-from .worldcheck import ItemResult, badge_for
+from daimon_tui.domain.claims import ClaimKind, Expect
+from daimon_tui.domain.probes import Outcome
+from daimon_tui.domain.worldcheck import ItemResult, badge_for
+from daimon_tui.models import Badge, Item
 
 
 def with_world(item: Item, result: ItemResult | None) -> Item:

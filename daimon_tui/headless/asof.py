@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from ..store.asof import as_of
-from ..store.models import Briefing, Diagnostic, ProjectRef
-from ..store.reader import load_briefing
+from daimon_tui.models import Briefing, Diagnostic, ProjectRef
+from daimon_tui.store.read.asof import as_of
+from daimon_tui.store.read.reader import load_briefing
 
 
 def briefing_as_of(project: ProjectRef, when: str | datetime) -> Briefing:

@@ -9,12 +9,12 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any, TextIO
 
-from ..domain.inert import inert
-from ..domain.receipt_check import state_label
-from ..store.models import ProjectRef
+from daimon_tui.domain.inert import inert
+from daimon_tui.domain.receipt_check import state_label
+from daimon_tui.models import ProjectRef
 
 if TYPE_CHECKING:  # the store import happens inside run_audit, so a broken daimon exits 2
-    from ..store.audit import AuditReport
+    from daimon_tui.store.read.audit import AuditReport
 
 CANNOT_RUN = 2
 
@@ -83,7 +83,7 @@ def write_plain(report: AuditReport, out: TextIO) -> None:
 def run_audit(project: ProjectRef, *, as_json: bool, out: TextIO) -> int:
     """Print the audit of `project`; the return value is the exit code."""
     try:
-        from ..store.audit import load_audit
+        from daimon_tui.store.read.audit import load_audit
 
         report = load_audit(project)
         if as_json:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from typing import Any, TextIO
 
-from ..domain.badges import badge_label, mark_label
-from ..domain.inert import inert
-from ..store.models import Briefing, Item
+from daimon_tui.domain.badges import badge_label, mark_label
+from daimon_tui.domain.inert import inert
+from daimon_tui.models import Briefing, Item
 
 
 def _item_json(item: Item) -> dict[str, Any]:

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..domain.inert import inert
-from ..domain.worldcheck import ItemResult, WorldReport, badge_for, check_items
+from daimon_tui.domain.inert import inert
+from daimon_tui.domain.worldcheck import ItemResult, WorldReport, badge_for, check_items
 
 
 def _item_json(item: ItemResult) -> dict[str, Any]:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from textual.binding import Binding
 
-from ..domain.verbs import VERBS
+from daimon_tui.domain.verbs import VERBS
 
 # The verbs the footer names; the rest are in `?` and the palette.
 SHOWN_VERBS = frozenset({"resolve", "retract"})

@@ -11,14 +11,15 @@ from textual.app import App
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
-from ..domain.action_log import ActionLog
-from ..settings import Settings, load_settings
-from ..store import first_paint, judge_service, reader
-from ..store.models import Briefing, ProjectRef
-from .actions import bindings
-from .commands import ActionCommands
-from .heap import TICK_S, IdleCollector
-from .screens.briefing import BriefingScreen
+from daimon_tui.domain.action_log import ActionLog
+from daimon_tui.models import Briefing, ProjectRef
+from daimon_tui.settings import Settings, load_settings
+from daimon_tui.store.judging import first_paint, judge_service
+from daimon_tui.store.read import reader
+from daimon_tui.ui.actions import bindings
+from daimon_tui.ui.commands import ActionCommands
+from daimon_tui.ui.heap import TICK_S, IdleCollector
+from daimon_tui.ui.screens.briefing import BriefingScreen
 
 STYLES = Path(__file__).resolve().parents[2] / "styles"
 
@@ -100,7 +101,7 @@ class DaimonTUI(App[int]):
             self.open_project(self.project, first=first)
         else:
             where = self.project.target if self.project else (self.project_path or "this directory")
-            from .screens.projects import ProjectsScreen
+            from daimon_tui.ui.screens.projects import ProjectsScreen
 
             self.push_screen(
                 ProjectsScreen(self.project, reason=f"No daimon checkpoint for {where}. Projects that have one:"),
@@ -147,12 +148,12 @@ class DaimonTUI(App[int]):
     # ---- actions -------------------------------------------------------------
 
     def action_projects(self) -> None:
-        from .screens.projects import ProjectsScreen
+        from daimon_tui.ui.screens.projects import ProjectsScreen
 
         self.push_screen(ProjectsScreen(self.project), self._switched)
 
     def action_help(self) -> None:
-        from .screens.help import HelpScreen
+        from daimon_tui.ui.screens.help import HelpScreen
 
         self.push_screen(HelpScreen(self.settings.keys))
 
@@ -192,7 +193,7 @@ class DaimonTUI(App[int]):
 
     @work(exclusive=True, group="verb")
     async def _verb_worker(self, verb: str, ids: tuple[str, ...], screen: BriefingScreen) -> None:
-        from .verb_flow import run_verb
+        from daimon_tui.ui.verb_flow import run_verb
 
         assert self.project is not None
         outcome = await run_verb(self, verb, ids, self.project, self.action_log,  # type: ignore[arg-type]

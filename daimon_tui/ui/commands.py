@@ -6,8 +6,8 @@ from functools import partial
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
-from .actions import ACTIONS, ActionSpec
-from .screens.help import key_label
+from daimon_tui.ui.actions import ACTIONS, ActionSpec
+from daimon_tui.ui.screens.help import key_label
 
 
 class ActionCommands(Provider):

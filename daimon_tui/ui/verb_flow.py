@@ -17,8 +17,8 @@ from textual.app import App
 
 from daimon_tui.domain import verbs
 from daimon_tui.domain.action_log import ActionLog, LoggedRecord
-from daimon_tui.store import plans, writer
-from daimon_tui.store.models import ProjectRef
+from daimon_tui.models import ProjectRef
+from daimon_tui.store.write import plans, writer
 from daimon_tui.ui.screens.verb_modals import (
     ForgetConfirmModal,
     PlanPreviewModal,

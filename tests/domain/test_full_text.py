@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from daimon_tui.store.models import Item
+from daimon_tui.models import Item
 from daimon_tui.ui.screens.full_text import full_text
 
 

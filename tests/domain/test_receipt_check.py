@@ -10,7 +10,7 @@ import pytest
 from daimon_briefing import receipts
 
 from daimon_tui.domain import receipt_check as rc
-from daimon_tui.store import demo_signer
+from daimon_tui.store.demo import signer as demo_signer
 
 
 def _seed() -> str:

@@ -16,7 +16,7 @@ from daimon_briefing import store as dstore
 from daimon_briefing.surfaces import Writer
 
 from daimon_tui.domain.inert import is_unsafe
-from daimon_tui.store import demo
+from daimon_tui.store.demo import builder as demo
 
 NOW = demo.DEMO_NOW.timestamp()
 

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from daimon_tui.headless.brief import briefing_json
-from daimon_tui.store import demo, reader
+from daimon_tui.store.demo import builder as demo
+from daimon_tui.store.read import reader
 from daimon_tui.ui.app import DaimonTUI
 from daimon_tui.ui.screens.briefing import BriefingScreen
 from tests.ui.settle import settle

@@ -13,7 +13,9 @@ import time
 from daimon_briefing import api
 
 from daimon_tui.domain.action_log import ActionLog
-from daimon_tui.store import demo, reader, writer
+from daimon_tui.store.demo import builder as demo
+from daimon_tui.store.read import reader
+from daimon_tui.store.write import writer
 
 from .conftest import NOW
 

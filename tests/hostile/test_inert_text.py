@@ -12,7 +12,8 @@ from rich.text import Text
 from daimon_tui.cli import main
 from daimon_tui.domain.inert import inert, is_unsafe
 from daimon_tui.headless.brief import briefing_json, write_plain
-from daimon_tui.store import demo, reader
+from daimon_tui.store.demo import builder as demo
+from daimon_tui.store.read import reader
 from daimon_tui.ui.app import DaimonTUI
 from daimon_tui.ui.screens.briefing import BriefingScreen
 from daimon_tui.ui.widgets.item_detail import ItemDetail

@@ -16,7 +16,8 @@ import pytest
 from daimon_briefing import config
 
 from daimon_tui.headless.brief import run_brief
-from daimon_tui.store import demo, reader
+from daimon_tui.store.demo import builder as demo
+from daimon_tui.store.read import reader
 
 from .conftest import NOW, seed_hostile
 

@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from daimon_tui.store import demo, paths, reader
+from daimon_tui.store import paths
+from daimon_tui.store.demo import builder as demo
+from daimon_tui.store.read import reader
 
 from .conftest import NOW, tree_hashes
 

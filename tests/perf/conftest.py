@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from daimon_tui.store import snapshot_share
+from daimon_tui.store.judging import snapshot_share
 
 
 @pytest.fixture(autouse=True)

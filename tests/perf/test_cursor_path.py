@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from daimon_tui.store import demo
+from daimon_tui.store.demo import builder as demo
 from daimon_tui.ui.app import DaimonTUI
 from daimon_tui.ui.screens import briefing as briefing_screen
 from daimon_tui.ui.screens.briefing import BriefingScreen

@@ -14,8 +14,10 @@ import pytest
 from daimon_briefing import config, store
 from daimon_briefing.surfaces import Writer
 
-from daimon_tui.store import audit, demo, details, first_paint, judge_service, reader, verdict_cache
-from daimon_tui.store.models import Briefing, ProjectRef
+from daimon_tui.models import Briefing, ProjectRef
+from daimon_tui.store.demo import builder as demo
+from daimon_tui.store.judging import first_paint, judge_service, verdict_cache
+from daimon_tui.store.read import audit, details, reader
 
 NOW = demo.DEMO_NOW.timestamp()
 

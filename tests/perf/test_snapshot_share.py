@@ -9,7 +9,9 @@ import pytest
 from daimon_briefing import store, view
 from daimon_briefing.surfaces import Writer
 
-from daimon_tui.store import demo, judge_child, reader, snapshot_share
+from daimon_tui.store.demo import builder as demo
+from daimon_tui.store.judging import judge_child, snapshot_share
+from daimon_tui.store.read import reader
 
 
 def test_a_snapshot_is_shared_until_a_ledger_changes_and_the_old_one_is_dropped(

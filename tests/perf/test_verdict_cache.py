@@ -12,8 +12,11 @@ from pathlib import Path
 from daimon_briefing import store, trust
 from daimon_briefing.surfaces import Writer
 
-from daimon_tui.store import demo, first_paint, reader, verdict_cache, writer
-from daimon_tui.store.models import Briefing, ProjectRef
+from daimon_tui.models import Briefing, ProjectRef
+from daimon_tui.store.demo import builder as demo
+from daimon_tui.store.judging import first_paint, verdict_cache
+from daimon_tui.store.read import reader
+from daimon_tui.store.write import writer
 
 NOW = demo.DEMO_NOW.timestamp()
 SINGLE = demo.SINGLE_THREAD["text"]

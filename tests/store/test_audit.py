@@ -14,8 +14,10 @@ from daimon_briefing import api, config, forget, normalize, view
 from daimon_briefing import store as dstore
 
 from daimon_tui.headless import audit as headless
-from daimon_tui.store import audit, demo, demo_signer
-from daimon_tui.store.models import ProjectRef
+from daimon_tui.models import ProjectRef
+from daimon_tui.store.demo import builder as demo
+from daimon_tui.store.demo import signer as demo_signer
+from daimon_tui.store.read import audit
 
 
 def ref(store: demo.DemoStore) -> ProjectRef:

@@ -15,8 +15,9 @@ from daimon_briefing.cli.history import changes
 from daimon_briefing.surfaces import Writer
 
 from daimon_tui.headless.asof import briefing_as_of
-from daimon_tui.store import demo, history, reader
-from daimon_tui.store.asof import parse_time, stamp
+from daimon_tui.store.demo import builder as demo
+from daimon_tui.store.read import history, reader
+from daimon_tui.store.read.asof import parse_time, stamp
 
 QUESTION = demo.RETRY_QUESTION["text"]
 

@@ -12,9 +12,10 @@ from daimon_briefing.surfaces import Writer
 
 from daimon_tui.domain import queue_order
 from daimon_tui.domain.action_log import ActionLog
-from daimon_tui.store import decisions, demo, writer
-from daimon_tui.store.models import ProjectRef
-from daimon_tui.store.queue import build_queue, prefill_status, reclassify
+from daimon_tui.models import ProjectRef
+from daimon_tui.store.demo import builder as demo
+from daimon_tui.store.read.queue import build_queue, prefill_status, reclassify
+from daimon_tui.store.write import decisions, writer
 
 NOW = demo.DEMO_NOW
 STAGING = "Is the staging deploy still pinned to the old image tag?"
@@ -277,7 +278,7 @@ def test_supersede_confirm_and_claim_reopen(queue_store, tmp_path):
 def test_kill_switch_refuses_and_writes_nothing(queue_store, tmp_path):
     project, ids = queue_store
     entry = build_queue(project, NOW.timestamp()).find(f"trust:{ids['tid']}")
-    with unittest.mock.patch("daimon_tui.store.decisions.config.is_disabled", return_value=True):
+    with unittest.mock.patch("daimon_tui.store.write.decisions.config.is_disabled", return_value=True):
         verdict = decisions.decide(entry, "trust-confirm", project, log=ActionLog(tmp_path / "a.jsonl"))
     assert verdict.outcome == "refused" and verdict.code == "disabled"
     assert trust.get(ids["tid"], project_dir=project.target)["state"] == "candidate"

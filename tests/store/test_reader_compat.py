@@ -10,7 +10,8 @@ import pytest
 from daimon_briefing import api
 
 from daimon_tui.headless.brief import briefing_json, run_brief
-from daimon_tui.store import demo, reader
+from daimon_tui.store.demo import builder as demo
+from daimon_tui.store.read import reader
 
 NOW = demo.DEMO_NOW.timestamp()
 MARKS = {

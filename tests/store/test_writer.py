@@ -9,7 +9,8 @@ import pytest
 from daimon_briefing import api, config, store, trust, view
 from daimon_briefing.surfaces import Writer
 
-from daimon_tui.store import demo, plans, writer
+from daimon_tui.store.demo import builder as demo
+from daimon_tui.store.write import plans, writer
 from tests.daimon_records import brief_text as brief
 from tests.daimon_records import events
 from tests.daimon_records import item_ids as ids

@@ -13,9 +13,9 @@ from daimon_briefing import store as dstore
 from textual.app import App
 from textual.widgets import DataTable, Static
 
-from daimon_tui.store import demo
-from daimon_tui.store.audit import load_audit
-from daimon_tui.store.models import ProjectRef
+from daimon_tui.models import ProjectRef
+from daimon_tui.store.demo import builder as demo
+from daimon_tui.store.read.audit import load_audit
 from daimon_tui.ui.screens.audit import AuditScreen, receipt_failures
 
 STYLES = Path(__file__).resolve().parents[2] / "styles"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from daimon_tui.store import demo
+from daimon_tui.store.demo import builder as demo
 from daimon_tui.ui.app import DaimonTUI
 from tests.ui.settle import settle
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from daimon_briefing import api
 
-from daimon_tui.store import demo
+from daimon_tui.store.demo import builder as demo
 from daimon_tui.ui.app import DaimonTUI
 from daimon_tui.ui.screens.briefing import BriefingScreen
 from tests.daimon_records import events

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from daimon_tui.store import demo
+from daimon_tui.store.demo import builder as demo
 from daimon_tui.ui import heap
 from daimon_tui.ui.app import DaimonTUI
 from tests.ui.settle import settle

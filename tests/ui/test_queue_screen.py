@@ -11,8 +11,8 @@ from daimon_briefing import amendments, api, refutations, relations, store, trus
 from textual.app import App
 
 from daimon_tui.domain.action_log import ActionLog
-from daimon_tui.store import demo
-from daimon_tui.store.models import ProjectRef
+from daimon_tui.models import ProjectRef
+from daimon_tui.store.demo import builder as demo
 from daimon_tui.ui.screens.queue import QueueScreen
 
 STYLES = sorted(str(p) for p in (Path(__file__).resolve().parents[2] / "styles").glob("*.tcss"))

@@ -15,7 +15,7 @@ from textual.screen import Screen
 from daimon_tui.domain import verbs
 from daimon_tui.domain.action_log import ActionLog
 from daimon_tui.domain.verbs import ForgetReach, ItemFacts, LatestEvent, StoreGuard
-from daimon_tui.store.models import ProjectRef
+from daimon_tui.models import ProjectRef
 from daimon_tui.ui.screens.log import LogScreen
 from daimon_tui.ui.screens.verb_modals import (
     ForgetConfirmModal,

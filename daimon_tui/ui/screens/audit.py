@@ -14,12 +14,12 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
-from ...domain.inert import inert
-from ...domain.receipt_check import state_label
-from ...store import judge_service
-from ...store.audit import AuditReport, LedgerRow, ReceiptRow, Rejection
-from ...store.models import ProjectRef
-from ..actions import bindings
+from daimon_tui.domain.inert import inert
+from daimon_tui.domain.receipt_check import state_label
+from daimon_tui.models import ProjectRef
+from daimon_tui.store.judging import judge_service
+from daimon_tui.store.read.audit import AuditReport, LedgerRow, ReceiptRow, Rejection
+from daimon_tui.ui.actions import bindings
 
 STATE_STYLES = {
     "signature-valid": "green",

@@ -21,14 +21,15 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Footer, Input, ProgressBar, Static
 
-from ...domain import filtering
-from ...domain.inert import inert
-from ...store import first_paint, judge_service, paths
-from ...store.models import Briefing, Item, ProjectRef, WithheldItem
-from ..actions import bindings
-from ..widgets.item_detail import ItemDetail
-from ..widgets.item_row import item_row, withheld_row
-from ..widgets.row_list import Entry, RowList
+from daimon_tui.domain import filtering
+from daimon_tui.domain.inert import inert
+from daimon_tui.models import Briefing, Item, ProjectRef, WithheldItem
+from daimon_tui.store import paths
+from daimon_tui.store.judging import first_paint, judge_service
+from daimon_tui.ui.actions import bindings
+from daimon_tui.ui.widgets.item_detail import ItemDetail
+from daimon_tui.ui.widgets.item_row import item_row, withheld_row
+from daimon_tui.ui.widgets.row_list import Entry, RowList
 
 # How long the cursor rests on a row before the detail pane shows it.
 DETAIL_REST_S = 0.08
@@ -39,8 +40,8 @@ FIRST_FRAME_S = 0.12
 
 
 if TYPE_CHECKING:
-    from ...domain.worldcheck import ItemResult
-    from ...store.details import ItemDetails
+    from daimon_tui.domain.worldcheck import ItemResult
+    from daimon_tui.store.read.details import ItemDetails
 
 # What only a later action needs (world-checks and GitPython, the live watcher,
 # the audit, item details) is imported where it is used: the first frame
@@ -49,8 +50,8 @@ if TYPE_CHECKING:
 
 def detail_extras(details: ItemDetails) -> tuple:
     """The witnesses and lifecycle panels under daimon's `why`."""
-    from ..widgets.timeline import timeline_renderable
-    from ..widgets.witnesses import witness_renderable
+    from daimon_tui.ui.widgets.timeline import timeline_renderable
+    from daimon_tui.ui.widgets.witnesses import witness_renderable
 
     out = []
     if details.witnesses is not None:
@@ -386,7 +387,7 @@ class BriefingScreen(Screen):
         bucket = paths.bucket_dir(self.project.slug)
         if bucket is None or not bucket.is_dir():
             return
-        from ...store import live
+        from daimon_tui.store.judging import live
 
         tail = live.EventsTail(bucket / "events.jsonl")
         await asyncio.to_thread(tail.prime)
@@ -472,7 +473,7 @@ class BriefingScreen(Screen):
         """A world contradiction names the resolve status (gone, missing, merged)."""
         item = self.current_item()
         found = self.world.get(item.id or "") if item else None
-        from ...domain.world_badges import suggested_status
+        from daimon_tui.domain.world_badges import suggested_status
 
         return suggested_status(found[0] if found else None)
 
@@ -485,7 +486,7 @@ class BriefingScreen(Screen):
         found = self.world.get(item.id or "")
         if found is None:
             return item
-        from ...domain.world_badges import with_world
+        from daimon_tui.domain.world_badges import with_world
 
         return with_world(item, found[0])
 
@@ -493,7 +494,7 @@ class BriefingScreen(Screen):
         found = self.world.get(item.id or "")
         if not found:
             return ()
-        from ..widgets.world_detail import world_renderable
+        from daimon_tui.ui.widgets.world_detail import world_renderable
 
         return (world_renderable(*found),)
 
@@ -529,7 +530,7 @@ class BriefingScreen(Screen):
         def progress(done: int, total: int) -> None:
             self.app.call_from_thread(bar.update, progress=done)
 
-        from ...domain.worldcheck import check_items
+        from daimon_tui.domain.worldcheck import check_items
 
         report = await asyncio.to_thread(
             check_items, Path(self.project.path or "."), [(i.id or "", i.text, i.quote) for i in items],
@@ -560,7 +561,7 @@ class BriefingScreen(Screen):
 
     def action_full_text(self) -> None:
         """`enter` on a row: the item's whole text, however long."""
-        from .full_text import FullTextScreen
+        from daimon_tui.ui.screens.full_text import FullTextScreen
 
         item = self.current_item()
         if item is not None:

@@ -11,8 +11,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static, TextArea
 
-from ...domain.inert import inert
-from ...store.models import Item
+from daimon_tui.domain.inert import inert
+from daimon_tui.models import Item
 
 
 def full_text(item: Item) -> str:

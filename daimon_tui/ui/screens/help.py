@@ -12,8 +12,8 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from ...domain.badges import BADGES, MARKS
-from ..actions import ACTIONS
+from daimon_tui.domain.badges import BADGES, MARKS
+from daimon_tui.ui.actions import ACTIONS
 
 KEY_NAMES = {"question_mark": "?", "slash": "/", "colon": ":", "space": "space", "escape": "esc"}
 

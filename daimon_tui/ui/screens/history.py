@@ -20,10 +20,11 @@ from textual.binding import Binding, BindingType
 from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Footer, Input, Static
 
-from ...domain.inert import inert
-from ...store import judge_service, reader
-from ...store.models import Briefing, Diagnostic, ProjectRef, SessionSummary
-from .readonly_briefing import ReadOnlyBriefingScreen
+from daimon_tui.domain.inert import inert
+from daimon_tui.models import Briefing, Diagnostic, ProjectRef, SessionSummary
+from daimon_tui.store.judging import judge_service
+from daimon_tui.store.read import reader
+from daimon_tui.ui.screens.readonly_briefing import ReadOnlyBriefingScreen
 
 COUNT_KEYS = ("verbatim", "inferred", "untagged", "withheld")
 
@@ -242,7 +243,7 @@ Loader = Callable[[ProjectRef, str], Briefing]
 
 
 def _load_as_of(project: ProjectRef, when: str) -> Briefing:
-    from ...headless.asof import briefing_as_of
+    from daimon_tui.headless.asof import briefing_as_of
 
     return briefing_as_of(project, when)
 

@@ -15,7 +15,7 @@ from textual.widgets import DataTable, Footer, Label
 
 from daimon_tui.domain.action_log import ActionEntry, ActionLog, ChainReport, LogLine
 from daimon_tui.domain.inert import inert
-from daimon_tui.store.models import ProjectRef
+from daimon_tui.models import ProjectRef
 
 _OUTCOME_STYLE = {"applied": "bold", "refused": "reverse", "failed": "reverse", "not-applied": "reverse"}
 _OUTCOME_MARK = {"applied": "✓", "refused": "✗", "failed": "✗", "not-applied": "∅", "world-check": "◎"}

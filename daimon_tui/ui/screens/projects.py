@@ -13,9 +13,9 @@ from textual.binding import Binding
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
-from ...domain.inert import inert
-from ...store import project_index, reader
-from ...store.models import ProjectRef, ProjectSummary
+from daimon_tui.domain.inert import inert
+from daimon_tui.models import ProjectRef, ProjectSummary
+from daimon_tui.store.read import project_index, reader
 
 
 class ProjectsScreen(ModalScreen[ProjectRef | None]):

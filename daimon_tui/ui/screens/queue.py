@@ -24,13 +24,13 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Label, Static
 
-from ...domain import queue_order, verbs
-from ...domain.action_log import ActionEntry, ActionLog
-from ...domain.inert import inert
-from ...store import decisions
-from ...store.models import ProjectRef
-from ...store.queue import QueueEntry, TriageQueue, build_queue, reclassify
-from ..widgets.item_detail import item_fields
+from daimon_tui.domain import queue_order, verbs
+from daimon_tui.domain.action_log import ActionEntry, ActionLog
+from daimon_tui.domain.inert import inert
+from daimon_tui.models import ProjectRef
+from daimon_tui.store.read.queue import QueueEntry, TriageQueue, build_queue, reclassify
+from daimon_tui.store.write import decisions
+from daimon_tui.ui.widgets.item_detail import item_fields
 
 # Single keys: one verb per key, resolved against what fits the entry.
 KEY_VERBS: dict[str, tuple[str, ...]] = {
@@ -273,7 +273,7 @@ class QueueScreen(Screen):
         if queue is None:
             return
         try:
-            from ...domain import worldcheck
+            from daimon_tui.domain import worldcheck
         except ImportError:
             return
         items = [
@@ -390,7 +390,7 @@ class QueueScreen(Screen):
     async def _apply(self, entry: QueueEntry, verb: str) -> str | None:
         """Run the verb; the tally word for it, or None when cancelled."""
         if verb in CURATION:
-            from ..verb_flow import run_verb
+            from daimon_tui.ui.verb_flow import run_verb
 
             result = await run_verb(
                 self.app,
@@ -405,7 +405,7 @@ class QueueScreen(Screen):
             return CURATION_TALLY[verb] if result.status == "applied" else result.status
         evidence = ""
         if verb == "claim-reopen":
-            from .verb_modals import ReverifyModal
+            from daimon_tui.ui.screens.verb_modals import ReverifyModal
 
             data = await self.app.push_screen_wait(ReverifyModal((entry.ref,)))
             if not isinstance(data, verbs.ReverifyInput):

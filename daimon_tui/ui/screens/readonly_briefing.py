@@ -14,10 +14,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import Static
 
-from ...domain.inert import inert
-from ...store.models import Briefing, Item, ProjectRef
-from ..widgets.item_detail import ItemDetail
-from .briefing import BriefingScreen
+from daimon_tui.domain.inert import inert
+from daimon_tui.models import Briefing, Item, ProjectRef
+from daimon_tui.ui.screens.briefing import BriefingScreen
+from daimon_tui.ui.widgets.item_detail import ItemDetail
 
 # Everything that writes, marks for a write, or probes the world now.
 DISABLED_ACTIONS = frozenset({"verb", "mark", "world_check", "reload"})

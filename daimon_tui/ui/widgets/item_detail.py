@@ -10,9 +10,9 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
-from ...domain.badges import MARKS, badge_label, badge_style
-from ...domain.inert import inert
-from ...store.models import Inspection, Item, WithheldItem
+from daimon_tui.domain.badges import MARKS, badge_label, badge_style
+from daimon_tui.domain.inert import inert
+from daimon_tui.models import Inspection, Item, WithheldItem
 
 DETAIL_LIMIT = 20_000
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from ...domain.badges import MARKS, badge_label, badge_style, ordered
-from ...domain.inert import inert
-from ...store.models import Item, WithheldItem
+from daimon_tui.domain.badges import MARKS, badge_label, badge_style, ordered
+from daimon_tui.domain.inert import inert
+from daimon_tui.models import Item, WithheldItem
 
 ROW_TEXT_LIMIT = 300
 

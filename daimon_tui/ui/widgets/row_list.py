@@ -31,7 +31,7 @@ from textual.reactive import reactive
 from textual.strip import Strip
 from textual.widget import Widget
 
-from .line_breaks import line_breaks
+from daimon_tui.ui.widgets.line_breaks import line_breaks
 
 # Rendered rows kept between paints: a few screens' worth at any width.
 RENDERED_ROWS_KEPT = 600

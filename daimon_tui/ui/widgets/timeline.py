@@ -10,8 +10,8 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
-from ...domain.inert import inert
-from ...store.history import Timeline
+from daimon_tui.domain.inert import inert
+from daimon_tui.store.read.history import Timeline
 
 
 def _safe(value: object, limit: int = 80) -> str:

@@ -9,8 +9,8 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
-from ...domain.inert import inert
-from ...store.history import Demotion, WitnessReport
+from daimon_tui.domain.inert import inert
+from daimon_tui.store.read.history import Demotion, WitnessReport
 
 _DEMOTION_WORD = {
     "resolution": "resolution",

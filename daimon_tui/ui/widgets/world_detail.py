@@ -9,9 +9,9 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from ...domain.inert import inert
-from ...domain.probes import Outcome
-from ...domain.worldcheck import ItemResult
+from daimon_tui.domain.inert import inert
+from daimon_tui.domain.probes import Outcome
+from daimon_tui.domain.worldcheck import ItemResult
 
 STYLES = {Outcome.CONFIRMED: ("✓ confirmed", "bold green"), Outcome.CONTRADICTED: ("✗ contradicted", "bold red"),
           Outcome.UNKNOWN: ("? unknown", "yellow")}

@@ -17,8 +17,7 @@ from typing import Any
 
 from daimon_briefing import api, briefing, config, schema, store, view
 
-from . import paths
-from .models import (
+from daimon_tui.models import (
     Axis,
     Badge,
     Briefing,
@@ -31,6 +30,7 @@ from .models import (
     Section,
     WithheldItem,
 )
+from daimon_tui.store import paths
 
 # The format versions this reader was tested against; anything else is read
 # (daimon reads it) but flagged, because its fields may mean something new.

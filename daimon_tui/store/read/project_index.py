@@ -13,8 +13,10 @@ from __future__ import annotations
 
 from daimon_briefing import api
 
-from . import paths, reader, verdict_cache
-from .models import Diagnostic, ProjectSummary
+from daimon_tui.models import Diagnostic, ProjectSummary
+from daimon_tui.store import paths
+from daimon_tui.store.judging import verdict_cache
+from daimon_tui.store.read import reader
 
 
 def quick_projects() -> tuple[tuple[ProjectSummary, ...], tuple[Diagnostic, ...]]:

@@ -4,8 +4,8 @@ corroboration witnesses and the lifecycle timeline, as one serialisable model
 
 from __future__ import annotations
 
-from . import history, reader
-from .models import Frozen, Inspection, ProjectRef
+from daimon_tui.models import Frozen, Inspection, ProjectRef
+from daimon_tui.store.read import history, reader
 
 
 class ItemDetails(Frozen):

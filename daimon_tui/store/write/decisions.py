@@ -20,11 +20,11 @@ from typing import Literal
 from daimon_briefing import amendments, config, jsonl, refutations, relations, store, trust
 from daimon_briefing.surfaces import Writer
 
-from ..domain import verbs as curation
-from ..domain.action_log import ActionLog, LoggedRecord
-from . import writer
-from .models import Frozen, ProjectRef
-from .queue import QueueEntry, RulingBinding
+from daimon_tui.domain import verbs as curation
+from daimon_tui.domain.action_log import ActionLog, LoggedRecord
+from daimon_tui.models import Frozen, ProjectRef
+from daimon_tui.store.read.queue import QueueEntry, RulingBinding
+from daimon_tui.store.write import writer
 
 VerdictOutcome = Literal["applied", "not-applied", "refused", "failed"]
 

@@ -37,7 +37,7 @@ def _warm(request: dict) -> None:
     our own modules load)."""
     from daimon_briefing import surfaces, view
 
-    from . import snapshot_share
+    from daimon_tui.store.judging import snapshot_share
 
     snapshot_share.install()
     project = request.get("project") or {}
@@ -68,15 +68,15 @@ def _plain_or_absent(path: Any) -> bool:
 
 
 # The reads the child answers: request -> (the read, the model of its answer),
-# as "module:name" in this package, imported only when first needed. The app's
+# as "module:name", imported only when first needed. The app's
 # side (`judge_service.read`) takes both from here too: the same function is
 # its in-process fallback, the same model validates the child's answer.
 READS: dict[str, tuple[str, str]] = {
-    "briefing": ("first_paint:confirm", "models:Briefing"),
-    "details": ("details:read_details", "details:ItemDetails"),
-    "audit": ("audit:load_audit", "audit:AuditReport"),
-    "sessions": ("history:sessions", "history:SessionListing"),
-    "diff": ("history:diff", "history:DiffReport"),
+    "briefing": ("daimon_tui.store.judging.first_paint:confirm", "daimon_tui.models:Briefing"),
+    "details": ("daimon_tui.store.read.details:read_details", "daimon_tui.store.read.details:ItemDetails"),
+    "audit": ("daimon_tui.store.read.audit:load_audit", "daimon_tui.store.read.audit:AuditReport"),
+    "sessions": ("daimon_tui.store.read.history:sessions", "daimon_tui.store.read.history:SessionListing"),
+    "diff": ("daimon_tui.store.read.history:diff", "daimon_tui.store.read.history:DiffReport"),
 }
 
 
@@ -85,7 +85,7 @@ def resolve(where: str) -> Any:
     import importlib
 
     module, name = where.split(":")
-    return getattr(importlib.import_module(f"{__package__}.{module}"), name)
+    return getattr(importlib.import_module(module), name)
 
 
 def _calls() -> dict[str, Callable[..., Any]]:
@@ -93,7 +93,7 @@ def _calls() -> dict[str, Callable[..., Any]]:
 
 
 def _answer(calls: dict[str, Callable[..., Any]], request: dict) -> bytes:
-    from .models import ProjectRef
+    from daimon_tui.models import ProjectRef
 
     what = request.get("what")
     call = calls.get(what if isinstance(what, str) else "")

@@ -17,9 +17,9 @@ from collections.abc import Mapping
 
 from daimon_briefing import normalize, pending, refutations, view
 
-from ..domain.queue_order import KIND_TITLES, order_key
-from .models import Briefing, Diagnostic, Frozen, Item, ProjectRef
-from .reader import load_briefing
+from daimon_tui.domain.queue_order import KIND_TITLES, order_key
+from daimon_tui.models import Briefing, Diagnostic, Frozen, Item, ProjectRef
+from daimon_tui.store.read.reader import load_briefing
 
 # Verb names a queue entry can offer (the screen binds them to keys; the
 # curation verbs `resolve`/`retract`/`reverify` run through the verb flow).

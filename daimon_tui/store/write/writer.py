@@ -24,8 +24,8 @@ from daimon_briefing import config, forget, jsonl, normalize, store, trust, view
 from daimon_briefing.surfaces import Writer
 
 from daimon_tui.domain import verbs
-from daimon_tui.store import plans
-from daimon_tui.store.models import ProjectRef
+from daimon_tui.models import ProjectRef
+from daimon_tui.store.write import plans
 
 _TS = "%Y-%m-%dT%H:%M:%SZ"
 

@@ -25,7 +25,7 @@ from typing import Any
 
 from daimon_briefing import config, store, surfaces
 
-from .models import Briefing, ProjectRef, WithheldItem
+from daimon_tui.models import Briefing, ProjectRef, WithheldItem
 
 FORMAT = 1
 _TAIL = 4096

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from daimon_briefing import config, store, surfaces, teamproject, view
 
-from .models import Diagnostic, Frozen, ProjectRef
+from daimon_tui.models import Diagnostic, Frozen, ProjectRef
 
 _LOCK = re.compile(r"\.lock$")
 

@@ -23,9 +23,10 @@ from daimon_briefing import jsonl, view
 from daimon_briefing.jsonl import Health
 from daimon_briefing.surfaces import ReadPosture
 
-from . import judge_service, reader, snapshot_share, verdict_cache
-from .models import Badge, Briefing, Diagnostic, Item, ProjectRef, Section, WithheldItem
-from .verdict_cache import Cached, Verdict
+from daimon_tui.models import Badge, Briefing, Diagnostic, Item, ProjectRef, Section, WithheldItem
+from daimon_tui.store.judging import judge_service, snapshot_share, verdict_cache
+from daimon_tui.store.judging.verdict_cache import Cached, Verdict
+from daimon_tui.store.read import reader
 
 _STATE_WORDS = {"resolved", "superseded", "forgotten", "visible"}
 

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from daimon_briefing import store, view
 
-from .models import Briefing, Item, Section, WithheldItem
+from daimon_tui.models import Briefing, Item, Section, WithheldItem
 
 _TAIL = 4096
 DEBOUNCE_MS = 60

@@ -30,11 +30,11 @@ from typing import Any, TypeVar
 from daimon_briefing import config
 from pydantic import BaseModel, ValidationError
 
-from . import judge_child
-from .models import ProjectRef
+from daimon_tui.models import ProjectRef
+from daimon_tui.store.judging import judge_child
 
 TIMEOUT_S = 900.0
-CHILD_MODULE = "daimon_tui.store.judge_child"
+CHILD_MODULE = "daimon_tui.store.judging.judge_child"
 _EMPTY_ENV: Path | None = None
 
 Model = TypeVar("Model", bound=BaseModel)

@@ -4,7 +4,7 @@ Everything is written by daimon's code inside `testing.sandbox`, in a temporary
 directory: the user's real `~/.daimon` is never read or written. The store holds
 several sessions over several days, all three trust classes, carried and stale
 items, a question corroborated x3, a resolved and a quarantined item, a standing
-ruling, signed receipts (real Ed25519 through `demo_signer`) and one tampered
+ruling, signed receipts (real Ed25519 through `signer`) and one tampered
 session file.
 """
 
@@ -40,9 +40,9 @@ def _stamp(when: datetime) -> str:
 
 
 def write_signer(directory: Path) -> Path:
-    """An executable wrapper that runs `demo_signer` with this interpreter."""
+    """An executable wrapper that runs `signer` with this interpreter."""
     path = directory / "vitni-demo"
-    signer = str(Path(__file__).with_name("demo_signer.py"))
+    signer = str(Path(__file__).with_name("signer.py"))
     path.write_text(
         f"#!{sys.executable}\nimport runpy\nrunpy.run_path({signer!r}, run_name='__main__')\n",
         encoding="utf-8",

@@ -14,7 +14,7 @@ from typing import Any, Literal
 from daimon_briefing import schema, store, view
 from daimon_briefing.cli import history as daimon_history
 
-from .models import Diagnostic, Frozen, ProjectRef, SessionSummary
+from daimon_tui.models import Diagnostic, Frozen, ProjectRef, SessionSummary
 
 DemotionKind = Literal["resolution", "supersession", "supersede-candidate", "tombstone"]
 
@@ -341,7 +341,7 @@ def diff(project: ProjectRef, older_sid: str, newer_sid: str) -> DiffReport:
 
 
 # The "as of" copy is its own module; re-exported here with the other history reads.
-from .asof import AsOfStore, as_of  # noqa: E402
+from daimon_tui.store.read.asof import AsOfStore, as_of  # noqa: E402
 
 __all__ = [
     "AsOfStore",

@@ -19,8 +19,8 @@ from daimon_briefing import api, config, receipts, schema, surfaces, view
 from pydantic import computed_field
 
 from daimon_tui.domain.receipt_check import FAILURE_STATES, ReceiptState, ReceiptVerdict, check_receipt
+from daimon_tui.models import Diagnostic, Frozen, ProjectRef
 from daimon_tui.store import paths
-from daimon_tui.store.models import Diagnostic, Frozen, ProjectRef
 
 DEGRADED_MARK = "⚠ unverified (verbatim)"
 

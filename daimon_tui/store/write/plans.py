@@ -26,7 +26,7 @@ from daimon_briefing import (
 
 from daimon_tui.domain import verbs
 from daimon_tui.domain.action_log import ActionEntry
-from daimon_tui.store.models import ProjectRef
+from daimon_tui.models import ProjectRef
 
 
 def store_guard(project: ProjectRef) -> verbs.StoreGuard:

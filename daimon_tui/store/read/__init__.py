@@ -1,0 +1,1 @@
+"""Readers: daimon's judged state, history, audit and queue, as our models."""
