@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import io
+import json
 import os
 import socket
 import subprocess
@@ -16,8 +17,10 @@ import pytest
 from daimon_briefing import config
 
 from daimon_tui.headless.brief import run_brief
+from daimon_tui.models import Briefing, ProjectRef
 from daimon_tui.store.demo import builder as demo
-from daimon_tui.store.read import reader
+from daimon_tui.store.judging import judge_child
+from daimon_tui.store.read import history, reader
 
 from .conftest import NOW, seed_hostile
 
@@ -25,8 +28,8 @@ from .conftest import NOW, seed_hostile
 ALLOWED = {
     "git": "daimon's project resolver (`config.resolve_project_dir`) asks `git rev-parse --show-toplevel` "
     "to find the bucket of a project directory",
-    "vitni-demo": "the receipt signer daimon is configured with (`DAIMON_VITNI_CLI`), asked to verify a receipt",
 }
+# Not the receipt signer (`DAIMON_VITNI_CLI`, the demo's `vitni-demo`): a read checks receipts itself.
 
 
 class NetworkAttempt(AssertionError):
@@ -116,6 +119,26 @@ def _read_everything(store: demo.DemoStore) -> None:
     reader.list_projects()
     run_brief(briefing, as_json=True, out=io.StringIO())
     run_brief(briefing, as_json=False, out=io.StringIO())
+    _child_reads(project, briefing)
+
+
+def _child_reads(project: ProjectRef, briefing: Briefing) -> None:
+    """Every read the judging child answers, through the child's own dispatch, in this process."""
+    calls = judge_child._calls()
+    sids = [s.session_id for s in history.sessions(project).rows]
+    assert len(sids) >= 2
+    requests = {
+        "briefing": [NOW],
+        "details": [briefing.items()[0].id, NOW],
+        "audit": [],
+        "sessions": [],
+        "diff": sids[:2],
+    }
+    assert set(requests) == set(judge_child.READS)
+    for what, args in requests.items():
+        request = {"what": what, "project": project.model_dump(mode="json"), "args": args}
+        answer = json.loads(judge_child._answer(calls, request))
+        assert answer["ok"], (what, answer)
 
 
 def test_the_read_path_opens_no_connection(demo_store: demo.DemoStore, no_network: list[str]) -> None:

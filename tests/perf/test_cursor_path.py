@@ -11,7 +11,7 @@ from daimon_tui.ui.app import DaimonTUI
 from daimon_tui.ui.screens import briefing as briefing_screen
 from daimon_tui.ui.screens.briefing import BriefingScreen
 from daimon_tui.ui.widgets.item_detail import ItemDetail
-from tests.ui.settle import settle
+from tests.ui.settle import settle, wait_until
 
 NOW = demo.DEMO_NOW.timestamp()
 SIZE = (140, 40)
@@ -45,7 +45,7 @@ async def test_a_burst_of_moves_fills_the_pane_once_for_the_last_row(
         assert stopped is not None and stopped is not first
         assert filled == []
         assert first.text in detail.plain()
-        await pilot.pause(1.2)
+        await wait_until(pilot, lambda: bool(filled), what="the pane filled once the cursor rested")
         await settle(pilot)
         assert filled and set(filled) == {stopped.text}
         assert stopped.text in detail.plain()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 
 from textual.pilot import Pilot
 
@@ -18,3 +19,22 @@ async def settle(pilot: Pilot, rounds: int = 3) -> None:
         # Not `wait_for_complete(busy)`: an empty list there means "all".
         await asyncio.gather(*(w.wait() for w in busy), return_exceptions=True)
     await pilot.pause()
+
+
+async def wait_until(pilot: Pilot, check: Callable[[], bool], timeout: float = 10.0, what: str = "") -> None:
+    """Poll `check` between pauses; a condition never reached is a failure, not a hang."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not check():
+        if loop.time() > deadline:
+            raise AssertionError(f"not reached within {timeout}s: {what or check}")
+        await pilot.pause(0.02)
+
+
+async def press_until(pilot: Pilot, key: str, check: Callable[[], bool], limit: int = 50) -> None:
+    """Press `key` until `check` holds, at most `limit` times."""
+    for _ in range(limit):
+        if check():
+            return
+        await pilot.press(key)
+    assert check(), f"{key!r} pressed {limit} times without reaching the condition"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from textual.command import CommandList
 from textual.widgets import Input
 
 from daimon_tui.store.demo import builder as demo
@@ -11,7 +12,7 @@ from daimon_tui.ui.screens.help import HelpScreen
 from daimon_tui.ui.screens.projects import ProjectsScreen
 from daimon_tui.ui.widgets.item_detail import ItemDetail
 from daimon_tui.ui.widgets.row_list import RowList
-from tests.ui.settle import settle
+from tests.ui.settle import settle, wait_until
 
 NOW = demo.DEMO_NOW.timestamp()
 SIZE = (140, 40)
@@ -159,7 +160,7 @@ async def test_command_palette_runs_screen_actions(demo_store: demo.DemoStore) -
         await pilot.press("ctrl+p")
         await settle(pilot)
         await pilot.press(*"withheld")
-        await pilot.pause(0.5)
+        await wait_until(pilot, lambda: app.screen.query_one(CommandList).option_count > 0, what="palette matches")
         await pilot.press("enter")
         await settle(pilot)
         assert app.screen is screen

@@ -9,7 +9,7 @@ from daimon_tui.store.demo import builder as demo
 from daimon_tui.ui.app import DaimonTUI
 from daimon_tui.ui.screens.briefing import BriefingScreen
 from daimon_tui.ui.widgets.item_detail import ItemDetail
-from tests.ui.settle import settle
+from tests.ui.settle import press_until, settle
 
 NOW = demo.DEMO_NOW.timestamp()
 
@@ -22,8 +22,7 @@ async def test_world_check_contradiction_prefills_resolve(demo_store: demo.DemoS
         await settle(pilot)
         screen = app.screen
         assert isinstance(screen, BriefingScreen)
-        while screen.current_item().section != "external":
-            await pilot.press("j")
+        await press_until(pilot, "j", lambda: screen.current_item().section == "external")
         await pilot.press("w")
         await settle(pilot, rounds=5)
         item = screen.current_item()

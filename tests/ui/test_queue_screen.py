@@ -14,6 +14,7 @@ from daimon_tui.domain.action_log import ActionLog
 from daimon_tui.models import ProjectRef
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.ui.screens.queue import QueueScreen
+from tests.ui.settle import press_until, wait_until
 
 STYLES = sorted(str(p) for p in (Path(__file__).resolve().parents[2] / "styles").glob("*.tcss"))
 _spec = importlib.util.spec_from_file_location(
@@ -56,14 +57,14 @@ def fixed_store(tmp_path):
 
 
 async def _settle(pilot, screen: QueueScreen) -> None:
-    for _ in range(200):
-        await pilot.pause(0.05)
-        if (
-            screen.queue is not None
-            and not screen.busy
-            and not any(w.is_running for w in screen.workers if w.group != "queue-summary")
-        ):
-            return
+    await wait_until(
+        pilot,
+        lambda: screen.queue is not None
+        and not screen.busy
+        and not any(w.is_running for w in screen.workers if w.group != "queue-summary"),
+        timeout=20,
+        what="the queue loaded and idle",
+    )
 
 
 async def test_a_pilot_run_through_the_whole_queue(fixed_store):
@@ -160,8 +161,7 @@ async def test_not_activated_when_the_ruling_text_changed(fixed_store):
         await pilot.pause()
         screen = app.screen
         await _settle(pilot, screen)
-        while screen.current.kind != "ruling":
-            await pilot.press("n")
+        await press_until(pilot, "n", lambda: screen.current.kind == "ruling", limit=len(KINDS))
         refutations.revise(
             ids["rid"],
             channel="cli-agent",
@@ -223,7 +223,7 @@ def test_snapshot_of_the_end_of_queue_summary(snap_compare, fixed_store):
             await pilot.press("s")
         await _settle(pilot, screen)
         pilot.app.clear_notifications()  # toasts expire on a timer: keep them out of the picture
-        await pilot.pause(0.3)
+        await wait_until(pilot, lambda: not pilot.app.screen.query("Toast"), what="toasts gone")
         assert screen.current is None
 
     assert snap_compare(QueueHost(project, log), terminal_size=SIZE, run_before=go)

@@ -335,7 +335,7 @@ def test_log_screen_flags_a_broken_chain(demo_store, tmp_path: Path) -> None:
     async def go() -> tuple[str, int, str]:
         app = Host(lambda: LogScreen(project, log))
         async with app.run_test(size=SIZE) as pilot:
-            await pilot.pause(0.2)
+            await until(pilot, lambda: any(t.row_count == 3 for t in app.screen.query("#log-table")))
             await app.workers.wait_for_complete()
             await pilot.pause()
             banner = str(app.screen.query_one("#log-chain").render())
