@@ -47,8 +47,11 @@ def build_parser() -> argparse.ArgumentParser:
     group.add_argument("--project", metavar="PATH", help="project directory (default: the working directory)")
     group.add_argument("--slug", metavar="SLUG", help="a daimon bucket slug (see `daimon projects`)")
     where.add_argument("--demo", action="store_true", help="use a built-in demo store in a temporary directory")
-    parser.add_argument("--project", metavar="PATH", help=argparse.SUPPRESS, dest="top_project")
-    parser.add_argument("--slug", metavar="SLUG", help=argparse.SUPPRESS, dest="top_slug")
+    top = parser.add_mutually_exclusive_group()
+    top.add_argument("--project", metavar="PATH", dest="top_project",
+                     help="open this project directory (default: the working directory)")
+    top.add_argument("--slug", metavar="SLUG", dest="top_slug",
+                     help="open a daimon bucket by slug, e.g. -home-me-proj (see `daimon projects`)")
     parser.add_argument("--demo", action="store_true", dest="top_demo", help="open the built-in demo store")
     parser.add_argument("--version", action="version", version=f"daimon-tui {_own_version()}")
     sub = parser.add_subparsers(dest="command")
@@ -60,6 +63,32 @@ def build_parser() -> argparse.ArgumentParser:
     audit = sub.add_parser("audit", parents=[where], help="receipts, rejections and ledger health (read-only)")
     audit.add_argument("--json", action="store_true")
     return parser
+
+
+def _slug_values_attached(argv: list[str], options: set[str]) -> list[str]:
+    """`--slug -home-x-p` as `--slug=-home-x-p`: daimon's slugs begin with `-`,
+    which argparse would otherwise take for an option and refuse."""
+    out: list[str] = []
+    args = iter(argv)
+    for arg in args:
+        value = next(args, None) if arg == "--slug" else None
+        if value is None:
+            out.append(arg)
+        elif value in options:  # `--slug --json`: a missing value, reported by argparse
+            out.extend((arg, value))
+        else:
+            out.append(f"--slug={value}")
+    return out
+
+
+def _option_strings(parser: argparse.ArgumentParser) -> set[str]:
+    found: set[str] = set()
+    for action in parser._actions:
+        found.update(action.option_strings)
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                found |= _option_strings(sub)
+    return found
 
 
 def _own_version() -> str:
@@ -126,7 +155,8 @@ def _headless(args: argparse.Namespace, project_path: str | None, out: TextIO) -
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        argv = list(sys.argv[1:] if argv is None else argv)
+        args = parser.parse_args(_slug_values_attached(argv, _option_strings(parser)))
     except SystemExit as exc:
         return int(exc.code or 0) if exc.code in (0, None) else 2
     problem = daimon_version_problem()

@@ -8,6 +8,7 @@ import sys
 from importlib import metadata
 
 import pytest
+from daimon_briefing import api
 
 from daimon_tui import cli
 from daimon_tui.store.demo import builder as demo
@@ -25,8 +26,30 @@ def test_bad_arguments_exit_2(capsys) -> None:
 
 
 def test_unknown_slug_exit_1(empty_store: demo.DemoStore, capsys) -> None:
-    assert cli.main(["brief", "--slug", "no-such-bucket"]) == 1
+    assert cli.main(["brief", "--slug", "-no-such-bucket"]) == 1
     assert "no daimon checkpoint" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("form", ["separate", "attached"])
+def test_brief_by_daimon_slug(demo_store: demo.DemoStore, form: str, capsys) -> None:
+    # daimon's slug of a path begins with `-` (/tmp/x/proj -> -tmp-x-proj).
+    slug = api.project_slug(str(demo_store.project))
+    assert slug.startswith("-")
+    args = ["--slug", slug] if form == "separate" else [f"--slug={slug}"]
+    assert cli.main(["brief", "--json", *args]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["session_id"] == "S-day3" and data["sections"]
+
+
+def test_slug_without_a_value_is_an_argument_error(capsys) -> None:
+    assert cli.main(["brief", "--slug", "--json"]) == 2
+    assert "--slug" in capsys.readouterr().err
+
+
+def test_help_lists_where_to_look(capsys) -> None:
+    assert cli.main(["--help"]) == 0
+    shown = capsys.readouterr().out
+    assert "--project PATH" in shown and "--slug SLUG" in shown
 
 
 def test_brief_json_on_demo_store(demo_store: demo.DemoStore, capsys) -> None:
