@@ -290,7 +290,9 @@ def _same(a: re.Match[str], b: re.Match[str] | None) -> bool:
 def _path_claims(text: str, source: Source, clauses: list[tuple[int, int]]) -> Iterator[Claim]:
     first_primary = next(_PATH_RE.finditer(text), None)
     primary = list(_PATH_RE.finditer(text))
+    # A backticked name next to "branch" is that branch's name, not a path.
     covered = [m.span("path") for m in primary]
+    covered += [m.span("name") for m in (*_BRANCH_RE.finditer(text), *_BRANCH_TICK_RE.finditer(text))]
     ticked = [
         m
         for m in _PATH_TICK_RE.finditer(text)
