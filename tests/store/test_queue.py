@@ -143,13 +143,16 @@ def test_every_kind_of_waiting_item_is_in_the_queue_in_order(queue_store):
     project, ids = queue_store
     queue = build_queue(project, NOW.timestamp())
     got = [(e.kind, e.ref) for e in queue.entries]
+    # daimon's own decide queue is the reference for its rows: all of them, in its order.
+    theirs = [(row["kind"], row["id"]) for row in api.queue(project_dir=project.target)["rows"]]
+    assert len(theirs) == 4
+    assert [g for g in got if g in theirs] == theirs
+    assert [g for g in got if g[0] in {k for k, _ in theirs}] == theirs  # nothing of those kinds beyond daimon's
+    # Our own lanes around them: the briefing's flags first, then relations and carried items.
     assert got == [
         ("agent-claim", ids[EXPORT]),
         ("supersede-candidate", ids[CACHE]),
-        ("amendment", ids["aid"]),
-        ("trust", ids["tid"]),  # the ledger candidates share a lane: oldest first, as daimon orders
-        ("ruling", ids["rid"]),
-        ("refutation", ids["fid"]),
+        *theirs,
         ("relation", ids["rel"]),
         ("carried-external", ids[SPIKE]),
         ("carried-open-loop", ids[STAGING]),
