@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+from collections.abc import Iterator
+from datetime import datetime
 from pathlib import Path
+from typing import Any
+from unittest import mock
 
 from daimon_briefing import api, schema, store
 
@@ -30,3 +35,17 @@ def brief_text(d: demo.DemoStore) -> str:
     rendered = api.render_briefing(str(d.project), now=demo.DEMO_NOW.timestamp())
     assert rendered.state == "briefing"
     return rendered.text
+
+
+@contextlib.contextmanager
+def events_stamped(when: datetime) -> Iterator[None]:
+    """Event rows daimon's own writer appends meanwhile carry `when`: it stamps
+    them with the wall clock, which a test of "a row written later" cannot wait for."""
+
+    class Clock(datetime):
+        @classmethod
+        def now(cls, tz: Any = None) -> datetime:  # type: ignore[override]
+            return when if tz is None else when.astimezone(tz)
+
+    with mock.patch.object(store, "datetime", Clock):
+        yield

@@ -21,6 +21,7 @@ from daimon_tui.headless.asof import briefing_as_of
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.store.read import history, reader
 from daimon_tui.store.read.asof import parse_time, stamp
+from tests.daimon_records import events_stamped
 
 QUESTION = demo.RETRY_QUESTION["text"]
 
@@ -212,10 +213,12 @@ def test_as_of_keeps_every_forget_tombstone(empty_store: demo.DemoStore) -> None
     _question_store(empty_store.project)
     ref = reader.resolve_project(str(empty_store.project))
     events = empty_store.checkpoint_dir / ref.slug / "events.jsonl"
-    later = "2099-01-01T00:00:00Z"
-    with events.open("a", encoding="utf-8") as handle:
-        handle.write(json.dumps({"ts": later, "item_ref": "x", "status": "forgotten:abc"}) + "\n")
-        handle.write(json.dumps({"ts": later, "item_ref": "x", "status": "resolved"}) + "\n")
+    # Both rows written by daimon's own writer, stamped long after S-two.
+    with events_stamped(datetime(2099, 1, 1, tzinfo=UTC)):
+        assert store.append_event("x", "forgotten:abc", kind="forget", source="ui", project_dir=ref.target,
+                                  tombstone=True, writer=Writer.HUMAN)
+        assert store.append_event("x", "resolved", source="ui", project_dir=ref.target, writer=Writer.HUMAN)
+    assert all(row.startswith('{"ts": "2099-') for row in events.read_text(encoding="utf-8").splitlines()[-2:])
     with history.as_of(ref, "S-two"):
         copied = config.checkpoint_dir() / ref.slug / "events.jsonl"
         assert copied != events
