@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from daimon_briefing import capture, store, testing
+from daimon_briefing import capture, serializer, store, testing
 from daimon_briefing.surfaces import Writer
 
 DEMO_NOW = datetime(2026, 12, 2, 9, 0, tzinfo=UTC)
@@ -94,14 +94,36 @@ RETRY_QUESTION = {
     "text": "Should uploads retry on HTTP 429 with exponential backoff?",
     "trust": "verbatim",
     "quote": "retry on 429 with exponential backoff",
-    "quote_verified": True,
 }
 SINGLE_THREAD = {
     "text": "Keep the upload worker single-threaded for now",
     "trust": "verbatim",
     "quote": "keep it single-threaded for now",
-    "quote_verified": True,
 }
+
+# What the person said in each demo session: a verbatim item is verbatim only
+# if daimon's own matcher finds its quote here, as capture would.
+TRANSCRIPTS = {
+    "S-day1": "user: Uploads fail under load. We should retry on 429 with exponential backoff.\n"
+    "user: And keep it single-threaded for now, until we profile it.",
+    "S-day2": "user: Still: retry on 429 with exponential backoff. Keep it single-threaded for now.",
+    "S-day3": "user: Retry on 429 with exponential backoff, as agreed.\n"
+    "user: Let's ship it behind the UPLOAD_RETRY flag and watch the dashboards.",
+}
+
+
+def witnessed(checkpoint: dict) -> dict:
+    """Each verbatim quote checked against the session's transcript by daimon's
+    matcher (`serializer.quote_matches`): verified if found, else inferred."""
+    transcript = TRANSCRIPTS[checkpoint["session_id"]]
+    for section in (checkpoint["working_context"], checkpoint["epistemic_snapshot"]):
+        for value in section.values():
+            for item in value if isinstance(value, list) else ():
+                if isinstance(item, dict) and item.get("trust") == "verbatim":
+                    item["quote_verified"] = serializer.quote_matches(item.get("quote"), transcript)
+                    if not item["quote_verified"]:
+                        item["trust"] = "inferred"
+    return checkpoint
 
 
 def populate(project: Path, now: datetime = DEMO_NOW) -> None:
@@ -127,7 +149,7 @@ def populate(project: Path, now: datetime = DEMO_NOW) -> None:
         },
     ]
     es["uncertainties"] = [{"text": "Whether gzip uploads count twice against quota", "trust": "inferred"}]
-    seed(project, day1)
+    seed(project, witnessed(day1))
 
     day2 = session("S-day2", now - timedelta(days=5), "Retry policy rollout")
     day2["working_context"]["open_questions"] = [dict(RETRY_QUESTION)]
@@ -135,7 +157,7 @@ def populate(project: Path, now: datetime = DEMO_NOW) -> None:
         dict(SINGLE_THREAD),
         {"text": "Log every retry attempt with its attempt number", "trust": "inferred"},
     ]
-    seed(project, day2)
+    seed(project, witnessed(day2))
 
     day3 = session("S-day3", now - timedelta(days=1), "Retry policy rollout")
     day3["working_context"]["open_questions"] = [dict(RETRY_QUESTION)]
@@ -145,7 +167,6 @@ def populate(project: Path, now: datetime = DEMO_NOW) -> None:
             "text": "Ship the retry change behind the UPLOAD_RETRY flag",
             "trust": "verbatim",
             "quote": "ship it behind the UPLOAD_RETRY flag",
-            "quote_verified": True,
         },
     ]
     day3["epistemic_snapshot"]["strong_beliefs"] = [
@@ -158,7 +179,7 @@ def populate(project: Path, now: datetime = DEMO_NOW) -> None:
     day3["epistemic_snapshot"]["contradictions_flagged"] = [
         {"text": "The runbook says 3 retries but the config says 5", "trust": "inferred"}
     ]
-    seed(project, day3)
+    seed(project, witnessed(day3))
 
     testing.seed_ruling(
         project, subject="uploads", verdict="Never retry non-idempotent uploads automatically"
