@@ -51,6 +51,11 @@ def contained(base: Path | str, name: object, suffix: str = "") -> Path | None:
     return path if inside(base, path) else None
 
 
+def slug_of(directory: Path | str) -> str:
+    """daimon's slug of a directory (`-home-x-p` for /home/x/p)."""
+    return store.project_slug(str(directory)) or ""
+
+
 def checkpoint_root() -> Path:
     """The checkpoint dir daimon reads now (the sandbox's in tests)."""
     return Path(config.checkpoint_dir())

@@ -12,8 +12,11 @@ from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
 from daimon_tui.domain.action_log import ActionLog
+from daimon_tui.domain.path_mask import PathMask
 from daimon_tui.models import Briefing, ProjectRef
 from daimon_tui.settings import Settings, load_settings
+from daimon_tui.store import paths
+from daimon_tui.store.demo.builder import demo_root
 from daimon_tui.store.judging import first_paint, judge_service
 from daimon_tui.store.read import reader
 from daimon_tui.ui.actions import bindings
@@ -63,8 +66,12 @@ class DaimonTUI(App[int]):
         self.demo = demo
         self.now = now
         self.project = project
+        self.path_mask: PathMask | None = None
         if demo:
             self.sub_title = "demo store (temporary)"
+            if project_path:
+                root = demo_root(project_path)
+                self.path_mask = PathMask(str(root), paths.slug_of(root))
         self.heap = IdleCollector()
 
     def on_mount(self) -> None:
@@ -101,12 +108,17 @@ class DaimonTUI(App[int]):
             self.open_project(self.project, first=first)
         else:
             where = self.project.target if self.project else (self.project_path or "this directory")
+            where = self.shown(where)
             from daimon_tui.ui.screens.projects import ProjectsScreen
 
             self.push_screen(
                 ProjectsScreen(self.project, reason=f"No daimon checkpoint for {where}. Projects that have one:"),
                 self._switched,
             )
+
+    def shown(self, text: str) -> str:
+        """Text naming store paths, as the person sees it (the demo's temporary directory masked)."""
+        return self.path_mask.apply(text) if self.path_mask else text
 
     def _first_look(self, project: ProjectRef) -> tuple[bool, Briefing | None]:
         """Does the bucket exist, and its first paint: in one thread hop, so the

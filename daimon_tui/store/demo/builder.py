@@ -74,6 +74,11 @@ def sandboxed(root: Path, *, receipts: bool = True) -> Iterator[DemoStore]:
         yield DemoStore(sb.root, project.resolve(), sb.checkpoint_dir)
 
 
+def demo_root(project: Path | str) -> Path:
+    """The temporary directory a demo project lives in (`root/daimon/proj`, see `sandboxed`)."""
+    return Path(project).parent.parent
+
+
 def session(session_id: str, created: datetime, topic: str) -> dict:
     cp = testing.sample_checkpoint(topic=topic)
     cp["session_id"] = session_id

@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
@@ -67,7 +68,7 @@ class Row:
     withheld: WithheldItem | None = None
 
 
-def header_text(briefing: Briefing, receipt_failures: int = 0) -> Text:
+def header_text(briefing: Briefing, receipt_failures: int = 0, shown: Callable[[str], str] = str) -> Text:
     text = Text()
     text.append(inert(briefing.project.name or briefing.project.slug, limit=80), style="bold")
     if briefing.session_id:
@@ -87,7 +88,8 @@ def header_text(briefing: Briefing, receipt_failures: int = 0) -> Text:
     if receipt_failures:
         text.append(f"\n⚠ {receipt_failures} session receipt(s) fail: press 4 for the audit", style="bold red")
     for note in briefing.notes:
-        text.append(f"\n⚠ {inert(note.message, limit=400)}", style="yellow" if note.level != "error" else "bold red")
+        style = "yellow" if note.level != "error" else "bold red"
+        text.append(f"\n⚠ {inert(shown(note.message), limit=400)}", style=style)
     for ruling in briefing.rulings:
         text.append(f"\n{inert(ruling, limit=400)}", style="bold")
     return text
@@ -202,7 +204,8 @@ class BriefingScreen(Screen):
         self.receipt_failures = report.receipt_failures
         if self.briefing is not None:
             with contextlib.suppress(NoMatches):  # the screen closed during the read
-                self.query_one("#briefing-header", Static).update(header_text(self.briefing, self.receipt_failures))
+                header = header_text(self.briefing, self.receipt_failures, self._shown)
+                self.query_one("#briefing-header", Static).update(header)
 
     def show(self, briefing: Briefing) -> None:
         # Workers call this after a read; the screen may have closed meanwhile
@@ -216,7 +219,7 @@ class BriefingScreen(Screen):
         self.briefing = briefing
         if not briefing.provisional:
             self.details.clear()
-        header.update(header_text(briefing, self.receipt_failures))
+        header.update(header_text(briefing, self.receipt_failures, self._shown))
         self.rebuild()
 
     @work(group="briefing-footer")
@@ -283,6 +286,11 @@ class BriefingScreen(Screen):
         row_list.set_entries(entries, highlight)
         if target is None:
             self.query_one(ItemDetail).show_item(None)
+
+    def _shown(self, text: str) -> str:
+        # The app masks the demo's temporary directory; a test host may have no mask.
+        shown = getattr(self.app, "shown", None)
+        return shown(text) if callable(shown) else text
 
     def current_row(self) -> Row | None:
         try:
