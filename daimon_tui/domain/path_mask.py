@@ -20,4 +20,7 @@ class PathMask:
     slug: str  # daimon's slug of `root`: the start of every bucket slug below it
 
     def apply(self, text: str) -> str:
-        return text.replace(self.root, LABEL).replace(self.slug, LABEL) if self.root else text
+        for known in (self.root, self.slug):
+            if known:  # "" would match between every two characters
+                text = text.replace(known, LABEL)
+        return text

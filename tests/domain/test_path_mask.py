@@ -14,3 +14,4 @@ def test_masks_the_root_and_its_slug() -> None:
 
 def test_an_empty_root_masks_nothing() -> None:
     assert PathMask("", "").apply("/tmp/x") == "/tmp/x"
+    assert PathMask("/tmp/d", "").apply("/tmp/d/x -y") == "<demo>/x -y"
