@@ -92,7 +92,11 @@ def test_a_killed_child_is_replaced_on_the_next_request(demo_store: demo.DemoSto
         first = service.pid
         assert first is not None
         os.kill(first, signal.SIGKILL)
-        await asyncio.sleep(0.2)
+        for _ in range(500):  # until the child is gone (`pid` is None once it has exited), at most 10 s
+            if service.pid is None:
+                break
+            await asyncio.sleep(0.02)
+        assert service.pid is None
         briefing = await service.call("briefing", project, NOW, model=Briefing)
         second = service.pid or 0
         service.close()
