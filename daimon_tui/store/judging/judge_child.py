@@ -77,6 +77,8 @@ READS: dict[str, tuple[str, str]] = {
     "audit": ("daimon_tui.store.read.audit:load_audit", "daimon_tui.store.read.audit:AuditReport"),
     "sessions": ("daimon_tui.store.read.history:sessions", "daimon_tui.store.read.history:SessionListing"),
     "diff": ("daimon_tui.store.read.history:diff", "daimon_tui.store.read.history:DiffReport"),
+    "search": ("daimon_tui.store.read.search:search", "daimon_tui.store.read.search:SearchResult"),
+    "search-prepare": ("daimon_tui.store.read.search:prepare", "daimon_tui.store.read.search:SearchResult"),
 }
 
 
