@@ -16,6 +16,7 @@ active, withheld (quarantined, forgotten) or only in the session that said it.
 from __future__ import annotations
 
 import os
+import sqlite3
 import threading
 import time
 from collections.abc import Mapping
@@ -94,6 +95,7 @@ class _Bucket:
         self.snap = opened.snapshot
         self.live: dict[str, Mapping] = {}
         checkpoint = opened.checkpoint or {}
+        self.session_id = checkpoint.get("session_id")
         for field in schema.ITEM_FIELDS:
             block = checkpoint.get(field.section)
             raw = block.get(field.key) if isinstance(block, Mapping) else None
@@ -122,6 +124,8 @@ def _state(row: Mapping, bucket: _Bucket | None) -> tuple[HitState, str | None, 
     if bucket is not None and item_id in bucket.live:
         carried = bucket.live[item_id].get("carried_from")
         return ("carried" if carried else "active"), phrase, True
+    if bucket is not None and bucket.session_id and row.get("session_id") == bucket.session_id:
+        return "active", phrase, False  # an id-less item (the topic) of the latest session
     return "not carried", phrase, False
 
 
@@ -206,6 +210,11 @@ def search(project: ProjectRef, text: str, all_projects: bool = False, team: boo
         recalled = recall.query(words, limit=FACET_FETCH if parsed.facets else limit, **scope)
     except recall.RecallError as exc:
         note = Diagnostic(level="error", message=f"daimon's recall index is unavailable: {exc}")
+        return SearchResult(query=text, notes=(note,), all_projects=all_projects, team=team)
+    except (sqlite3.Error, OSError) as exc:
+        # daimon answers a hostile query with no rows; anything that still
+        # escapes is said as a note, never raised at the person.
+        note = Diagnostic(level="error", message=f"daimon's recall index could not answer ({type(exc).__name__})")
         return SearchResult(query=text, notes=(note,), all_projects=all_projects, team=team)
     me = config.author()
     cache: dict[str, _Bucket | None] = {}
