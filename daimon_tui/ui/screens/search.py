@@ -1,5 +1,5 @@
 """The Search view (`6`): results as you type, from daimon's recall index,
-over every retained session of the project; `ctrl+a` widens to every project,
+over every retained session of the project; `ctrl+o` widens to every project,
 `ctrl+t` hides or shows teammates' shared memory.
 
 Each hit says what it is now (daimon's words, see `store.read.search`). Enter
@@ -107,7 +107,7 @@ class HitSessionScreen(SessionScreen):
 
 class SearchScreen(Screen):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+a", "toggle_all", "All projects", show=True),
+        Binding("ctrl+o", "toggle_all", "All projects", show=True),
         Binding("ctrl+t", "toggle_team", "Teammates", show=True),
         Binding("slash", "focus_box", "Search box", show=False),
         Binding("j", "move(1)", "Next", show=False),
@@ -194,7 +194,7 @@ class SearchScreen(Screen):
     def show_status(self) -> None:
         scope = "every project" if self.all_projects else "this project"
         team = "teammates shown" if self.team else "teammates hidden"
-        line = Text(f"{scope} · {team} (ctrl+a, ctrl+t)", style="bold")
+        line = Text(f"{scope} · {team} (ctrl+o, ctrl+t)", style="bold")
         result = self.result
         if result is not None and result.query.strip():
             line.append(f" · {len(result.hits)} hit(s)")
