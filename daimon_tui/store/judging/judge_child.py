@@ -121,7 +121,11 @@ def main() -> int:
             answers.write(b'{"ok": false, "error": "unreadable request"}\n')
             answers.flush()
             continue
-        _warm(request)  # cheap when daimon's memos still hold
+        # Cheap when daimon's memos still hold; a search keystroke skips even
+        # that (its view's `search-prepare` warmed the bucket) once the shared
+        # snapshot is installed by a first request.
+        if request.get("what") != "search" or calls is None:
+            _warm(request)
         if calls is None:
             calls = _calls()
         answers.write(_answer(calls, request) + b"\n")
