@@ -108,3 +108,16 @@ def test_stored_text_is_shown_inert() -> None:
     for text in (row, detail):
         assert "[bold]x[/bold]" in text and "\x1b" not in text and "\u202e" not in text
     assert "[link=http://a]q[/link]" in detail and "superseded by [red]r-2[/red]" in detail
+
+
+def test_search_snapshot(snap_compare, demo_store: demo.DemoStore) -> None:
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+
+    async def run_before(pilot) -> None:  # type: ignore[no-untyped-def]
+        await settle(pilot)
+        await pilot.press("6")
+        await settle(pilot)
+        await pilot.press(*"retry", "tab", "down", "down")
+        await settle(pilot, rounds=4)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)

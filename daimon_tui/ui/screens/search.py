@@ -129,6 +129,7 @@ class SearchScreen(Screen):
         self.hits: list[SearchHit] = []
         self.marked: set[str] = set()
         self.ready = False
+        self.warmup: SearchResult | None = None
 
     def compose(self) -> ComposeResult:
         yield Input(placeholder="search daimon's memory: words, trust:, kind:, state:, project:, since:",
@@ -150,7 +151,7 @@ class SearchScreen(Screen):
         # daimon's cold costs (index freshness, the verdict fold) are paid
         # once, by the judging child, while the person types.
         self.query_one("#search-status", Static).update(Text("readying daimon's recall index…", style="dim"))
-        await judge_service.read("search-prepare", self.project)
+        self.warmup, _failure = await judge_service.read("search-prepare", self.project)
         self.ready = True
         if self.is_attached:
             self.show_status()
