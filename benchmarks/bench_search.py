@@ -80,15 +80,23 @@ def _child(query: str) -> int:
 
         app._display = display  # type: ignore[method-assign]
 
-        async def shown(text: str, since: float) -> float:
-            def answered() -> bool:
-                screen = app.screen
-                return isinstance(screen, SearchScreen) and screen.result is not None and screen.result.query == text
+        # When each query's hits reached the screen: stamped inside the app,
+        # because `pilot.press` itself waits for the process to go idle (up to
+        # a second per key) and would count that wait.
+        shown_at: dict[str, float] = {}
+        show = SearchScreen.show
 
-            assert await _until(pilot, answered, 600), f"no answer for {text!r}"
-            answered_at = time.perf_counter()
-            await _until(pilot, lambda: bool(frames) and frames[-1] >= answered_at, 10)
-            return max(answered_at, next((f for f in frames if f >= answered_at), answered_at)) - since
+        def stamped(screen: Any, result: Any) -> None:
+            show(screen, result)
+            shown_at.setdefault(result.query, time.perf_counter())
+
+        SearchScreen.show = stamped  # type: ignore[method-assign]
+
+        async def shown(text: str, since: float) -> float:
+            assert await _until(pilot, lambda: text in shown_at, 600), f"no answer for {text!r}"
+            at = shown_at[text]
+            await _until(pilot, lambda: bool(frames) and frames[-1] >= at, 10)
+            return next((f for f in frames if f >= at), at) - since
 
         async with app.run_test(headless=True, size=TERMINAL) as pilot:
             def confirmed() -> bool:
@@ -111,6 +119,7 @@ def _child(query: str) -> int:
             times, inside = [], []
             for key in FURTHER_KEYS:
                 typed = typed[:-1] if key == "backspace" else typed + key
+                shown_at.pop(typed, None)
                 t0 = time.perf_counter()
                 await pilot.press(key)
                 times.append(await shown(typed, t0))
@@ -121,6 +130,7 @@ def _child(query: str) -> int:
             await _until(pilot, lambda: not isinstance(app.screen, SearchScreen), 10)
             await pilot.press("6")
             await _until(pilot, lambda: isinstance(app.screen, SearchScreen) and app.screen.ready, 600)
+            shown_at.clear()
             t0 = time.perf_counter()
             await pilot.press(*query)
             result["first_query_ready_s"] = await shown(query, t0)
