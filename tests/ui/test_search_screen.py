@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from daimon_tui.store.demo import builder as demo
+from daimon_tui.store.judging import judge_service
 from daimon_tui.store.read.search import SearchHit
 from daimon_tui.ui.app import DaimonTUI
 from daimon_tui.ui.screens.briefing import BriefingScreen
@@ -98,6 +99,32 @@ async def test_a_verb_on_an_old_hit_is_refused_and_logged_on_a_live_one_goes_to_
         assert current is not None and current.text.startswith("Log every retry attempt")
         await pilot.press("escape")
         await settle(pilot)
+
+
+async def test_a_query_that_asks_the_same_is_not_asked_again(demo_store: demo.DemoStore, monkeypatch) -> None:
+    asked: list[str] = []
+    real = judge_service.read
+
+    async def counting(what: str, *args: object):  # type: ignore[no-untyped-def]
+        if what == "search":
+            asked.append(str(args[1]))
+        return await real(what, *args)
+
+    monkeypatch.setattr(judge_service, "read", counting)
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = await _search(pilot, "retry")
+        hits = list(screen.hits)
+        await pilot.press("space")
+        await settle(pilot, rounds=4)
+        assert asked[-1] == "retry" and screen.result.query == "retry " and screen.hits == hits
+        await pilot.press("u")
+        await settle(pilot, rounds=4)
+        assert asked[-1] == "retry u"
+        await pilot.press("ctrl+o")
+        await settle(pilot, rounds=4)
+        assert asked[-1] == "retry u" and len(asked) == len(set(asked)) + 1 and screen.result.all_projects
 
 
 def test_stored_text_is_shown_inert() -> None:

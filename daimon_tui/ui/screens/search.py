@@ -165,10 +165,22 @@ class SearchScreen(Screen):
         if self.hits:
             self.query_one("#search-hits", RowList).focus()
 
+    @staticmethod
+    def _asks(text: str, all_projects: bool, team: bool) -> tuple:
+        """What a query asks daimon: two texts that ask the same (a trailing
+        space, a doubled one) share one answer."""
+        parsed = parse_query(text)
+        return (" ".join(parsed.words.split()), parsed.facets, parsed.excluded, all_projects, team)
+
     @work(exclusive=True, group="search")
     async def run_search(self, text: str) -> None:
         if not text.strip():
             self.show(SearchResult(query=text, all_projects=self.all_projects, team=self.team))
+            return
+        last = self.result
+        if last is not None and last.query.strip() and (
+                self._asks(last.query, last.all_projects, last.team) == self._asks(text, self.all_projects, self.team)):
+            self.show(last.model_copy(update={"query": text}))
             return
         result, failure = await judge_service.read("search", self.project, text, self.all_projects, self.team)
         if not self.is_attached:
