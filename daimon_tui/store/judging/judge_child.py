@@ -1,6 +1,6 @@
 """The judging child: a long-lived process that answers the app's reads that
 fold daimon's ledgers (the confirming briefing, an item's details, the audit,
-the session list and diffs), one JSON line per request and per answer.
+the session list and diffs, search), one JSON line per request and per answer.
 
 Why a child: a full read folds every ledger (hundreds of MB, seconds of pure
 Python). In the app's process that fold holds the GIL against Textual (a
