@@ -1,6 +1,6 @@
 """Command line entry: the interactive app, or a read-only headless report.
 
-Headless subcommands (`brief`, `check`, `audit`) never write; every write
+Headless subcommands (`brief`, `check`, `audit`, `search`) never write; every write
 needs a person at the interactive app.
 """
 
@@ -62,6 +62,10 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--json", action="store_true")
     audit = sub.add_parser("audit", parents=[where], help="receipts, rejections and ledger health (read-only)")
     audit.add_argument("--json", action="store_true")
+    search = sub.add_parser("search", parents=[where], help="search what daimon remembers (read-only)")
+    search.add_argument("query", help="words and facets (trust:, kind:, state:, project:, since:)")
+    search.add_argument("--all-projects", action="store_true", help="every project, not just this one")
+    search.add_argument("--json", action="store_true")
     return parser
 
 
@@ -119,9 +123,30 @@ def _quiet_daimon_logs() -> None:
         logger.propagate = False
 
 
+def _search(args: argparse.Namespace, project_path: str | None, out: TextIO) -> int:
+    from daimon_tui.domain.search_query import parse_query
+    from daimon_tui.headless.search import run_search
+    from daimon_tui.store.read import reader, search
+
+    if args.all_projects and args.slug:
+        print("daimon-tui: --slug names one project; drop it or drop --all-projects", file=sys.stderr)
+        return 2
+    problems = parse_query(args.query).problems
+    if problems:
+        print(f"daimon-tui: {'; '.join(problems)}", file=sys.stderr)
+        return 2
+    project = reader.resolve_project(project_path, args.slug)
+    if not args.all_projects and not reader.project_exists(project):
+        print(f"daimon-tui: no daimon checkpoint for {project.target}", file=sys.stderr)
+        return 1
+    return run_search(search.search(project, args.query, all_projects=args.all_projects), as_json=args.json, out=out)
+
+
 def _headless(args: argparse.Namespace, project_path: str | None, out: TextIO) -> int:
     from daimon_tui.store.read import reader
 
+    if args.command == "search":
+        return _search(args, project_path, out)
     project = reader.resolve_project(project_path, args.slug)
     if not reader.project_exists(project):
         print(f"daimon-tui: no daimon checkpoint for {project.target}", file=sys.stderr)

@@ -39,6 +39,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("view.queue", "3", "app.view('queue')", "Queue", "Views", show=True),
     ActionSpec("view.audit", "4", "app.view('audit')", "Audit", "Views", show=True),
     ActionSpec("view.log", "5", "app.view('log')", "Action log", "Views", show=True),
+    ActionSpec("view.search", "6", "app.view('search')", "Search everything daimon remembers", "Views"),
     ActionSpec("projects", "P", "app.projects", "Switch project", "Views", show=True),
     ActionSpec("help", "question_mark", "app.help", "Keys and meanings", "App", show=True),
     ActionSpec("palette", "colon,ctrl+p", "app.command_palette", "Command palette", "App", palette=False),

@@ -34,6 +34,7 @@ VIEWS = {
     "queue": ("daimon_tui.ui.screens.queue", "QueueScreen"),
     "audit": ("daimon_tui.ui.screens.audit", "AuditScreen"),
     "log": ("daimon_tui.ui.screens.log", "LogScreen"),
+    "search": ("daimon_tui.ui.screens.search", "SearchScreen"),
 }
 
 

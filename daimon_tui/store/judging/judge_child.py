@@ -1,6 +1,6 @@
 """The judging child: a long-lived process that answers the app's reads that
 fold daimon's ledgers (the confirming briefing, an item's details, the audit,
-the session list and diffs), one JSON line per request and per answer.
+the session list and diffs, search), one JSON line per request and per answer.
 
 Why a child: a full read folds every ledger (hundreds of MB, seconds of pure
 Python). In the app's process that fold holds the GIL against Textual (a
@@ -77,6 +77,8 @@ READS: dict[str, tuple[str, str]] = {
     "audit": ("daimon_tui.store.read.audit:load_audit", "daimon_tui.store.read.audit:AuditReport"),
     "sessions": ("daimon_tui.store.read.history:sessions", "daimon_tui.store.read.history:SessionListing"),
     "diff": ("daimon_tui.store.read.history:diff", "daimon_tui.store.read.history:DiffReport"),
+    "search": ("daimon_tui.store.read.search:search", "daimon_tui.store.read.search:SearchResult"),
+    "search-prepare": ("daimon_tui.store.read.search:prepare", "daimon_tui.store.read.search:SearchResult"),
 }
 
 
@@ -119,7 +121,11 @@ def main() -> int:
             answers.write(b'{"ok": false, "error": "unreadable request"}\n')
             answers.flush()
             continue
-        _warm(request)  # cheap when daimon's memos still hold
+        # Cheap when daimon's memos still hold; a search keystroke skips even
+        # that (its view's `search-prepare` warmed the bucket) once the shared
+        # snapshot is installed by a first request.
+        if request.get("what") != "search" or calls is None:
+            _warm(request)
         if calls is None:
             calls = _calls()
         answers.write(_answer(calls, request) + b"\n")

@@ -1,0 +1,65 @@
+"""`daimon-tui search QUERY`: daimon's recall hits, each with what it is now
+(read-only). Exit 0 with hits, 1 with none."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, TextIO
+
+from daimon_tui.domain.badges import mark_label
+from daimon_tui.domain.inert import inert
+from daimon_tui.store.read.search import SearchHit, SearchResult
+
+
+def _text(value: str | None) -> str | None:
+    return inert(value, limit=None) if value else None
+
+
+def hit_json(hit: SearchHit) -> dict[str, Any]:
+    return {
+        "id": _text(hit.item_id),
+        "text": inert(hit.text, limit=None),
+        "quote": _text(hit.quote),
+        "kind": _text(hit.kind),
+        "mark": hit.mark,
+        "state": hit.state,
+        "state_detail": _text(hit.state_detail),
+        "live": hit.live,
+        "project": _text(hit.project_slug),
+        "session_id": _text(hit.session_id),
+        "created": hit.created,
+        "author": _text(hit.author),
+        "stated_by": _text(hit.stated_by),
+        "teammate": hit.teammate,
+    }
+
+
+def result_json(result: SearchResult) -> dict[str, Any]:
+    return {
+        "query": inert(result.query, limit=None),
+        "all_projects": result.all_projects,
+        "hits": [hit_json(h) for h in result.hits],
+        "notes": [inert(n.message, limit=None) for n in result.notes],
+    }
+
+
+def write_plain(result: SearchResult, out: TextIO) -> None:
+    for note in result.notes:
+        out.write(f"⚠ {inert(note.message)}\n")
+    for hit in result.hits:
+        state = hit.state + (f" ({inert(hit.state_detail, limit=120)})" if hit.state_detail else "")
+        where = " · ".join(inert(v, limit=60) for v in (hit.project_slug, hit.session_id, hit.created, hit.author) if v)
+        handle = f" [{inert(hit.item_id)}]" if hit.item_id else ""
+        out.write(f"- [{mark_label(hit.mark)}] {inert(hit.kind, limit=20)} · {state}: {inert(hit.text)}{handle}\n")
+        out.write(f"    {where}\n")
+    if not result.hits:
+        out.write("no hit\n")
+
+
+def run_search(result: SearchResult, *, as_json: bool, out: TextIO) -> int:
+    if as_json:
+        json.dump(result_json(result), out, ensure_ascii=False, indent=2)
+        out.write("\n")
+    else:
+        write_plain(result, out)
+    return 0 if result.hits else 1

@@ -1,0 +1,262 @@
+"""Search what daimon remembers, through daimon's own recall index.
+
+`recall.query` does the matching: its FTS5 index is a derived cache daimon
+freshens (and rebuilds, by its own `rebuild`) whenever its fingerprint is
+stale, quotes every token so no operator is interpreted, and judges every row
+(`view.judge`) before it is returned. Nothing here opens daimon's database.
+
+Each hit then says what it is now, in daimon's words: recall's own status
+phrase (`recall.describe_status`: resolved, superseded by …, contradicted by …
+at …); else the lifecycle of its id in its bucket (`view.closing_event` →
+`view.lifecycle_word`); else whether its bucket's latest checkpoint still
+holds it, as daimon's view opens that checkpoint (`view.open`): carried,
+active, withheld (quarantined, forgotten) or only in the session that said it.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+from daimon_briefing import briefing, config, display, recall, schema, view
+from pydantic import Field
+
+from daimon_tui.domain.search_query import SearchQuery, hit_matches, parse_query
+from daimon_tui.models import Diagnostic, Frozen, ProjectRef
+from daimon_tui.store import paths
+from daimon_tui.store.judging import snapshot_share
+
+# One search's answer size; facets filter after the fetch, so it over-fetches.
+LIMIT = 50
+FACET_FETCH = 400
+# daimon's FTS query is one phrase per token; a query longer than this is cut
+# (the cut is said in a note), never sent whole.
+MAX_QUERY_CHARS = 500
+
+HitState = Literal["active", "carried", "resolved", "superseded", "contradicted", "quarantined", "forgotten",
+                   "not carried"]
+
+class SearchHit(Frozen):
+    """One recalled item and what daimon says it is now."""
+
+    item_id: str | None
+    text: str
+    quote: str | None = None
+    kind: str
+    trust: str | None = None
+    mark: str
+    project_slug: str | None = None
+    session_id: str | None = None
+    created: str | None = None
+    author: str | None = None
+    stated_by: str | None = None
+    teammate: bool = False
+    state: HitState
+    state_detail: str | None = None
+    live: bool = Field(default=False, description="in the latest checkpoint of the project searched from")
+    score: float = 0.0
+
+
+class SearchResult(Frozen):
+    query: str
+    hits: tuple[SearchHit, ...] = ()
+    notes: tuple[Diagnostic, ...] = ()
+    all_projects: bool = False
+    team: bool = True
+    seconds: float = 0.0
+
+
+def _str(value: Any) -> str | None:
+    return value if isinstance(value, str) and value else None
+
+
+def _iso(created: Any) -> str | None:
+    if isinstance(created, (int, float)) and not isinstance(created, bool):
+        return datetime.fromtimestamp(created, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return None
+
+
+def _mark(row: Mapping) -> str:
+    # daimon's own mark rule (briefing._mark) on the stored trust class.
+    word = briefing._mark({"trust": row.get("trust")})
+    return {briefing._VERBATIM_MARK: "verbatim", briefing._INFERRED_MARK: "inferred"}.get(word, "untagged")
+
+
+class _Bucket:
+    """What the latest checkpoint of one bucket holds, judged by daimon's view."""
+
+    def __init__(self, target: str) -> None:
+        opened = view.open(target, live=False)
+        self.snap = opened.snapshot
+        self.live: dict[str, Mapping] = {}
+        checkpoint = opened.checkpoint or {}
+        self.session_id = checkpoint.get("session_id")
+        for field in schema.ITEM_FIELDS:
+            block = checkpoint.get(field.section)
+            raw = block.get(field.key) if isinstance(block, Mapping) else None
+            for item in [raw] if field.singleton else (raw if isinstance(raw, list) else ()):
+                if isinstance(item, Mapping) and isinstance(item.get("id"), str):
+                    self.live[item["id"]] = item
+        reasons = {"quarantine": "quarantined", "forgotten": "forgotten"}
+        self.withheld = {w.item_id: reasons.get(str(w.reason), "quarantined") for w in opened.withheld if w.item_id}
+
+
+def _state(row: Mapping, bucket: _Bucket | None) -> tuple[HitState, str | None, bool]:
+    """(state word, daimon's phrase, live in the latest checkpoint)."""
+    item_id = _str(row.get("item_id"))
+    phrase = recall.describe_status(dict(row))
+    if row.get("superseded_by"):
+        return ("resolved" if row.get("superseded_by") == "resolved" else "superseded"), phrase, False
+    if bucket is not None and item_id:
+        if item_id in bucket.withheld:
+            return bucket.withheld[item_id], phrase, False  # type: ignore[return-value]
+        event = view.closing_event({"id": item_id, "text": row.get("text")}, bucket.snap)
+        word = view.lifecycle_word(event) if event else "active"
+        if word in ("resolved", "superseded", "forgotten"):
+            return word, phrase or _closing_phrase(event), False  # type: ignore[return-value]
+    if row.get("invalidated_by"):
+        return "contradicted", phrase, bool(bucket and item_id in bucket.live)
+    if bucket is not None and item_id in bucket.live:
+        carried = bucket.live[item_id].get("carried_from")
+        return ("carried" if carried else "active"), phrase, True
+    if bucket is not None and bucket.session_id and row.get("session_id") == bucket.session_id:
+        return "active", phrase, False  # an id-less item (the topic) of the latest session
+    return "not carried", phrase, False
+
+
+def _closing_phrase(event: Any) -> str | None:
+    if not isinstance(event, Mapping):
+        return None
+    status, ts = _str(event.get("status")), _str(event.get("ts"))
+    return " ".join(p for p in (status, f"at {ts}" if ts else None) if p) or None
+
+
+def _bucket_key(slug: str) -> tuple | None:
+    """What a bucket's judged latest checkpoint depends on: its ledgers and
+    daimon's forgotten stamp (the snapshot memo's key) and its latest pointer."""
+    key = snapshot_share.memo_key(slug)
+    folder = paths.bucket_dir(slug)
+    if key is None or folder is None:
+        return None
+    try:
+        st = os.stat(folder / "latest.json")
+        latest: tuple = (st.st_ino, st.st_mtime_ns, st.st_size)
+    except OSError:
+        latest = ()
+    return (key, latest)
+
+
+# Judged latest checkpoints, across searches, until a file they depend on changes.
+_held: dict[tuple, _Bucket | None] = {}
+_held_lock = threading.Lock()
+_HELD_SIZE = 64
+
+
+def _bucket(cache: dict[str, _Bucket | None], slug: str | None) -> _Bucket | None:
+    if not slug:
+        return None
+    if slug in cache:
+        return cache[slug]
+    key = _bucket_key(slug)
+    with _held_lock:
+        if key is not None and key in _held:
+            cache[slug] = _held[key]
+            return cache[slug]
+    try:
+        got: _Bucket | None = _Bucket(slug)
+    except Exception:  # an unreadable bucket: the hit keeps recall's own words
+        got = None
+    cache[slug] = got
+    if key is not None and got is not None:
+        with _held_lock:
+            for stale in [k for k in _held if k[0][:2] == key[0][:2]]:
+                del _held[stale]
+            while len(_held) >= _HELD_SIZE:
+                _held.pop(next(iter(_held)))
+            _held[key] = got
+    return got
+
+
+def _notes(codes: tuple, cut: bool) -> tuple[Diagnostic, ...]:
+    notes: list[Diagnostic] = []
+    text = display.recall_note(codes)
+    if text:
+        notes.extend(Diagnostic(message=line) for line in text.splitlines() if line.strip())
+    if cut:
+        notes.append(Diagnostic(level="info", source="daimon-tui",
+                                message=f"the query was cut to its first {MAX_QUERY_CHARS} characters"))
+    return tuple(notes)
+
+
+def search(project: ProjectRef, text: str, all_projects: bool = False, team: bool = True,
+           limit: int = LIMIT) -> SearchResult:
+    """Hits for `text` (words plus facets) in `project`, or everywhere. An
+    empty query lists nothing. Never raises for query text."""
+    started = time.perf_counter()
+    parsed: SearchQuery = parse_query(text)
+    words = " ".join(parsed.words.split())
+    cut = len(words) > MAX_QUERY_CHARS
+    words = words[:MAX_QUERY_CHARS]
+    if not words.strip():
+        return SearchResult(query=text, all_projects=all_projects, team=team)
+    scope: dict[str, Any] = {"all_projects": True} if all_projects else (
+        {"project_dir": project.path} if project.path else {"slug": project.slug})
+    try:
+        recalled = recall.query(words, limit=FACET_FETCH if parsed.facets else limit, **scope)
+    except recall.RecallError as exc:
+        note = Diagnostic(level="error", message=f"daimon's recall index is unavailable: {exc}")
+        return SearchResult(query=text, notes=(note,), all_projects=all_projects, team=team)
+    except (sqlite3.Error, OSError) as exc:
+        # daimon answers a hostile query with no rows; anything that still
+        # escapes is said as a note, never raised at the person.
+        note = Diagnostic(level="error", message=f"daimon's recall index could not answer ({type(exc).__name__})")
+        return SearchResult(query=text, notes=(note,), all_projects=all_projects, team=team)
+    me = config.author()
+    cache: dict[str, _Bucket | None] = {}
+    hits: list[SearchHit] = []
+    for row in recalled.rows:
+        author = _str(row.get("author"))
+        teammate = bool(author and author != me)
+        if teammate and not team:
+            continue
+        slug = _str(row.get("project_slug"))
+        state, detail, live = _state(row, _bucket(cache, slug))
+        hit = SearchHit(
+            item_id=_str(row.get("item_id")),
+            text=str(row.get("text") or ""),
+            quote=_str(row.get("quote")),
+            kind=str(row.get("kind") or ""),
+            trust=_str(row.get("trust")),
+            mark=_mark(row),
+            project_slug=slug,
+            session_id=_str(row.get("session_id")),
+            created=_iso(row.get("created")),
+            author=author,
+            stated_by=_str(row.get("stated_by")),
+            teammate=teammate,
+            state=state,
+            state_detail=detail,
+            live=live and slug == project.slug and not teammate,
+            score=float(row.get("match_score") or 0.0),
+        )
+        if hit_matches(hit, parsed):
+            hits.append(hit)
+        if len(hits) >= limit:
+            break
+    return SearchResult(query=text, hits=tuple(hits), notes=_notes(recalled.notes, cut),
+                        all_projects=all_projects, team=team, seconds=time.perf_counter() - started)
+
+
+def prepare(project: ProjectRef) -> SearchResult:
+    """Pay daimon's cold costs before the first keystroke: freshen the index
+    (`recall.warm`, daimon's own rebuild when stale) and fold the verdict
+    source recall judges every row with (`view.judge`, memoized by daimon)."""
+    started = time.perf_counter()
+    recall.warm()
+    view.judge(project.slug)
+    return SearchResult(query="", seconds=time.perf_counter() - started)

@@ -1,0 +1,356 @@
+"""The Search view (`6`): results as you type, from daimon's recall index,
+over every retained session of the project; `ctrl+o` widens to every project,
+`ctrl+t` hides or shows teammates' shared memory.
+
+Each hit says what it is now (daimon's words, see `store.read.search`). Enter
+opens a live hit in the briefing with its detail pane, any other in its
+session (read-only). Verbs act on live hits only: they go to the briefing's
+own verb flow, so its confirmations, guards and log apply unchanged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.css.query import NoMatches
+from textual.screen import Screen
+from textual.widgets import Footer, Input, Static
+
+from daimon_tui.domain.action_log import ActionLog
+from daimon_tui.domain.inert import inert
+from daimon_tui.domain.search_query import parse_query
+from daimon_tui.domain.verbs import VERBS
+from daimon_tui.models import ProjectRef
+from daimon_tui.store.judging import judge_service
+from daimon_tui.store.read.search import SearchHit, SearchResult
+from daimon_tui.ui.screens.briefing import BriefingScreen
+from daimon_tui.ui.screens.history import SessionScreen
+from daimon_tui.ui.widgets.item_row import mark_text
+from daimon_tui.ui.widgets.row_list import Entry, RowList
+
+HIT_TEXT_LIMIT = 200
+_STATE_STYLE = {
+    "active": "green", "carried": "green", "resolved": "dim", "superseded": "dim",
+    "contradicted": "bold red", "quarantined": "bold red", "forgotten": "dim", "not carried": "dim",
+}
+
+
+def hit_row(hit: SearchHit, *, marked: bool = False) -> Text:
+    row = Text()
+    row.append("● " if marked else "  ", style="bold magenta")
+    row.append_text(mark_text(hit.mark))
+    row.append(f" {inert(hit.kind, limit=14):<11} ", style="dim")
+    row.append(f"{hit.state:<12}", style=_STATE_STYLE.get(hit.state, ""))
+    row.append(" ")
+    row.append(inert(hit.text, limit=HIT_TEXT_LIMIT), style="" if hit.live or hit.state != "not carried" else "dim")
+    return row
+
+
+def hit_detail(hit: SearchHit) -> Text:
+    out = Text()
+    out.append(inert(hit.text, limit=2000))
+    if hit.quote:
+        out.append("\n“")
+        out.append(inert(hit.quote, limit=1000), style="italic")
+        out.append("”")
+    facts = (
+        ("id", hit.item_id or "(no id)"),
+        ("state", hit.state + (f" — {hit.state_detail}" if hit.state_detail else "")),
+        ("project", hit.project_slug or "(no project)"),
+        ("session", hit.session_id or "?"),
+        ("date", hit.created or "?"),
+        ("author", (hit.author or "?") + (" (teammate)" if hit.teammate else "")
+         + (f", stated by {hit.stated_by}" if hit.stated_by else "")),
+    )
+    for name, value in facts:
+        out.append(f"\n{name:>8} ", style="bold")
+        out.append(inert(value, limit=300))
+    out.append("\n\nEnter: " + ("open in the briefing" if hit.live else "open in its session (read-only)"),
+               style="dim")
+    return out
+
+
+def focus_item(screen: BriefingScreen, item_id: str) -> bool:
+    """Put the briefing's cursor on `item_id` (its detail pane follows)."""
+    try:
+        row_list = screen.query_one("#items", RowList)
+    except NoMatches:
+        return False
+    row = next((n for n, r in enumerate(screen.rows) if r.item is not None and r.item.id == item_id), None)
+    if row is None:
+        return False
+    entry = next((n for n, e in enumerate(row_list.entries) if e.key == row), None)
+    if entry is None:
+        return False
+    row_list.highlighted = entry
+    return True
+
+
+class HitSessionScreen(SessionScreen):
+    """A hit's session, read-only, with the cursor on the hit."""
+
+    def __init__(self, project: ProjectRef, session_id: str, item_id: str | None, *,
+                 now: float | None = None) -> None:
+        super().__init__(project, session_id, now=now)
+        self.focus_id = item_id
+
+    def show(self, briefing) -> None:  # type: ignore[no-untyped-def]
+        super().show(briefing)
+        if self.focus_id:
+            focus_item(self, self.focus_id)
+
+
+class SearchScreen(Screen):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+o", "toggle_all", "All projects", show=True),
+        Binding("ctrl+t", "toggle_team", "Teammates", show=True),
+        Binding("slash", "focus_box", "Search box", show=False),
+        Binding("j", "move(1)", "Next", show=False),
+        Binding("k", "move(-1)", "Previous", show=False),
+        Binding("space", "mark", "Mark", show=False),
+        Binding("q", "back", "Back", show=False),
+        Binding("escape", "escape", "Back", show=False),
+        *(Binding(v.key, f"verb('{v.name}')", v.title, show=False) for v in VERBS if v.name != "undo"),
+    ]
+
+    def __init__(self, project: ProjectRef, *, now: float | None = None, log: ActionLog | None = None) -> None:
+        super().__init__(classes="search-screen")
+        self.project = project
+        self.now = now
+        self.action_log = log
+        self.all_projects = False
+        self.team = True
+        self.result: SearchResult | None = None
+        self.hits: list[SearchHit] = []
+        self.marked: set[str] = set()
+        self.ready = False
+        self.warmup: SearchResult | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Input(placeholder="search daimon's memory: words, trust:, kind:, state:, project:, since:",
+                    id="search-box")
+        yield Static(id="search-status")
+        yield RowList(id="search-hits")
+        yield Static(id="search-detail")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#search-box", Input).focus()
+        self.show_status()
+        self.prepare()
+
+    # ---- reading ---------------------------------------------------------------
+
+    @work(exclusive=True, group="search-prepare")
+    async def prepare(self) -> None:
+        # daimon's cold costs (index freshness, the verdict fold) are paid
+        # once, by the judging child, while the person types.
+        self.query_one("#search-status", Static).update(Text("readying daimon's recall index…", style="dim"))
+        self.warmup, _failure = await judge_service.read("search-prepare", self.project)
+        self.ready = True
+        if self.is_attached:
+            self.show_status()
+
+    @on(Input.Changed, "#search-box")
+    def typed(self, event: Input.Changed) -> None:
+        self.run_search(event.value)
+
+    @on(Input.Submitted, "#search-box")
+    def submitted(self) -> None:
+        if self.hits:
+            self.query_one("#search-hits", RowList).focus()
+
+    @staticmethod
+    def _asks(text: str, all_projects: bool, team: bool) -> tuple:
+        """What a query asks daimon: two texts that ask the same (a trailing
+        space, a doubled one) share one answer."""
+        parsed = parse_query(text)
+        return (" ".join(parsed.words.split()), parsed.facets, parsed.excluded, all_projects, team)
+
+    @work(exclusive=True, group="search")
+    async def run_search(self, text: str) -> None:
+        if not text.strip():
+            self.show(SearchResult(query=text, all_projects=self.all_projects, team=self.team))
+            return
+        last = self.result
+        if last is not None and last.query.strip() and (
+                self._asks(last.query, last.all_projects, last.team) == self._asks(text, self.all_projects, self.team)):
+            self.show(last.model_copy(update={"query": text}))
+            return
+        result, failure = await judge_service.read("search", self.project, text, self.all_projects, self.team)
+        if not self.is_attached:
+            return
+        self.show(result)
+        if failure is not None:
+            self.notify(f"search ran in the app: {failure}", severity="warning")
+
+    def rerun(self) -> None:
+        self.run_search(self.query_one("#search-box", Input).value)
+
+    # ---- showing ---------------------------------------------------------------
+
+    def show(self, result: SearchResult) -> None:
+        self.result = result
+        self.hits = list(result.hits)
+        live_ids = {h.item_id for h in self.hits if h.live and h.item_id}
+        self.marked &= live_ids
+        entries = [Entry(hit_row(h, marked=h.item_id in self.marked), key=n) for n, h in enumerate(self.hits)]
+        self.query_one("#search-hits", RowList).set_entries(entries, 0 if entries else None)
+        self.show_status()
+        self.show_detail()
+
+    def show_status(self) -> None:
+        scope = "every project" if self.all_projects else "this project"
+        team = "teammates shown" if self.team else "teammates hidden"
+        line = Text(f"{scope} · {team} (ctrl+o, ctrl+t)", style="bold")
+        result = self.result
+        if result is not None and result.query.strip():
+            line.append(f" · {len(result.hits)} hit(s)")
+        elif not self.ready:
+            line.append(" · readying daimon's recall index…", style="dim")
+        problems = parse_query(result.query if result else "").problems
+        for note in (*problems, *(d.message for d in (result.notes if result else ()))):
+            line.append("\n⚠ " + inert(note, limit=300), style="yellow")
+        self.query_one("#search-status", Static).update(line)
+
+    def current(self) -> SearchHit | None:
+        row_list = self.query_one("#search-hits", RowList)
+        index = row_list.highlighted
+        if index is None or index >= len(row_list.entries):
+            return None
+        key = row_list.entries[index].key
+        return self.hits[key] if key is not None and key < len(self.hits) else None
+
+    @on(RowList.Highlighted, "#search-hits")
+    def show_detail(self) -> None:
+        hit = self.current()
+        detail = self.query_one("#search-detail", Static)
+        if hit is None:
+            empty = self.result is None or not self.result.query.strip()
+            detail.update(Text("Type to search." if empty else "Nothing daimon recalls matches.", style="italic"))
+        else:
+            detail.update(hit_detail(hit))
+
+    # ---- keys --------------------------------------------------------------------
+
+    def action_toggle_all(self) -> None:
+        self.all_projects = not self.all_projects
+        self.show_status()
+        self.rerun()
+
+    def action_toggle_team(self) -> None:
+        self.team = not self.team
+        self.show_status()
+        self.rerun()
+
+    def action_focus_box(self) -> None:
+        self.query_one("#search-box", Input).focus()
+
+    def action_move(self, delta: int) -> None:
+        row_list = self.query_one("#search-hits", RowList)
+        row_list.focus()
+        if delta > 0:
+            row_list.action_cursor_down()
+        else:
+            row_list.action_cursor_up()
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+
+    def action_escape(self) -> None:
+        box = self.query_one("#search-box", Input)
+        if box.has_focus and box.value:
+            box.value = ""
+            return
+        self.app.pop_screen()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # Letters type into the box; list keys act only when the list has focus.
+        if action in {"move", "mark", "back", "verb", "focus_box"}:
+            try:
+                return not self.query_one("#search-box", Input).has_focus
+            except NoMatches:
+                return True
+        return True
+
+    def key_down(self) -> None:
+        if self.query_one("#search-box", Input).has_focus and self.hits:
+            self.action_move(1)
+
+    def action_mark(self) -> None:
+        hit = self.current()
+        if hit is None:
+            return
+        if not (hit.live and hit.item_id):
+            self.notify("Only a live hit of this project can be marked for a verb.", severity="warning")
+            return
+        self.marked.symmetric_difference_update({hit.item_id})
+        row_list = self.query_one("#search-hits", RowList)
+        if row_list.highlighted is not None:
+            row_list.replace_prompt(row_list.highlighted, hit_row(hit, marked=hit.item_id in self.marked))
+        row_list.action_cursor_down()
+
+    @on(RowList.Selected, "#search-hits")
+    def open_hit(self) -> None:
+        hit = self.current()
+        if hit is None:
+            return
+        if hit.live and hit.item_id:
+            self.to_briefing(hit.item_id)
+            return
+        if hit.teammate or not hit.session_id or not hit.project_slug:
+            self.notify("A teammate's copy: its session is theirs, so it is shown here in full.")
+            return
+        self.app.push_screen(HitSessionScreen(self._project_of(hit), hit.session_id, hit.item_id, now=self.now))
+
+    def _project_of(self, hit: SearchHit) -> ProjectRef:
+        if hit.project_slug == self.project.slug:
+            return self.project
+        return ProjectRef(slug=hit.project_slug or "", name=hit.project_slug or "")
+
+    def to_briefing(self, item_id: str) -> BriefingScreen | None:
+        """Back to the briefing with its cursor (and detail pane) on `item_id`."""
+        briefing = next((s for s in self.app.screen_stack if isinstance(s, BriefingScreen)
+                         and type(s) is BriefingScreen), None)
+        if briefing is None:
+            return None
+        while self.app.screen is not briefing:
+            self.app.pop_screen()
+        if briefing.filter_text:
+            briefing.filter_text = ""
+        if not focus_item(briefing, item_id):
+            self.app.notify("That item is no longer in the briefing (it changed since the search).",
+                            severity="warning")
+            return None
+        return briefing
+
+    def action_verb(self, verb: str) -> None:
+        targets = [h for h in self.hits if h.item_id in self.marked] if self.marked else (
+            [h] if (h := self.current()) else [])
+        not_live = [h for h in targets if not (h.live and h.item_id)]
+        if not targets:
+            return
+        if not_live:
+            log = self.action_log or getattr(self.app, "action_log", None)
+            ids = tuple(h.item_id for h in not_live if h.item_id)
+            reason = "not live in this project's briefing (search hit)"
+            if log is not None:
+                asyncio.get_running_loop().run_in_executor(
+                    None, lambda: log.record(project=self.project.slug, verb=verb, outcome="refused",
+                                             item_ids=ids, reason=reason))
+            self.notify(f"{verb}: only a live hit of this project can be acted on; open the others to read them.",
+                        severity="warning")
+            return
+        ids = [h.item_id for h in targets if h.item_id]
+        briefing = self.to_briefing(ids[0])
+        if briefing is None:
+            return
+        briefing.marked = set(ids) if len(ids) > 1 else set()
+        briefing.rebuild()
+        focus_item(briefing, ids[0])
+        briefing.action_verb(verb)

@@ -1,0 +1,150 @@
+"""The Search view (6): as-you-type hits, toggles, Enter, verbs on live hits only."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from daimon_tui.store.demo import builder as demo
+from daimon_tui.store.judging import judge_service
+from daimon_tui.store.read.search import SearchHit
+from daimon_tui.ui.app import DaimonTUI
+from daimon_tui.ui.screens.briefing import BriefingScreen
+from daimon_tui.ui.screens.search import HitSessionScreen, SearchScreen, hit_detail, hit_row
+from tests.ui.settle import settle
+
+NOW = demo.DEMO_NOW.timestamp()
+SIZE = (140, 40)
+
+
+async def _search(pilot, text: str) -> SearchScreen:  # type: ignore[no-untyped-def]
+    await pilot.press("6")
+    await settle(pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, SearchScreen)
+    await pilot.press(*text)
+    await settle(pilot, rounds=4)
+    return screen
+
+
+def _select(screen: SearchScreen, start: str) -> None:
+    index = next(n for n, h in enumerate(screen.hits) if h.text.startswith(start))
+    screen.query_one("#search-hits").highlighted = index  # type: ignore[attr-defined]
+
+
+async def test_hits_as_you_type_then_escape_clears_then_goes_back(demo_store: demo.DemoStore) -> None:
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = await _search(pilot, "retry")
+        assert screen.result is not None and screen.result.query == "retry"
+        assert {h.state for h in screen.hits} >= {"resolved", "carried", "not carried"}
+        await pilot.press("space", "u", "p", "l", "o", "a", "d")
+        await settle(pilot, rounds=4)
+        assert screen.result.query == "retry upload"
+        await pilot.press("ctrl+o")
+        await settle(pilot, rounds=4)
+        assert screen.all_projects and screen.result.all_projects
+        await pilot.press("escape")  # clears the box
+        await settle(pilot)
+        assert app.screen is screen and screen.hits == []
+        await pilot.press("escape")  # back to the briefing
+        await settle(pilot)
+        assert isinstance(app.screen, BriefingScreen) and app.is_running
+
+
+async def test_enter_opens_a_live_hit_in_the_briefing_and_an_old_one_in_its_session(
+        demo_store: demo.DemoStore) -> None:
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = await _search(pilot, "retry")
+        _select(screen, "Log every retry attempt")
+        await pilot.press("tab", "enter")
+        await settle(pilot)
+        briefing = app.screen
+        assert type(briefing) is BriefingScreen
+        current = briefing.current_item()
+        assert current is not None and current.text.startswith("Log every retry attempt")
+        screen = await _search(pilot, "gzip")
+        _select(screen, "Whether gzip uploads")
+        await pilot.press("tab", "enter")
+        await settle(pilot, rounds=4)
+        session = app.screen
+        assert isinstance(session, HitSessionScreen) and session.session_id == "S-day1"
+        current = session.current_item()
+        assert current is not None and current.text.startswith("Whether gzip uploads")
+
+
+async def test_a_verb_on_an_old_hit_is_refused_and_logged_on_a_live_one_goes_to_the_briefing(
+        demo_store: demo.DemoStore, private_action_log: Path) -> None:
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = await _search(pilot, "gzip")
+        await pilot.press("tab", "r")
+        await settle(pilot)
+        assert app.screen is screen
+        log = private_action_log.read_text()
+        assert '"refused"' in log and "gzip" not in log
+        await pilot.press("escape")
+        await settle(pilot)
+        screen = await _search(pilot, "retry")
+        _select(screen, "Log every retry attempt")
+        await pilot.press("tab", "r")
+        await settle(pilot)
+        # The briefing's own verb flow asks (its resolve modal); Esc cancels it.
+        assert not isinstance(app.screen, SearchScreen | BriefingScreen)
+        assert type(app.screen_stack[1]) is BriefingScreen
+        current = app.screen_stack[1].current_item()
+        assert current is not None and current.text.startswith("Log every retry attempt")
+        await pilot.press("escape")
+        await settle(pilot)
+
+
+async def test_a_query_that_asks_the_same_is_not_asked_again(demo_store: demo.DemoStore, monkeypatch) -> None:
+    asked: list[str] = []
+    real = judge_service.read
+
+    async def counting(what: str, *args: object):  # type: ignore[no-untyped-def]
+        if what == "search":
+            asked.append(str(args[1]))
+        return await real(what, *args)
+
+    monkeypatch.setattr(judge_service, "read", counting)
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = await _search(pilot, "retry")
+        hits = list(screen.hits)
+        await pilot.press("space")
+        await settle(pilot, rounds=4)
+        assert asked[-1] == "retry" and screen.result.query == "retry " and screen.hits == hits
+        await pilot.press("u")
+        await settle(pilot, rounds=4)
+        assert asked[-1] == "retry u"
+        await pilot.press("ctrl+o")
+        await settle(pilot, rounds=4)
+        assert asked[-1] == "retry u" and len(asked) == len(set(asked)) + 1 and screen.result.all_projects
+
+
+def test_stored_text_is_shown_inert() -> None:
+    hit = SearchHit(item_id="r-1", text="[bold]x[/bold] \x1b[31mred \u202eevil", quote="[link=http://a]q[/link]",
+                    kind="decision", mark="inferred", state="superseded",
+                    state_detail="superseded by [red]r-2[/red]", author="\x1b]8;;x\x07me")
+    row, detail = hit_row(hit).plain, hit_detail(hit).plain
+    for text in (row, detail):
+        assert "[bold]x[/bold]" in text and "\x1b" not in text and "\u202e" not in text
+    assert "[link=http://a]q[/link]" in detail and "superseded by [red]r-2[/red]" in detail
+
+
+def test_search_snapshot(snap_compare, demo_store: demo.DemoStore) -> None:
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+
+    async def run_before(pilot) -> None:  # type: ignore[no-untyped-def]
+        await settle(pilot)
+        await pilot.press("6")
+        await settle(pilot)
+        await pilot.press(*"retry", "tab", "down", "down")
+        await settle(pilot, rounds=4)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
