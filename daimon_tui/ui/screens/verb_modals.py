@@ -7,6 +7,7 @@ put into `rich.text.Text` objects, never into markup.
 
 from __future__ import annotations
 
+import time
 from typing import ClassVar
 
 from rich.text import Text
@@ -72,16 +73,27 @@ def plan_text(plan: verbs.Plan) -> Text:
 
 
 class PlanPreviewModal(ModalScreen[bool]):
-    """Shows a plan and asks y/n. With nothing to write it only offers close."""
+    """Shows a plan and asks y/n. With nothing to write, or an action log that
+    cannot take the verb's intent, it only offers close.
 
+    A `y` in the first `CONFIRM_DELAY_S` after opening is ignored: it was
+    typed before the person could read the preview (a stray key, typed text)."""
+
+    CONFIRM_DELAY_S: ClassVar[float] = 0.4
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "confirm", "Confirm"),
         Binding("n,escape", "cancel", "Cancel"),
     ]
 
-    def __init__(self, plan: verbs.Plan) -> None:
+    def __init__(self, plan: verbs.Plan, *, log_problem: str | None = None) -> None:
         super().__init__(classes="verb-modal")
         self.plan = plan
+        self.log_problem = log_problem
+        self.opened_at = time.monotonic()
+
+    @property
+    def can_confirm(self) -> bool:
+        return self.plan.allowed and not self.log_problem
 
     def compose(self) -> ComposeResult:
         plan = self.plan
@@ -92,7 +104,11 @@ class PlanPreviewModal(ModalScreen[bool]):
             yield Label(Text(inert(title), style="bold"), id="verb-title")
             with VerticalScroll(id="verb-body"):
                 yield Static(plan_text(plan), id="verb-plan")
-            if plan.allowed:
+            if self.log_problem:
+                # write-ahead: no intent in the log, no write to daimon
+                yield Label(Text(f"✗ refused: {inert(self.log_problem)}", style="bold"), id="verb-log-problem")
+                hint = "nothing can be written (the action log cannot record it) · n/esc close"
+            elif plan.allowed:
                 hint = "y confirm · n/esc cancel"
                 if plan.irreversible:
                     hint = "IRREVERSIBLE · y continue to typed confirmation · n/esc cancel"
@@ -100,9 +116,13 @@ class PlanPreviewModal(ModalScreen[bool]):
                 hint = "nothing can be written · n/esc close"
             yield Label(Text(hint), id="verb-hint")
 
+    def on_mount(self) -> None:
+        self.opened_at = time.monotonic()
+
     def action_confirm(self) -> None:
-        if self.plan.allowed:
-            self.dismiss(True)
+        if not self.can_confirm or time.monotonic() - self.opened_at < self.CONFIRM_DELAY_S:
+            return
+        self.dismiss(True)
 
     def action_cancel(self) -> None:
         self.dismiss(False)
