@@ -541,12 +541,15 @@ class BriefingScreen(Screen):
         for result in report.items:
             self.world[result.item_id] = (result, checked_at)
         contradicted = sum(1 for r in report.items if r.contradicted)
-        await asyncio.to_thread(
-            self.app.action_log.record,  # type: ignore[attr-defined]
-            project=self.project.slug, verb="world-check", outcome="world-check",
-            item_ids=tuple(r.item_id for r in report.items),
-            reason=("cancelled " if report.cancelled else "") + f"{contradicted} contradicted",
-        )
+        try:
+            await asyncio.to_thread(
+                self.app.action_log.record,  # type: ignore[attr-defined]
+                project=self.project.slug, verb="world-check", outcome="world-check",
+                item_ids=tuple(r.item_id for r in report.items),
+                reason=("cancelled " if report.cancelled else "") + f"{contradicted} contradicted",
+            )
+        except OSError as exc:  # the app's own log never crashes it: the check stands, unlogged
+            self.notify(f"World-check not logged: {exc}", severity="error", timeout=10)
         if report.repo_error:
             self.notify(f"World-check: {report.repo_error}", severity="warning")
         self.notify(f"World-checked {len(report.items)} item(s): {contradicted} contradicted.",
