@@ -150,3 +150,25 @@ def test_a_y_typed_as_the_preview_opens_is_not_a_confirmation(demo_store, tmp_pa
 
     app = drive(ref(demo_store), log, (item,), script)
     assert app.outcomes[0].status == "applied"
+
+
+async def test_w_with_an_unwritable_log_says_so_and_keeps_running(demo_store, tmp_path: Path) -> None:
+    from daimon_tui.store.demo import builder as demo
+    from daimon_tui.ui.app import DaimonTUI
+    from daimon_tui.ui.screens.briefing import BriefingScreen
+    from tests.ui.settle import settle
+
+    demo.init_repo(demo_store.project)
+    blocker = tmp_path / "state"
+    blocker.write_text("not a directory")
+    app = DaimonTUI(project_path=str(demo_store.project), now=demo.DEMO_NOW.timestamp(),
+                    action_log=ActionLog(blocker / "actions.jsonl"))
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, BriefingScreen)
+        await pilot.press("w")
+        await settle(pilot, rounds=5)
+        assert app.is_running and app.screen is screen and screen.world
+        messages = [n.message for n in app._notifications]
+        assert any("World-check not logged" in m and str(blocker / "actions.jsonl") in m for m in messages)
