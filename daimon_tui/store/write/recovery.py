@@ -28,6 +28,7 @@ class Recovered(Frozen):
     verb: str
     landed: tuple[str, ...] = ()
     not_landed: tuple[str, ...] = ()
+    unknown: tuple[str, ...] = ()
     logged: bool = True
     log_problem: str = ""
 
@@ -38,6 +39,8 @@ class Recovered(Frozen):
             parts.append(f"landed in daimon's ledger for {', '.join(self.landed)}")
         if self.not_landed:
             parts.append(("and " if self.landed else "") + f"did not land for {', '.join(self.not_landed)}")
+        if self.unknown:
+            parts.append(f"cannot be told from daimon's ledgers for {', '.join(self.unknown)} (see the queue)")
         parts.append("; recorded in the action log." if self.logged
                      else f"; NOT recorded: {self.log_problem}")
         return " ".join(parts).replace(" ;", ";")
@@ -76,11 +79,18 @@ def _trust_landed(project: ProjectRef, planned: LoggedRecord, since: str) -> Log
                                       "ts": str(record.get("updated_at"))})
 
 
+class Unknown(Exception):
+    """daimon's ledgers cannot say whether this write landed."""
+
+
 def landed(project: ProjectRef, planned: LoggedRecord, since: str) -> LoggedRecord | None:
-    """daimon's record of this planned write, if one landed at or after `since`."""
+    """daimon's record of this planned write, if one landed at or after
+    `since`; raises `Unknown` for a ledger whose records it cannot match."""
     if planned.ledger == verbs.TRUST:
         return _trust_landed(project, planned, since)
-    return _event_landed(project, planned, since)
+    if planned.ledger == verbs.EVENTS:
+        return _event_landed(project, planned, since)
+    raise Unknown(planned.ledger)
 
 
 def _resolve(log: ActionLog, project: ProjectRef, intent: ActionEntry) -> Recovered:
@@ -88,14 +98,16 @@ def _resolve(log: ActionLog, project: ProjectRef, intent: ActionEntry) -> Recove
     for planned in intent.records:
         try:
             found = landed(project, planned, intent.time)
-        except Exception:  # an unreadable ledger cannot vouch that it landed
-            found = None
+        except Exception:  # an unreadable or unmatched ledger cannot vouch either way
+            found = planned.model_copy(update={"outcome": "failed", "reason": "recovered-unknown"})
         records.append(found or planned.model_copy(update={"outcome": "not-applied", "reason": "recovered"}))
     got = [r.item_id for r in records if r.outcome == "applied"]
-    missed = [r.item_id for r in records if r.outcome != "applied"]
-    outcome = "applied" if got else "not-applied"
-    reason = "recovered" if not (got and missed) else "recovered-partial"
-    note = Recovered(action_id=intent.action_id, verb=intent.verb, landed=tuple(got), not_landed=tuple(missed))
+    missed = [r.item_id for r in records if r.outcome == "not-applied"]
+    unknown = [r.item_id for r in records if r.outcome == "failed"]
+    outcome = "applied" if got else ("failed" if unknown else "not-applied")
+    reason = "recovered" if len([x for x in (got, missed, unknown) if x]) <= 1 else "recovered-partial"
+    note = Recovered(action_id=intent.action_id, verb=intent.verb, landed=tuple(got), not_landed=tuple(missed),
+                     unknown=tuple(unknown))
     try:
         log.settle(intent, outcome, reason=reason, records=tuple(records))
     except ActionLogError as exc:
