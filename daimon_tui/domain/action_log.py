@@ -34,6 +34,7 @@ from typing import Literal
 
 from pydantic import Field, ValidationError
 
+from daimon_tui.domain.own_files import read_regular, xdg_dir
 from daimon_tui.models import Frozen
 
 LOG_ENV = "DAIMON_TUI_LOG"
@@ -58,10 +59,7 @@ def default_path() -> Path:
     override = os.environ.get(LOG_ENV)
     if override:
         return Path(override).expanduser()
-    state = os.environ.get("XDG_STATE_HOME")
-    # the XDG spec: a relative value is invalid and ignored (it would put the
-    # log inside whatever directory the app was started from)
-    base = Path(state) if state and os.path.isabs(state) else Path.home() / ".local" / "state"
+    base = xdg_dir("XDG_STATE_HOME", Path.home() / ".local" / "state")
     return base / "daimon-tui" / "actions.jsonl"
 
 
@@ -199,16 +197,9 @@ class ActionLog:
     def _raw(self) -> bytes:
         """The log's bytes; a FIFO or device in its place is an error, never a hang."""
         try:
-            fd = os.open(self.path, os.O_RDONLY | os.O_NONBLOCK)
+            return read_regular(self.path)
         except FileNotFoundError:
             return b""
-        try:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
-                raise OSError(errno.EINVAL, "not a regular file", str(self.path))
-            with os.fdopen(os.dup(fd), "rb") as handle:
-                return handle.read()
-        finally:
-            os.close(fd)
 
     def probe(self) -> str | None:
         """Why a line could not be appended now (file and OS error), or None.
