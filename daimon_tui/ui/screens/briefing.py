@@ -19,6 +19,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.css.query import NoMatches
 from textual.reactive import reactive
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Footer, Input, ProgressBar, Static
 
 from daimon_tui.domain import filtering
@@ -30,6 +31,7 @@ from daimon_tui.ui.actions import bindings
 from daimon_tui.ui.widgets.item_detail import ItemDetail
 from daimon_tui.ui.widgets.item_row import item_row, withheld_row
 from daimon_tui.ui.widgets.row_list import Entry, RowList
+from daimon_tui.ui.widgets.safe_input import SafeInput
 
 # How long the cursor rests on a row before the detail pane shows it.
 DETAIL_REST_S = 0.08
@@ -101,6 +103,10 @@ EMPTY_MESSAGES = {
 }
 
 
+FILTER_MAX = 500
+FILTER_DEBOUNCE_S = 0.15
+
+
 class BriefingScreen(Screen):
     """The default view."""
 
@@ -132,11 +138,13 @@ class BriefingScreen(Screen):
         self.provisional = True
         self.details_lock = asyncio.Lock()
         self.live_started = False
+        self._filter_pending = ""
+        self._filter_timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(id="briefing-header")
-        yield Input(placeholder="filter: words, trust:verbatim, section:open, carried, stale, -word",
-                    id="filter")
+        yield SafeInput(placeholder="filter: words, trust:verbatim, section:open, carried, stale, -word",
+                        id="filter", max_length=FILTER_MAX)
         with Horizontal(id="briefing-body"):
             # The border is the box's, not the list's: a page turn repaints
             # the list's lines only.
@@ -432,10 +440,21 @@ class BriefingScreen(Screen):
 
     @on(Input.Changed, "#filter")
     def filter_changed(self, event: Input.Changed) -> None:
-        self.filter_text = event.value
+        # debounced: a burst of keys (a paste's replayed tail) rebuilds once
+        self._filter_pending = event.value
+        if self._filter_timer is not None:
+            self._filter_timer.stop()
+        self._filter_timer = self.set_timer(FILTER_DEBOUNCE_S, self._apply_filter)
+
+    def _apply_filter(self) -> None:
+        if self._filter_timer is not None:
+            self._filter_timer.stop()
+            self._filter_timer = None
+        self.filter_text = self._filter_pending
 
     @on(Input.Submitted, "#filter")
     def filter_done(self) -> None:
+        self._apply_filter()
         self.query_one("#items", RowList).focus()
 
     def watch_filter_text(self) -> None:
@@ -462,6 +481,8 @@ class BriefingScreen(Screen):
         box = self.query_one("#filter", Input)
         if box.has_focus:
             box.value = ""
+            self._filter_pending = ""
+            self._apply_filter()
             box.display = False
             self.query_one("#items", RowList).focus()
             return True

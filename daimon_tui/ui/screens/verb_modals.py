@@ -20,6 +20,7 @@ from textual.widgets import Input, Label, RadioButton, RadioSet, Static
 
 from daimon_tui.domain import verbs
 from daimon_tui.domain.inert import inert
+from daimon_tui.ui.widgets.safe_input import SafeInput
 
 
 def _text(value: object, style: str = "", limit: int = 300) -> Text:
@@ -163,7 +164,7 @@ class ResolveModal(_InputModal):
             with RadioSet(id="resolve-status"):
                 for word in verbs.RESOLVE_STATUSES:
                     yield RadioButton(word, value=word == self.status, name=word)
-            yield Input(placeholder="note (optional): what changed", id="resolve-note")
+            yield SafeInput(placeholder="note (optional): what changed", id="resolve-note")
             yield Label("", id="verb-error")
             yield Label(Text("enter continue · esc cancel"), id="verb-hint")
 
@@ -190,8 +191,8 @@ class RetractModal(_InputModal):
     def compose(self) -> ComposeResult:
         with Vertical(id="verb-dialog"):
             yield from self._head()
-            yield Input(placeholder="reason (required)", id="retract-reason")
-            yield Input(placeholder="evidence (required): issue:42, url:…, artifact:…, transcript:…",
+            yield SafeInput(placeholder="reason (required)", id="retract-reason")
+            yield SafeInput(placeholder="evidence (required): issue:42, url:…, artifact:…, transcript:…",
                         id="retract-evidence")
             yield Label("", id="verb-error")
             yield Label(Text("enter continue · esc cancel"), id="verb-hint")
@@ -219,7 +220,7 @@ class ReverifyModal(_InputModal):
     def compose(self) -> ComposeResult:
         with Vertical(id="verb-dialog"):
             yield from self._head()
-            yield Input(placeholder="evidence you checked (without it daimon's gate may refuse)",
+            yield SafeInput(placeholder="evidence you checked (without it daimon's gate may refuse)",
                         id="reverify-evidence")
             yield Label("", id="verb-error")
             yield Label(Text("enter continue · esc cancel"), id="verb-hint")
@@ -244,8 +245,8 @@ class ForgetConfirmModal(_InputModal):
     def compose(self) -> ComposeResult:
         with Vertical(id="verb-dialog", classes="irreversible"):
             yield from self._head()
-            yield Input(placeholder="reason (optional, stored in daimon's tombstone)", id="forget-reason")
-            yield Input(placeholder="type the item id", id="forget-id")
+            yield SafeInput(placeholder="reason (optional, stored in daimon's tombstone)", id="forget-reason")
+            yield SafeInput(placeholder="type the item id", id="forget-id")
             yield Label("", id="verb-error")
             yield Label(Text("enter forget · esc cancel"), id="verb-hint")
 
