@@ -25,6 +25,7 @@ from daimon_tui.models import ProjectRef
 from daimon_tui.store.write import plans, writer
 from daimon_tui.ui.screens.verb_modals import (
     ForgetConfirmModal,
+    NothingSelectedModal,
     PlanPreviewModal,
     ResolveModal,
     RetractModal,
@@ -88,7 +89,7 @@ async def run_verb(app: App, verb: verbs.VerbName, items: tuple[str, ...], proje
     items = tuple(dict.fromkeys(i for i in items if i))
     data: verbs.VerbInput = None
     if verb != "undo" and not items:
-        app.notify(f"{verb}: no item selected", severity="warning")
+        await _ask(app, NothingSelectedModal(verb))
         return verbs.Outcome(verb=verb, status="cancelled", message="no item selected")
     if verb == "resolve":
         data = await _ask(app, ResolveModal(items, status=status))

@@ -172,3 +172,25 @@ async def test_w_with_an_unwritable_log_says_so_and_keeps_running(demo_store, tm
         assert app.is_running and app.screen is screen and screen.world
         messages = [n.message for n in app._notifications]
         assert any("World-check not logged" in m and str(blocker / "actions.jsonl") in m for m in messages)
+
+
+def test_a_verb_with_nothing_selected_holds_the_typed_keys(demo_store, tmp_path: Path) -> None:
+    """`r` on nothing, then note text typed: the letters (a `z`, a `y`) never run as commands."""
+    from daimon_tui.ui.screens.verb_modals import NothingSelectedModal
+
+    item = ids(demo_store.project)[RETRY_Q]
+    log = ActionLog(tmp_path / "actions.jsonl")
+    drive(ref(demo_store), log, (item,), _resolve_keys())
+    rows = len(events(demo_store))
+
+    async def script(pilot) -> None:
+        await pilot.press("r")
+        await on_screen(pilot, NothingSelectedModal)
+        await pilot.press(*"lazy fix", "y", "enter")
+        await done(pilot, 1)
+        await pilot.pause(0.2)
+
+    app = drive(ref(demo_store), log, (), script)
+    assert [o.status for o in app.outcomes] == ["cancelled"]
+    assert len(events(demo_store)) == rows
+    assert [e.verb for e in log.entries()] == ["resolve"]

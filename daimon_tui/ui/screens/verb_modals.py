@@ -11,7 +11,7 @@ import time
 from typing import ClassVar
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
@@ -265,3 +265,26 @@ class ForgetConfirmModal(_InputModal):
             return
         reason = self.query_one("#forget-reason", Input).value.strip()
         self.dismiss(verbs.ForgetInput(typed_id=typed, reason=reason))
+
+
+class NothingSelectedModal(ModalScreen[None]):
+    """A verb with nothing selected says so in the middle of the screen, and
+    holds the keys that follow: a person already typing a note must not have
+    its letters run as commands (a `z` then a `y` would write an undo). Only
+    esc or enter close it."""
+
+    def __init__(self, verb: str) -> None:
+        super().__init__(classes="verb-modal")
+        self.verb = verb
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="verb-dialog"):
+            yield Label(Text(f"{self.verb}: no item selected", style="bold"), id="verb-title")
+            yield Label(Text("move to an item (j/k) or mark some (space), then try again"), id="verb-items")
+            yield Label(Text("esc/enter close"), id="verb-hint")
+
+    def on_key(self, event: events.Key) -> None:
+        event.stop()
+        event.prevent_default()
+        if event.key in ("escape", "enter"):
+            self.dismiss(None)
