@@ -64,3 +64,4 @@ async def test_a_huge_paste_is_cut_and_a_burst_of_keys_rebuilds_the_filter_once(
         assert len(box.value) == FILTER_MAX
         assert len(rebuilds) == 1 and screen.filter_text == box.value
         assert isinstance(app.screen, BriefingScreen) and box.has_focus
+

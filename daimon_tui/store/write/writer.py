@@ -14,6 +14,7 @@ second of that id's latest event (see `Timing`).
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import time
@@ -191,7 +192,25 @@ def _append(project: ProjectRef, item_id: str, status: str, note: str, timing: T
     ok = store.append_event(item_id, status, note=note, source="ui", project_dir=project.target,
                             writer=Writer.HUMAN)
     if not ok:
-        raise _Refused("not-written", "event not written (daimon disabled, project unknown, ledger refused)")
+        raise _Refused("not-written", f"event not written: {_why_not_written(project)}")
+
+
+def _why_not_written(project: ProjectRef) -> str:
+    """daimon's append answers only False; name the cause, the file and the
+    OS error where one can be found (it swallows the OSError itself)."""
+    if config.is_disabled():
+        return "daimon is disabled (DAIMON_DISABLE)"
+    path = _ledger_path(project, verbs.EVENTS)
+    if path is None:
+        return "daimon does not know this project"
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK, 0o600))
+        space = os.statvfs(path.parent)
+    except OSError as exc:
+        return f"{path}: {exc.strerror or type(exc).__name__} (errno {exc.errno})"
+    if space.f_bavail == 0:
+        return f"{path}: {os.strerror(errno.ENOSPC)} (errno {errno.ENOSPC})"
+    return f"the append to {path} failed (daimon swallowed the OS error)"
 
 
 def _lifecycle(project: ProjectRef, item_id: str) -> tuple[str, object]:

@@ -105,6 +105,7 @@ EMPTY_MESSAGES = {
 
 FILTER_MAX = 500
 FILTER_DEBOUNCE_S = 0.15
+CHANGES_COALESCE_S = 1.0
 
 
 class BriefingScreen(Screen):
@@ -140,6 +141,8 @@ class BriefingScreen(Screen):
         self.live_started = False
         self._filter_pending = ""
         self._filter_timer: Timer | None = None
+        self._changes: list[str] = []
+        self._changes_timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(id="briefing-header")
@@ -412,12 +415,25 @@ class BriefingScreen(Screen):
             if change is not None:
                 self.show(change.briefing)
                 self.provisional = True
-                self.notify(f"daimon's ledger changed: {change.summary()} (confirming…)")
+                self.ledger_changed(change.summary())
             before = self.briefing.session_id if self.briefing else None
             new_pointer = "latest.json" in names
             self.load(repaint=new_pointer or rows is None, delay=0.3)
             if new_pointer:
                 self.announce_session(before)
+
+    def ledger_changed(self, summary: str) -> None:
+        """One toast per burst: ten changes at once must not cover the preview."""
+        self._changes.append(summary)
+        if self._changes_timer is None:
+            self._changes_timer = self.set_timer(CHANGES_COALESCE_S, self._say_changes)
+
+    def _say_changes(self) -> None:
+        changes, self._changes, self._changes_timer = self._changes, [], None
+        if len(changes) == 1:
+            self.notify(f"daimon's ledger changed: {changes[0]} (confirming…)")
+        elif changes:
+            self.notify(f"daimon's ledger changed {len(changes)} times; latest: {changes[-1]} (confirming…)")
 
     @work(group="briefing-live-toast")
     async def announce_session(self, before: str | None) -> None:
