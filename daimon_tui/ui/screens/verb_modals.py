@@ -73,12 +73,13 @@ def plan_text(plan: verbs.Plan) -> Text:
     return out
 
 
-class PlanPreviewModal(ModalScreen[bool]):
-    """Shows a plan and asks y/n. With nothing to write, or an action log that
-    cannot take the verb's intent, it only offers close.
+class ConfirmModal(ModalScreen[bool]):
+    """A preview that asks y/n before a write.
 
     A `y` in the first `CONFIRM_DELAY_S` after opening is ignored: it was
-    typed before the person could read the preview (a stray key, typed text)."""
+    typed before the person could read the preview (a stray key, typed text).
+    With an action log that cannot take the write's intent (`log_problem`),
+    it only offers close: no intent in the log, no write to daimon."""
 
     CONFIRM_DELAY_S: ClassVar[float] = 0.4
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -86,36 +87,18 @@ class PlanPreviewModal(ModalScreen[bool]):
         Binding("n,escape", "cancel", "Cancel"),
     ]
 
-    def __init__(self, plan: verbs.Plan, *, log_problem: str | None = None) -> None:
+    def __init__(self, *, log_problem: str | None = None) -> None:
         super().__init__(classes="verb-modal")
-        self.plan = plan
         self.log_problem = log_problem
         self.opened_at = time.monotonic()
 
     @property
     def can_confirm(self) -> bool:
-        return self.plan.allowed and not self.log_problem
+        return not self.log_problem
 
-    def compose(self) -> ComposeResult:
-        plan = self.plan
-        with Vertical(id="verb-dialog", classes="irreversible" if plan.irreversible else ""):
-            title = f"{plan.title}: preview"
-            if plan.undoes:
-                title += f" (undoes {plan.undoes})"
-            yield Label(Text(inert(title), style="bold"), id="verb-title")
-            with VerticalScroll(id="verb-body"):
-                yield Static(plan_text(plan), id="verb-plan")
-            if self.log_problem:
-                # write-ahead: no intent in the log, no write to daimon
-                yield Label(Text(f"✗ refused: {inert(self.log_problem)}", style="bold"), id="verb-log-problem")
-                hint = "nothing can be written (the action log cannot record it) · n/esc close"
-            elif plan.allowed:
-                hint = "y confirm · n/esc cancel"
-                if plan.irreversible:
-                    hint = "IRREVERSIBLE · y continue to typed confirmation · n/esc cancel"
-            else:
-                hint = "nothing can be written · n/esc close"
-            yield Label(Text(hint), id="verb-hint")
+    def log_refusal(self) -> ComposeResult:
+        if self.log_problem:
+            yield Label(Text(f"✗ refused: {inert(self.log_problem)}", style="bold"), id="verb-log-problem")
 
     def on_mount(self) -> None:
         self.opened_at = time.monotonic()
@@ -127,6 +110,40 @@ class PlanPreviewModal(ModalScreen[bool]):
 
     def action_cancel(self) -> None:
         self.dismiss(False)
+
+
+class PlanPreviewModal(ConfirmModal):
+    """Shows a plan and asks y/n. With nothing to write, or an action log that
+    cannot take the verb's intent, it only offers close."""
+
+    def __init__(self, plan: verbs.Plan, *, log_problem: str | None = None) -> None:
+        super().__init__(log_problem=log_problem)
+        self.plan = plan
+
+    @property
+    def can_confirm(self) -> bool:
+        return self.plan.allowed and super().can_confirm
+
+    def compose(self) -> ComposeResult:
+        plan = self.plan
+        with Vertical(id="verb-dialog", classes="irreversible" if plan.irreversible else ""):
+            title = f"{plan.title}: preview"
+            if plan.undoes:
+                title += f" (undoes {plan.undoes})"
+            yield Label(Text(inert(title), style="bold"), id="verb-title")
+            with VerticalScroll(id="verb-body"):
+                yield Static(plan_text(plan), id="verb-plan")
+            yield from self.log_refusal()
+            if self.log_problem:
+                hint = "nothing can be written (the action log cannot record it) · n/esc close"
+            elif plan.allowed:
+                hint = "y confirm · n/esc cancel"
+                if plan.irreversible:
+                    hint = "IRREVERSIBLE · y continue to typed confirmation · n/esc cancel"
+            else:
+                hint = "nothing can be written · n/esc close"
+            yield Label(Text(hint), id="verb-hint")
+
 
 
 class _InputModal(ModalScreen):
