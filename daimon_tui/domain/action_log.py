@@ -207,10 +207,23 @@ class ActionLog:
         logged is refused before the person confirms it."""
         try:
             with self._locked():
-                pass
+                self._refuse_unanchored_tail(self._raw())
         except ActionLogError as exc:
             return str(exc)
+        except OSError as exc:
+            return str(ActionLogError(self.path, exc))
         return None
+
+    def _refuse_unanchored_tail(self, raw: bytes) -> None:
+        """Appending re-anchors the head, which would bury a forged or
+        removed last line: refuse instead, and keep it detectable. A missing
+        head is adopted (a log from before heads); one line past the head is
+        what a kill between a line and its head leaves, and is anchored."""
+        if not self.head_path.exists():
+            return
+        problem, unanchored = self._head_problem(raw)
+        if problem and not unanchored:
+            raise ActionLogError(self.path, f"{problem}; move the log aside to start a new one")
 
     def _write_all(self, fd: int, data: bytes) -> None:
         """Every byte or none: a short write or an error cuts the file back
@@ -250,7 +263,11 @@ class ActionLog:
         chained like any line, so the chain still proves everything after it.
         Raises `ActionLogError` when the line is not durably in the log."""
         with self._locked() as fd:
-            raw = self._raw()
+            try:
+                raw = self._raw()
+            except OSError as exc:
+                raise ActionLogError(self.path, exc) from exc
+            self._refuse_unanchored_tail(raw)
             prefix = b""
             if raw and not raw.endswith(b"\n"):
                 prefix = b"\n"

@@ -102,7 +102,8 @@ async def run_verb(app: App, verb: verbs.VerbName, items: tuple[str, ...], proje
 
     undo_entry = None
     if verb == "undo":
-        # the chain cannot vouch for its own last line: its head file does
+        # the chain cannot vouch for its own last line: its head file does.
+        # Not logged: the log refuses to append over a line its head disowns.
         head = await asyncio.to_thread(log.head_check)
         if head is not None:
             app.notify(f"undo refused: {head}", title="undo: refused", severity="error")

@@ -142,3 +142,16 @@ def test_a_line_past_the_head_that_chains_to_it_reads_as_unanchored(tmp_path: Pa
     assert log.head_check() is not None  # undo still refuses: nothing vouches for that line
     _applied(log, "o-3")  # the next logged action anchors it
     assert log.verify_chain().ok
+
+
+def test_nothing_is_appended_over_a_forged_last_line(tmp_path: Path) -> None:
+    """An append would re-anchor the head and bury the forgery: refused, so it stays detectable."""
+    log = _log(tmp_path)
+    _applied(log, "o-1")
+    lines = log.path.read_text().splitlines()
+    log.path.write_text("\n".join(lines[:-1]) + "\n")  # the last line removed
+    forged = log.path.read_bytes()
+    assert "forged, added or removed" in (log.probe() or "")
+    with pytest.raises(ActionLogError):
+        log.record(project="slug", verb="world-check", outcome="world-check")
+    assert log.path.read_bytes() == forged and log.head_check() is not None
