@@ -223,7 +223,7 @@ class ActionLog:
             return
         problem, unanchored = self._head_problem(raw)
         if problem and not unanchored:
-            raise ActionLogError(self.path, f"{problem}; move the log aside to start a new one")
+            raise ActionLogError(self.path, f"{problem}; move the log and its .head file aside to start a new one")
 
     def _write_all(self, fd: int, data: bytes) -> None:
         """Every byte or none: a short write or an error cuts the file back
