@@ -98,7 +98,8 @@ class ConfirmModal(ModalScreen[bool]):
 
     def log_refusal(self) -> ComposeResult:
         if self.log_problem:
-            yield Label(Text(f"✗ refused: {inert(self.log_problem)}", style="bold"), id="verb-log-problem")
+            # a Static wraps: the file and the errno at the end must stay readable
+            yield Static(Text(f"✗ refused: {inert(self.log_problem)}", style="bold"), id="verb-log-problem")
 
     def on_mount(self) -> None:
         self.opened_at = time.monotonic()
