@@ -17,6 +17,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
+from daimon_tui.domain.own_files import read_regular, xdg_dir
 from daimon_tui.ui.actions import ACTIONS
 
 ACTION_IDS = frozenset(spec.id for spec in ACTIONS)
@@ -41,15 +42,14 @@ def config_path() -> Path:
     explicit = os.environ.get("DAIMON_TUI_CONFIG")
     if explicit:
         return Path(explicit)
-    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(base) / "daimon-tui" / "config.toml"
+    return xdg_dir("XDG_CONFIG_HOME", Path.home() / ".config") / "daimon-tui" / "config.toml"
 
 
 def load_settings(path: Path | None = None) -> tuple[Settings, str | None]:
     """The settings, and a one-line problem when the file had to be ignored."""
     path = path or config_path()
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        raw = tomllib.loads(read_regular(path).decode("utf-8"))
     except FileNotFoundError:
         return Settings(), None
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:

@@ -2,7 +2,15 @@
 
 One JSON line per action: applied, refused, failed, not-applied, or a
 world-check run. Each line carries the SHA-256 of the previous line's bytes, so
-an edited or deleted line breaks the chain from that point on. The log holds
+an edited or deleted line breaks the chain from that point on; nothing after
+the LAST line carries its hash, so a small head file beside the log (written
+after every line) anchors it.
+
+It is a write-ahead record: a verb that writes to daimon first appends an
+`intent` line (fsynced) naming what it will write, and only then writes; an
+outcome line with the same action id follows. An intent without an outcome is
+an interrupted write, resolved at the next start. A line that cannot be written
+whole is cut back off and raised as `ActionLogError`: never half a line. The log holds
 ids, codes and daimon record references only: never item text, quotes, notes
 or evidence (those live in daimon's ledgers, where daimon's forget reaches
 them; a copy here would survive a forget).
@@ -11,24 +19,38 @@ them; a copy here would survive a forget).
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import getpass
 import hashlib
 import json
 import os
+import stat
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
 
 from pydantic import Field, ValidationError
 
+from daimon_tui.domain.own_files import read_regular, xdg_dir
 from daimon_tui.models import Frozen
 
 LOG_ENV = "DAIMON_TUI_LOG"
 GENESIS = "0" * 64
-LogOutcome = Literal["applied", "refused", "failed", "not-applied", "world-check"]
+LogOutcome = Literal["applied", "refused", "failed", "not-applied", "world-check", "intent"]
+HEAD_SUFFIX = ".head"
+
+
+class ActionLogError(OSError):
+    """The log (or its head) could not be written: names the file and the OS error."""
+
+    def __init__(self, path: Path, exc: OSError | str) -> None:
+        why = exc if isinstance(exc, str) else (
+            f"{exc.strerror or type(exc).__name__}" + (f" (errno {exc.errno})" if exc.errno else ""))
+        super().__init__(f"the action log {path} cannot be written: {why}")
+        self.path = path
 
 
 def default_path() -> Path:
@@ -37,8 +59,7 @@ def default_path() -> Path:
     override = os.environ.get(LOG_ENV)
     if override:
         return Path(override).expanduser()
-    state = os.environ.get("XDG_STATE_HOME")
-    base = Path(state).expanduser() if state else Path.home() / ".local" / "state"
+    base = xdg_dir("XDG_STATE_HOME", Path.home() / ".local" / "state")
     return base / "daimon-tui" / "actions.jsonl"
 
 
@@ -92,12 +113,19 @@ class ChainReport(Frozen):
     broken_at: int | None = None
     torn_at: int | None = None
     bad_lines: tuple[int, ...] = Field(default=())
+    unreadable: str | None = None
+    head_problem: str | None = None
+    unanchored: bool = False
 
     @property
     def message(self) -> str:
         if self.ok:
             return f"chain intact ({self.lines} line(s))"
+        if self.unreadable:
+            return self.unreadable
         parts = []
+        if self.head_problem:
+            parts.append(self.head_problem)
         if self.broken_at is not None:
             parts.append(f"chain broken at line {self.broken_at}: it does not carry the previous line's hash")
         if self.torn_at is not None:
@@ -115,14 +143,49 @@ def new_action_id() -> str:
     return "act-" + uuid.uuid4().hex[:12]
 
 
+def _now() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _last_complete_line(raw: bytes) -> tuple[bytes, int]:
+    """The last newline-terminated line and how many such lines there are (a
+    torn tail is not a line yet: it is reported as torn, never anchored)."""
+    whole = raw[: raw.rfind(b"\n") + 1] if b"\n" in raw else b""
+    lines = [chunk for chunk in whole.split(b"\n") if chunk]
+    return (lines[-1] if lines else b""), len(lines)
+
+
+def _os_error_text(exc: OSError) -> str:
+    return f"{exc.strerror or type(exc).__name__}" + (f" (errno {exc.errno})" if exc.errno else "")
+
+
 class ActionLog:
     def __init__(self, path: Path | str | None = None) -> None:
         self.path = Path(path) if path is not None else default_path()
+        # injectable so a full disk (ENOSPC, a short write) can be simulated
+        self._write: Callable[[int, bytes], int] = os.write
+
+    @property
+    def head_path(self) -> Path:
+        return self.path.with_name(self.path.name + HEAD_SUFFIX)
+
+    def _open(self) -> int:
+        self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        # O_NONBLOCK: a FIFO put in the log's place must not hang the app
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_NONBLOCK, 0o600)
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            raise ActionLogError(self.path, "it is not a regular file")
+        return fd
 
     @contextlib.contextmanager
     def _locked(self) -> Iterator[int]:
-        self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o600)
+        try:
+            fd = self._open()
+        except ActionLogError:
+            raise
+        except OSError as exc:
+            raise ActionLogError(self.path, exc) from exc
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
             yield fd
@@ -132,25 +195,88 @@ class ActionLog:
             os.close(fd)
 
     def _raw(self) -> bytes:
+        """The log's bytes; a FIFO or device in its place is an error, never a hang."""
         try:
-            return self.path.read_bytes()
+            return read_regular(self.path)
         except FileNotFoundError:
             return b""
 
+    def probe(self) -> str | None:
+        """Why a line could not be appended now (file and OS error), or None.
+        Asked before a preview offers `y`: a verb whose intent cannot be
+        logged is refused before the person confirms it."""
+        try:
+            with self._locked():
+                self._refuse_unanchored_tail(self._raw())
+        except ActionLogError as exc:
+            return str(exc)
+        except OSError as exc:
+            return str(ActionLogError(self.path, exc))
+        return None
+
+    def _refuse_unanchored_tail(self, raw: bytes) -> None:
+        """Appending re-anchors the head, which would bury a forged or
+        removed last line: refuse instead, and keep it detectable. A missing
+        head is adopted (a log from before heads); one line past the head is
+        what a kill between a line and its head leaves, and is anchored."""
+        if not self.head_path.exists():
+            return
+        problem, unanchored = self._head_problem(raw)
+        if problem and not unanchored:
+            raise ActionLogError(self.path, f"{problem}; move the log and its .head file aside to start a new one")
+
+    def _write_all(self, fd: int, data: bytes) -> None:
+        """Every byte or none: a short write or an error cuts the file back
+        to where it was, so a full disk never leaves a torn line."""
+        size = os.fstat(fd).st_size
+        try:
+            done = 0
+            while done < len(data):
+                written = self._write(fd, data[done:])
+                if written <= 0:
+                    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+                done += written
+            os.fsync(fd)
+        except OSError as exc:
+            with contextlib.suppress(OSError):
+                os.ftruncate(fd, size)
+                os.fsync(fd)
+            raise ActionLogError(self.path, exc) from exc
+
+    def _write_head(self, last: bytes, count: int) -> None:
+        body = json.dumps({"lines": count, "hash": line_hash(last)}).encode() + b"\n"
+        tmp = self.head_path.with_name(self.head_path.name + ".tmp")
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            try:
+                os.write(fd, body)
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            os.replace(tmp, self.head_path)
+        except OSError as exc:
+            raise ActionLogError(self.head_path, exc) from exc
+
     def append(self, entry: ActionEntry) -> ActionEntry:
-        """Append under an exclusive lock, chained to the last line, fsync'd.
-        A torn tail is closed with a newline first and chained like any line,
-        so the chain still proves everything after it."""
+        """Append under an exclusive lock, chained to the last line, fsync'd,
+        then anchor the head. A torn tail is closed with a newline first and
+        chained like any line, so the chain still proves everything after it.
+        Raises `ActionLogError` when the line is not durably in the log."""
         with self._locked() as fd:
-            raw = self._raw()
+            try:
+                raw = self._raw()
+            except OSError as exc:
+                raise ActionLogError(self.path, exc) from exc
+            self._refuse_unanchored_tail(raw)
             prefix = b""
             if raw and not raw.endswith(b"\n"):
                 prefix = b"\n"
             last = raw.rstrip(b"\n").rsplit(b"\n", 1)[-1] if raw.strip() else b""
             chained = entry.model_copy(update={"prev": line_hash(last) if last else GENESIS})
             line = chained.model_dump_json().encode("utf-8")
-            os.write(fd, prefix + line + b"\n")
-            os.fsync(fd)
+            self._write_all(fd, prefix + line + b"\n")
+            _, count = _last_complete_line(raw + prefix + line + b"\n")
+            self._write_head(line, count)
         return chained
 
     def record(self, *, project: str, verb: str, outcome: LogOutcome, item_ids: tuple[str, ...] = (),
@@ -158,17 +284,73 @@ class ActionLog:
                action_id: str | None = None) -> ActionEntry:
         entry = ActionEntry(
             action_id=action_id or new_action_id(),
-            time=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            time=_now(),
             user=os_user(), project=project, verb=verb, item_ids=item_ids, outcome=outcome,
             reason=reason, records=records, undoes=undoes)
         return self.append(entry)
+
+    # ---- write-ahead: intent, then outcome ------------------------------------------
+
+    def intend(self, *, project: str, verb: str, item_ids: tuple[str, ...],
+               planned: tuple[LoggedRecord, ...] = (), undoes: str | None = None) -> ActionEntry:
+        """The intent line, durable BEFORE daimon is written. Its records are
+        the planned writes (outcome `intent`); raises `ActionLogError` when it
+        cannot be written, and then nothing may be written to daimon."""
+        planned = tuple(r.model_copy(update={"outcome": "intent"}) for r in planned)
+        return self.record(project=project, verb=verb, outcome="intent", item_ids=item_ids,
+                           records=planned, undoes=undoes)
+
+    def settle(self, intent: ActionEntry, outcome: LogOutcome, *, reason: str = "",
+               records: tuple[LoggedRecord, ...] = (), item_ids: tuple[str, ...] | None = None) -> ActionEntry:
+        """The outcome line for `intent` (same action id)."""
+        return self.record(project=intent.project, verb=intent.verb, outcome=outcome,
+                           item_ids=intent.item_ids if item_ids is None else item_ids, reason=reason,
+                           records=records, undoes=intent.undoes, action_id=intent.action_id)
+
+    def pending(self, project: str | None = None) -> list[ActionEntry]:
+        """Intents with no outcome line: writes interrupted before they were settled."""
+        return [e for e in self.entries() if e.outcome == "intent" and (project is None or e.project == project)]
+
+    def head_check(self) -> str | None:
+        """Why the log's last line is not the one its head file anchors
+        (a forged, added or removed last line), or None when they agree."""
+        try:
+            raw = self._raw()
+        except OSError as exc:
+            return f"the action log {self.path} cannot be read: {_os_error_text(exc)}"
+        return self._head_problem(raw)[0]
+
+    def _head_problem(self, raw: bytes) -> tuple[str | None, bool]:
+        """(problem, unanchored): `unanchored` when the one line past the head
+        chains to it, which is what a kill between the line and its head leaves."""
+        last, count = _last_complete_line(raw)
+        try:
+            head = json.loads(self.head_path.read_bytes())
+        except FileNotFoundError:
+            return (None if count == 0 else f"the log's head file {self.head_path} is missing"), False
+        except (OSError, ValueError) as exc:
+            why = _os_error_text(exc) if isinstance(exc, OSError) else "not JSON"
+            return f"the log's head file {self.head_path} cannot be read: {why}", False
+        if not isinstance(head, dict):
+            return f"the log's head file {self.head_path} is not a head record", False
+        if head.get("lines") == count and head.get("hash") == (line_hash(last) if last else None):
+            return None, False
+        try:
+            chained_to_head = head.get("lines") == count - 1 and json.loads(last).get("prev") == head.get("hash")
+        except (ValueError, AttributeError):
+            chained_to_head = False
+        if chained_to_head:
+            return ("the log's last line was written but never anchored in its head file (an interrupted "
+                    "write, or an added line); the next logged action anchors it"), True
+        return (f"the log's last line is not the one its head file anchors (head: {head.get('lines')} line(s), "
+                f"log: {count}): a line was forged, added or removed"), False
 
     def lines(self) -> list[LogLine]:
         """Every line, oldest first. Never raises for bad content."""
         try:
             raw = self._raw()
         except OSError as exc:
-            return [LogLine(number=0, problem=f"log unreadable ({type(exc).__name__})")]
+            return [LogLine(number=0, problem=f"the action log {self.path} cannot be read: {_os_error_text(exc)}")]
         out = []
         chunks = raw.split(b"\n")
         torn = bool(raw) and not raw.endswith(b"\n")
@@ -185,13 +367,18 @@ class ActionLog:
         return out
 
     def entries(self) -> list[ActionEntry]:
-        return [line.entry for line in self.lines() if line.entry is not None]
+        """One entry per action: its outcome line, or its intent while it has
+        none (an interrupted write). `lines()` keeps every line."""
+        parsed = [line.entry for line in self.lines() if line.entry is not None]
+        settled = {e.action_id for e in parsed if e.outcome != "intent"}
+        return [e for e in parsed if e.outcome != "intent" or e.action_id not in settled]
 
     def verify_chain(self) -> ChainReport:
         try:
             raw = self._raw()
-        except OSError:
-            return ChainReport(ok=False, broken_at=0)
+        except OSError as exc:  # not a broken chain: a log we cannot open, named
+            return ChainReport(ok=False, unreadable=f"the action log {self.path} cannot be read: "
+                                                    f"{_os_error_text(exc)}")
         if not raw:
             return ChainReport(ok=True)
         torn_at = None
@@ -219,8 +406,10 @@ class ActionLog:
             if broken is None and parsed and prev != expected:
                 broken = number
             previous = chunk
-        return ChainReport(ok=broken is None and torn_at is None and not bad, lines=count,
-                           broken_at=broken, torn_at=torn_at, bad_lines=tuple(bad))
+        head, unanchored = self._head_problem(raw)
+        return ChainReport(ok=broken is None and torn_at is None and not bad and head is None, lines=count,
+                           broken_at=broken, torn_at=torn_at, bad_lines=tuple(bad), head_problem=head,
+                           unanchored=unanchored)
 
     def last_undoable(self, project: str, verbs: frozenset[str]) -> ActionEntry | None:
         """The newest applied action of `verbs` in `project` that no later

@@ -138,6 +138,18 @@ class DaimonTUI(App[int]):
         while len(self.screen_stack) > 1:
             self.pop_screen()
         self.push_screen(BriefingScreen(project, now=self.now, first=first))
+        self.recover_interrupted(project)
+
+    @work(group="recovery")
+    async def recover_interrupted(self, project: ProjectRef) -> None:
+        """Settle every intent an earlier run logged but never finished
+        (killed between the intent and the outcome), from daimon's ledgers,
+        and tell the person what became of each."""
+        from daimon_tui.store.write import recovery
+
+        for note in await asyncio.to_thread(recovery.recover, self.action_log, project):
+            self.notify(note.message, title="interrupted write", timeout=30,
+                        severity="warning" if note.logged else "error")
 
     def _switched(self, project: ProjectRef | None) -> None:
         if project is not None:

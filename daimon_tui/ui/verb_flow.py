@@ -1,6 +1,10 @@
 """One coroutine runs a verb end to end: inputs → plan → preview → confirm →
-apply (in a thread, daimon's ContextVars follow `asyncio.to_thread`) → re-read
-→ log → notify.
+intent logged → apply (in a thread, daimon's ContextVars follow
+`asyncio.to_thread`) → re-read → outcome logged → notify.
+
+Write-ahead rule: nothing reaches daimon unless its intent is durably in the
+action log first. A log that cannot be written is named in the preview (no
+`y`), and an intent that then fails to land refuses the verb.
 
 Call it from an async worker, because it waits on modal screens:
 
@@ -16,11 +20,12 @@ import asyncio
 from textual.app import App
 
 from daimon_tui.domain import verbs
-from daimon_tui.domain.action_log import ActionLog, LoggedRecord
+from daimon_tui.domain.action_log import ActionEntry, ActionLog, ActionLogError, LoggedRecord
 from daimon_tui.models import ProjectRef
 from daimon_tui.store.write import plans, writer
 from daimon_tui.ui.screens.verb_modals import (
     ForgetConfirmModal,
+    NothingSelectedModal,
     PlanPreviewModal,
     ResolveModal,
     RetractModal,
@@ -43,9 +48,15 @@ _DEFAULT_OP: dict[str, verbs.Op] = {"resolve": "resolve", "retract": "quarantine
                                     "reverify": "reverify", "forget": "forget", "undo": "reopen"}
 
 
+def _planned(plan: verbs.Plan) -> tuple[LoggedRecord, ...]:
+    # what the intent line names: enough for a restart to ask daimon whether it landed
+    return tuple(LoggedRecord(item_id=w.item_id, op=w.op, outcome="intent", ledger=w.ledger,
+                              ref=w.quarantine_id, status=verbs.safe_status(w.status)) for w in plan.writes)
+
+
 def _log(log: ActionLog, project: ProjectRef, verb: verbs.VerbName, item_ids: tuple[str, ...], status: str,
          results: tuple[verbs.WriteResult, ...], refusals: tuple[verbs.Refusal, ...],
-         undoes: str | None) -> str | None:
+         undoes: str | None, intent: ActionEntry | None = None) -> str | None:
     outcome = {"applied": "applied", "partial": "applied", "refused": "refused", "failed": "failed"}.get(
         status, "not-applied")
     reason = ""
@@ -58,8 +69,11 @@ def _log(log: ActionLog, project: ProjectRef, verb: verbs.VerbName, item_ids: tu
         _refusal_logged(r, _DEFAULT_OP[verb]) for r in refusals if r.item_id)
     item_ids = item_ids or tuple(dict.fromkeys(r.item_id for r in records))
     try:
-        entry = log.record(project=project.slug, verb=verb, outcome=outcome, item_ids=item_ids,
-                           reason=reason, records=records, undoes=undoes)
+        if intent is not None:
+            entry = log.settle(intent, outcome, reason=reason, records=records, item_ids=item_ids)
+        else:
+            entry = log.record(project=project.slug, verb=verb, outcome=outcome, item_ids=item_ids,
+                               reason=reason, records=records, undoes=undoes)
     except OSError:
         return None
     return entry.action_id
@@ -75,7 +89,7 @@ async def run_verb(app: App, verb: verbs.VerbName, items: tuple[str, ...], proje
     items = tuple(dict.fromkeys(i for i in items if i))
     data: verbs.VerbInput = None
     if verb != "undo" and not items:
-        app.notify(f"{verb}: no item selected", severity="warning")
+        await _ask(app, NothingSelectedModal(verb))
         return verbs.Outcome(verb=verb, status="cancelled", message="no item selected")
     if verb == "resolve":
         data = await _ask(app, ResolveModal(items, status=status))
@@ -87,6 +101,13 @@ async def run_verb(app: App, verb: verbs.VerbName, items: tuple[str, ...], proje
         return verbs.Outcome(verb=verb, status="cancelled")
 
     undo_entry = None
+    if verb == "undo":
+        # the chain cannot vouch for its own last line: its head file does.
+        # Not logged: the log refuses to append over a line its head disowns.
+        head = await asyncio.to_thread(log.head_check)
+        if head is not None:
+            app.notify(f"undo refused: {head}", title="undo: refused", severity="error")
+            return verbs.Outcome(verb=verb, status="refused", message=head)
     try:
         if verb == "undo":
             undo_entry = await asyncio.to_thread(log.last_undoable, project.slug, verbs.UNDOABLE_VERBS)
@@ -106,8 +127,10 @@ async def run_verb(app: App, verb: verbs.VerbName, items: tuple[str, ...], proje
         return verbs.Outcome(verb=verb, status="refused", refusals=plan.refusals, action_id=action_id,
                              message=message)
 
-    if not await _ask(app, PlanPreviewModal(plan)):
-        return verbs.Outcome(verb=verb, status="cancelled")
+    log_problem = await asyncio.to_thread(log.probe)
+    if not await _ask(app, PlanPreviewModal(plan, log_problem=log_problem)) or log_problem:
+        return verbs.Outcome(verb=verb, status="refused" if log_problem else "cancelled",
+                             message=log_problem or "")
     typed_id = ""
     if verb == "forget":
         confirmed = await _ask(app, ForgetConfirmModal(items[0]))
@@ -117,13 +140,22 @@ async def run_verb(app: App, verb: verbs.VerbName, items: tuple[str, ...], proje
         plan = plan.model_copy(update={"writes": tuple(w.model_copy(update={"note": confirmed.reason})
                                                        for w in plan.writes)})
     rulings = tuple(r for f in plan.items if f.reach for r in f.reach.active_rulings)
+    try:
+        intent = await asyncio.to_thread(log.intend, project=project.slug, verb=verb, item_ids=logged_items,
+                                         planned=_planned(plan), undoes=undoes)
+    except ActionLogError as exc:
+        message = f"nothing was written to daimon: {exc}"
+        app.notify(message, title=f"{plan.title}: refused", severity="error")
+        return verbs.Outcome(verb=verb, status="refused", refusals=plan.refusals, message=message)
     results = await asyncio.to_thread(writer.apply_plan, plan, project=project, timing=timing,
                                       typed_id=typed_id, approved_rulings=rulings)
     status_word = verbs.outcome_status(results, plan.refusals)
-    action_id = _log(log, project, verb, logged_items, status_word, results, plan.refusals, undoes)
+    action_id = _log(log, project, verb, logged_items, status_word, results, plan.refusals, undoes, intent)
     message = verbs.summarize(verb, results, plan.refusals)
     if action_id is None:
-        message += " (the action log could not be written)"
+        # the intent is logged: the next start settles it from daimon's ledgers
+        action_id = intent.action_id
+        message += " (its outcome could not be logged; the next start records it from daimon's ledgers)"
     if status_word == "applied":
         app.notify(message, title=plan.title)
     else:

@@ -138,7 +138,8 @@ def test_sigkill_mid_append_leaves_readable_ledgers_and_a_detectable_tail(empty_
         assert report.lines > 0
         assert report.broken_at is None, report.message
         assert report.bad_lines == (), report.message
-        assert report.ok or report.torn_at is not None
+        # a kill lands mid-line (torn) or between a whole line and its head file (unanchored)
+        assert report.ok or report.torn_at is not None or report.unanchored, report.message
         health = api.ledger_health(str(empty_store.project))["events.jsonl"]
         assert health in {"ok", "degraded"}, health
         briefing = reader.load_briefing(project, now=NOW)

@@ -315,3 +315,14 @@ def test_stripped_marker_is_caught_where_daimon_reads_unsigned(clean_store: demo
     assert row.state == "mismatch" and "marker is gone" in row.cause
     assert not row.agrees
     assert any("daimon reads unsigned" in d.message for d in report.diagnostics)
+
+
+def test_a_deleted_bucket_is_said_not_read_as_every_ledger_fine(demo_store: demo.DemoStore) -> None:
+    import shutil
+
+    where = bucket(demo_store)
+    project = ref(demo_store)
+    shutil.rmtree(where)
+    report = audit.load_audit(project)
+    errors = [d.message for d in report.diagnostics if d.level == "error"]
+    assert any(str(where) in m and "does not exist" in m for m in errors)

@@ -286,3 +286,15 @@ def test_kill_switch_refuses_and_writes_nothing(queue_store, tmp_path):
     assert verdict.outcome == "refused" and verdict.code == "disabled"
     assert trust.get(ids["tid"], project_dir=project.target)["state"] == "candidate"
     assert ActionLog(tmp_path / "a.jsonl").entries()[0].outcome == "refused"
+
+
+def test_a_verdict_whose_intent_cannot_be_logged_is_refused_and_writes_nothing(queue_store, tmp_path):
+    project, ids = queue_store
+    blocker = tmp_path / "state"
+    blocker.write_text("a file where the log's directory should be")
+    entry = build_queue(project, NOW.timestamp()).find(f"amendment:{ids['aid']}")
+    before = amendments.get(ids["aid"], project_dir=project.target)["state"]
+    verdict = decisions.decide(entry, "amend-ratify", project, log=ActionLog(blocker / "actions.jsonl"))
+    assert verdict.outcome == "refused" and verdict.code == "log-unwritable"
+    assert str(blocker / "actions.jsonl") in verdict.message
+    assert amendments.get(ids["aid"], project_dir=project.target)["state"] == before

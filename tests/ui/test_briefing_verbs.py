@@ -44,4 +44,5 @@ async def test_resolve_from_the_briefing_then_undo(demo_store: demo.DemoStore, p
         assert [r["status"] for r in rows[-2:]] == ["resolved", "reopened"]
         assert target.text in api.render_briefing(str(demo_store.project), now=NOW).text
     log = private_action_log.read_text()
-    assert target.text not in log and len(log.splitlines()) == 2
+    # two actions, each an intent line before daimon's write and an outcome line after
+    assert target.text not in log and len(log.splitlines()) == 4

@@ -227,3 +227,31 @@ def test_snapshot_of_the_end_of_queue_summary(snap_compare, fixed_store):
         assert screen.current is None
 
     assert snap_compare(QueueHost(project, log), terminal_size=SIZE, run_before=go)
+
+
+async def test_a_verdict_preview_with_an_unwritable_log_offers_only_close(fixed_store, tmp_path):
+    from daimon_tui.ui.screens.queue import DecisionModal
+
+    project, _ids, _log = fixed_store
+    blocker = tmp_path / "state"
+    blocker.write_text("a file where the log's directory should be")
+    app = QueueHost(project, ActionLog(blocker / "actions.jsonl"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        await _settle(pilot, screen)
+        first = screen.current
+        await pilot.press("a")
+        for _ in range(100):
+            await pilot.pause(0.05)
+            if isinstance(app.screen, DecisionModal):
+                break
+        assert isinstance(app.screen, DecisionModal)
+        shown = str(app.screen.query_one("#verb-log-problem").render())
+        assert str(blocker / "actions.jsonl") in shown
+        await pilot.press("y")
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, DecisionModal)
+        await pilot.press("n")
+        await _settle(pilot, screen)
+        assert screen.current is first and screen.progress() == "1 of 9"

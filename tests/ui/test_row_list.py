@@ -148,3 +148,25 @@ async def test_a_page_up_landing_on_a_heading_goes_on_to_the_first_row() -> None
         rows.highlighted = 1 + height  # one page below the heading (one line a row)
         await pilot.press("pageup")
         assert rows.highlighted == 0  # index 0 is a row, not "nothing found"
+
+
+async def test_the_cursor_row_stays_on_screen_after_shrinking_and_growing_back() -> None:
+    app = ListApp([Entry(Text(f"row {n}")) for n in range(200)])
+    async with app.run_test(size=(60, 40)) as pilot:
+        rows = app.query_one(RowList)
+        rows.highlighted = 30
+        await pilot.pause()
+
+        def on_screen() -> bool:
+            top, height = rows.top, rows.scrollable_content_region.height
+            return top <= rows._starts[30] < top + height
+
+        assert on_screen()
+        await pilot.resize_terminal(60, 8)
+        await pilot.pause()
+        await pilot.pause()
+        assert on_screen()
+        await pilot.resize_terminal(60, 40)
+        await pilot.pause()
+        await pilot.pause()
+        assert on_screen()

@@ -346,3 +346,8 @@ def test_log_screen_flags_a_broken_chain(demo_store, tmp_path: Path) -> None:
     banner, rows, newest = asyncio.run(go())
     assert "CHAIN BROKEN" in banner and "line 2" in banner
     assert rows == 3 and newest == "restore"
+
+
+def test_preview_refused_by_an_unwritable_log(snap_compare) -> None:
+    problem = "the action log /state/daimon-tui/actions.jsonl cannot be written: Not a directory (errno 20)"
+    assert snap_compare(Host(lambda: PlanPreviewModal(PLANS["resolve"](), log_problem=problem)), terminal_size=SIZE)

@@ -25,6 +25,7 @@ from typing import Any
 
 from daimon_briefing import config, store, surfaces
 
+from daimon_tui.domain.own_files import open_regular, read_regular, xdg_dir
 from daimon_tui.models import Briefing, ProjectRef, WithheldItem
 
 FORMAT = 1
@@ -35,8 +36,7 @@ def cache_dir() -> Path:
     override = os.environ.get("DAIMON_TUI_CACHE")
     if override:
         return Path(override)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "daimon-tui"
+    return xdg_dir("XDG_CACHE_HOME", Path.home() / ".cache") / "daimon-tui"
 
 
 def cache_file(slug: str) -> Path:
@@ -47,8 +47,8 @@ def cache_file(slug: str) -> Path:
 def _file_part(path: Path, whole: bool) -> list[Any] | None:
     """(size, mtime_ns, inode, sha256 of the file or of its last 4 KiB)."""
     try:
-        st = path.stat()
-        with path.open("rb") as handle:
+        with open_regular(path) as handle:
+            st = os.fstat(handle.fileno())
             if not whole and st.st_size > _TAIL:
                 handle.seek(st.st_size - _TAIL)
             digest = hashlib.sha256(handle.read()).hexdigest()
@@ -186,7 +186,7 @@ def _verdict(raw: Any) -> Verdict | None:
 def load(slug: str) -> Cached | None:
     """The cached verdicts of a bucket, or None (absent, torn, other format)."""
     try:
-        data = json.loads(cache_file(slug).read_text(encoding="utf-8"))
+        data = json.loads(read_regular(cache_file(slug)).decode("utf-8"))
     except (OSError, ValueError):
         return None
     if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("items"), dict):

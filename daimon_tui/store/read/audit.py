@@ -437,15 +437,28 @@ def _ledgers(project: ProjectRef) -> tuple[LedgerRow, ...]:
 
 
 def _failed(diagnostics: list[Diagnostic], part: str, exc: Exception) -> None:
-    diagnostics.append(
-        Diagnostic(level="error", source="audit", message=f"could not read {part}: {type(exc).__name__}")
-    )
+    why = type(exc).__name__
+    if isinstance(exc, OSError):  # name the file and the OS error
+        why = f"{exc.filename or ''}: {exc.strerror or why} (errno {exc.errno})".lstrip(": ")
+    diagnostics.append(Diagnostic(level="error", source="audit", message=f"could not read {part}: {why}"))
+
+
+def _bucket_gone(project: ProjectRef) -> Diagnostic | None:
+    """daimon reads a missing bucket as every ledger `absent`, which reads as
+    fine; a project whose bucket was deleted is said to be so."""
+    bucket = paths.bucket_dir(project.slug)
+    if bucket is not None and bucket.is_dir():
+        return None
+    where = bucket or f"the bucket {project.slug!r}"
+    return Diagnostic(level="error", source="audit",
+                      message=f"{where} does not exist: none of this project's ledgers can be read")
 
 
 def load_audit(project: ProjectRef) -> AuditReport:
     """The audit of one project. Never raises for bad data: a part that cannot
     be read becomes a diagnostic and the rest is still reported."""
-    diagnostics: list[Diagnostic] = []
+    gone = _bucket_gone(project)
+    diagnostics: list[Diagnostic] = [gone] if gone else []
     latest: Mapping | None = None
     withheld: dict[str, str] = {}
     snap: object = None

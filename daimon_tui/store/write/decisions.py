@@ -10,6 +10,9 @@ whether it moved, then log ids and codes (never text) to the action log.
 A ruling ratify carries the content binding of the text the person was
 shown; daimon's fold ignores a ratify whose binding no longer matches, so the
 re-read reports "not activated" instead of "done".
+
+Write-ahead like every verb: the intent is in the action log before daimon is
+written; a log that cannot take it refuses the verdict.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from daimon_briefing import amendments, config, jsonl, refutations, relations, s
 from daimon_briefing.surfaces import Writer
 
 from daimon_tui.domain import verbs as curation
-from daimon_tui.domain.action_log import ActionLog, LoggedRecord
+from daimon_tui.domain.action_log import ActionEntry, ActionLog, ActionLogError, LoggedRecord
 from daimon_tui.models import Frozen, ProjectRef
 from daimon_tui.store.read.queue import QueueEntry, RulingBinding
 from daimon_tui.store.write import writer
@@ -321,8 +324,18 @@ def _event_verdict(
     raise ValueError(verb)
 
 
-def _log(log: ActionLog, project: ProjectRef, entry: QueueEntry, verdict: Verdict) -> str | None:
+def _ids(entry: QueueEntry) -> tuple[str, ...]:
     ids = tuple(dict.fromkeys((entry.ref, *(entry.record.item_ids if entry.record else ()))))
+    return tuple(i for i in ids if i)
+
+
+def _intend(log: ActionLog, project: ProjectRef, entry: QueueEntry, verb: str) -> ActionEntry:
+    planned = LoggedRecord(item_id=entry.ref, op=verb, outcome="intent", ledger=LEDGER_OF[verb], ref=entry.ref)
+    return log.intend(project=project.slug, verb=verb, item_ids=_ids(entry), planned=(planned,))
+
+
+def _log(log: ActionLog, project: ProjectRef, entry: QueueEntry, verdict: Verdict,
+         intent: ActionEntry | None = None) -> str | None:
     record = LoggedRecord(
         item_id=entry.ref,
         op=verdict.verb,
@@ -333,18 +346,15 @@ def _log(log: ActionLog, project: ProjectRef, entry: QueueEntry, verdict: Verdic
         status=verdict.after,
     )
     try:
-        logged = log.record(
-            project=project.slug,
-            verb=verdict.verb,
-            outcome=verdict.outcome,
-            item_ids=tuple(i for i in ids if i),
-            reason=verdict.code,
-            records=(record,),
-        )
+        if intent is not None:
+            logged = log.settle(intent, verdict.outcome, reason=verdict.code, records=(record,))
+        else:
+            logged = log.record(project=project.slug, verb=verdict.verb, outcome=verdict.outcome,
+                                item_ids=_ids(entry), reason=verdict.code, records=(record,))
     except OSError:
-        return None
+        # the intent (if any) stays pending: the next start settles it
+        return intent.action_id if intent is not None else None
     return logged.action_id
-
 
 def decide(
     entry: QueueEntry,
@@ -356,6 +366,14 @@ def decide(
     timing: writer.Timing = writer.DEFAULT_TIMING,
 ) -> Verdict:
     """Apply one verdict to a queue entry, re-read daimon, log it. Never raises."""
+    log = log or ActionLog()
+    intent = None
+    if verb in entry.verbs and verb in LEDGER_OF:
+        try:
+            intent = _intend(log, project, entry, verb)
+        except ActionLogError as exc:
+            return Verdict(key=entry.key, verb=verb, ref=entry.ref, outcome="refused", code="log-unwritable",
+                           message=f"nothing was written to daimon: {exc}", ledger=LEDGER_OF[verb])
     if verb not in entry.verbs or verb not in LEDGER_OF:
         verdict = Verdict(
             key=entry.key,
@@ -369,5 +387,5 @@ def decide(
         verdict = _event_verdict(entry, verb, project, evidence, timing)
     else:
         verdict = _ledger_verdict(entry, verb, project)
-    action_id = _log(log or ActionLog(), project, entry, verdict)
+    action_id = _log(log, project, entry, verdict, intent)
     return verdict.model_copy(update={"action_id": action_id})

@@ -14,10 +14,14 @@ second of that id's latest event (see `Timing`).
 
 from __future__ import annotations
 
+import errno
+import os
+import stat
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 from daimon_briefing import api as dapi
 from daimon_briefing import config, forget, jsonl, normalize, store, trust, view
@@ -25,6 +29,7 @@ from daimon_briefing.surfaces import Writer
 
 from daimon_tui.domain import verbs
 from daimon_tui.models import ProjectRef
+from daimon_tui.store import paths
 from daimon_tui.store.write import plans
 
 _TS = "%Y-%m-%dT%H:%M:%SZ"
@@ -77,13 +82,64 @@ def _ledger_path(project: ProjectRef, ledger: str):
     return store.ledger_file(project.target, ledger)
 
 
-def _preflight(project: ProjectRef, ledger: str) -> None:
+# (device, inode) of a ledger file, or None while it does not exist yet
+Identity = tuple[int, int] | None
+
+
+def _identity(path: Path) -> Identity:
+    """The ledger file we are about to write, checked at this moment: inside
+    the checkpoint dir once symlinks are resolved, and a regular file. A
+    symlink swapped in after the preview is refused here, not followed."""
+    if not paths.inside(paths.checkpoint_root(), path):
+        raise _Refused("ledger-outside-store", f"{path} leads outside daimon's checkpoint dir; nothing written")
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise _Refused("ledger-unreadable", f"{path}: {exc.strerror or type(exc).__name__} "
+                                            f"(errno {exc.errno}); nothing written") from exc
+    if not stat.S_ISREG(st.st_mode):
+        raise _Refused("ledger-not-a-file", f"{path} is not a regular file; nothing written")
+    return st.st_dev, st.st_ino
+
+
+def _torn_tail(path: Path) -> bool:
+    try:
+        with path.open("rb") as handle:
+            if handle.seek(0, os.SEEK_END) == 0:
+                return False
+            handle.seek(-1, os.SEEK_END)
+            return handle.read(1) != b"\n"
+    except OSError:
+        return False  # absent or unreadable: require_writable judges it
+
+
+def _preflight(project: ProjectRef, ledger: str) -> tuple[Path, Identity]:
     if config.is_disabled():
         raise _Refused("disabled", "daimon is disabled (DAIMON_DISABLE): nothing is written")
     path = _ledger_path(project, ledger)
     if path is None:
         raise _Refused("unknown-project", "daimon does not know this project")
+    identity = _identity(path)
+    if _torn_tail(path):
+        # daimon's ledger health reports a torn line; a person's verdict is not
+        # appended after it until `daimon ledger repair` has looked at it
+        raise _Refused("ledger-torn", f"{path} ends in a torn line (an interrupted write); "
+                                      "run `daimon ledger repair`; nothing written")
     jsonl.require_writable(path, Writer.HUMAN)
+    return path, identity
+
+
+def _still_same(path: Path, before: Identity) -> str | None:
+    """Why the ledger written is not the file checked before the write, or None."""
+    try:
+        after = _identity(path)
+    except _Refused as exc:
+        return str(exc).replace("; nothing written", "")
+    if after is None or (before is not None and after != before):
+        return f"{path} was replaced while it was written"
+    return None
 
 
 def _guarded(item_id: str, op: verbs.Op, ledger: str, project: ProjectRef,
@@ -92,8 +148,13 @@ def _guarded(item_id: str, op: verbs.Op, ledger: str, project: ProjectRef,
     exception into a result: nothing here raises to the caller."""
     try:
         with jsonl.surface_refusals():
-            _preflight(project, ledger)
-            return write()
+            path, before = _preflight(project, ledger)
+            result = write()
+        swapped = _still_same(path, before)
+        if swapped is not None:
+            return _result(item_id, op, "failed", code="ledger-swapped", ledger=ledger,
+                           message=f"{swapped}: the record may not be in daimon's ledger")
+        return result
     except _Refused as exc:
         return _result(item_id, op, "refused", code=exc.code, message=str(exc), ledger=ledger)
     except jsonl.Refused as exc:
@@ -131,7 +192,25 @@ def _append(project: ProjectRef, item_id: str, status: str, note: str, timing: T
     ok = store.append_event(item_id, status, note=note, source="ui", project_dir=project.target,
                             writer=Writer.HUMAN)
     if not ok:
-        raise _Refused("not-written", "event not written (daimon disabled, project unknown, ledger refused)")
+        raise _Refused("not-written", f"event not written: {_why_not_written(project)}")
+
+
+def _why_not_written(project: ProjectRef) -> str:
+    """daimon's append answers only False; name the cause, the file and the
+    OS error where one can be found (it swallows the OSError itself)."""
+    if config.is_disabled():
+        return "daimon is disabled (DAIMON_DISABLE)"
+    path = _ledger_path(project, verbs.EVENTS)
+    if path is None:
+        return "daimon does not know this project"
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK, 0o600))
+        space = os.statvfs(path.parent)
+    except OSError as exc:
+        return f"{path}: {exc.strerror or type(exc).__name__} (errno {exc.errno})"
+    if space.f_bavail == 0:
+        return f"{path}: {os.strerror(errno.ENOSPC)} (errno {errno.ENOSPC})"
+    return f"the append to {path} failed (daimon swallowed the OS error)"
 
 
 def _lifecycle(project: ProjectRef, item_id: str) -> tuple[str, object]:

@@ -20,6 +20,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.css.query import NoMatches
 from textual.reactive import reactive
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Footer, Input, ProgressBar, Static
 
 from daimon_tui.domain import filtering
@@ -31,6 +32,7 @@ from daimon_tui.ui.actions import bindings
 from daimon_tui.ui.widgets.item_detail import ItemDetail
 from daimon_tui.ui.widgets.item_row import item_row, withheld_row
 from daimon_tui.ui.widgets.row_list import Entry, RowList
+from daimon_tui.ui.widgets.safe_input import SafeInput
 
 # How long the cursor rests on a row before the detail pane shows it.
 DETAIL_REST_S = 0.08
@@ -103,6 +105,11 @@ EMPTY_MESSAGES = {
 }
 
 
+FILTER_MAX = 500
+FILTER_DEBOUNCE_S = 0.15
+CHANGES_COALESCE_S = 1.0
+
+
 class BriefingScreen(Screen):
     """The default view."""
 
@@ -134,11 +141,15 @@ class BriefingScreen(Screen):
         self.provisional = True
         self.details_lock = asyncio.Lock()
         self.live_started = False
+        self._filter_pending = ""
+        self._filter_timer: Timer | None = None
+        self._changes: list[str] = []
+        self._changes_timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(id="briefing-header")
-        yield Input(placeholder="filter: words, trust:verbatim, section:open, carried, stale, -word",
-                    id="filter")
+        yield SafeInput(placeholder="filter: words, trust:verbatim, section:open, carried, stale, -word",
+                        id="filter", max_length=FILTER_MAX)
         with Horizontal(id="briefing-body"):
             # The border is the box's, not the list's: a page turn repaints
             # the list's lines only.
@@ -412,12 +423,25 @@ class BriefingScreen(Screen):
             if change is not None:
                 self.show(change.briefing)
                 self.provisional = True
-                self.notify(f"daimon's ledger changed: {change.summary()} (confirming…)")
+                self.ledger_changed(change.summary())
             before = self.briefing.session_id if self.briefing else None
             new_pointer = "latest.json" in names
             self.load(repaint=new_pointer or rows is None, delay=0.3)
             if new_pointer:
                 self.announce_session(before)
+
+    def ledger_changed(self, summary: str) -> None:
+        """One toast per burst: ten changes at once must not cover the preview."""
+        self._changes.append(summary)
+        if self._changes_timer is None:
+            self._changes_timer = self.set_timer(CHANGES_COALESCE_S, self._say_changes)
+
+    def _say_changes(self) -> None:
+        changes, self._changes, self._changes_timer = self._changes, [], None
+        if len(changes) == 1:
+            self.notify(f"daimon's ledger changed: {changes[0]} (confirming…)")
+        elif changes:
+            self.notify(f"daimon's ledger changed {len(changes)} times; latest: {changes[-1]} (confirming…)")
 
     @work(group="briefing-live-toast")
     async def announce_session(self, before: str | None) -> None:
@@ -440,10 +464,21 @@ class BriefingScreen(Screen):
 
     @on(Input.Changed, "#filter")
     def filter_changed(self, event: Input.Changed) -> None:
-        self.filter_text = event.value
+        # debounced: a burst of keys (a paste's replayed tail) rebuilds once
+        self._filter_pending = event.value
+        if self._filter_timer is not None:
+            self._filter_timer.stop()
+        self._filter_timer = self.set_timer(FILTER_DEBOUNCE_S, self._apply_filter)
+
+    def _apply_filter(self) -> None:
+        if self._filter_timer is not None:
+            self._filter_timer.stop()
+            self._filter_timer = None
+        self.filter_text = self._filter_pending
 
     @on(Input.Submitted, "#filter")
     def filter_done(self) -> None:
+        self._apply_filter()
         self.query_one("#items", RowList).focus()
 
     def watch_filter_text(self) -> None:
@@ -470,6 +505,8 @@ class BriefingScreen(Screen):
         box = self.query_one("#filter", Input)
         if box.has_focus:
             box.value = ""
+            self._filter_pending = ""
+            self._apply_filter()
             box.display = False
             self.query_one("#items", RowList).focus()
             return True
@@ -549,12 +586,15 @@ class BriefingScreen(Screen):
         for result in report.items:
             self.world[result.item_id] = (result, checked_at)
         contradicted = sum(1 for r in report.items if r.contradicted)
-        await asyncio.to_thread(
-            self.app.action_log.record,  # type: ignore[attr-defined]
-            project=self.project.slug, verb="world-check", outcome="world-check",
-            item_ids=tuple(r.item_id for r in report.items),
-            reason=("cancelled " if report.cancelled else "") + f"{contradicted} contradicted",
-        )
+        try:
+            await asyncio.to_thread(
+                self.app.action_log.record,  # type: ignore[attr-defined]
+                project=self.project.slug, verb="world-check", outcome="world-check",
+                item_ids=tuple(r.item_id for r in report.items),
+                reason=("cancelled " if report.cancelled else "") + f"{contradicted} contradicted",
+            )
+        except OSError as exc:  # the app's own log never crashes it: the check stands, unlogged
+            self.notify(f"World-check not logged: {exc}", severity="error", timeout=10)
         if report.repo_error:
             self.notify(f"World-check: {report.repo_error}", severity="warning")
         self.notify(f"World-checked {len(report.items)} item(s): {contradicted} contradicted.",

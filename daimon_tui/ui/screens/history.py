@@ -25,6 +25,7 @@ from daimon_tui.models import Briefing, Diagnostic, ProjectRef, SessionSummary
 from daimon_tui.store.judging import judge_service
 from daimon_tui.store.read import reader
 from daimon_tui.ui.screens.readonly_briefing import ReadOnlyBriefingScreen
+from daimon_tui.ui.widgets.safe_input import SafeInput
 
 COUNT_KEYS = ("verbatim", "inferred", "untagged", "withheld")
 
@@ -217,7 +218,8 @@ class AsOfPicker(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         prompt = "Show the briefing as it stood at… (a session id or 2026-11-28T12:00:00Z)"
         yield Static(Text(prompt), id="as-of-title")
-        yield Input(value=self.default, placeholder="session id or ISO-8601 time", id="as-of-input")
+        yield SafeInput(value=self.default, placeholder="session id or ISO-8601 time", id="as-of-input",
+                        max_length=200)
         table: DataTable[Text] = DataTable(id="as-of-table", cursor_type="row")
         yield table
 

@@ -63,6 +63,10 @@ class LogScreen(Screen):
         if report.ok:
             banner.update(Text(f"✓ {report.message} · {inert(where)}"))
             banner.set_class(False, "broken")
+        elif report.unreadable or (report.unanchored and report.broken_at is None and not report.bad_lines):
+            # not a broken chain: a log that cannot be opened, or a kill before its head was written
+            banner.update(Text(f"⚠ {inert(report.message)}", style="bold"))
+            banner.set_class(True, "broken")
         else:
             banner.update(Text(f"⚠ CHAIN BROKEN — {report.message} · {inert(where)}", style="bold"))
             banner.set_class(True, "broken")

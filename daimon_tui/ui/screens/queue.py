@@ -21,7 +21,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
-from textual.screen import ModalScreen, Screen
+from textual.screen import Screen
 from textual.widgets import Label, Static
 
 from daimon_tui.domain import queue_order, verbs
@@ -30,6 +30,7 @@ from daimon_tui.domain.inert import inert
 from daimon_tui.models import ProjectRef
 from daimon_tui.store.read.queue import QueueEntry, TriageQueue, build_queue, reclassify
 from daimon_tui.store.write import decisions
+from daimon_tui.ui.screens.verb_modals import ConfirmModal
 from daimon_tui.ui.widgets.item_detail import item_fields
 
 # Single keys: one verb per key, resolved against what fits the entry.
@@ -169,16 +170,11 @@ def summary_text(entries: list[ActionEntry], queue: TriageQueue, done: dict[str,
     return out
 
 
-class DecisionModal(ModalScreen[bool]):
+class DecisionModal(ConfirmModal):
     """The preview of one queue verdict: what is written where, then y/n."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "confirm", "Confirm"),
-        Binding("n,escape", "cancel", "Cancel"),
-    ]
-
-    def __init__(self, entry: QueueEntry, verb: str) -> None:
-        super().__init__(classes="verb-modal")
+    def __init__(self, entry: QueueEntry, verb: str, *, log_problem: str | None = None) -> None:
+        super().__init__(log_problem=log_problem)
         self.entry = entry
         self.verb = verb
 
@@ -202,13 +198,10 @@ class DecisionModal(ModalScreen[bool]):
             )
             with VerticalScroll(id="verb-body"):
                 yield Static(body, id="queue-preview")
-            yield Label(Text("y confirm · n/esc cancel"), id="verb-hint")
-
-    def action_confirm(self) -> None:
-        self.dismiss(True)
-
-    def action_cancel(self) -> None:
-        self.dismiss(False)
+            yield from self.log_refusal()
+            hint = "nothing can be written (the action log cannot record it) · n/esc close" if self.log_problem \
+                else "y confirm · n/esc cancel"
+            yield Label(Text(hint), id="verb-hint")
 
 
 class QueueScreen(Screen):
@@ -411,7 +404,8 @@ class QueueScreen(Screen):
             if not isinstance(data, verbs.ReverifyInput):
                 return None
             evidence = data.evidence
-        if not await self.app.push_screen_wait(DecisionModal(entry, verb)):
+        log_problem = await asyncio.to_thread(self.action_log.probe)
+        if not await self.app.push_screen_wait(DecisionModal(entry, verb, log_problem=log_problem)):
             return None
         verdict = await asyncio.to_thread(
             decisions.decide, entry, verb, self.project, log=self.action_log, evidence=evidence

@@ -7,10 +7,11 @@ put into `rich.text.Text` objects, never into markup.
 
 from __future__ import annotations
 
+import time
 from typing import ClassVar
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
@@ -19,6 +20,7 @@ from textual.widgets import Input, Label, RadioButton, RadioSet, Static
 
 from daimon_tui.domain import verbs
 from daimon_tui.domain.inert import inert
+from daimon_tui.ui.widgets.safe_input import SafeInput
 
 
 def _text(value: object, style: str = "", limit: int = 300) -> Text:
@@ -71,17 +73,57 @@ def plan_text(plan: verbs.Plan) -> Text:
     return out
 
 
-class PlanPreviewModal(ModalScreen[bool]):
-    """Shows a plan and asks y/n. With nothing to write it only offers close."""
+class ConfirmModal(ModalScreen[bool]):
+    """A preview that asks y/n before a write.
 
+    A `y` in the first `CONFIRM_DELAY_S` after opening is ignored: it was
+    typed before the person could read the preview (a stray key, typed text).
+    With an action log that cannot take the write's intent (`log_problem`),
+    it only offers close: no intent in the log, no write to daimon."""
+
+    CONFIRM_DELAY_S: ClassVar[float] = 0.4
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "confirm", "Confirm"),
         Binding("n,escape", "cancel", "Cancel"),
     ]
 
-    def __init__(self, plan: verbs.Plan) -> None:
+    def __init__(self, *, log_problem: str | None = None) -> None:
         super().__init__(classes="verb-modal")
+        self.log_problem = log_problem
+        self.opened_at = time.monotonic()
+
+    @property
+    def can_confirm(self) -> bool:
+        return not self.log_problem
+
+    def log_refusal(self) -> ComposeResult:
+        if self.log_problem:
+            # a Static wraps: the file and the errno at the end must stay readable
+            yield Static(Text(f"✗ refused: {inert(self.log_problem)}", style="bold"), id="verb-log-problem")
+
+    def on_mount(self) -> None:
+        self.opened_at = time.monotonic()
+
+    def action_confirm(self) -> None:
+        if not self.can_confirm or time.monotonic() - self.opened_at < self.CONFIRM_DELAY_S:
+            return
+        self.dismiss(True)
+
+    def action_cancel(self) -> None:
+        self.dismiss(False)
+
+
+class PlanPreviewModal(ConfirmModal):
+    """Shows a plan and asks y/n. With nothing to write, or an action log that
+    cannot take the verb's intent, it only offers close."""
+
+    def __init__(self, plan: verbs.Plan, *, log_problem: str | None = None) -> None:
+        super().__init__(log_problem=log_problem)
         self.plan = plan
+
+    @property
+    def can_confirm(self) -> bool:
+        return self.plan.allowed and super().can_confirm
 
     def compose(self) -> ComposeResult:
         plan = self.plan
@@ -92,7 +134,10 @@ class PlanPreviewModal(ModalScreen[bool]):
             yield Label(Text(inert(title), style="bold"), id="verb-title")
             with VerticalScroll(id="verb-body"):
                 yield Static(plan_text(plan), id="verb-plan")
-            if plan.allowed:
+            yield from self.log_refusal()
+            if self.log_problem:
+                hint = "nothing can be written (the action log cannot record it) · n/esc close"
+            elif plan.allowed:
                 hint = "y confirm · n/esc cancel"
                 if plan.irreversible:
                     hint = "IRREVERSIBLE · y continue to typed confirmation · n/esc cancel"
@@ -100,12 +145,6 @@ class PlanPreviewModal(ModalScreen[bool]):
                 hint = "nothing can be written · n/esc close"
             yield Label(Text(hint), id="verb-hint")
 
-    def action_confirm(self) -> None:
-        if self.plan.allowed:
-            self.dismiss(True)
-
-    def action_cancel(self) -> None:
-        self.dismiss(False)
 
 
 class _InputModal(ModalScreen):
@@ -143,7 +182,7 @@ class ResolveModal(_InputModal):
             with RadioSet(id="resolve-status"):
                 for word in verbs.RESOLVE_STATUSES:
                     yield RadioButton(word, value=word == self.status, name=word)
-            yield Input(placeholder="note (optional): what changed", id="resolve-note")
+            yield SafeInput(placeholder="note (optional): what changed", id="resolve-note")
             yield Label("", id="verb-error")
             yield Label(Text("enter continue · esc cancel"), id="verb-hint")
 
@@ -170,8 +209,8 @@ class RetractModal(_InputModal):
     def compose(self) -> ComposeResult:
         with Vertical(id="verb-dialog"):
             yield from self._head()
-            yield Input(placeholder="reason (required)", id="retract-reason")
-            yield Input(placeholder="evidence (required): issue:42, url:…, artifact:…, transcript:…",
+            yield SafeInput(placeholder="reason (required)", id="retract-reason")
+            yield SafeInput(placeholder="evidence (required): issue:42, url:…, artifact:…, transcript:…",
                         id="retract-evidence")
             yield Label("", id="verb-error")
             yield Label(Text("enter continue · esc cancel"), id="verb-hint")
@@ -199,7 +238,7 @@ class ReverifyModal(_InputModal):
     def compose(self) -> ComposeResult:
         with Vertical(id="verb-dialog"):
             yield from self._head()
-            yield Input(placeholder="evidence you checked (without it daimon's gate may refuse)",
+            yield SafeInput(placeholder="evidence you checked (without it daimon's gate may refuse)",
                         id="reverify-evidence")
             yield Label("", id="verb-error")
             yield Label(Text("enter continue · esc cancel"), id="verb-hint")
@@ -224,8 +263,8 @@ class ForgetConfirmModal(_InputModal):
     def compose(self) -> ComposeResult:
         with Vertical(id="verb-dialog", classes="irreversible"):
             yield from self._head()
-            yield Input(placeholder="reason (optional, stored in daimon's tombstone)", id="forget-reason")
-            yield Input(placeholder="type the item id", id="forget-id")
+            yield SafeInput(placeholder="reason (optional, stored in daimon's tombstone)", id="forget-reason")
+            yield SafeInput(placeholder="type the item id", id="forget-id")
             yield Label("", id="verb-error")
             yield Label(Text("enter forget · esc cancel"), id="verb-hint")
 
@@ -244,3 +283,26 @@ class ForgetConfirmModal(_InputModal):
             return
         reason = self.query_one("#forget-reason", Input).value.strip()
         self.dismiss(verbs.ForgetInput(typed_id=typed, reason=reason))
+
+
+class NothingSelectedModal(ModalScreen[None]):
+    """A verb with nothing selected says so in the middle of the screen, and
+    holds the keys that follow: a person already typing a note must not have
+    its letters run as commands (a `z` then a `y` would write an undo). Only
+    esc or enter close it."""
+
+    def __init__(self, verb: str) -> None:
+        super().__init__(classes="verb-modal")
+        self.verb = verb
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="verb-dialog"):
+            yield Label(Text(f"{self.verb}: no item selected", style="bold"), id="verb-title")
+            yield Label(Text("move to an item (j/k) or mark some (space), then try again"), id="verb-items")
+            yield Label(Text("esc/enter close"), id="verb-hint")
+
+    def on_key(self, event: events.Key) -> None:
+        event.stop()
+        event.prevent_default()
+        if event.key in ("escape", "enter"):
+            self.dismiss(None)

@@ -187,7 +187,8 @@ class RowList(Widget, can_focus=True):
         self._layout()
         if self._width != before:
             self.refresh()
-            self.call_after_refresh(self._show_highlight)
+        # a shorter view (not only new line breaks) can leave the cursor row off screen
+        self.call_after_refresh(self._show_highlight)
 
     def notify_style_update(self) -> None:
         super().notify_style_update()

@@ -1,0 +1,45 @@
+"""The app's own files (log, cache, settings) are untrusted too.
+
+Where they live follows the XDG base-directory spec, which says a relative
+value is invalid and must be ignored (honouring it would put the log and the
+cache in whatever directory the app was started from). And they are opened
+only as regular files, without blocking: a FIFO put in a cache file's place
+would otherwise hang the app at start-up for good.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import stat
+from collections.abc import Iterator
+from pathlib import Path
+from typing import BinaryIO
+
+
+def xdg_dir(variable: str, fallback: Path) -> Path:
+    """`$variable` when it is set to an absolute path, else `fallback`."""
+    value = os.environ.get(variable)
+    return Path(value) if value and os.path.isabs(value) else fallback
+
+
+@contextlib.contextmanager
+def open_regular(path: Path | str) -> Iterator[BinaryIO]:
+    """Open `path` for reading if it is a regular file; a FIFO, device,
+    socket or directory raises OSError (EINVAL) at once instead of blocking."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", str(path))
+        handle = os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+    with handle:
+        yield handle
+
+
+def read_regular(path: Path | str) -> bytes:
+    with open_regular(path) as handle:
+        return handle.read()

@@ -1,0 +1,46 @@
+"""Messages that say what happened: coalesced change toasts; a log that
+cannot be opened is named with its OS error, not called a broken chain."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import Label
+
+from daimon_tui.domain.action_log import ActionLog
+from daimon_tui.store.demo import builder as demo
+from daimon_tui.ui.app import DaimonTUI
+from daimon_tui.ui.screens.briefing import BriefingScreen
+from tests.ui.settle import settle
+
+NOW = demo.DEMO_NOW.timestamp()
+
+
+async def test_a_burst_of_ledger_changes_is_one_toast(demo_store) -> None:
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, BriefingScreen)
+        before = len(app._notifications)
+        for n in range(10):
+            screen.ledger_changed(f"o-{n} resolved")
+        await pilot.pause(1.3)
+        said = [n.message for n in list(app._notifications)[before:]]
+        assert said == ["daimon's ledger changed 10 times; latest: o-9 resolved (confirming…)"]
+
+
+async def test_a_log_that_cannot_be_opened_is_named_not_called_broken(demo_store, tmp_path: Path) -> None:
+    from daimon_tui.ui.screens.log import LogScreen
+
+    where = tmp_path / "actions.jsonl"
+    where.mkdir()  # a directory where the log file should be
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW, action_log=ActionLog(where))
+    async with app.run_test(size=(140, 30)) as pilot:
+        await settle(pilot)
+        app.action_view("log")
+        await settle(pilot)
+        assert isinstance(app.screen, LogScreen)
+        banner = str(app.screen.query_one("#log-chain", Label).render())
+    assert "CHAIN BROKEN" not in banner
+    assert str(where) in banner and "not a regular file" in banner and "errno" in banner
