@@ -1,0 +1,373 @@
+"""daimon's events fold, kept across reads and runs: only appended rows are folded again.
+
+A year of memory is ~200,000 rows in one bucket's `events.jsonl`, and every
+`view.snapshot` (and daimon's machine-wide forget walk) reads and folds them
+all. The folds are per-ref maxima: `store._fold` keeps each ref's latest
+event (resolutions, tombstones), `store.fold_corroborations` each (item,
+witness) latest stamp and each ref's latest contradiction. So the rows that
+can still change an answer are few (each ref's winner, each witness's and
+demotion's latest row), and folding `those + the appended rows` gives exactly
+what folding the whole file gives (tests/perf/test_kept_fold.py proves it
+against daimon's full fold over stores with every event kind).
+
+What is kept, per ledger: the byte size read so far (a line boundary), the
+sha256 of those bytes, and where the kept rows start. In memory the rows
+themselves; on disk (our cache dir, 0600) only the numbers, never a row:
+the rows are read back from the ledger's own bytes, and only when those
+bytes still hash the same. A ledger that grew: daimon's `jsonl.read` judges
+the appended bytes alone (`tail_bytes`), and they are folded onto the kept
+rows. Anything else (shrunk, rewritten by forget or repair, a prefix that is
+not every-line-a-row, a cache file that is not ours) is daimon's full read.
+
+Scope: `active()` turns it on for the current context only (the shared
+snapshot and the forget walk use it). Every other reader of the ledger (an
+item's lifecycle, the events pane) needs all rows and gets daimon's read.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import stat
+import tempfile
+import threading
+from collections.abc import Iterator
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from daimon_briefing import config, jsonl, store
+from daimon_briefing.jsonl import Health
+
+from daimon_tui.store.judging import verdict_cache
+
+FORMAT = 1
+LEDGER = "events.jsonl"
+KEEP_MIN_BYTES = 256 * 1024  # below this daimon's read is cheap: nothing is kept
+_CACHE_MAX_BYTES = 64 * 1024 * 1024
+_CORROBORATION_PREFIX = store.corroboration_ref("")
+
+_original_read = jsonl.read
+_original_fold = store._fold
+_original_fold_corroborations = store.fold_corroborations
+_active: ContextVar[bool] = ContextVar("daimon_tui_kept_fold", default=False)
+_held: dict[str, _Kept] = {}
+_lock = threading.Lock()
+_installed = False
+
+
+class KeptRows(list):
+    """An events ledger's rows reduced to those its folds can tell apart:
+    each ref's winner first, then the other witness rows. Itself a valid
+    input to every fold (a non-winner after its ref's winner never displaces
+    it); the two folds that know this type take only the part they need."""
+
+    def __init__(self, winners: list[dict], witnesses: list[dict]) -> None:
+        seen = {id(row) for row in winners}
+        super().__init__([*winners, *(row for row in witnesses if id(row) not in seen)])
+        self.winners = winners
+        self.witnesses = witnesses
+
+
+def _witness_key(row: dict) -> tuple | None:
+    """Which latest row `fold_corroborations` reads `row` against, or None when
+    it reads it not at all: a witness per (corroboration ref, status), a
+    contradiction per ref."""
+    ref = str(row.get("item_ref") or "")
+    if not ref:
+        return None
+    status = str(row.get("status") or "")
+    if ref.startswith(_CORROBORATION_PREFIX):
+        return (ref, status)
+    if store._demotes(row, status.lower()):
+        return (ref,)
+    return None
+
+
+@dataclass
+class _Kept:
+    """One ledger's kept fold: `size` bytes (ending at a line boundary) hashing
+    to `digest`; each kept row with the byte offset its line starts at."""
+
+    size: int
+    digest: str
+    winners: dict[str, tuple[int, dict]] = field(default_factory=dict)
+    witnesses: dict[tuple, tuple[int, dict]] = field(default_factory=dict)
+    _rows: KeptRows | None = None
+
+    def rows(self) -> KeptRows:
+        if self._rows is None:
+            self._rows = KeptRows([row for _at, row in self.winners.values()],
+                                  [row for _at, row in self.witnesses.values()])
+        return self._rows
+
+    def absorb(self, rows: list[dict], starts: list[int], size: int, digest: str) -> _Kept:
+        """This fold with `rows` (lines starting at `starts`) appended."""
+        placed = starts if len(starts) == len(rows) else [-1] * len(rows)  # -1: line unknown
+        at = {id(row): start for start, row in (*self.winners.values(), *self.witnesses.values())}
+        at.update((id(row), start) for row, start in zip(rows, placed, strict=True))
+        folded = _original_fold([row for _at, row in self.winners.values()] + rows, keys=True)
+        winners = {ref: (at.get(id(row), -1), row) for ref, row in folded.items()}
+        witnesses = dict(self.witnesses)
+        for row, start in zip(rows, placed, strict=True):
+            _witness(witnesses, row, start)
+        return _Kept(size, digest, winners, witnesses)
+
+
+def _witness(witnesses: dict[tuple, tuple[int, dict]], row: dict, start: int) -> None:
+    key = _witness_key(row)
+    if key is None:
+        return
+    held = witnesses.get(key)
+    if held is None or str(row.get("ts") or "") > str(held[1].get("ts") or ""):
+        witnesses[key] = (start, row)
+
+
+def _line_starts(data: bytes, base: int) -> list[int]:
+    """Where each line `jsonl.read` keeps (every one not blank) starts."""
+    starts: list[int] = []
+    at = 0
+    for line in data.split(b"\n"):
+        if line.decode("utf-8", "surrogateescape").strip():
+            starts.append(base + at)
+        at += len(line) + 1
+    return starts
+
+
+def _stat_id(st: os.stat_result) -> tuple:
+    return (st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+def _full(path: Path, key: str) -> jsonl.Read:
+    """daimon's read of the whole ledger; kept when every line is a row."""
+    try:
+        with path.open("rb") as handle:
+            before = os.fstat(handle.fileno())
+            data = handle.read()
+    except OSError:
+        return _original_read(path)
+    read = _original_read(path)
+    try:
+        after = os.stat(path)
+    except OSError:
+        return read
+    if (read.health is not Health.OK or not data.endswith(b"\n") or _stat_id(before) != _stat_id(after)
+            or len(data) != after.st_size):
+        return read
+    starts = _line_starts(data, 0)
+    if len(starts) != len(read.rows):
+        return read
+    kept = _Kept(0, "").absorb(read.rows, starts, len(data), hashlib.sha256(data).hexdigest())
+    _keep(path, key, kept)
+    return read._replace(rows=kept.rows())
+
+
+def _extend(path: Path, key: str, kept: _Kept | _Spans) -> jsonl.Read | None:
+    """The kept fold plus the appended rows, or None when the kept bytes are
+    no longer the ledger's first bytes (then only a full read can tell)."""
+    with path.open("rb") as handle:
+        before = os.fstat(handle.fileno())
+        if not stat.S_ISREG(before.st_mode) or before.st_size < kept.size:
+            return None
+        prefix = handle.read(kept.size)
+        if len(prefix) != kept.size or hashlib.sha256(prefix).hexdigest() != kept.digest:
+            return None
+        rest = handle.read()
+    if isinstance(kept, _Spans):
+        rebuilt = kept.rebuild(prefix)
+        if rebuilt is None:
+            return None
+        kept = rebuilt
+        with _lock:
+            _held[key] = kept
+    if not rest:
+        return jsonl.Read(Health.OK, kept.rows())
+    # daimon judges exactly the appended bytes: from the newline that ends
+    # the kept bytes, whose line it drops.
+    tail = _original_read(path, tail_bytes=len(rest) + 1)
+    after = os.stat(path)
+    if _stat_id(after)[:2] != (before.st_ino, kept.size + len(rest)):
+        return None  # it moved while we read: daimon's read decides
+    if tail.health in (Health.ABSENT, Health.TRANSIENT) or (
+            tail.health is Health.UNREADABLE and tail.detail != "garbage"):
+        return None
+    starts = _line_starts(rest, kept.size)
+    grown = kept.absorb(tail.rows, starts, 0, "")
+    if tail.health is Health.OK and rest.endswith(b"\n") and len(starts) == len(tail.rows):
+        digest = hashlib.sha256(prefix + rest).hexdigest()
+        grown = _Kept(kept.size + len(rest), digest, grown.winners, grown.witnesses)
+        _keep(path, key, grown)
+    return tail._replace(rows=grown.rows())
+
+
+def read(path: Any, **options: Any) -> jsonl.Read:
+    """`jsonl.read`, answered from the kept fold for a large events ledger
+    inside `active()`; daimon's own read for everything else."""
+    target = Path(path)
+    if options or not _active.get() or target.name != LEDGER:
+        return _original_read(path, **options)
+    try:
+        st = os.stat(target)
+    except OSError:
+        return _original_read(path)
+    if not stat.S_ISREG(st.st_mode) or st.st_size < KEEP_MIN_BYTES:
+        return _original_read(path)
+    key = os.path.abspath(target)
+    with _lock:
+        kept: _Kept | _Spans | None = _held.get(key)
+    if kept is None:
+        kept = _load(key)
+    if kept is not None:
+        try:
+            answer = _extend(target, key, kept)
+        except OSError:
+            answer = None
+        if answer is not None:
+            return answer
+    return _full(target, key)
+
+
+def _fold(rows: Any, *, keys: bool) -> dict:
+    return _original_fold(rows.winners if isinstance(rows, KeptRows) else rows, keys=keys)
+
+
+def _fold_corroborations(rows: Any) -> dict:
+    return _original_fold_corroborations(rows.witnesses if isinstance(rows, KeptRows) else rows)
+
+
+def install() -> None:
+    """Route daimon's events reads and folds through here (idempotent). Outside
+    `active()`, and for any rows but `KeptRows`, daimon's own code runs."""
+    global _installed
+    if _installed:
+        return
+    jsonl.read = read
+    store._fold = _fold
+    store.fold_corroborations = _fold_corroborations
+    _installed = True
+
+
+@contextlib.contextmanager
+def active() -> Iterator[None]:
+    """Answer large events ledgers from the kept fold in this context."""
+    install()
+    token = _active.set(True)
+    try:
+        yield
+    finally:
+        _active.reset(token)
+
+
+def forget_held() -> None:
+    """Drop what is kept in memory (the files on disk stay)."""
+    with _lock:
+        _held.clear()
+
+
+# -- on disk: sizes, a digest and offsets only ---------------------------------
+
+
+def cache_file(key: str) -> Path:
+    name = hashlib.sha256(f"{config.checkpoint_dir()}\0{key}".encode()).hexdigest()[:32]
+    return verdict_cache.cache_dir() / f"{name}.fold.json"
+
+
+@dataclass(frozen=True)
+class _Spans:
+    """A kept fold as read from disk: offsets, not yet rows."""
+
+    size: int
+    digest: str
+    winners: tuple[int, ...]
+    witnesses: tuple[int, ...]
+
+    def rebuild(self, prefix: bytes) -> _Kept | None:
+        """The rows at the kept offsets, judged by daimon's `classify_line`;
+        None when an offset is not the start of a row (not our file)."""
+        parsed: dict[int, dict] = {}
+
+        def row_at(start: int) -> dict | None:
+            if start in parsed:
+                return parsed[start]
+            if not 0 <= start < self.size or (start and prefix[start - 1] != 0x0A):
+                return None
+            end = prefix.find(b"\n", start)
+            kind, row = jsonl.classify_line(prefix[start:end].decode("utf-8", "surrogateescape"))
+            if kind != jsonl.ROW or not isinstance(row, dict):
+                return None
+            parsed[start] = row
+            return row
+
+        kept = _Kept(self.size, self.digest)
+        for start in self.winners:
+            row = row_at(start)
+            ref = str(row.get("item_ref") or "") if row is not None else ""
+            if not ref or ref in kept.winners:
+                return None
+            kept.winners[ref] = (start, row)
+        for start in self.witnesses:
+            row = row_at(start)
+            wkey = _witness_key(row) if row is not None else None
+            if wkey is None or wkey in kept.witnesses:
+                return None
+            kept.witnesses[wkey] = (start, row)
+        return kept
+
+
+def _keep(path: Path, key: str, kept: _Kept) -> None:
+    with _lock:
+        _held[key] = kept
+    winners = [at for at, _row in kept.winners.values()]
+    witnesses = [at for at, _row in kept.witnesses.values()]
+    if min(winners + witnesses, default=0) < 0:
+        return  # a row whose line we could not place: kept in memory only
+    record = {"format": FORMAT, "size": kept.size, "sha256": kept.digest,
+              "winners": winners, "witnesses": witnesses}
+    target = cache_file(key)
+    with contextlib.suppress(OSError):
+        target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".fold-", suffix=".tmp")
+        try:
+            os.fchmod(fd, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                json.dump(record, handle, separators=(",", ":"))
+            os.replace(tmp, target)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+
+
+def _ints(value: Any) -> tuple[int, ...] | None:
+    if not isinstance(value, list) or not all(type(v) is int for v in value):
+        return None
+    return tuple(value)
+
+
+def _load(key: str) -> _Spans | None:
+    """The kept offsets from disk, or None. Opened without blocking and without
+    following a link; anything but a small regular file of our format is ignored."""
+    try:
+        fd = os.open(cache_file(key), os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > _CACHE_MAX_BYTES:
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as handle:
+            data = json.loads(handle.read())
+    except (OSError, ValueError, RecursionError):
+        return None
+    finally:
+        os.close(fd)
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        return None
+    size, digest = data.get("size"), data.get("sha256")
+    winners, witnesses = _ints(data.get("winners")), _ints(data.get("witnesses"))
+    if type(size) is not int or not isinstance(digest, str) or winners is None or witnesses is None:
+        return None
+    return _Spans(size, digest, winners, witnesses)
