@@ -18,6 +18,7 @@ from textual.app import App
 from daimon_tui.domain import verbs
 from daimon_tui.domain.action_log import ActionLog, LoggedRecord
 from daimon_tui.models import ProjectRef
+from daimon_tui.store.judging import plan_request
 from daimon_tui.store.write import plans, writer
 from daimon_tui.ui.screens.verb_modals import (
     ForgetConfirmModal,
@@ -92,7 +93,8 @@ async def run_verb(app: App, verb: verbs.VerbName, items: tuple[str, ...], proje
             undo_entry = await asyncio.to_thread(log.last_undoable, project.slug, verbs.UNDOABLE_VERBS)
             plan = await asyncio.to_thread(plans.build_undo_plan, project, undo_entry)
         else:
-            plan = await asyncio.to_thread(plans.build_plan, verb, items, project, data)
+            # by the judging child, over the snapshot it holds: no fold here
+            plan = await plan_request.ask(project, verb, items, data)
     except Exception as exc:  # an unreadable store is a message, not a crash
         app.notify(f"{verb}: could not read daimon's state ({type(exc).__name__})", severity="error")
         return verbs.Outcome(verb=verb, status="failed", message=type(exc).__name__)

@@ -86,10 +86,15 @@ def _both(target: str) -> tuple[view.Snapshot, view.Snapshot]:
     return kept, full
 
 
-def _assert_same(target: str) -> view.Snapshot:
+def _assert_same(target: str, ids: list[str] = ()) -> view.Snapshot:
     kept, full = _both(target)
     for name in FIELDS:
         assert getattr(kept, name) == getattr(full, name), name
+    assert view.ledger_states(target) == kept_fold._original_ledger_states(target)
+    # an item's lifecycle: one ref's rows, in daimon's order
+    for ref in (*ids, *(store.corroboration_ref(i) for i in ids), "no-such-ref"):
+        assert store.item_events(ref, target) == kept_fold._original_store_item_events(ref, target), ref
+        assert view.item_events(target, ref, snap=full) == kept_fold._original_view_item_events(target, ref, snap=full)
     return kept
 
 
@@ -106,16 +111,16 @@ def test_the_kept_fold_equals_daimons_fold_through_appends_restarts_and_rewrites
     target, ledger, ids = project
     start = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
     _write_every_kind(Path(target), ids, start, "a")
-    first = _assert_same(target)
+    first = _assert_same(target, ids)
     assert first.resolutions and first.corroborations and first.forgotten_ids
 
     # appended rows of every kind, folded onto the kept rows
     _write_every_kind(Path(target), list(reversed(ids)), start + timedelta(minutes=5), "b")
-    _assert_same(target)
+    _assert_same(target, ids)
     # a new process: the offsets from disk, the rows from the ledger's own bytes
     kept_fold.forget_held()
     _write_every_kind(Path(target), ids[1:], start + timedelta(days=1), "c")
-    _assert_same(target)
+    _assert_same(target, ids)
 
     # a rewrite (forget's scrub, a repair): every row is read and folded again
     def reopen_first(line: str, row: object) -> str:
@@ -124,10 +129,10 @@ def test_the_kept_fold_equals_daimons_fold_through_appends_restarts_and_rewrites
         return line
 
     assert jsonl.rewrite(ledger, reopen_first)
-    _assert_same(target)
+    _assert_same(target, ids)
     # a line that is not a row: daimon's health and detail, its good rows
     assert jsonl.append_lines(ledger, ["not json"], posture=jsonl.WritePosture.PROCEED)
-    kept = _assert_same(target)
+    kept = _assert_same(target, ids)
     assert kept.health["events.jsonl"] is jsonl.Health.UNREADABLE
 
 
@@ -135,7 +140,7 @@ def test_after_an_append_only_the_appended_rows_are_folded(project, monkeypatch:
     target, ledger, ids = project
     start = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
     _write_every_kind(Path(target), ids, start, "a")
-    _assert_same(target)
+    _assert_same(target, ids)
     rows_before = len(jsonl.read(ledger).rows)
     assert store.append_event(ids[2], "resolved", source="ui", project_dir=target, writer=Writer.HUMAN)
     folded: list[int] = []
@@ -150,21 +155,35 @@ def test_after_an_append_only_the_appended_rows_are_folded(project, monkeypatch:
     assert folded and max(folded) <= refs + 4 < rows_before
     assert snap.resolutions[ids[2]]["status"] == "resolved"
 
+    # an item's lifecycle after the append: its own lines, never the whole ledger
+    whole: list[str] = []
+    read = kept_fold._original_read
+
+    def spied(path: Path, **options: object) -> jsonl.Read:
+        if not options:  # a whole-file read (the appended bytes are read with `tail_bytes`)
+            whole.append(Path(path).name)
+        return read(path, **options)
+
+    monkeypatch.setattr(kept_fold, "_original_read", spied)
+    assert [e["status"] for e in store.item_events(ids[2], target)][-1] == "resolved"
+    assert "events.jsonl" not in whole
+
 
 def test_the_kept_file_holds_numbers_only_and_a_hostile_one_is_not_trusted(project) -> None:
     target, ledger, ids = project
     _write_every_kind(Path(target), ids, datetime(2026, 3, 1, 9, 0, tzinfo=UTC), "secretword")
-    _assert_same(target)
+    _assert_same(target, ids)
     cache = kept_fold.cache_file(os.path.abspath(ledger))
     record = json.loads(cache.read_text())
-    assert set(record) == {"format", "size", "sha256", "winners", "witnesses"}
+    assert set(record) == {"format", "size", "sha256", "winners", "witnesses", "refs"}
+    assert kept_fold.ref_key(ids[0]) in record["refs"] and ids[0] not in cache.read_text()
     assert "secretword" not in cache.read_text() and "note" not in cache.read_text()
     assert oct(cache.stat().st_mode & 0o777) == "0o600"
 
     # offsets that do not start rows (not our file): ignored, daimon's fold stands
     kept_fold.forget_held()
     cache.write_text(json.dumps({**record, "winners": [n + 1 for n in record["winners"]]}))
-    _assert_same(target)
+    _assert_same(target, ids)
     # garbage, then a FIFO: ignored, and the FIFO is never opened blocking
     for hostile in ("{not json", None):
         kept_fold.forget_held()
@@ -174,4 +193,4 @@ def test_the_kept_file_holds_numbers_only_and_a_hostile_one_is_not_trusted(proje
         else:
             cache.write_text(hostile)
         assert kept_fold._load(os.path.abspath(ledger)) is None
-        _assert_same(target)
+        _assert_same(target, ids)

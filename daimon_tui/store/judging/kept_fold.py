@@ -19,9 +19,15 @@ the appended bytes alone (`tail_bytes`), and they are folded onto the kept
 rows. Anything else (shrunk, rewritten by forget or repair, a prefix that is
 not every-line-a-row, a cache file that is not ours) is daimon's full read.
 
+Also kept: where each ref's rows start (keyed on disk by a hash of the ref,
+never the ref itself), so daimon's `item_events` (an item's lifecycle, read
+by `lineage`, `why`, the verb plans and the writer's checks) reads a handful
+of lines instead of parsing the whole ledger.
+
 Scope: `active()` turns it on for the current context only (the shared
-snapshot and the forget walk use it). Every other reader of the ledger (an
-item's lifecycle, the events pane) needs all rows and gets daimon's read.
+snapshot, daimon's judge and the forget walk), `rows_of(ref)` for one ref's
+rows (daimon's `item_events`). Every other reader (the events pane, the
+audit) needs all rows and gets daimon's own read.
 """
 
 from __future__ import annotations
@@ -39,7 +45,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from daimon_briefing import config, jsonl, store
+from daimon_briefing import config, jsonl, store, view
 from daimon_briefing.jsonl import Health
 
 from daimon_tui.store.judging import verdict_cache
@@ -53,7 +59,13 @@ _CORROBORATION_PREFIX = store.corroboration_ref("")
 _original_read = jsonl.read
 _original_fold = store._fold
 _original_fold_corroborations = store.fold_corroborations
+_original_view_item_events = view.item_events
+_original_store_item_events = store.item_events
+_original_read_judge = view._read_judge
+_original_ledger_states = view.ledger_states
+_original_team_notes = view.team_notes
 _active: ContextVar[bool] = ContextVar("daimon_tui_kept_fold", default=False)
+_for_ref: ContextVar[str | None] = ContextVar("daimon_tui_kept_ref", default=None)
 _held: dict[str, _Kept] = {}
 _lock = threading.Lock()
 _installed = False
@@ -96,6 +108,9 @@ class _Kept:
     digest: str
     winners: dict[str, tuple[int, dict]] = field(default_factory=dict)
     witnesses: dict[tuple, tuple[int, dict]] = field(default_factory=dict)
+    # ref hash -> where each of its rows starts, in file order; None when a
+    # row's line is unknown (then a ref's rows come from daimon's read)
+    refs: dict[str, list[int]] | None = field(default_factory=dict)
     _rows: KeptRows | None = None
 
     def rows(self) -> KeptRows:
@@ -114,7 +129,47 @@ class _Kept:
         witnesses = dict(self.witnesses)
         for row, start in zip(rows, placed, strict=True):
             _witness(witnesses, row, start)
-        return _Kept(size, digest, winners, witnesses)
+        refs = None
+        if self.refs is not None and len(starts) == len(rows):
+            refs = dict(self.refs)
+            grown: set[str] = set()
+            for row, start in zip(rows, starts, strict=True):
+                ref = row.get("item_ref")
+                if isinstance(ref, str):
+                    hashed = ref_key(ref)
+                    if hashed not in grown:  # copied before the first append: the old fold stays whole
+                        refs[hashed] = list(refs.get(hashed, ()))
+                        grown.add(hashed)
+                    refs[hashed].append(start)
+        return _Kept(size, digest, winners, witnesses, refs)
+
+    def rows_of(self, ref: str, data: bytes) -> list[dict] | None:
+        """The rows addressed to exactly `ref`, in file order, read from the
+        ledger's bytes `data`; None when that cannot be told from here."""
+        if self.refs is None:
+            return None
+        rows = []
+        for start in self.refs.get(ref_key(ref), ()):
+            row = _row_at(data, start, len(data))
+            if row is None or row.get("item_ref") != ref:
+                return None
+            rows.append(row)
+        return rows
+
+
+def ref_key(ref: str) -> str:
+    """How a ref is named in the kept file: a hash (a legacy ref may be text)."""
+    return hashlib.sha256(ref.encode("utf-8", "surrogatepass")).hexdigest()[:24]
+
+
+def _row_at(data: bytes, start: int, size: int) -> dict | None:
+    """The row whose line starts at `start`, judged by daimon's `classify_line`;
+    None when no row starts there."""
+    if not 0 <= start < size or (start and data[start - 1] != 0x0A):
+        return None
+    end = data.find(b"\n", start, size)
+    kind, row = jsonl.classify_line(data[start:end if end >= 0 else size].decode("utf-8", "surrogateescape"))
+    return row if kind == jsonl.ROW and isinstance(row, dict) else None
 
 
 def _witness(witnesses: dict[tuple, tuple[int, dict]], row: dict, start: int) -> None:
@@ -162,7 +217,7 @@ def _full(path: Path, key: str) -> jsonl.Read:
         return read
     kept = _Kept(0, "").absorb(read.rows, starts, len(data), hashlib.sha256(data).hexdigest())
     _keep(path, key, kept)
-    return read._replace(rows=kept.rows())
+    return read if _for_ref.get() is not None else read._replace(rows=kept.rows())
 
 
 def _extend(path: Path, key: str, kept: _Kept | _Spans) -> jsonl.Read | None:
@@ -184,7 +239,7 @@ def _extend(path: Path, key: str, kept: _Kept | _Spans) -> jsonl.Read | None:
         with _lock:
             _held[key] = kept
     if not rest:
-        return jsonl.Read(Health.OK, kept.rows())
+        return _answer(jsonl.Read(Health.OK, []), kept, prefix)
     # daimon judges exactly the appended bytes: from the newline that ends
     # the kept bytes, whose line it drops.
     tail = _original_read(path, tail_bytes=len(rest) + 1)
@@ -198,16 +253,28 @@ def _extend(path: Path, key: str, kept: _Kept | _Spans) -> jsonl.Read | None:
     grown = kept.absorb(tail.rows, starts, 0, "")
     if tail.health is Health.OK and rest.endswith(b"\n") and len(starts) == len(tail.rows):
         digest = hashlib.sha256(prefix + rest).hexdigest()
-        grown = _Kept(kept.size + len(rest), digest, grown.winners, grown.witnesses)
+        grown = _Kept(kept.size + len(rest), digest, grown.winners, grown.witnesses, grown.refs)
         _keep(path, key, grown)
+        return _answer(tail, grown, prefix + rest)
+    if _for_ref.get() is not None:
+        return None  # the appended lines are not placed yet: daimon's read
     return tail._replace(rows=grown.rows())
+
+
+def _answer(read: jsonl.Read, kept: _Kept, data: bytes) -> jsonl.Read | None:
+    """`read`'s health with the kept rows, or with one ref's rows inside `rows_of`."""
+    ref = _for_ref.get()
+    if ref is None:
+        return read._replace(rows=kept.rows())
+    rows = kept.rows_of(ref, data)
+    return None if rows is None else read._replace(rows=rows)
 
 
 def read(path: Any, **options: Any) -> jsonl.Read:
     """`jsonl.read`, answered from the kept fold for a large events ledger
     inside `active()`; daimon's own read for everything else."""
     target = Path(path)
-    if options or not _active.get() or target.name != LEDGER:
+    if options or not (_active.get() or _for_ref.get() is not None) or target.name != LEDGER:
         return _original_read(path, **options)
     try:
         st = os.stat(target)
@@ -238,15 +305,48 @@ def _fold_corroborations(rows: Any) -> dict:
     return _original_fold_corroborations(rows.witnesses if isinstance(rows, KeptRows) else rows)
 
 
+def _view_item_events(project: Any, item_id: str, *, snap: Any = None) -> tuple:
+    with rows_of(item_id):
+        return _original_view_item_events(project, item_id, snap=snap)
+
+
+def _store_item_events(item_ref: str, project_dir: Any = None) -> list[dict]:
+    with rows_of(item_ref):
+        return _original_store_item_events(item_ref, project_dir)
+
+
+def _read_judge(slug: Any, forgotten: Any = None) -> Any:
+    with active():
+        return _original_read_judge(slug, forgotten)
+
+
+def _ledger_states(project: Any, names: Any = None) -> dict:
+    with active():  # health only: the kept read's is the full read's
+        return _original_ledger_states(project, names)
+
+
+def _team_notes(project: Any = None) -> tuple[str, ...]:
+    with active():
+        return _original_team_notes(project)
+
+
 def install() -> None:
-    """Route daimon's events reads and folds through here (idempotent). Outside
-    `active()`, and for any rows but `KeptRows`, daimon's own code runs."""
+    """Route daimon's events reads and folds through here (idempotent): its
+    item lifecycle reads (`item_events`) read one ref's rows; its snapshot's
+    light twin (`view._read_judge`) folds the kept rows; a ledger health read
+(`view.ledger_states`, `view.team_notes`) judges only the appended bytes. Outside those, and
+    for any rows but `KeptRows`, daimon's own code runs."""
     global _installed
     if _installed:
         return
     jsonl.read = read
     store._fold = _fold
     store.fold_corroborations = _fold_corroborations
+    view.item_events = _view_item_events
+    store.item_events = _store_item_events
+    view._read_judge = _read_judge
+    view.ledger_states = _ledger_states
+    view.team_notes = _team_notes
     _installed = True
 
 
@@ -255,10 +355,24 @@ def active() -> Iterator[None]:
     """Answer large events ledgers from the kept fold in this context."""
     install()
     token = _active.set(True)
+    whole = _for_ref.set(None)  # a snapshot taken inside `rows_of` folds every ref
     try:
         yield
     finally:
+        _for_ref.reset(whole)
         _active.reset(token)
+
+
+@contextlib.contextmanager
+def rows_of(ref: str) -> Iterator[None]:
+    """In this context an events ledger read holds only the rows addressed to
+    exactly `ref` (file order kept): what daimon's `fold_item_events` keeps."""
+    install()
+    token = _for_ref.set(ref)
+    try:
+        yield
+    finally:
+        _for_ref.reset(token)
 
 
 def forget_held() -> None:
@@ -283,6 +397,7 @@ class _Spans:
     digest: str
     winners: tuple[int, ...]
     witnesses: tuple[int, ...]
+    refs: dict[str, list[int]]
 
     def rebuild(self, prefix: bytes) -> _Kept | None:
         """The rows at the kept offsets, judged by daimon's `classify_line`;
@@ -290,18 +405,14 @@ class _Spans:
         parsed: dict[int, dict] = {}
 
         def row_at(start: int) -> dict | None:
-            if start in parsed:
-                return parsed[start]
-            if not 0 <= start < self.size or (start and prefix[start - 1] != 0x0A):
-                return None
-            end = prefix.find(b"\n", start)
-            kind, row = jsonl.classify_line(prefix[start:end].decode("utf-8", "surrogateescape"))
-            if kind != jsonl.ROW or not isinstance(row, dict):
-                return None
-            parsed[start] = row
-            return row
+            if start not in parsed:
+                row = _row_at(prefix, start, self.size)
+                if row is None:
+                    return None
+                parsed[start] = row
+            return parsed[start]
 
-        kept = _Kept(self.size, self.digest)
+        kept = _Kept(self.size, self.digest, refs=self.refs)
         for start in self.winners:
             row = row_at(start)
             ref = str(row.get("item_ref") or "") if row is not None else ""
@@ -325,7 +436,7 @@ def _keep(path: Path, key: str, kept: _Kept) -> None:
     if min(winners + witnesses, default=0) < 0:
         return  # a row whose line we could not place: kept in memory only
     record = {"format": FORMAT, "size": kept.size, "sha256": kept.digest,
-              "winners": winners, "witnesses": witnesses}
+              "winners": winners, "witnesses": witnesses, "refs": kept.refs}
     target = cache_file(key)
     with contextlib.suppress(OSError):
         target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -370,4 +481,7 @@ def _load(key: str) -> _Spans | None:
     winners, witnesses = _ints(data.get("winners")), _ints(data.get("witnesses"))
     if type(size) is not int or not isinstance(digest, str) or winners is None or witnesses is None:
         return None
-    return _Spans(size, digest, winners, witnesses)
+    refs = data.get("refs")
+    if not isinstance(refs, dict) or not all(isinstance(k, str) and _ints(v) is not None for k, v in refs.items()):
+        return None
+    return _Spans(size, digest, winners, witnesses, refs)
