@@ -91,6 +91,10 @@ def _assert_same(target: str, ids: list[str] = ()) -> view.Snapshot:
     for name in FIELDS:
         assert getattr(kept, name) == getattr(full, name), name
     assert view.ledger_states(target) == kept_fold._original_ledger_states(target)
+    ledger = view._bucket(target) / "events.jsonl"
+    for writer in (Writer.HUMAN, Writer.EMITTER):
+        assert jsonl.posture(ledger, "events.jsonl", writer) == kept_fold._original_posture(
+            ledger, "events.jsonl", writer)
     # an item's lifecycle: one ref's rows, in daimon's order
     for ref in (*ids, *(store.corroboration_ref(i) for i in ids), "no-such-ref"):
         assert store.item_events(ref, target) == kept_fold._original_store_item_events(ref, target), ref
@@ -169,8 +173,11 @@ def test_after_an_append_only_the_appended_rows_are_folded(project, monkeypatch:
     assert "events.jsonl" not in whole
 
 
-def test_the_kept_file_holds_numbers_only_and_a_hostile_one_is_not_trusted(project) -> None:
+def test_the_kept_file_holds_numbers_only_and_a_hostile_one_is_not_trusted(
+    project, monkeypatch: pytest.MonkeyPatch
+) -> None:
     target, ledger, ids = project
+    monkeypatch.setattr(kept_fold, "PERSIST_EVERY_BYTES", 0)  # on disk after every fold
     _write_every_kind(Path(target), ids, datetime(2026, 3, 1, 9, 0, tzinfo=UTC), "secretword")
     _assert_same(target, ids)
     cache = kept_fold.cache_file(os.path.abspath(ledger))

@@ -53,6 +53,9 @@ from daimon_tui.store.judging import verdict_cache
 FORMAT = 1
 LEDGER = "events.jsonl"
 KEEP_MIN_BYTES = 256 * 1024  # below this daimon's read is cheap: nothing is kept
+# Written again only once this much was appended since the copy on disk (the
+# next run folds at most that much again): a write is ~1 s of JSON at 200k rows.
+PERSIST_EVERY_BYTES = 1024 * 1024
 _CACHE_MAX_BYTES = 64 * 1024 * 1024
 _CORROBORATION_PREFIX = store.corroboration_ref("")
 
@@ -64,9 +67,11 @@ _original_store_item_events = store.item_events
 _original_read_judge = view._read_judge
 _original_ledger_states = view.ledger_states
 _original_team_notes = view.team_notes
+_original_posture = jsonl.posture
 _active: ContextVar[bool] = ContextVar("daimon_tui_kept_fold", default=False)
 _for_ref: ContextVar[str | None] = ContextVar("daimon_tui_kept_ref", default=None)
 _held: dict[str, _Kept] = {}
+_persisted: dict[str, int] = {}  # ledger -> the size its copy on disk covers
 _lock = threading.Lock()
 _installed = False
 
@@ -163,13 +168,17 @@ def ref_key(ref: str) -> str:
 
 
 def _row_at(data: bytes, start: int, size: int) -> dict | None:
-    """The row whose line starts at `start`, judged by daimon's `classify_line`;
-    None when no row starts there."""
+    """The row whose line starts at `start`, None when no row starts there.
+    The kept bytes were judged every-line-a-row by daimon's read, and their
+    digest still matches: parsing the line is all `classify_line` would do."""
     if not 0 <= start < size or (start and data[start - 1] != 0x0A):
         return None
     end = data.find(b"\n", start, size)
-    kind, row = jsonl.classify_line(data[start:end if end >= 0 else size].decode("utf-8", "surrogateescape"))
-    return row if kind == jsonl.ROW and isinstance(row, dict) else None
+    try:
+        row = json.loads(data[start:end if end >= 0 else size].decode("utf-8", "surrogateescape"))
+    except (ValueError, RecursionError):
+        return None
+    return row if isinstance(row, dict) else None
 
 
 def _witness(witnesses: dict[tuple, tuple[int, dict]], row: dict, start: int) -> None:
@@ -238,6 +247,7 @@ def _extend(path: Path, key: str, kept: _Kept | _Spans) -> jsonl.Read | None:
         kept = rebuilt
         with _lock:
             _held[key] = kept
+            _persisted[key] = kept.size
     if not rest:
         return _answer(jsonl.Read(Health.OK, []), kept, prefix)
     # daimon judges exactly the appended bytes: from the newline that ends
@@ -254,7 +264,7 @@ def _extend(path: Path, key: str, kept: _Kept | _Spans) -> jsonl.Read | None:
     if tail.health is Health.OK and rest.endswith(b"\n") and len(starts) == len(tail.rows):
         digest = hashlib.sha256(prefix + rest).hexdigest()
         grown = _Kept(kept.size + len(rest), digest, grown.winners, grown.witnesses, grown.refs)
-        _keep(path, key, grown)
+        _keep(path, key, grown, grown=True)
         return _answer(tail, grown, prefix + rest)
     if _for_ref.get() is not None:
         return None  # the appended lines are not placed yet: daimon's read
@@ -273,6 +283,8 @@ def _answer(read: jsonl.Read, kept: _Kept, data: bytes) -> jsonl.Read | None:
 def read(path: Any, **options: Any) -> jsonl.Read:
     """`jsonl.read`, answered from the kept fold for a large events ledger
     inside `active()`; daimon's own read for everything else."""
+    if options.get("tail_bytes", 0) is None:
+        options.pop("tail_bytes")  # the whole file: what a read without the option judges
     target = Path(path)
     if options or not (_active.get() or _for_ref.get() is not None) or target.name != LEDGER:
         return _original_read(path, **options)
@@ -330,11 +342,17 @@ def _team_notes(project: Any = None) -> tuple[str, ...]:
         return _original_team_notes(project)
 
 
+def _posture(path: Path, name: str, writer: Any, **options: Any) -> jsonl.Posture:
+    with active():  # daimon's write gate judges the ledger's health only
+        return _original_posture(path, name, writer, **options)
+
+
 def install() -> None:
     """Route daimon's events reads and folds through here (idempotent): its
     item lifecycle reads (`item_events`) read one ref's rows; its snapshot's
     light twin (`view._read_judge`) folds the kept rows; a ledger health read
-(`view.ledger_states`, `view.team_notes`) judges only the appended bytes. Outside those, and
+(`view.ledger_states`, `view.team_notes`, the write gate `jsonl.posture`)
+judges only the appended bytes. Outside those, and
     for any rows but `KeptRows`, daimon's own code runs."""
     global _installed
     if _installed:
@@ -347,6 +365,7 @@ def install() -> None:
     view._read_judge = _read_judge
     view.ledger_states = _ledger_states
     view.team_notes = _team_notes
+    jsonl.posture = _posture
     _installed = True
 
 
@@ -379,6 +398,7 @@ def forget_held() -> None:
     """Drop what is kept in memory (the files on disk stay)."""
     with _lock:
         _held.clear()
+        _persisted.clear()
 
 
 # -- on disk: sizes, a digest and offsets only ---------------------------------
@@ -428,9 +448,11 @@ class _Spans:
         return kept
 
 
-def _keep(path: Path, key: str, kept: _Kept) -> None:
+def _keep(path: Path, key: str, kept: _Kept, *, grown: bool = False) -> None:
     with _lock:
         _held[key] = kept
+    if grown and kept.size - _persisted.get(key, 0) < PERSIST_EVERY_BYTES:
+        return
     winners = [at for at, _row in kept.winners.values()]
     witnesses = [at for at, _row in kept.witnesses.values()]
     if min(winners + witnesses, default=0) < 0:
@@ -450,6 +472,7 @@ def _keep(path: Path, key: str, kept: _Kept) -> None:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
             raise
+        _persisted[key] = kept.size
 
 
 def _ints(value: Any) -> tuple[int, ...] | None:
