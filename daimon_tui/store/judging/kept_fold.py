@@ -82,11 +82,12 @@ class KeptRows(list):
     input to every fold (a non-winner after its ref's winner never displaces
     it); the two folds that know this type take only the part they need."""
 
-    def __init__(self, winners: list[dict], witnesses: list[dict]) -> None:
+    def __init__(self, winners: list[dict], witnesses: list[dict], kept: _Kept | None = None) -> None:
         seen = {id(row) for row in winners}
         super().__init__([*winners, *(row for row in witnesses if id(row) not in seen)])
         self.winners = winners
         self.witnesses = witnesses
+        self.kept = kept
 
 
 def _witness_key(row: dict) -> tuple | None:
@@ -116,12 +117,15 @@ class _Kept:
     # ref hash -> where each of its rows starts, in file order; None when a
     # row's line is unknown (then a ref's rows come from daimon's read)
     refs: dict[str, list[int]] | None = field(default_factory=dict)
+    # `fold_corroborations` of `witnesses`, once asked: an append refolds only
+    # the items its rows name (each item's entry reads only its own rows)
+    corroborations: dict | None = None
     _rows: KeptRows | None = None
 
     def rows(self) -> KeptRows:
         if self._rows is None:
             self._rows = KeptRows([row for _at, row in self.winners.values()],
-                                  [row for _at, row in self.witnesses.values()])
+                                  [row for _at, row in self.witnesses.values()], self)
         return self._rows
 
     def absorb(self, rows: list[dict], starts: list[int], size: int, digest: str) -> _Kept:
@@ -146,7 +150,21 @@ class _Kept:
                         refs[hashed] = list(refs.get(hashed, ()))
                         grown.add(hashed)
                     refs[hashed].append(start)
-        return _Kept(size, digest, winners, witnesses, refs)
+        return _Kept(size, digest, winners, witnesses, refs, self._refold(witnesses, rows))
+
+    def _refold(self, witnesses: dict[tuple, tuple[int, dict]], rows: list[dict]) -> dict | None:
+        """The corroboration fold after `rows`, from this one's: the items the
+        rows name folded again over their witness rows, the rest kept."""
+        if self.corroborations is None:
+            return None
+        named = {item for row in rows if (key := _witness_key(row)) is not None and (item := _item_of(key))}
+        if not named:
+            return self.corroborations
+        again = _original_fold_corroborations(
+            [row for key, (_at, row) in witnesses.items() if _item_of(key) in named])
+        kept = {item: entry for item, entry in self.corroborations.items() if item not in named}
+        kept.update(again)
+        return kept
 
     def rows_of(self, ref: str, data: bytes) -> list[dict] | None:
         """The rows addressed to exactly `ref`, in file order, read from the
@@ -179,6 +197,12 @@ def _row_at(data: bytes, start: int, size: int) -> dict | None:
     except (ValueError, RecursionError):
         return None
     return row if isinstance(row, dict) else None
+
+
+def _item_of(key: tuple) -> str:
+    """The item id a witness key's row counts for or against."""
+    ref = key[0]
+    return ref[len(_CORROBORATION_PREFIX):] if len(key) == 2 else ref
 
 
 def _witness(witnesses: dict[tuple, tuple[int, dict]], row: dict, start: int) -> None:
@@ -314,7 +338,15 @@ def _fold(rows: Any, *, keys: bool) -> dict:
 
 
 def _fold_corroborations(rows: Any) -> dict:
-    return _original_fold_corroborations(rows.witnesses if isinstance(rows, KeptRows) else rows)
+    if not isinstance(rows, KeptRows):
+        return _original_fold_corroborations(rows)
+    kept = rows.kept
+    if kept is not None and kept.corroborations is not None:
+        return dict(kept.corroborations)
+    folded = _original_fold_corroborations(rows.witnesses)
+    if kept is not None:
+        kept.corroborations = folded
+    return dict(folded)
 
 
 def _view_item_events(project: Any, item_id: str, *, snap: Any = None) -> tuple:
