@@ -33,6 +33,7 @@ audit) needs all rows and gets daimon's own read.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
 import json
 import os
@@ -120,7 +121,7 @@ class _Kept:
     # `fold_corroborations` of `witnesses`, once asked: an append refolds only
     # the items its rows name (each item's entry reads only its own rows)
     corroborations: dict | None = None
-    _rows: KeptRows | None = None
+    _rows: KeptRows | None = field(default=None, init=False, repr=False)
 
     def rows(self) -> KeptRows:
         if self._rows is None:
@@ -287,7 +288,7 @@ def _extend(path: Path, key: str, kept: _Kept | _Spans) -> jsonl.Read | None:
     grown = kept.absorb(tail.rows, starts, 0, "")
     if tail.health is Health.OK and rest.endswith(b"\n") and len(starts) == len(tail.rows):
         digest = hashlib.sha256(prefix + rest).hexdigest()
-        grown = _Kept(kept.size + len(rest), digest, grown.winners, grown.witnesses, grown.refs)
+        grown = dataclasses.replace(grown, size=kept.size + len(rest), digest=digest)
         _keep(path, key, grown, grown=True)
         return _answer(tail, grown, prefix + rest)
     if _for_ref.get() is not None:
