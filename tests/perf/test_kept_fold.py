@@ -95,6 +95,10 @@ def _assert_same(target: str, ids: list[str] = ()) -> view.Snapshot:
     for writer in (Writer.HUMAN, Writer.EMITTER):
         assert jsonl.posture(ledger, "events.jsonl", writer) == kept_fold._original_posture(
             ledger, "events.jsonl", writer)
+    # the receipt audit's tombstones: the rows that may be one, daimon's events of them
+    with kept_fold.tombstone_rows():
+        tombstones = [e for e in view.events(target, snap=full) if e.tombstone]
+    assert tombstones == [e for e in view.events(target, snap=full) if e.tombstone]
     # an item's lifecycle: one ref's rows, in daimon's order
     for ref in (*ids, *(store.corroboration_ref(i) for i in ids), "no-such-ref"):
         assert store.item_events(ref, target) == kept_fold._original_store_item_events(ref, target), ref
@@ -170,6 +174,8 @@ def test_after_an_append_only_the_appended_rows_are_folded(project, monkeypatch:
 
     monkeypatch.setattr(kept_fold, "_original_read", spied)
     assert [e["status"] for e in store.item_events(ids[2], target)][-1] == "resolved"
+    with kept_fold.tombstone_rows():
+        assert any(e.tombstone for e in view.events(target, snap=snap))
     assert "events.jsonl" not in whole
 
 
@@ -182,7 +188,7 @@ def test_the_kept_file_holds_numbers_only_and_a_hostile_one_is_not_trusted(
     _assert_same(target, ids)
     cache = kept_fold.cache_file(os.path.abspath(ledger))
     record = json.loads(cache.read_text())
-    assert set(record) == {"format", "size", "sha256", "winners", "witnesses", "refs"}
+    assert set(record) == {"format", "size", "sha256", "winners", "witnesses", "refs", "tombstones"}
     assert kept_fold.ref_key(ids[0]) in record["refs"] and ids[0] not in cache.read_text()
     assert "secretword" not in cache.read_text() and "note" not in cache.read_text()
     assert oct(cache.stat().st_mode & 0o777) == "0o600"

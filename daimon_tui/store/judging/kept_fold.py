@@ -70,7 +70,10 @@ _original_ledger_states = view.ledger_states
 _original_team_notes = view.team_notes
 _original_posture = jsonl.posture
 _active: ContextVar[bool] = ContextVar("daimon_tui_kept_fold", default=False)
+# One ref's rows (`rows_of`), or TOMBSTONES: the rows that may be a forget's
+# tombstone (`tombstone_rows`); None: every row (`active`).
 _for_ref: ContextVar[str | None] = ContextVar("daimon_tui_kept_ref", default=None)
+TOMBSTONES = "\0tombstones"
 _held: dict[str, _Kept] = {}
 _persisted: dict[str, int] = {}  # ledger -> the size its copy on disk covers
 _lock = threading.Lock()
@@ -121,6 +124,8 @@ class _Kept:
     # `fold_corroborations` of `witnesses`, once asked: an append refolds only
     # the items its rows name (each item's entry reads only its own rows)
     corroborations: dict | None = None
+    # where each row that may be a tombstone starts (file order); None: unknown
+    tombstones: list[int] | None = field(default_factory=list)
     _rows: KeptRows | None = field(default=None, init=False, repr=False)
 
     def rows(self) -> KeptRows:
@@ -151,7 +156,11 @@ class _Kept:
                         refs[hashed] = list(refs.get(hashed, ()))
                         grown.add(hashed)
                     refs[hashed].append(start)
-        return _Kept(size, digest, winners, witnesses, refs, self._refold(witnesses, rows))
+        tombstones = None
+        if self.tombstones is not None and len(starts) == len(rows):
+            tombstones = self.tombstones + [start for row, start in zip(rows, starts, strict=True)
+                                            if _may_be_tombstone(row)]
+        return _Kept(size, digest, winners, witnesses, refs, self._refold(witnesses, rows), tombstones)
 
     def _refold(self, witnesses: dict[tuple, tuple[int, dict]], rows: list[dict]) -> dict | None:
         """The corroboration fold after `rows`, from this one's: the items the
@@ -168,17 +177,30 @@ class _Kept:
         return kept
 
     def rows_of(self, ref: str, data: bytes) -> list[dict] | None:
-        """The rows addressed to exactly `ref`, in file order, read from the
-        ledger's bytes `data`; None when that cannot be told from here."""
-        if self.refs is None:
+        """The rows addressed to exactly `ref` (or, for TOMBSTONES, every row
+        that may be a tombstone), in file order, read from the ledger's bytes
+        `data`; None when that cannot be told from here."""
+        if ref == TOMBSTONES:
+            starts, belongs = self.tombstones, _may_be_tombstone
+        else:
+            starts = self.refs.get(ref_key(ref), ()) if self.refs is not None else None
+
+            def belongs(row: dict) -> bool:
+                return row.get("item_ref") == ref
+        if starts is None:
             return None
         rows = []
-        for start in self.refs.get(ref_key(ref), ()):
+        for start in starts:
             row = _row_at(data, start, len(data))
-            if row is None or row.get("item_ref") != ref:
+            if row is None or not belongs(row):
                 return None
             rows.append(row)
         return rows
+
+
+def _may_be_tombstone(row: dict) -> bool:
+    """A superset of daimon's tombstone rows (`store.is_tombstone_status`)."""
+    return "forgotten" in str(row.get("status") or "").lower()
 
 
 def ref_key(ref: str) -> str:
@@ -415,6 +437,13 @@ def active() -> Iterator[None]:
         _active.reset(token)
 
 
+def tombstone_rows() -> contextlib.AbstractContextManager[None]:
+    """In this context an events ledger read holds only the rows that may be
+    a forget's tombstone (a superset, file order kept): for a reader that
+    keeps only tombstones (the receipt audit)."""
+    return rows_of(TOMBSTONES)
+
+
 @contextlib.contextmanager
 def rows_of(ref: str) -> Iterator[None]:
     """In this context an events ledger read holds only the rows addressed to
@@ -451,6 +480,7 @@ class _Spans:
     winners: tuple[int, ...]
     witnesses: tuple[int, ...]
     refs: dict[str, list[int]]
+    tombstones: list[int]
 
     def rebuild(self, prefix: bytes) -> _Kept | None:
         """The rows at the kept offsets, judged by daimon's `classify_line`;
@@ -465,7 +495,7 @@ class _Spans:
                 parsed[start] = row
             return parsed[start]
 
-        kept = _Kept(self.size, self.digest, refs=self.refs)
+        kept = _Kept(self.size, self.digest, refs=self.refs, tombstones=list(self.tombstones))
         for start in self.winners:
             row = row_at(start)
             ref = str(row.get("item_ref") or "") if row is not None else ""
@@ -491,7 +521,7 @@ def _keep(path: Path, key: str, kept: _Kept, *, grown: bool = False) -> None:
     if min(winners + witnesses, default=0) < 0:
         return  # a row whose line we could not place: kept in memory only
     record = {"format": FORMAT, "size": kept.size, "sha256": kept.digest,
-              "winners": winners, "witnesses": witnesses, "refs": kept.refs}
+              "winners": winners, "witnesses": witnesses, "refs": kept.refs, "tombstones": kept.tombstones}
     target = cache_file(key)
     with contextlib.suppress(OSError):
         target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -537,7 +567,8 @@ def _load(key: str) -> _Spans | None:
     winners, witnesses = _ints(data.get("winners")), _ints(data.get("witnesses"))
     if type(size) is not int or not isinstance(digest, str) or winners is None or witnesses is None:
         return None
-    refs = data.get("refs")
-    if not isinstance(refs, dict) or not all(isinstance(k, str) and _ints(v) is not None for k, v in refs.items()):
+    refs, tombstones = data.get("refs"), _ints(data.get("tombstones"))
+    if tombstones is None or not isinstance(refs, dict) or not all(
+            isinstance(k, str) and _ints(v) is not None for k, v in refs.items()):
         return None
-    return _Spans(size, digest, winners, witnesses, refs)
+    return _Spans(size, digest, winners, witnesses, refs, list(tombstones))
