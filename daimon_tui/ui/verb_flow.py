@@ -87,6 +87,9 @@ async def run_verb(app: App, verb: verbs.VerbName, items: tuple[str, ...], proje
     if verb in ("resolve", "retract", "reverify") and data is None:
         return verbs.Outcome(verb=verb, status="cancelled")
 
+    # The writer's own checks need the folded snapshot in this process: folded
+    # in a thread while the plan is built and the person reads the preview.
+    warm = asyncio.create_task(asyncio.to_thread(plan_request.warm_for_write, project))
     undo_entry = None
     try:
         if verb == "undo":
@@ -119,6 +122,7 @@ async def run_verb(app: App, verb: verbs.VerbName, items: tuple[str, ...], proje
         plan = plan.model_copy(update={"writes": tuple(w.model_copy(update={"note": confirmed.reason})
                                                        for w in plan.writes)})
     rulings = tuple(r for f in plan.items if f.reach for r in f.reach.active_rulings)
+    await warm  # two folds of the same files at once would be twice the work
     results = await asyncio.to_thread(writer.apply_plan, plan, project=project, timing=timing,
                                       typed_id=typed_id, approved_rulings=rulings)
     status_word = verbs.outcome_status(results, plan.refusals)
