@@ -483,17 +483,12 @@ class _Spans:
     tombstones: list[int]
 
     def rebuild(self, prefix: bytes) -> _Kept | None:
-        """The rows at the kept offsets, judged by daimon's `classify_line`;
-        None when an offset is not the start of a row (not our file)."""
-        parsed: dict[int, dict] = {}
-
-        def row_at(start: int) -> dict | None:
-            if start not in parsed:
-                row = _row_at(prefix, start, self.size)
-                if row is None:
-                    return None
-                parsed[start] = row
-            return parsed[start]
+        """The rows at the kept offsets; None when an offset is not the start
+        of a row (not our file)."""
+        parsed = _rows_at(prefix, sorted({*self.winners, *self.witnesses}), self.size)
+        if parsed is None:
+            return None
+        row_at = parsed.get
 
         kept = _Kept(self.size, self.digest, refs=self.refs, tombstones=list(self.tombstones))
         for start in self.winners:
@@ -509,6 +504,24 @@ class _Spans:
                 return None
             kept.witnesses[wkey] = (start, row)
         return kept
+
+
+def _rows_at(data: bytes, starts: list[int], size: int) -> dict[int, dict] | None:
+    """`_row_at` for many lines in one parse (the lines joined as one JSON
+    array: the parser's loop, not ours); None when a start is not a line's."""
+    lines = []
+    for start in starts:
+        if not 0 <= start < size or (start and data[start - 1] != 0x0A):
+            return None
+        end = data.find(b"\n", start, size)
+        lines.append(data[start:end if end >= 0 else size])
+    try:
+        rows = json.loads(b"[" + b",".join(lines) + b"]")
+    except (ValueError, RecursionError):
+        return None
+    if len(rows) != len(starts) or not all(isinstance(row, dict) for row in rows):
+        return None
+    return dict(zip(starts, rows, strict=True))
 
 
 def _keep(path: Path, key: str, kept: _Kept, *, grown: bool = False) -> None:
