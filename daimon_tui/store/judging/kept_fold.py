@@ -40,7 +40,7 @@ import os
 import stat
 import tempfile
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -126,6 +126,9 @@ class _Kept:
     corroborations: dict | None = None
     # where each row that may be a tombstone starts (file order); None: unknown
     tombstones: list[int] | None = field(default_factory=list)
+    # the file's stat key when its bytes last hashed to `digest` at exactly
+    # `size`: while it stands, nothing was written (a write moves ctime)
+    verified: tuple | None = field(default=None, compare=False)
     _rows: KeptRows | None = field(default=None, init=False, repr=False)
 
     def rows(self) -> KeptRows:
@@ -176,10 +179,10 @@ class _Kept:
         kept.update(again)
         return kept
 
-    def rows_of(self, ref: str, data: bytes) -> list[dict] | None:
+    def rows_of(self, ref: str, row_at: Callable[[int], dict | None]) -> list[dict] | None:
         """The rows addressed to exactly `ref` (or, for TOMBSTONES, every row
-        that may be a tombstone), in file order, read from the ledger's bytes
-        `data`; None when that cannot be told from here."""
+        that may be a tombstone), in file order, each read by `row_at(start)`;
+        None when that cannot be told from here."""
         if ref == TOMBSTONES:
             starts, belongs = self.tombstones, _may_be_tombstone
         else:
@@ -191,7 +194,7 @@ class _Kept:
             return None
         rows = []
         for start in starts:
-            row = _row_at(data, start, len(data))
+            row = row_at(start)
             if row is None or not belongs(row):
                 return None
             rows.append(row)
@@ -252,6 +255,11 @@ def _stat_id(st: os.stat_result) -> tuple:
     return (st.st_ino, st.st_size, st.st_mtime_ns)
 
 
+def _stat_key(st: os.stat_result) -> tuple:
+    # daimon's own memo key (`view._stat_key`): ctime moves on any write or chmod
+    return (st.st_ino, st.st_mtime_ns, st.st_ctime_ns, st.st_size)
+
+
 def _full(path: Path, key: str) -> jsonl.Read:
     """daimon's read of the whole ledger; kept when every line is a row."""
     try:
@@ -272,6 +280,7 @@ def _full(path: Path, key: str) -> jsonl.Read:
     if len(starts) != len(read.rows):
         return read
     kept = _Kept(0, "").absorb(read.rows, starts, len(data), hashlib.sha256(data).hexdigest())
+    kept.verified = _stat_key(after)
     _keep(path, key, kept)
     return read if _for_ref.get() is not None else read._replace(rows=kept.rows())
 
@@ -296,6 +305,7 @@ def _extend(path: Path, key: str, kept: _Kept | _Spans) -> jsonl.Read | None:
             _held[key] = kept
             _persisted[key] = kept.size
     if not rest:
+        kept.verified = _stat_key(before)
         return _answer(jsonl.Read(Health.OK, []), kept, prefix)
     # daimon judges exactly the appended bytes: from the newline that ends
     # the kept bytes, whose line it drops.
@@ -318,12 +328,36 @@ def _extend(path: Path, key: str, kept: _Kept | _Spans) -> jsonl.Read | None:
     return tail._replace(rows=grown.rows())
 
 
+def _unchanged(path: Path, kept: _Kept) -> jsonl.Read | None:
+    """The answer for a ledger whose stat key has not moved since its bytes
+    were verified: from memory, and one ref's lines read where they start."""
+    ref = _for_ref.get()
+    if ref is None:
+        return jsonl.Read(Health.OK, kept.rows())
+    try:
+        with path.open("rb") as handle:
+
+            def row_at(start: int) -> dict | None:
+                if not 0 <= start < kept.size:
+                    return None
+                handle.seek(max(0, start - 1))
+                if start and handle.read(1) != b"\n":
+                    return None  # not where a line starts
+                line = handle.readline()
+                return _row_at(line, 0, len(line))
+
+            rows = kept.rows_of(ref, row_at)
+    except OSError:
+        return None
+    return None if rows is None else jsonl.Read(Health.OK, rows)
+
+
 def _answer(read: jsonl.Read, kept: _Kept, data: bytes) -> jsonl.Read | None:
     """`read`'s health with the kept rows, or with one ref's rows inside `rows_of`."""
     ref = _for_ref.get()
     if ref is None:
         return read._replace(rows=kept.rows())
-    rows = kept.rows_of(ref, data)
+    rows = kept.rows_of(ref, lambda start: _row_at(data, start, len(data)))
     return None if rows is None else read._replace(rows=rows)
 
 
@@ -346,6 +380,10 @@ def read(path: Any, **options: Any) -> jsonl.Read:
         kept: _Kept | _Spans | None = _held.get(key)
     if kept is None:
         kept = _load(key)
+    if isinstance(kept, _Kept) and kept.verified == _stat_key(st):
+        answer = _unchanged(target, kept)
+        if answer is not None:
+            return answer
     if kept is not None:
         try:
             answer = _extend(target, key, kept)
