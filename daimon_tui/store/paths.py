@@ -140,3 +140,17 @@ def special_files(directory: Path) -> Iterator[Path]:
                 yield Path(entry.path)
         except OSError:
             continue
+
+
+def session_files_stamp() -> tuple | None:
+    """What the receipt audit reads besides the ledgers: every file directly in
+    the checkpoint dir (session checkpoints, their receipt sidecars) as (name,
+    inode, size, mtime_ns). Equal stamps: the receipts judge the same. None
+    when the directory cannot be listed (then the audit runs)."""
+    try:
+        with os.scandir(checkpoint_root()) as entries:
+            files = [(e.name, st.st_ino, st.st_size, st.st_mtime_ns)
+                     for e in entries if e.is_file(follow_symlinks=False) and (st := e.stat(follow_symlinks=False))]
+    except OSError:
+        return None
+    return tuple(sorted(files))

@@ -22,6 +22,7 @@ from textual.app import App
 from daimon_tui.domain import verbs
 from daimon_tui.domain.action_log import ActionEntry, ActionLog, ActionLogError, LoggedRecord
 from daimon_tui.models import ProjectRef
+from daimon_tui.store.judging import plan_request
 from daimon_tui.store.write import plans, writer
 from daimon_tui.ui.screens.verb_modals import (
     ForgetConfirmModal,
@@ -100,6 +101,9 @@ async def run_verb(app: App, verb: verbs.VerbName, items: tuple[str, ...], proje
     if verb in ("resolve", "retract", "reverify") and data is None:
         return verbs.Outcome(verb=verb, status="cancelled")
 
+    # The writer's own checks need the folded snapshot in this process: folded
+    # in a thread while the plan is built and the person reads the preview.
+    warm = asyncio.create_task(asyncio.to_thread(plan_request.warm_for_write, project))
     undo_entry = None
     if verb == "undo":
         # the chain cannot vouch for its own last line: its head file does.
@@ -113,7 +117,8 @@ async def run_verb(app: App, verb: verbs.VerbName, items: tuple[str, ...], proje
             undo_entry = await asyncio.to_thread(log.last_undoable, project.slug, verbs.UNDOABLE_VERBS)
             plan = await asyncio.to_thread(plans.build_undo_plan, project, undo_entry)
         else:
-            plan = await asyncio.to_thread(plans.build_plan, verb, items, project, data)
+            # by the judging child, over the snapshot it holds: no fold here
+            plan = await plan_request.ask(project, verb, items, data)
     except Exception as exc:  # an unreadable store is a message, not a crash
         app.notify(f"{verb}: could not read daimon's state ({type(exc).__name__})", severity="error")
         return verbs.Outcome(verb=verb, status="failed", message=type(exc).__name__)
@@ -140,6 +145,7 @@ async def run_verb(app: App, verb: verbs.VerbName, items: tuple[str, ...], proje
         plan = plan.model_copy(update={"writes": tuple(w.model_copy(update={"note": confirmed.reason})
                                                        for w in plan.writes)})
     rulings = tuple(r for f in plan.items if f.reach for r in f.reach.active_rulings)
+    await warm  # two folds of the same files at once would be twice the work
     try:
         intent = await asyncio.to_thread(log.intend, project=project.slug, verb=verb, item_ids=logged_items,
                                          planned=_planned(plan), undoes=undoes)

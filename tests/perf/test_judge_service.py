@@ -134,3 +134,42 @@ def test_a_garbled_or_refused_answer_is_a_failure_not_a_crash(
     monkeypatch.setattr(judge_service, "CHILD_MODULE", "this")
     with pytest.raises(judge_service.JudgeFailed, match="unreadable answer"):
         asyncio.run(ask("briefing"))
+
+
+def test_waiting_reads_go_by_priority_and_one_nobody_waits_for_is_never_sent(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    service = judge_service.JudgeService()
+    sent: list[str] = []
+    release = __import__("threading").Event()
+
+    def exchange(request: bytes, env: dict, timeout: float) -> bytes:
+        import json
+
+        what = json.loads(request)["what"]
+        sent.append(what)
+        if what == "audit":
+            release.wait(10)  # the child is busy with the audit meanwhile
+        return b'{"ok": true, "value": {"slug": "s", "name": "n"}}\n'
+
+    monkeypatch.setattr(service, "_exchange", exchange)
+    project = ProjectRef(slug="s", name="n")
+
+    async def scenario() -> list:
+        audit_read = asyncio.create_task(service.call("audit", project, model=ProjectRef))
+        while not sent:
+            await asyncio.sleep(0.01)
+        briefing = asyncio.create_task(service.call("briefing", project, model=ProjectRef))
+        left = asyncio.create_task(service.call("details", project, "old-row", model=ProjectRef))
+        await asyncio.sleep(0.05)
+        here = asyncio.create_task(service.call("details", project, "row-under-cursor", model=ProjectRef))
+        await asyncio.sleep(0.05)
+        left.cancel()  # the cursor moved on before the child got to it
+        await asyncio.sleep(0.05)
+        release.set()
+        return await asyncio.gather(audit_read, briefing, here)
+
+    answers = asyncio.run(scenario())
+    assert all(isinstance(a, ProjectRef) for a in answers)
+    assert sent == ["audit", "details", "briefing"]  # the row under the cursor before the briefing
+    assert service.dropped == 1

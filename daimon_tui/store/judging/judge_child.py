@@ -37,7 +37,7 @@ def _warm(request: dict) -> None:
     our own modules load)."""
     from daimon_briefing import surfaces, view
 
-    from daimon_tui.store.judging import snapshot_share
+    from daimon_tui.store.judging import kept_fold, snapshot_share
 
     snapshot_share.install()
     project = request.get("project") or {}
@@ -54,7 +54,8 @@ def _warm(request: dict) -> None:
             # the snapshot, it read the same events ledger a second time while
             # the first copy was held (peak 498 MB instead of ~300 MB).
             snapshot_share.drop_stale(target)
-            view.machine_sets()
+            with kept_fold.active():
+                view.machine_sets()
             view.snapshot(target)
 
 
@@ -79,6 +80,7 @@ READS: dict[str, tuple[str, str]] = {
     "diff": ("daimon_tui.store.read.history:diff", "daimon_tui.store.read.history:DiffReport"),
     "search": ("daimon_tui.store.read.search:search", "daimon_tui.store.read.search:SearchResult"),
     "search-prepare": ("daimon_tui.store.read.search:prepare", "daimon_tui.store.read.search:SearchResult"),
+    "plan": ("daimon_tui.store.judging.plan_request:plan", "daimon_tui.domain.verbs:Plan"),
 }
 
 

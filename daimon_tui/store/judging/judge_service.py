@@ -10,14 +10,19 @@ Outside a sandbox the child simply inherits our environment.
 
 One request at a time, each exchange whole under a lock; a request that
 times out kills the child, and the next request starts a new one, as it does
-for a child that died.
+for a child that died. Waiting requests are sent by priority (`PRIORITY`: what
+a person waits on at the cursor first, the background audit last), and one
+whose caller stopped waiting (the cursor moved on) is dropped unsent.
 """
 
 from __future__ import annotations
 
 import asyncio
 import atexit
+import concurrent.futures
 import contextlib
+import heapq
+import itertools
 import json
 import os
 import subprocess
@@ -34,6 +39,9 @@ from daimon_tui.models import ProjectRef
 from daimon_tui.store.judging import judge_child
 
 TIMEOUT_S = 900.0
+# Lower is sooner. A read a person waits on (the row under the cursor, a
+# verb's preview) before the confirming briefing, the audit after both.
+PRIORITY = {"details": 0, "plan": 0, "briefing": 1, "sessions": 1, "diff": 1, "audit": 2}
 CHILD_MODULE = "daimon_tui.store.judging.judge_child"
 _EMPTY_ENV: Path | None = None
 
@@ -81,6 +89,12 @@ class JudgeService:
         self._env: dict[str, str] | None = None
         self._errors: Any = None
         self._lock = threading.Lock()
+        # waiting requests: (priority, arrival, request, env, timeout, future)
+        self._waiting: list[tuple] = []
+        self._arrival = itertools.count()
+        self._ready = threading.Condition()
+        self._sender: threading.Thread | None = None
+        self.dropped = 0  # requests nobody waited for any more, never sent
 
     async def call(self, what: str, project: ProjectRef, *args: Any, model: type[Model],
                    timeout: float = TIMEOUT_S) -> Model:
@@ -90,7 +104,17 @@ class JudgeService:
         on: a cursor that moves on must not cost the next read a new fold."""
         request = json.dumps({"what": what, "project": project.model_dump(mode="json"), "args": args})
         env = child_env()
-        line = await asyncio.to_thread(self._exchange, request.encode() + b"\n", env, timeout)
+        future: concurrent.futures.Future[bytes] = concurrent.futures.Future()
+        with self._ready:
+            heapq.heappush(self._waiting, (PRIORITY.get(what, 1), next(self._arrival), request.encode() + b"\n",
+                                           env, timeout, future))
+            if self._sender is None or not self._sender.is_alive():
+                self._sender = threading.Thread(target=self._send_waiting, name="judge-sender", daemon=True)
+                self._sender.start()
+            self._ready.notify()
+        # Cancelling this await cancels a request still waiting (dropped);
+        # one already sent finishes and its answer is let go.
+        line = await asyncio.wrap_future(future)
         try:
             answer = json.loads(line)
         except ValueError as error:
@@ -102,6 +126,24 @@ class JudgeService:
             return model.model_validate(answer.get("value"))
         except ValidationError as error:
             raise JudgeFailed(f"answer is not a {model.__name__}: {str(error)[:200]}") from error
+
+    def _send_waiting(self) -> None:
+        """The one thread that talks to the child: the most urgent waiting
+        request next; a request whose caller left is dropped unsent."""
+        while True:
+            with self._ready:
+                while not self._waiting:
+                    if not self._ready.wait(timeout=30):
+                        self._sender = None
+                        return
+                *_order, request, env, timeout, future = heapq.heappop(self._waiting)
+            if not future.set_running_or_notify_cancel():
+                self.dropped += 1
+                continue
+            try:
+                future.set_result(self._exchange(request, env, timeout))
+            except BaseException as error:  # the caller raises it
+                future.set_exception(error)
 
     def _exchange(self, request: bytes, env: dict[str, str], timeout: float) -> bytes:
         with self._lock:

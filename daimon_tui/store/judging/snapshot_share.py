@@ -27,6 +27,8 @@ from typing import Any
 
 from daimon_briefing import config, store, surfaces, view
 
+from daimon_tui.store.judging import kept_fold
+
 _original = view.snapshot
 _override: ContextVar[Any] = ContextVar("daimon_tui_snapshot_override", default=None)
 _memo: dict[tuple, Any] = {}
@@ -68,7 +70,8 @@ def _shared(project: Any) -> Any:
             _drop_stale(key)
     if hit is not None:
         return hit
-    snap = _original(project)
+    with kept_fold.active():  # the events ledger: only its appended rows are folded again
+        snap = _original(project)
     # Only a snapshot that read every ledger cleanly is worth keeping: an
     # unreadable or transient ledger is read again next time, as daimon does.
     if not snap.closed and not snap.unscannable and memo_key(project) == key:
@@ -97,6 +100,7 @@ def drop_stale(project: Any) -> None:
 
 def install() -> None:
     """Route daimon's `view.snapshot` through the shared memo (idempotent)."""
+    kept_fold.install()
     view.snapshot = _shared
 
 

@@ -21,6 +21,7 @@ from pydantic import computed_field
 from daimon_tui.domain.receipt_check import FAILURE_STATES, ReceiptState, ReceiptVerdict, check_receipt
 from daimon_tui.models import Diagnostic, Frozen, ProjectRef
 from daimon_tui.store import paths
+from daimon_tui.store.judging import kept_fold
 
 DEGRADED_MARK = "⚠ unverified (verbatim)"
 
@@ -287,9 +288,13 @@ def _receipt_rows(
     jwk = _public_jwk(diagnostics)
     latest_sid = latest.get("session_id") if isinstance(latest, Mapping) else None
     closed = frozenset(getattr(snap, "resolved_refs", ()) or ())
+    # Only tombstones are wanted: the kept fold hands daimon's reader just the
+    # rows that may be one, not the whole events ledger.
+    with kept_fold.tombstone_rows():
+        events = view.events(target, snap=snap)
     tombstones = tuple(
         (epoch, event.ts)
-        for event in view.events(target, snap=snap)
+        for event in events
         if event.tombstone and (epoch := _epoch(event.ts)) is not None
     )
     rows: list[ReceiptRow] = []

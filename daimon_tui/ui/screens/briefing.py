@@ -134,6 +134,7 @@ class BriefingScreen(Screen):
         self.marked: set[str] = set()
         self.details: dict[str, ItemDetails] = {}
         self.receipt_failures = 0
+        self.audited_stamp: tuple | None = None  # the session files the count was judged on
         self.world: dict[str, tuple[ItemResult, float]] = {}
         self.world_stop = threading.Event()
         # True while any verdict on screen is not daimon's fresh judgement
@@ -211,7 +212,13 @@ class BriefingScreen(Screen):
     async def check_receipts(self) -> None:
         # After confirmation (never alongside it): every session's receipt,
         # checked natively, by the judging child over the snapshot it holds.
+        # Receipts are judged on the session files: a ledger write (a verb, a
+        # resolution from elsewhere) leaves them, and their count, as they were.
+        stamp = await asyncio.to_thread(paths.session_files_stamp)
+        if stamp is not None and stamp == self.audited_stamp:
+            return
         report, _failure = await judge_service.read("audit", self.project)
+        self.audited_stamp = stamp
         self.receipt_failures = report.receipt_failures
         if self.briefing is not None:
             with contextlib.suppress(NoMatches):  # the screen closed during the read

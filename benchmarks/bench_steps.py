@@ -1,0 +1,194 @@
+"""Every step after the first paint, against daimon's CLI on one store, in one run.
+
+    python benchmarks/generate_store.py --out /tmp/daimon-heavy
+    python benchmarks/bench_steps.py --store /tmp/daimon-heavy
+
+One run: `daimon brief` and `daimon why <id>` (the item our app works on),
+then our app (`DaimonTUI`, headless, Pilot) twice: the first open of the
+store (no kept fold in our cache: `--cold` empties it) and an ordinary open
+(the kept fold of the previous run on disk). Each app run times:
+
+* confirmation on open: spawn to the screen's `provisional` going False;
+* item at rest: `j`, then until the detail pane holds daimon's answer
+  (`why`, witnesses, lifecycle) for the new row; once right after the
+  confirmation (the receipt audit may still run) and once with the app idle;
+* verb preview: `r`, Enter, until the plan preview is the screen;
+* write and acknowledgement: `y` until the verb's worker ends (the write is on
+  disk and the notice "… daimon now says …" is posted);
+* settled: `y` until no verdict is provisional and no read is running.
+
+The item is put back afterwards (a `reopened` row by daimon's writer, source
+`ui`), so each run leaves two rows. Ratios: the item and the verb steps to one
+`daimon why`, the confirmation to one `daimon brief`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import shutil
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import bench_briefing as bench
+import manifest as manifest_file
+
+HERE = Path(__file__).resolve()
+QUIET_GROUPS = frozenset({"verb", "briefing-live"})  # waits on a person / runs while the screen does
+
+
+def _busy(app: Any) -> bool:
+    return any(w.is_running and w.group not in QUIET_GROUPS for w in app.workers)
+
+
+async def _item_at_rest(pilot: Any, app: Any, timeout: float = 300) -> float | None:
+    screen = bench._briefing_screen(app)
+    t0 = time.perf_counter()
+    await pilot.press("j")
+    item = screen.current_item()
+    if item is None or not item.id:
+        return None
+    done = await bench._wait(pilot, lambda: item.id in screen.details, timeout)
+    return time.perf_counter() - t0 if done else None
+
+
+async def _steps(pilot: Any, app: Any, result: dict) -> None:
+    screen = bench._briefing_screen(app)
+    result["at_rest_after_confirm_s"] = await _item_at_rest(pilot, app)
+    await bench._wait(pilot, lambda: not _busy(app), 300)
+    result["at_rest_idle_s"] = await _item_at_rest(pilot, app)
+    await bench._wait(pilot, lambda: not _busy(app), 300)
+    target = screen.current_item()
+    result["item"] = target.id if target is not None else None
+    await pilot.press("r")
+    if not await bench._wait(pilot, lambda: type(app.screen).__name__ == "ResolveModal", 30):
+        result["error"] = "no resolve modal"
+        return
+    t0 = time.perf_counter()
+    await pilot.press("enter")
+    if not await bench._wait(pilot, lambda: type(app.screen).__name__ == "PlanPreviewModal", 300):
+        result["error"] = "no preview"
+        return
+    result["preview_s"] = time.perf_counter() - t0
+    notes: list[str] = []
+    notify = app.notify
+    app.notify = lambda message, *a, **kw: notes.append(str(message)) or notify(message, *a, **kw)
+    t0 = time.perf_counter()
+    await pilot.press("y")
+    verb_done = await bench._wait(
+        pilot, lambda: not any(w.is_running for w in app.workers if w.group == "verb"), 300)
+    result["write_ack_s"] = time.perf_counter() - t0 if verb_done else None
+    result["ack"] = next((n for n in notes if "now says" in n), notes[-1] if notes else None)
+    await pilot.pause(0.05)
+    settled = await bench._wait(pilot, lambda: not bench._provisional(app, screen) and not _busy(app), 300)
+    result["settled_s"] = time.perf_counter() - t0 if settled else None
+    result["resolved_gone"] = target is not None and target.id not in {i.id for i in screen.briefing.items()}
+
+
+def _restore(item: str | None) -> None:
+    if not item:
+        return
+    from daimon_briefing import store
+    from daimon_briefing.surfaces import Writer
+
+    time.sleep(1.05)  # past the resolve's second: a reopen then wins by time, not by tie rule
+    store.append_event(item, "reopened", note="bench restore", source="ui",
+                       project_dir=os.environ["DAIMON_PROJECT_DIR"], writer=Writer.HUMAN)
+
+
+def child_main() -> int:
+    launched = float(os.environ.get("BENCH_LAUNCHED_AT", time.time()))
+    wall0 = time.time() - time.perf_counter()
+    factory = bench._app_factory()
+    assert factory is not None
+    make, label = factory
+    result: dict[str, Any] = {"label": label}
+
+    async def scenario() -> None:
+        app = make()
+        frames = bench.Frames(app)
+        async with app.run_test(headless=True, size=bench.TERMINAL) as pilot:
+            result.update(await bench._first_paint(pilot, app, frames, launched, wall0))
+            await _steps(pilot, app, result)
+
+    asyncio.run(scenario())
+    _restore(result.get("item"))
+    print(json.dumps(result))
+    return 0
+
+
+def _ours(store_dir: Path, heavy: dict, cold: bool) -> dict:
+    cache = Path(heavy["home"]) / ".cache" / "daimon-tui"
+    if cold:
+        shutil.rmtree(cache, ignore_errors=True)
+    env = manifest_file.child_env(heavy)
+    env["BENCH_LAUNCHED_AT"] = repr(time.time())
+    run = bench.run_measured([sys.executable, str(HERE), "--child", "--store", str(store_dir)], env,
+                             heavy["main_project"], timeout=1800)
+    lines = [line for line in run.stdout.splitlines() if line.startswith("{")]
+    if run.returncode != 0 or not lines:
+        raise RuntimeError(f"app run failed (rc {run.returncode}):\n{run.stderr[-3000:]}")
+    return json.loads(lines[-1])
+
+
+def _metrics(ours: dict, brief: float, why: float, tag: str) -> list[bench.Metric]:
+    def m(name: str, key: str, base: float, limit: float, what: str) -> bench.Metric:
+        value = ours.get(key)
+        return bench.Metric(f"{name} ({tag})", value, base, f"<= {limit}x {what}",
+                            None if value is None else value <= limit * base)
+
+    return [
+        m("confirmation on open", "confirmed_s", brief, 0.5, "brief"),
+        m("item at rest, just confirmed", "at_rest_after_confirm_s", why, 0.15, "why"),
+        m("item at rest, idle", "at_rest_idle_s", why, 0.15, "why"),
+        m("verb preview", "preview_s", why, 0.15, "why"),
+        m("write + acknowledgement", "write_ack_s", why, 0.15, "why"),
+        m("screen settled after write", "settled_s", why, 1.0, "why"),
+    ]
+
+
+def parent_main(args: argparse.Namespace) -> int:
+    store_dir = args.store.resolve()
+    heavy = manifest_file.load(store_dir)
+    load = os.getloadavg()
+    print(f"store: {store_dir}  shape: {json.dumps(heavy['shape'])}", file=sys.stderr)
+    brief = bench.daimon_cli(["brief"], heavy)
+    print(f"daimon brief: {brief.wall:.2f} s", file=sys.stderr)
+    runs = []
+    if args.cold:
+        runs.append(("first open", _ours(store_dir, heavy, cold=True)))
+    runs.append(("kept fold", _ours(store_dir, heavy, cold=False)))
+    item = next((r.get("item") for _tag, r in runs if r.get("item")), None)
+    why = bench.daimon_cli(["why", item], heavy) if item else None
+    why_wall = why.wall if why else float("nan")
+    print(f"daimon why {item}: {why_wall:.2f} s", file=sys.stderr)
+    metrics: list[bench.Metric] = []
+    for tag, ours in runs:
+        print(f"ours ({tag}): {json.dumps(ours)}", file=sys.stderr)
+        metrics += _metrics(ours, brief.wall, why_wall, tag)
+    print(f"load average before / after: {load[0]:.1f} / {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores",
+          file=sys.stderr)
+    print(bench.table(metrics))
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
+    parser.add_argument("--store", type=Path, required=True, help="a store made by generate_store.py")
+    parser.add_argument("--cold", action="store_true",
+                        help="also run a first open: our cache (verdicts, kept fold) emptied first")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child:
+        return child_main()
+    return parent_main(args)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,625 @@
+"""daimon's events fold, kept across reads and runs: only appended rows are folded again.
+
+A year of memory is ~200,000 rows in one bucket's `events.jsonl`, and every
+`view.snapshot` (and daimon's machine-wide forget walk) reads and folds them
+all. The folds are per-ref maxima: `store._fold` keeps each ref's latest
+event (resolutions, tombstones), `store.fold_corroborations` each (item,
+witness) latest stamp and each ref's latest contradiction. So the rows that
+can still change an answer are few (each ref's winner, each witness's and
+demotion's latest row), and folding `those + the appended rows` gives exactly
+what folding the whole file gives (tests/perf/test_kept_fold.py proves it
+against daimon's full fold over stores with every event kind).
+
+What is kept, per ledger: the byte size read so far (a line boundary), the
+sha256 of those bytes, and where the kept rows start. In memory the rows
+themselves; on disk (our cache dir, 0600) only the numbers, never a row:
+the rows are read back from the ledger's own bytes, and only when those
+bytes still hash the same. A ledger that grew: daimon's `jsonl.read` judges
+the appended bytes alone (`tail_bytes`), and they are folded onto the kept
+rows. Anything else (shrunk, rewritten by forget or repair, a prefix that is
+not every-line-a-row, a cache file that is not ours) is daimon's full read.
+
+Also kept: where each ref's rows start (keyed on disk by a hash of the ref,
+never the ref itself), so daimon's `item_events` (an item's lifecycle, read
+by `lineage`, `why`, the verb plans and the writer's checks) reads a handful
+of lines instead of parsing the whole ledger.
+
+Scope: `active()` turns it on for the current context only (the shared
+snapshot, daimon's judge and the forget walk), `rows_of(ref)` for one ref's
+rows (daimon's `item_events`). Every other reader (the events pane, the
+audit) needs all rows and gets daimon's own read.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import hashlib
+import json
+import os
+import stat
+import tempfile
+import threading
+from collections.abc import Callable, Iterator
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from daimon_briefing import config, jsonl, store, view
+from daimon_briefing.jsonl import Health
+
+from daimon_tui.store.judging import verdict_cache
+
+FORMAT = 1
+LEDGER = "events.jsonl"
+KEEP_MIN_BYTES = 256 * 1024  # below this daimon's read is cheap: nothing is kept
+# Written again only once this much was appended since the copy on disk (the
+# next run folds at most that much again): a write is ~1 s of JSON at 200k rows.
+PERSIST_EVERY_BYTES = 1024 * 1024
+_CACHE_MAX_BYTES = 64 * 1024 * 1024
+_CORROBORATION_PREFIX = store.corroboration_ref("")
+
+_original_read = jsonl.read
+_original_fold = store._fold
+_original_fold_corroborations = store.fold_corroborations
+_original_view_item_events = view.item_events
+_original_store_item_events = store.item_events
+_original_read_judge = view._read_judge
+_original_ledger_states = view.ledger_states
+_original_team_notes = view.team_notes
+_original_posture = jsonl.posture
+_active: ContextVar[bool] = ContextVar("daimon_tui_kept_fold", default=False)
+# One ref's rows (`rows_of`), or TOMBSTONES: the rows that may be a forget's
+# tombstone (`tombstone_rows`); None: every row (`active`).
+_for_ref: ContextVar[str | None] = ContextVar("daimon_tui_kept_ref", default=None)
+TOMBSTONES = "\0tombstones"
+_held: dict[str, _Kept] = {}
+_persisted: dict[str, int] = {}  # ledger -> the size its copy on disk covers
+_lock = threading.Lock()
+_installed = False
+
+
+class KeptRows(list):
+    """An events ledger's rows reduced to those its folds can tell apart:
+    each ref's winner first, then the other witness rows. Itself a valid
+    input to every fold (a non-winner after its ref's winner never displaces
+    it); the two folds that know this type take only the part they need."""
+
+    def __init__(self, winners: list[dict], witnesses: list[dict], kept: _Kept | None = None) -> None:
+        seen = {id(row) for row in winners}
+        super().__init__([*winners, *(row for row in witnesses if id(row) not in seen)])
+        self.winners = winners
+        self.witnesses = witnesses
+        self.kept = kept
+
+
+def _witness_key(row: dict) -> tuple | None:
+    """Which latest row `fold_corroborations` reads `row` against, or None when
+    it reads it not at all: a witness per (corroboration ref, status), a
+    contradiction per ref."""
+    ref = str(row.get("item_ref") or "")
+    if not ref:
+        return None
+    status = str(row.get("status") or "")
+    if ref.startswith(_CORROBORATION_PREFIX):
+        return (ref, status)
+    if store._demotes(row, status.lower()):
+        return (ref,)
+    return None
+
+
+@dataclass
+class _Kept:
+    """One ledger's kept fold: `size` bytes (ending at a line boundary) hashing
+    to `digest`; each kept row with the byte offset its line starts at."""
+
+    size: int
+    digest: str
+    winners: dict[str, tuple[int, dict]] = field(default_factory=dict)
+    witnesses: dict[tuple, tuple[int, dict]] = field(default_factory=dict)
+    # ref hash -> where each of its rows starts, in file order; None when a
+    # row's line is unknown (then a ref's rows come from daimon's read)
+    refs: dict[str, list[int]] | None = field(default_factory=dict)
+    # `fold_corroborations` of `witnesses`, once asked: an append refolds only
+    # the items its rows name (each item's entry reads only its own rows)
+    corroborations: dict | None = None
+    # where each row that may be a tombstone starts (file order); None: unknown
+    tombstones: list[int] | None = field(default_factory=list)
+    # the file's stat key when its bytes last hashed to `digest` at exactly
+    # `size`: while it stands, nothing was written (a write moves ctime)
+    verified: tuple | None = field(default=None, compare=False)
+    _rows: KeptRows | None = field(default=None, init=False, repr=False)
+
+    def rows(self) -> KeptRows:
+        if self._rows is None:
+            self._rows = KeptRows([row for _at, row in self.winners.values()],
+                                  [row for _at, row in self.witnesses.values()], self)
+        return self._rows
+
+    def absorb(self, rows: list[dict], starts: list[int], size: int, digest: str) -> _Kept:
+        """This fold with `rows` (lines starting at `starts`) appended."""
+        placed = starts if len(starts) == len(rows) else [-1] * len(rows)  # -1: line unknown
+        at = {id(row): start for start, row in (*self.winners.values(), *self.witnesses.values())}
+        at.update((id(row), start) for row, start in zip(rows, placed, strict=True))
+        folded = _original_fold([row for _at, row in self.winners.values()] + rows, keys=True)
+        winners = {ref: (at.get(id(row), -1), row) for ref, row in folded.items()}
+        witnesses = dict(self.witnesses)
+        for row, start in zip(rows, placed, strict=True):
+            _witness(witnesses, row, start)
+        refs = None
+        if self.refs is not None and len(starts) == len(rows):
+            refs = dict(self.refs)
+            grown: set[str] = set()
+            for row, start in zip(rows, starts, strict=True):
+                ref = row.get("item_ref")
+                if isinstance(ref, str):
+                    hashed = ref_key(ref)
+                    if hashed not in grown:  # copied before the first append: the old fold stays whole
+                        refs[hashed] = list(refs.get(hashed, ()))
+                        grown.add(hashed)
+                    refs[hashed].append(start)
+        tombstones = None
+        if self.tombstones is not None and len(starts) == len(rows):
+            tombstones = self.tombstones + [start for row, start in zip(rows, starts, strict=True)
+                                            if _may_be_tombstone(row)]
+        return _Kept(size, digest, winners, witnesses, refs, self._refold(witnesses, rows), tombstones)
+
+    def _refold(self, witnesses: dict[tuple, tuple[int, dict]], rows: list[dict]) -> dict | None:
+        """The corroboration fold after `rows`, from this one's: the items the
+        rows name folded again over their witness rows, the rest kept."""
+        if self.corroborations is None:
+            return None
+        named = {item for row in rows if (key := _witness_key(row)) is not None and (item := _item_of(key))}
+        if not named:
+            return self.corroborations
+        again = _original_fold_corroborations(
+            [row for key, (_at, row) in witnesses.items() if _item_of(key) in named])
+        kept = {item: entry for item, entry in self.corroborations.items() if item not in named}
+        kept.update(again)
+        return kept
+
+    def rows_of(self, ref: str, row_at: Callable[[int], dict | None]) -> list[dict] | None:
+        """The rows addressed to exactly `ref` (or, for TOMBSTONES, every row
+        that may be a tombstone), in file order, each read by `row_at(start)`;
+        None when that cannot be told from here."""
+        if ref == TOMBSTONES:
+            starts, belongs = self.tombstones, _may_be_tombstone
+        else:
+            starts = self.refs.get(ref_key(ref), ()) if self.refs is not None else None
+
+            def belongs(row: dict) -> bool:
+                return row.get("item_ref") == ref
+        if starts is None:
+            return None
+        rows = []
+        for start in starts:
+            row = row_at(start)
+            if row is None or not belongs(row):
+                return None
+            rows.append(row)
+        return rows
+
+
+def _may_be_tombstone(row: dict) -> bool:
+    """A superset of daimon's tombstone rows (`store.is_tombstone_status`)."""
+    return "forgotten" in str(row.get("status") or "").lower()
+
+
+def ref_key(ref: str) -> str:
+    """How a ref is named in the kept file: a hash (a legacy ref may be text)."""
+    return hashlib.sha256(ref.encode("utf-8", "surrogatepass")).hexdigest()[:24]
+
+
+def _row_at(data: bytes, start: int, size: int) -> dict | None:
+    """The row whose line starts at `start`, None when no row starts there.
+    The kept bytes were judged every-line-a-row by daimon's read, and their
+    digest still matches: parsing the line is all `classify_line` would do."""
+    if not 0 <= start < size or (start and data[start - 1] != 0x0A):
+        return None
+    end = data.find(b"\n", start, size)
+    try:
+        row = json.loads(data[start:end if end >= 0 else size].decode("utf-8", "surrogateescape"))
+    except (ValueError, RecursionError):
+        return None
+    return row if isinstance(row, dict) else None
+
+
+def _item_of(key: tuple) -> str:
+    """The item id a witness key's row counts for or against."""
+    ref = key[0]
+    return ref[len(_CORROBORATION_PREFIX):] if len(key) == 2 else ref
+
+
+def _witness(witnesses: dict[tuple, tuple[int, dict]], row: dict, start: int) -> None:
+    key = _witness_key(row)
+    if key is None:
+        return
+    held = witnesses.get(key)
+    if held is None or str(row.get("ts") or "") > str(held[1].get("ts") or ""):
+        witnesses[key] = (start, row)
+
+
+def _line_starts(data: bytes, base: int) -> list[int]:
+    """Where each line `jsonl.read` keeps (every one not blank) starts."""
+    starts: list[int] = []
+    at = 0
+    for line in data.split(b"\n"):
+        if line.decode("utf-8", "surrogateescape").strip():
+            starts.append(base + at)
+        at += len(line) + 1
+    return starts
+
+
+def _stat_id(st: os.stat_result) -> tuple:
+    return (st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+def _stat_key(st: os.stat_result) -> tuple:
+    # daimon's own memo key (`view._stat_key`): ctime moves on any write or chmod
+    return (st.st_ino, st.st_mtime_ns, st.st_ctime_ns, st.st_size)
+
+
+def _full(path: Path, key: str) -> jsonl.Read:
+    """daimon's read of the whole ledger; kept when every line is a row."""
+    try:
+        with path.open("rb") as handle:
+            before = os.fstat(handle.fileno())
+            data = handle.read()
+    except OSError:
+        return _original_read(path)
+    read = _original_read(path)
+    try:
+        after = os.stat(path)
+    except OSError:
+        return read
+    if (read.health is not Health.OK or not data.endswith(b"\n") or _stat_id(before) != _stat_id(after)
+            or len(data) != after.st_size):
+        return read
+    starts = _line_starts(data, 0)
+    if len(starts) != len(read.rows):
+        return read
+    kept = _Kept(0, "").absorb(read.rows, starts, len(data), hashlib.sha256(data).hexdigest())
+    kept.verified = _stat_key(after)
+    _keep(path, key, kept)
+    return read if _for_ref.get() is not None else read._replace(rows=kept.rows())
+
+
+def _extend(path: Path, key: str, kept: _Kept | _Spans) -> jsonl.Read | None:
+    """The kept fold plus the appended rows, or None when the kept bytes are
+    no longer the ledger's first bytes (then only a full read can tell)."""
+    with path.open("rb") as handle:
+        before = os.fstat(handle.fileno())
+        if not stat.S_ISREG(before.st_mode) or before.st_size < kept.size:
+            return None
+        prefix = handle.read(kept.size)
+        if len(prefix) != kept.size or hashlib.sha256(prefix).hexdigest() != kept.digest:
+            return None
+        rest = handle.read()
+    if isinstance(kept, _Spans):
+        rebuilt = kept.rebuild(prefix)
+        if rebuilt is None:
+            return None
+        kept = rebuilt
+        with _lock:
+            _held[key] = kept
+            _persisted[key] = kept.size
+    if not rest:
+        kept.verified = _stat_key(before)
+        return _answer(jsonl.Read(Health.OK, []), kept, prefix)
+    # daimon judges exactly the appended bytes: from the newline that ends
+    # the kept bytes, whose line it drops.
+    tail = _original_read(path, tail_bytes=len(rest) + 1)
+    after = os.stat(path)
+    if _stat_id(after)[:2] != (before.st_ino, kept.size + len(rest)):
+        return None  # it moved while we read: daimon's read decides
+    if tail.health in (Health.ABSENT, Health.TRANSIENT) or (
+            tail.health is Health.UNREADABLE and tail.detail != "garbage"):
+        return None
+    starts = _line_starts(rest, kept.size)
+    grown = kept.absorb(tail.rows, starts, 0, "")
+    if tail.health is Health.OK and rest.endswith(b"\n") and len(starts) == len(tail.rows):
+        digest = hashlib.sha256(prefix + rest).hexdigest()
+        grown = dataclasses.replace(grown, size=kept.size + len(rest), digest=digest)
+        _keep(path, key, grown, grown=True)
+        return _answer(tail, grown, prefix + rest)
+    if _for_ref.get() is not None:
+        return None  # the appended lines are not placed yet: daimon's read
+    return tail._replace(rows=grown.rows())
+
+
+def _unchanged(path: Path, kept: _Kept) -> jsonl.Read | None:
+    """The answer for a ledger whose stat key has not moved since its bytes
+    were verified: from memory, and one ref's lines read where they start."""
+    ref = _for_ref.get()
+    if ref is None:
+        return jsonl.Read(Health.OK, kept.rows())
+    try:
+        with path.open("rb") as handle:
+
+            def row_at(start: int) -> dict | None:
+                if not 0 <= start < kept.size:
+                    return None
+                handle.seek(max(0, start - 1))
+                if start and handle.read(1) != b"\n":
+                    return None  # not where a line starts
+                line = handle.readline()
+                return _row_at(line, 0, len(line))
+
+            rows = kept.rows_of(ref, row_at)
+    except OSError:
+        return None
+    return None if rows is None else jsonl.Read(Health.OK, rows)
+
+
+def _answer(read: jsonl.Read, kept: _Kept, data: bytes) -> jsonl.Read | None:
+    """`read`'s health with the kept rows, or with one ref's rows inside `rows_of`."""
+    ref = _for_ref.get()
+    if ref is None:
+        return read._replace(rows=kept.rows())
+    rows = kept.rows_of(ref, lambda start: _row_at(data, start, len(data)))
+    return None if rows is None else read._replace(rows=rows)
+
+
+def read(path: Any, **options: Any) -> jsonl.Read:
+    """`jsonl.read`, answered from the kept fold for a large events ledger
+    inside `active()`; daimon's own read for everything else."""
+    if options.get("tail_bytes", 0) is None:
+        options.pop("tail_bytes")  # the whole file: what a read without the option judges
+    target = Path(path)
+    if options or not (_active.get() or _for_ref.get() is not None) or target.name != LEDGER:
+        return _original_read(path, **options)
+    try:
+        st = os.stat(target)
+    except OSError:
+        return _original_read(path)
+    if not stat.S_ISREG(st.st_mode) or st.st_size < KEEP_MIN_BYTES:
+        return _original_read(path)
+    key = os.path.abspath(target)
+    with _lock:
+        kept: _Kept | _Spans | None = _held.get(key)
+    if kept is None:
+        kept = _load(key)
+    if isinstance(kept, _Kept) and kept.verified == _stat_key(st):
+        answer = _unchanged(target, kept)
+        if answer is not None:
+            return answer
+    if kept is not None:
+        try:
+            answer = _extend(target, key, kept)
+        except OSError:
+            answer = None
+        if answer is not None:
+            return answer
+    return _full(target, key)
+
+
+def _fold(rows: Any, *, keys: bool) -> dict:
+    return _original_fold(rows.winners if isinstance(rows, KeptRows) else rows, keys=keys)
+
+
+def _fold_corroborations(rows: Any) -> dict:
+    if not isinstance(rows, KeptRows):
+        return _original_fold_corroborations(rows)
+    kept = rows.kept
+    if kept is not None and kept.corroborations is not None:
+        return dict(kept.corroborations)
+    folded = _original_fold_corroborations(rows.witnesses)
+    if kept is not None:
+        kept.corroborations = folded
+    return dict(folded)
+
+
+def _view_item_events(project: Any, item_id: str, *, snap: Any = None) -> tuple:
+    with rows_of(item_id):
+        return _original_view_item_events(project, item_id, snap=snap)
+
+
+def _store_item_events(item_ref: str, project_dir: Any = None) -> list[dict]:
+    with rows_of(item_ref):
+        return _original_store_item_events(item_ref, project_dir)
+
+
+def _read_judge(slug: Any, forgotten: Any = None) -> Any:
+    with active():
+        return _original_read_judge(slug, forgotten)
+
+
+def _ledger_states(project: Any, names: Any = None) -> dict:
+    with active():  # health only: the kept read's is the full read's
+        return _original_ledger_states(project, names)
+
+
+def _team_notes(project: Any = None) -> tuple[str, ...]:
+    with active():
+        return _original_team_notes(project)
+
+
+def _posture(path: Path, name: str, writer: Any, **options: Any) -> jsonl.Posture:
+    with active():  # daimon's write gate judges the ledger's health only
+        return _original_posture(path, name, writer, **options)
+
+
+def install() -> None:
+    """Route daimon's events reads and folds through here (idempotent): its
+    item lifecycle reads (`item_events`) read one ref's rows; its snapshot's
+    light twin (`view._read_judge`) folds the kept rows; a ledger health read
+(`view.ledger_states`, `view.team_notes`, the write gate `jsonl.posture`)
+judges only the appended bytes. Outside those, and
+    for any rows but `KeptRows`, daimon's own code runs."""
+    global _installed
+    if _installed:
+        return
+    jsonl.read = read
+    store._fold = _fold
+    store.fold_corroborations = _fold_corroborations
+    view.item_events = _view_item_events
+    store.item_events = _store_item_events
+    view._read_judge = _read_judge
+    view.ledger_states = _ledger_states
+    view.team_notes = _team_notes
+    jsonl.posture = _posture
+    _installed = True
+
+
+@contextlib.contextmanager
+def active() -> Iterator[None]:
+    """Answer large events ledgers from the kept fold in this context."""
+    install()
+    token = _active.set(True)
+    whole = _for_ref.set(None)  # a snapshot taken inside `rows_of` folds every ref
+    try:
+        yield
+    finally:
+        _for_ref.reset(whole)
+        _active.reset(token)
+
+
+def tombstone_rows() -> contextlib.AbstractContextManager[None]:
+    """In this context an events ledger read holds only the rows that may be
+    a forget's tombstone (a superset, file order kept): for a reader that
+    keeps only tombstones (the receipt audit)."""
+    return rows_of(TOMBSTONES)
+
+
+@contextlib.contextmanager
+def rows_of(ref: str) -> Iterator[None]:
+    """In this context an events ledger read holds only the rows addressed to
+    exactly `ref` (file order kept): what daimon's `fold_item_events` keeps."""
+    install()
+    token = _for_ref.set(ref)
+    try:
+        yield
+    finally:
+        _for_ref.reset(token)
+
+
+def forget_held() -> None:
+    """Drop what is kept in memory (the files on disk stay)."""
+    with _lock:
+        _held.clear()
+        _persisted.clear()
+
+
+# -- on disk: sizes, a digest and offsets only ---------------------------------
+
+
+def cache_file(key: str) -> Path:
+    name = hashlib.sha256(f"{config.checkpoint_dir()}\0{key}".encode()).hexdigest()[:32]
+    return verdict_cache.cache_dir() / f"{name}.fold.json"
+
+
+@dataclass(frozen=True)
+class _Spans:
+    """A kept fold as read from disk: offsets, not yet rows."""
+
+    size: int
+    digest: str
+    winners: tuple[int, ...]
+    witnesses: tuple[int, ...]
+    refs: dict[str, list[int]]
+    tombstones: list[int]
+
+    def rebuild(self, prefix: bytes) -> _Kept | None:
+        """The rows at the kept offsets; None when an offset is not the start
+        of a row (not our file)."""
+        parsed = _rows_at(prefix, sorted({*self.winners, *self.witnesses}), self.size)
+        if parsed is None:
+            return None
+        row_at = parsed.get
+
+        kept = _Kept(self.size, self.digest, refs=self.refs, tombstones=list(self.tombstones))
+        for start in self.winners:
+            row = row_at(start)
+            ref = str(row.get("item_ref") or "") if row is not None else ""
+            if not ref or ref in kept.winners:
+                return None
+            kept.winners[ref] = (start, row)
+        for start in self.witnesses:
+            row = row_at(start)
+            wkey = _witness_key(row) if row is not None else None
+            if wkey is None or wkey in kept.witnesses:
+                return None
+            kept.witnesses[wkey] = (start, row)
+        return kept
+
+
+def _rows_at(data: bytes, starts: list[int], size: int) -> dict[int, dict] | None:
+    """`_row_at` for many lines in one parse (the lines joined as one JSON
+    array: the parser's loop, not ours); None when a start is not a line's."""
+    lines = []
+    for start in starts:
+        if not 0 <= start < size or (start and data[start - 1] != 0x0A):
+            return None
+        end = data.find(b"\n", start, size)
+        lines.append(data[start:end if end >= 0 else size])
+    try:
+        rows = json.loads(b"[" + b",".join(lines) + b"]")
+    except (ValueError, RecursionError):
+        return None
+    if len(rows) != len(starts) or not all(isinstance(row, dict) for row in rows):
+        return None
+    return dict(zip(starts, rows, strict=True))
+
+
+def _keep(path: Path, key: str, kept: _Kept, *, grown: bool = False) -> None:
+    with _lock:
+        _held[key] = kept
+    if grown and kept.size - _persisted.get(key, 0) < PERSIST_EVERY_BYTES:
+        return
+    winners = [at for at, _row in kept.winners.values()]
+    witnesses = [at for at, _row in kept.witnesses.values()]
+    if min(winners + witnesses, default=0) < 0:
+        return  # a row whose line we could not place: kept in memory only
+    record = {"format": FORMAT, "size": kept.size, "sha256": kept.digest,
+              "winners": winners, "witnesses": witnesses, "refs": kept.refs, "tombstones": kept.tombstones}
+    target = cache_file(key)
+    with contextlib.suppress(OSError):
+        target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".fold-", suffix=".tmp")
+        try:
+            os.fchmod(fd, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                json.dump(record, handle, separators=(",", ":"))
+            os.replace(tmp, target)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+        _persisted[key] = kept.size
+
+
+def _ints(value: Any) -> tuple[int, ...] | None:
+    if not isinstance(value, list) or not all(type(v) is int for v in value):
+        return None
+    return tuple(value)
+
+
+def _load(key: str) -> _Spans | None:
+    """The kept offsets from disk, or None. Opened without blocking and without
+    following a link; anything but a small regular file of our format is ignored."""
+    try:
+        fd = os.open(cache_file(key), os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > _CACHE_MAX_BYTES:
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as handle:
+            data = json.loads(handle.read())
+    except (OSError, ValueError, RecursionError):
+        return None
+    finally:
+        os.close(fd)
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        return None
+    size, digest = data.get("size"), data.get("sha256")
+    winners, witnesses = _ints(data.get("winners")), _ints(data.get("witnesses"))
+    if type(size) is not int or not isinstance(digest, str) or winners is None or witnesses is None:
+        return None
+    refs, tombstones = data.get("refs"), _ints(data.get("tombstones"))
+    if tombstones is None or not isinstance(refs, dict) or not all(
+            isinstance(k, str) and _ints(v) is not None for k, v in refs.items()):
+        return None
+    return _Spans(size, digest, winners, witnesses, refs, list(tombstones))

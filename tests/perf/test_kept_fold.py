@@ -1,0 +1,209 @@
+"""The kept events fold equals daimon's full fold: after appends of every
+event kind, from disk in a new process, after a rewrite and with a bad line;
+only appended rows are folded again; the file it keeps holds no row and a
+hostile one is never trusted or opened blocking."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from unittest import mock
+
+import pytest
+from daimon_briefing import jsonl, store, view
+from daimon_briefing.surfaces import Writer
+
+from daimon_tui.store.demo import builder as demo
+from daimon_tui.store.judging import kept_fold, snapshot_share
+from daimon_tui.store.read import reader
+
+FIELDS = ("forgotten", "quarantined", "resolutions", "corroborations", "health", "details", "closed",
+          "forgotten_ids", "unscannable", "forgotten_incomplete", "index_closed")
+
+
+@pytest.fixture(autouse=True)
+def keep_every_size(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setattr(kept_fold, "KEEP_MIN_BYTES", 0)
+    kept_fold.forget_held()
+    yield
+    kept_fold.forget_held()
+
+
+def _clock(start: datetime) -> mock._patch:
+    """daimon's writer stamps rows with the wall clock: one that steps a
+    second every third row, so some rows tie on the second."""
+    ticks = itertools.count()
+
+    class Clock(datetime):
+        @classmethod
+        def now(cls, tz=None):  # type: ignore[override]
+            return start + timedelta(seconds=next(ticks) // 3)
+
+    return mock.patch.object(store, "datetime", Clock)
+
+
+def _write_every_kind(project: Path, ids: list[str], start: datetime, salt: str) -> None:
+    key_ref = store.new_key_ref()
+    specs = []
+    for n, item in enumerate(ids):
+        specs += [
+            {"item_ref": item, "status": "resolved", "note": f"note {salt} {n}", "source": "ui"},
+            {"item_ref": item, "status": "reopened", "source": "ui"},
+            {"item_ref": item, "status": f"superseded-by:{ids[(n + 1) % len(ids)]}", "source": "ui"},
+            {"item_ref": item, "status": "supersede-candidate", "source": "serializer"},
+            {"item_ref": item, "status": "resolving-candidate", "source": "serializer"},
+            {"item_ref": item, "status": "done, shipped it", "item_text": f"text {salt}", "source": "cli"},
+            {"item_ref": store.corroboration_ref(item), "status": f"corroborated-by:S-{salt}-{n % 3}",
+             "kind": "corroboration", "source": "serializer"},
+            {"item_ref": store.corroboration_ref(item), "status": f"corroborated-by:S-{salt}-{n % 2}",
+             "kind": "corroboration", "source": "serializer"},
+        ]
+    with _clock(start):
+        assert store.append_events(specs[: len(specs) // 2], project_dir=project, writer=Writer.HUMAN)
+        assert store.append_events(specs[len(specs) // 2:], project_dir=project, writer=Writer.HUMAN)
+        # forget's tombstones (on an id and on a key ref) and a lift
+        assert store.append_events(
+            [{"item_ref": ids[0], "status": f"forgotten:k{salt}", "source": "ui"},
+             {"item_ref": key_ref, "status": f"forgotten:k{salt}", "source": "ui"},
+             {"item_ref": ids[1], "status": f"forgotten:j{salt}", "source": "ui"}],
+            project_dir=project, tombstone=True, writer=Writer.HUMAN)
+        assert store.append_event(ids[1], store.LIFT_STATUS, source="ui", project_dir=project,
+                                  writer=Writer.HUMAN)
+
+
+def _both(target: str) -> tuple[view.Snapshot, view.Snapshot]:
+    """(kept, daimon's own) snapshot of the same files, each with its own walk."""
+    kept_fold.install()
+    store._all_forgotten_cache.clear()
+    with kept_fold.active():
+        kept = snapshot_share._original(target)
+    store._all_forgotten_cache.clear()
+    full = snapshot_share._original(target)
+    return kept, full
+
+
+def _assert_same(target: str, ids: list[str] = ()) -> view.Snapshot:
+    kept, full = _both(target)
+    for name in FIELDS:
+        assert getattr(kept, name) == getattr(full, name), name
+    assert view.ledger_states(target) == kept_fold._original_ledger_states(target)
+    ledger = view._bucket(target) / "events.jsonl"
+    for writer in (Writer.HUMAN, Writer.EMITTER):
+        assert jsonl.posture(ledger, "events.jsonl", writer) == kept_fold._original_posture(
+            ledger, "events.jsonl", writer)
+    # the receipt audit's tombstones: the rows that may be one, daimon's events of them
+    with kept_fold.tombstone_rows():
+        tombstones = [e for e in view.events(target, snap=full) if e.tombstone]
+    assert tombstones == [e for e in view.events(target, snap=full) if e.tombstone]
+    # an item's lifecycle: one ref's rows, in daimon's order
+    for ref in (*ids, *(store.corroboration_ref(i) for i in ids), "no-such-ref"):
+        assert store.item_events(ref, target) == kept_fold._original_store_item_events(ref, target), ref
+        assert view.item_events(target, ref, snap=full) == kept_fold._original_view_item_events(target, ref, snap=full)
+    return kept
+
+
+@pytest.fixture
+def project(demo_store: demo.DemoStore) -> tuple[str, Path, list[str]]:
+    ref = reader.resolve_project(str(demo_store.project))
+    ids = [i.id for i in reader.load_briefing(ref, demo.DEMO_NOW.timestamp()).items() if i.id]
+    bucket = view._bucket(ref.target)
+    assert bucket is not None and len(ids) >= 3
+    return ref.target, bucket / "events.jsonl", ids
+
+
+def test_the_kept_fold_equals_daimons_fold_through_appends_restarts_and_rewrites(project) -> None:
+    target, ledger, ids = project
+    start = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
+    _write_every_kind(Path(target), ids, start, "a")
+    first = _assert_same(target, ids)
+    assert first.resolutions and first.corroborations and first.forgotten_ids
+
+    # appended rows of every kind, folded onto the kept rows
+    _write_every_kind(Path(target), list(reversed(ids)), start + timedelta(minutes=5), "b")
+    _assert_same(target, ids)
+    # a new process: the offsets from disk, the rows from the ledger's own bytes
+    kept_fold.forget_held()
+    _write_every_kind(Path(target), ids[1:], start + timedelta(days=1), "c")
+    _assert_same(target, ids)
+
+    # a rewrite (forget's scrub, a repair): every row is read and folded again
+    def reopen_first(line: str, row: object) -> str:
+        if isinstance(row, dict) and row.get("status") == "resolved":
+            return json.dumps({**row, "status": "reopened"})
+        return line
+
+    assert jsonl.rewrite(ledger, reopen_first)
+    _assert_same(target, ids)
+    # a line that is not a row: daimon's health and detail, its good rows
+    assert jsonl.append_lines(ledger, ["not json"], posture=jsonl.WritePosture.PROCEED)
+    kept = _assert_same(target, ids)
+    assert kept.health["events.jsonl"] is jsonl.Health.UNREADABLE
+
+
+def test_after_an_append_only_the_appended_rows_are_folded(project, monkeypatch: pytest.MonkeyPatch) -> None:
+    target, ledger, ids = project
+    start = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
+    _write_every_kind(Path(target), ids, start, "a")
+    _assert_same(target, ids)
+    rows_before = len(jsonl.read(ledger).rows)
+    assert store.append_event(ids[2], "resolved", source="ui", project_dir=target, writer=Writer.HUMAN)
+    folded: list[int] = []
+    fold = kept_fold._original_fold
+    monkeypatch.setattr(kept_fold, "_original_fold",
+                        lambda rows, keys: folded.append(len(rows)) or fold(rows, keys=keys))
+    store._all_forgotten_cache.clear()
+    with kept_fold.active():
+        snap = snapshot_share._original(target)
+    refs = len(snap.resolutions)
+    # one fold of (each ref's kept winner + the appended row); the rest fold the winners alone
+    assert folded and max(folded) <= refs + 4 < rows_before
+    assert snap.resolutions[ids[2]]["status"] == "resolved"
+
+    # an item's lifecycle after the append: its own lines, never the whole ledger
+    whole: list[str] = []
+    read = kept_fold._original_read
+
+    def spied(path: Path, **options: object) -> jsonl.Read:
+        if not options:  # a whole-file read (the appended bytes are read with `tail_bytes`)
+            whole.append(Path(path).name)
+        return read(path, **options)
+
+    monkeypatch.setattr(kept_fold, "_original_read", spied)
+    assert [e["status"] for e in store.item_events(ids[2], target)][-1] == "resolved"
+    with kept_fold.tombstone_rows():
+        assert any(e.tombstone for e in view.events(target, snap=snap))
+    assert "events.jsonl" not in whole
+
+
+def test_the_kept_file_holds_numbers_only_and_a_hostile_one_is_not_trusted(
+    project, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target, ledger, ids = project
+    monkeypatch.setattr(kept_fold, "PERSIST_EVERY_BYTES", 0)  # on disk after every fold
+    _write_every_kind(Path(target), ids, datetime(2026, 3, 1, 9, 0, tzinfo=UTC), "secretword")
+    _assert_same(target, ids)
+    cache = kept_fold.cache_file(os.path.abspath(ledger))
+    record = json.loads(cache.read_text())
+    assert set(record) == {"format", "size", "sha256", "winners", "witnesses", "refs", "tombstones"}
+    assert kept_fold.ref_key(ids[0]) in record["refs"] and ids[0] not in cache.read_text()
+    assert "secretword" not in cache.read_text() and "note" not in cache.read_text()
+    assert oct(cache.stat().st_mode & 0o777) == "0o600"
+
+    # offsets that do not start rows (not our file): ignored, daimon's fold stands
+    kept_fold.forget_held()
+    cache.write_text(json.dumps({**record, "winners": [n + 1 for n in record["winners"]]}))
+    _assert_same(target, ids)
+    # garbage, then a FIFO: ignored, and the FIFO is never opened blocking
+    for hostile in ("{not json", None):
+        kept_fold.forget_held()
+        cache.unlink()
+        if hostile is None:
+            os.mkfifo(cache)
+        else:
+            cache.write_text(hostile)
+        assert kept_fold._load(os.path.abspath(ledger)) is None
+        _assert_same(target, ids)
