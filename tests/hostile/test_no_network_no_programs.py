@@ -133,6 +133,9 @@ def _child_reads(project: ProjectRef, briefing: Briefing) -> None:
         "audit": [],
         "sessions": [],
         "diff": sids[:2],
+        "search": ["retry"],
+        "search-prepare": [],
+        "plan": ["resolve", [briefing.items()[0].id]],
     }
     assert set(requests) == set(judge_child.READS)
     for what, args in requests.items():
