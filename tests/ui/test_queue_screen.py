@@ -14,6 +14,7 @@ from daimon_tui.domain.action_log import ActionLog
 from daimon_tui.models import ProjectRef
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.ui.screens.queue import QueueScreen
+from daimon_tui.ui.screens.verb_modals import ConfirmModal, ResolveModal, RetractModal
 from tests.ui.settle import press_until, wait_until
 
 STYLES = sorted(str(p) for p in (Path(__file__).resolve().parents[2] / "styles").glob("*.tcss"))
@@ -67,6 +68,13 @@ async def _settle(pilot, screen: QueueScreen) -> None:
     )
 
 
+async def _preview_then_y(pilot) -> None:
+    """`y` only once a preview is on screen: it opens after a thread hop (the
+    log probe, the plan), and a `y` sent before it would land on the queue."""
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, ConfirmModal), what="the preview")
+    await pilot.press("y")
+
+
 async def test_a_pilot_run_through_the_whole_queue(fixed_store):
     project, ids, log = fixed_store
     app = QueueHost(project, log)
@@ -78,42 +86,46 @@ async def test_a_pilot_run_through_the_whole_queue(fixed_store):
         assert next(e.kind for e in screen.queue.entries) == "agent-claim"
         assert screen.progress() == "1 of 9"
         # agent claim: confirm as resolved
-        await pilot.press("a", "y")
+        await pilot.press("a")
+        await _preview_then_y(pilot)
         await _settle(pilot, screen)
         # supersede candidate: reject (daimon's reverify path, no evidence)
-        await pilot.press("d", "y")
+        await pilot.press("d")
+        await _preview_then_y(pilot)
         await _settle(pilot, screen)
         # amendment: ratify
-        await pilot.press("a", "y")
+        await pilot.press("a")
+        await _preview_then_y(pilot)
         await _settle(pilot, screen)
         # quarantine candidate: skip it, it stays waiting
         await pilot.press("s")
         await _settle(pilot, screen)
         # ruling: ratify the text shown
-        await pilot.press("a", "y")
+        await pilot.press("a")
+        await _preview_then_y(pilot)
         await _settle(pilot, screen)
         # refutation: reject
-        await pilot.press("d", "y")
+        await pilot.press("d")
+        await _preview_then_y(pilot)
         await _settle(pilot, screen)
         # relation: confirm
-        await pilot.press("a", "y")
+        await pilot.press("a")
+        await _preview_then_y(pilot)
         await _settle(pilot, screen)
         # carried external item: retract (reason and evidence in the curation modal)
         assert screen.current.kind == "carried-external"
         await pilot.press("x")
-        await pilot.pause()
+        await wait_until(pilot, lambda: isinstance(app.screen, RetractModal), what="the retract dialog")
         await pilot.press(*"the spike branch was never pushed")
         await pilot.press("tab", *"issue:12", "enter")
-        await pilot.pause()
-        await pilot.press("y")
+        await _preview_then_y(pilot)
         await _settle(pilot, screen)
         # carried open loop: resolve with a note
         assert screen.current.kind == "carried-open-loop", screen.current
         await pilot.press("r")
-        await pilot.pause()
+        await wait_until(pilot, lambda: isinstance(app.screen, ResolveModal), what="the resolve dialog")
         await pilot.press("enter")
-        await pilot.pause()
-        await pilot.press("y")
+        await _preview_then_y(pilot)
         await _settle(pilot, screen)
         assert screen.current is None
         assert screen.progress() == (
@@ -169,7 +181,8 @@ async def test_not_activated_when_the_ruling_text_changed(fixed_store):
             verdict="Always retry a request that timed out at the gateway",
             project_dir=project.target,
         )
-        await pilot.press("a", "y")
+        await pilot.press("a")
+        await _preview_then_y(pilot)
         await _settle(pilot, screen)
         assert screen.current.kind == "ruling"  # it stays: nothing was activated
         assert screen.done[screen.current.key] == "not activated"
@@ -213,11 +226,14 @@ def test_snapshot_of_the_end_of_queue_summary(snap_compare, fixed_store):
         await pilot.pause()
         screen = pilot.app.screen
         await _settle(pilot, screen)
-        await pilot.press("a", "y")  # confirm the agent claim
+        await pilot.press("a")  # confirm the agent claim
+        await _preview_then_y(pilot)
         await _settle(pilot, screen)
-        await pilot.press("n", "a", "y")  # ratify the amendment
+        await pilot.press("n", "a")  # ratify the amendment
+        await _preview_then_y(pilot)
         await _settle(pilot, screen)
-        await pilot.press("d", "y")  # dismiss the quarantine candidate
+        await pilot.press("d")  # dismiss the quarantine candidate
+        await _preview_then_y(pilot)
         await _settle(pilot, screen)
         for _ in range(10):
             await pilot.press("s")
