@@ -18,7 +18,7 @@ from daimon_briefing import jsonl, store, view
 from daimon_briefing.surfaces import Writer
 
 from daimon_tui.store.demo import builder as demo
-from daimon_tui.store.judging import kept_fold, snapshot_share
+from daimon_tui.store.judging import kept_fold, kept_fold_file, snapshot_share
 from daimon_tui.store.read import reader
 
 FIELDS = ("forgotten", "quarantined", "resolutions", "corroborations", "health", "details", "closed",
@@ -186,7 +186,7 @@ def test_the_kept_file_holds_numbers_only_and_a_hostile_one_is_not_trusted(
     monkeypatch.setattr(kept_fold, "PERSIST_EVERY_BYTES", 0)  # on disk after every fold
     _write_every_kind(Path(target), ids, datetime(2026, 3, 1, 9, 0, tzinfo=UTC), "secretword")
     _assert_same(target, ids)
-    cache = kept_fold.cache_file(os.path.abspath(ledger))
+    cache = kept_fold_file.cache_file(os.path.abspath(ledger))
     record = json.loads(cache.read_text())
     assert set(record) == {"format", "size", "sha256", "winners", "witnesses", "refs", "tombstones"}
     assert kept_fold.ref_key(ids[0]) in record["refs"] and ids[0] not in cache.read_text()
@@ -205,5 +205,5 @@ def test_the_kept_file_holds_numbers_only_and_a_hostile_one_is_not_trusted(
             os.mkfifo(cache)
         else:
             cache.write_text(hostile)
-        assert kept_fold._load(os.path.abspath(ledger)) is None
+        assert kept_fold_file.load(os.path.abspath(ledger)) is None
         _assert_same(target, ids)

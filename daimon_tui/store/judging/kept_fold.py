@@ -12,22 +12,24 @@ against daimon's full fold over stores with every event kind).
 
 What is kept, per ledger: the byte size read so far (a line boundary), the
 sha256 of those bytes, and where the kept rows start. In memory the rows
-themselves; on disk (our cache dir, 0600) only the numbers, never a row:
-the rows are read back from the ledger's own bytes, and only when those
-bytes still hash the same. A ledger that grew: daimon's `jsonl.read` judges
-the appended bytes alone (`tail_bytes`), and they are folded onto the kept
-rows. Anything else (shrunk, rewritten by forget or repair, a prefix that is
-not every-line-a-row, a cache file that is not ours) is daimon's full read.
+themselves; on disk (`kept_fold_file`) only the numbers, never a row: the
+rows are read back from the ledger's own bytes, and only when those bytes
+still hash the same. While the ledger's stat key (daimon's own memo key,
+ctime included) has not moved since, the bytes are not hashed again. A
+ledger that grew: daimon's `jsonl.read` judges the appended bytes alone
+(`tail_bytes`), and they are folded onto the kept rows. Anything else
+(shrunk, rewritten by forget or repair, a prefix that is not
+every-line-a-row, a cache file that is not ours) is daimon's full read.
 
-Also kept: where each ref's rows start (keyed on disk by a hash of the ref,
-never the ref itself), so daimon's `item_events` (an item's lifecycle, read
-by `lineage`, `why`, the verb plans and the writer's checks) reads a handful
-of lines instead of parsing the whole ledger.
+Also kept: where each ref's rows start and where the rows that may be a
+tombstone start, so daimon's `item_events` (an item's lifecycle, read by
+`lineage`, `why`, the verb plans and the writer's checks) and the receipt
+audit read a handful of lines instead of parsing the whole ledger.
 
 Scope: `active()` turns it on for the current context only (the shared
-snapshot, daimon's judge and the forget walk), `rows_of(ref)` for one ref's
-rows (daimon's `item_events`). Every other reader (the events pane, the
-audit) needs all rows and gets daimon's own read.
+snapshot, daimon's judge and forget walk, its ledger-health reads and write
+gate), `rows_of(ref)` / `tombstone_rows()` for a subset of rows. Every other
+reader (the events pane) needs all rows and gets daimon's own read.
 """
 
 from __future__ import annotations
@@ -38,7 +40,6 @@ import hashlib
 import json
 import os
 import stat
-import tempfile
 import threading
 from collections.abc import Callable, Iterator
 from contextvars import ContextVar
@@ -46,18 +47,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from daimon_briefing import config, jsonl, store, view
+from daimon_briefing import jsonl, store, view
 from daimon_briefing.jsonl import Health
 
-from daimon_tui.store.judging import verdict_cache
+from daimon_tui.store.judging import kept_fold_file
 
-FORMAT = 1
 LEDGER = "events.jsonl"
 KEEP_MIN_BYTES = 256 * 1024  # below this daimon's read is cheap: nothing is kept
 # Written again only once this much was appended since the copy on disk (the
 # next run folds at most that much again): a write is ~1 s of JSON at 200k rows.
 PERSIST_EVERY_BYTES = 1024 * 1024
-_CACHE_MAX_BYTES = 64 * 1024 * 1024
 _CORROBORATION_PREFIX = store.corroboration_ref("")
 
 _original_read = jsonl.read
@@ -281,11 +280,11 @@ def _full(path: Path, key: str) -> jsonl.Read:
         return read
     kept = _Kept(0, "").absorb(read.rows, starts, len(data), hashlib.sha256(data).hexdigest())
     kept.verified = _stat_key(after)
-    _keep(path, key, kept)
+    _keep(key, kept)
     return read if _for_ref.get() is not None else read._replace(rows=kept.rows())
 
 
-def _extend(path: Path, key: str, kept: _Kept | _Spans) -> jsonl.Read | None:
+def _extend(path: Path, key: str, kept: _Kept | kept_fold_file.Spans) -> jsonl.Read | None:
     """The kept fold plus the appended rows, or None when the kept bytes are
     no longer the ledger's first bytes (then only a full read can tell)."""
     with path.open("rb") as handle:
@@ -296,8 +295,8 @@ def _extend(path: Path, key: str, kept: _Kept | _Spans) -> jsonl.Read | None:
         if len(prefix) != kept.size or hashlib.sha256(prefix).hexdigest() != kept.digest:
             return None
         rest = handle.read()
-    if isinstance(kept, _Spans):
-        rebuilt = kept.rebuild(prefix)
+    if isinstance(kept, kept_fold_file.Spans):
+        rebuilt = _rebuild(kept, prefix)
         if rebuilt is None:
             return None
         kept = rebuilt
@@ -321,7 +320,7 @@ def _extend(path: Path, key: str, kept: _Kept | _Spans) -> jsonl.Read | None:
     if tail.health is Health.OK and rest.endswith(b"\n") and len(starts) == len(tail.rows):
         digest = hashlib.sha256(prefix + rest).hexdigest()
         grown = dataclasses.replace(grown, size=kept.size + len(rest), digest=digest)
-        _keep(path, key, grown, grown=True)
+        _keep(key, grown, grown=True)
         return _answer(tail, grown, prefix + rest)
     if _for_ref.get() is not None:
         return None  # the appended lines are not placed yet: daimon's read
@@ -377,9 +376,9 @@ def read(path: Any, **options: Any) -> jsonl.Read:
         return _original_read(path)
     key = os.path.abspath(target)
     with _lock:
-        kept: _Kept | _Spans | None = _held.get(key)
+        kept: _Kept | kept_fold_file.Spans | None = _held.get(key)
     if kept is None:
-        kept = _load(key)
+        kept = kept_fold_file.load(key)
     if isinstance(kept, _Kept) and kept.verified == _stat_key(st):
         answer = _unchanged(target, kept)
         if answer is not None:
@@ -501,47 +500,30 @@ def forget_held() -> None:
         _persisted.clear()
 
 
-# -- on disk: sizes, a digest and offsets only ---------------------------------
+# -- from and to disk (`kept_fold_file`) -----------------------------------------
 
 
-def cache_file(key: str) -> Path:
-    name = hashlib.sha256(f"{config.checkpoint_dir()}\0{key}".encode()).hexdigest()[:32]
-    return verdict_cache.cache_dir() / f"{name}.fold.json"
-
-
-@dataclass(frozen=True)
-class _Spans:
-    """A kept fold as read from disk: offsets, not yet rows."""
-
-    size: int
-    digest: str
-    winners: tuple[int, ...]
-    witnesses: tuple[int, ...]
-    refs: dict[str, list[int]]
-    tombstones: list[int]
-
-    def rebuild(self, prefix: bytes) -> _Kept | None:
-        """The rows at the kept offsets; None when an offset is not the start
-        of a row (not our file)."""
-        parsed = _rows_at(prefix, sorted({*self.winners, *self.witnesses}), self.size)
-        if parsed is None:
+def _rebuild(spans: kept_fold_file.Spans, prefix: bytes) -> _Kept | None:
+    """The kept fold at the offsets on disk, its rows read from the ledger's
+    verified bytes `prefix`; None when an offset is not the start of a row of
+    the kind it is kept for (not our file)."""
+    parsed = _rows_at(prefix, sorted({*spans.winners, *spans.witnesses}), spans.size)
+    if parsed is None:
+        return None
+    kept = _Kept(spans.size, spans.digest, refs=dict(spans.refs), tombstones=list(spans.tombstones))
+    for start in spans.winners:
+        row = parsed[start]
+        ref = str(row.get("item_ref") or "")
+        if not ref or ref in kept.winners:
             return None
-        row_at = parsed.get
-
-        kept = _Kept(self.size, self.digest, refs=self.refs, tombstones=list(self.tombstones))
-        for start in self.winners:
-            row = row_at(start)
-            ref = str(row.get("item_ref") or "") if row is not None else ""
-            if not ref or ref in kept.winners:
-                return None
-            kept.winners[ref] = (start, row)
-        for start in self.witnesses:
-            row = row_at(start)
-            wkey = _witness_key(row) if row is not None else None
-            if wkey is None or wkey in kept.witnesses:
-                return None
-            kept.witnesses[wkey] = (start, row)
-        return kept
+        kept.winners[ref] = (start, row)
+    for start in spans.witnesses:
+        row = parsed[start]
+        wkey = _witness_key(row)
+        if wkey is None or wkey in kept.witnesses:
+            return None
+        kept.witnesses[wkey] = (start, row)
+    return kept
 
 
 def _rows_at(data: bytes, starts: list[int], size: int) -> dict[int, dict] | None:
@@ -562,64 +544,17 @@ def _rows_at(data: bytes, starts: list[int], size: int) -> dict[int, dict] | Non
     return dict(zip(starts, rows, strict=True))
 
 
-def _keep(path: Path, key: str, kept: _Kept, *, grown: bool = False) -> None:
+def _keep(key: str, kept: _Kept, *, grown: bool = False) -> None:
+    """Hold `kept` for the ledger `key`; on disk too unless it only grew by
+    less than PERSIST_EVERY_BYTES since the copy there."""
     with _lock:
         _held[key] = kept
     if grown and kept.size - _persisted.get(key, 0) < PERSIST_EVERY_BYTES:
         return
-    winners = [at for at, _row in kept.winners.values()]
-    witnesses = [at for at, _row in kept.witnesses.values()]
-    if min(winners + witnesses, default=0) < 0:
+    winners = tuple(at for at, _row in kept.winners.values())
+    witnesses = tuple(at for at, _row in kept.witnesses.values())
+    if kept.refs is None or kept.tombstones is None or min((*winners, *witnesses), default=0) < 0:
         return  # a row whose line we could not place: kept in memory only
-    record = {"format": FORMAT, "size": kept.size, "sha256": kept.digest,
-              "winners": winners, "witnesses": witnesses, "refs": kept.refs, "tombstones": kept.tombstones}
-    target = cache_file(key)
-    with contextlib.suppress(OSError):
-        target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".fold-", suffix=".tmp")
-        try:
-            os.fchmod(fd, 0o600)
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump(record, handle, separators=(",", ":"))
-            os.replace(tmp, target)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
+    spans = kept_fold_file.Spans(kept.size, kept.digest, winners, witnesses, kept.refs, kept.tombstones)
+    if kept_fold_file.save(key, spans):
         _persisted[key] = kept.size
-
-
-def _ints(value: Any) -> tuple[int, ...] | None:
-    if not isinstance(value, list) or not all(type(v) is int for v in value):
-        return None
-    return tuple(value)
-
-
-def _load(key: str) -> _Spans | None:
-    """The kept offsets from disk, or None. Opened without blocking and without
-    following a link; anything but a small regular file of our format is ignored."""
-    try:
-        fd = os.open(cache_file(key), os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
-    except OSError:
-        return None
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or st.st_size > _CACHE_MAX_BYTES:
-            return None
-        with os.fdopen(fd, "rb", closefd=False) as handle:
-            data = json.loads(handle.read())
-    except (OSError, ValueError, RecursionError):
-        return None
-    finally:
-        os.close(fd)
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        return None
-    size, digest = data.get("size"), data.get("sha256")
-    winners, witnesses = _ints(data.get("winners")), _ints(data.get("witnesses"))
-    if type(size) is not int or not isinstance(digest, str) or winners is None or witnesses is None:
-        return None
-    refs, tombstones = data.get("refs"), _ints(data.get("tombstones"))
-    if tombstones is None or not isinstance(refs, dict) or not all(
-            isinstance(k, str) and _ints(v) is not None for k, v in refs.items()):
-        return None
-    return _Spans(size, digest, winners, witnesses, refs, list(tombstones))
