@@ -122,6 +122,7 @@ class WithheldItem(Frozen):
     state: ItemState
     quarantine_id: str | None = None
     origin_session: str | None = None
+    when: str | None = None
 
 
 class Section(Frozen):

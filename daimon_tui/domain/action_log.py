@@ -411,16 +411,29 @@ class ActionLog:
                            broken_at=broken, torn_at=torn_at, bad_lines=tuple(bad), head_problem=head,
                            unanchored=unanchored)
 
-    def last_undoable(self, project: str, verbs: frozenset[str]) -> ActionEntry | None:
-        """The newest applied action of `verbs` in `project` that no later
-        applied undo already compensated."""
-        entries = self.entries()
+    def undo_choice(self, project: str, verbs: frozenset[str], ops: frozenset[str]) -> UndoChoice:
+        """The newest applied action of `verbs` in `project` that holds an
+        applied record of `ops` and that no later applied undo compensated,
+        with the newer applied actions that cannot be undone (they stand in
+        between, and the preview must name them)."""
+        entries = [e for e in self.entries() if e.project == project]
         undone = {e.undoes for e in entries if e.verb == "undo" and e.undoes and e.outcome == "applied"}
+        skipped: list[ActionEntry] = []
         for entry in reversed(entries):
-            if entry.project != project or entry.verb not in verbs:
+            if entry.verb == "undo" or entry.outcome != "applied" or entry.action_id in undone:
                 continue
-            if entry.action_id in undone:
-                continue
-            if any(r.outcome == "applied" for r in entry.records):
-                return entry
-        return None
+            undoable = entry.verb in verbs and any(r.outcome == "applied" and r.op in ops for r in entry.records)
+            if undoable:
+                return UndoChoice(entry=entry, skipped=tuple(skipped))
+            skipped.append(entry)
+        return UndoChoice(skipped=tuple(skipped))
+
+    def find(self, action_id: str) -> ActionEntry | None:
+        return next((e for e in self.entries() if e.action_id == action_id), None)
+
+
+class UndoChoice(Frozen):
+    """What `z` would undo, and the newer actions it would step over."""
+
+    entry: ActionEntry | None = None
+    skipped: tuple[ActionEntry, ...] = ()

@@ -16,6 +16,7 @@ from typing import Literal
 
 from pydantic import Field
 
+from daimon_tui.domain.action_log import ActionEntry
 from daimon_tui.models import Frozen
 
 VerbName = Literal["resolve", "retract", "restore", "reverify", "forget", "undo"]
@@ -76,8 +77,14 @@ def verb_for_key(key: str) -> VerbSpec | None:
 
 
 class ResolveInput(Frozen):
+    """`status` is what the person chose; `per_item` holds each marked item's
+    own status where it differs (from its own world-check), and
+    `world_confirmed` the items whose claim the world-check confirmed."""
+
     status: str = "resolved"
     note: str = ""
+    per_item: dict[str, str] = Field(default_factory=dict)
+    world_confirmed: frozenset[str] = frozenset()
 
 
 class RetractInput(Frozen):
@@ -169,6 +176,26 @@ def safe_status(status: str | None) -> str | None:
     return "resolved"
 
 
+# The closed vocabulary of the action log's `status`, one word per op (a
+# resolve keeps its own status word). A forget is never logged as resolved.
+OP_STATUS: dict[str, str] = {"reopen": "reopened", "reverify": "reopened", "quarantine": "quarantined",
+                             "release": "released", "forget": "forgotten", "unforget": "lifted"}
+
+
+def logged_status(op: str, status: str | None = None) -> str:
+    """The status word the action log holds for one record of `op`."""
+    if op == "resolve":
+        return safe_status(status) or "resolved"
+    return OP_STATUS[op]
+
+
+def log_status_allowed(op: str, status: str | None) -> bool:
+    """Whether `status` belongs to `op`'s closed vocabulary (tests and the Log view)."""
+    if op == "resolve":
+        return status is not None and safe_status(status) == status and not status.startswith("reopen")
+    return status == OP_STATUS.get(op)
+
+
 # ---- the plan -------------------------------------------------------------------
 
 
@@ -241,8 +268,9 @@ def _corroboration_effect(items: list[ItemFacts], why: str) -> list[str]:
 
 def plan_resolve(project: str, items: list[ItemFacts], guard: StoreGuard, data: ResolveInput) -> Plan:
     writes, refusals = [], []
-    status = data.status.strip() or "resolved"
+    chosen = data.status.strip() or "resolved"
     for facts in items:
+        status = (data.per_item.get(facts.item_id) or chosen).strip() or "resolved"
         refused = _common_refusal(facts, guard, EVENTS)
         if refused is None and status.casefold().startswith("forgotten:"):
             refused = _refuse(facts, "tombstone-status", "a forgotten: status is a tombstone; use forget")
@@ -262,8 +290,10 @@ def plan_resolve(project: str, items: list[ItemFacts], guard: StoreGuard, data: 
         *_corroboration_effect(ok, "by the resolution"),
         "the resolution time becomes the item's last-verified time",
     ]
-    warnings = [f"{f.item_id} is already {f.lifecycle}; another resolution is appended"
-                for f in ok if f.lifecycle in ("resolved", "superseded")]
+    warnings = [f"{w.item_id}: the world-check CONFIRMED its claim; resolving says the world changed"
+                for w in writes if w.item_id in data.world_confirmed]
+    warnings += [f"{f.item_id} is already {f.lifecycle}; another resolution is appended"
+                 for f in ok if f.lifecycle in ("resolved", "superseded")]
     return Plan(verb="resolve", project=project, writes=tuple(writes), refusals=tuple(refusals),
                 effects=tuple(effects), warnings=tuple(warnings), items=tuple(items))
 
@@ -435,6 +465,7 @@ def plan_forget(project: str, facts: ItemFacts, guard: StoreGuard, data: ForgetI
 # ---- undo ----------------------------------------------------------------------------
 
 UNDOABLE_VERBS = frozenset({"resolve", "retract", "restore"})
+UNDOABLE_OPS = frozenset({"resolve", "quarantine", "reopen", "release"})
 
 
 class DoneRecord(Frozen):
@@ -445,6 +476,36 @@ class DoneRecord(Frozen):
     status: str | None = None
     quarantine_id: str | None = None
     undid: str | None = None
+    ts: str | None = None
+
+
+def describe_action(entry: ActionEntry) -> str:
+    """`resolve of r-1, r-2 at <time> (act-…)`: how a preview names an action."""
+    items = ", ".join(entry.item_ids) if len(entry.item_ids) <= 4 else f"{len(entry.item_ids)} items"
+    return f"{entry.verb} of {items or 'no item'} at {entry.time} ({entry.action_id})"
+
+
+def _not_ours(done: DoneRecord, facts: ItemFacts) -> Refusal | None:
+    """Undo compensates only the app's own write: when daimon's current record
+    for the item is a newer one (a verdict written since, by anyone), refuse
+    and name it rather than overwrite it."""
+    if done.op in ("resolve", "reopen"):
+        latest = facts.latest
+        want = done.status if done.op == "resolve" else "reopened"
+        ours = (latest is not None and latest.source == "ui"
+                and logged_status(done.op, latest.status) == want
+                and (done.ts is None or latest.ts == done.ts))
+        if ours or latest is None:
+            return None
+        return _refuse(facts, "newer-record",
+                       f"daimon's current record is {safe_status(latest.status)!r} from {latest.source!r} "
+                       f"at {latest.ts}, not this app's write; undo will not overwrite it")
+    if done.op == "quarantine" and facts.quarantine_id and done.quarantine_id \
+            and facts.quarantine_id != done.quarantine_id:
+        return _refuse(facts, "newer-record",
+                       f"the value is withheld by quarantine {facts.quarantine_id} now, not this app's "
+                       f"{done.quarantine_id}; undo will not release it")
+    return None
 
 
 def undo_write(done: DoneRecord, facts: ItemFacts, guard: StoreGuard,
@@ -453,63 +514,80 @@ def undo_write(done: DoneRecord, facts: ItemFacts, guard: StoreGuard,
     quarantine→release, reopen→resolve (with the status it undid),
     release→quarantine again. Forget and unforget are never undone."""
     note = f"undo of daimon-tui action {action_id}"
+    if done.op not in UNDOABLE_OPS:
+        return _refuse(facts, "not-undoable", f"a {done.op} cannot be undone")
+    refused = _common_refusal(facts, guard, TRUST if done.op in ("quarantine", "release") else EVENTS)
+    if refused is None:
+        refused = _not_ours(done, facts)
+    if refused:
+        return refused
     if done.op == "resolve":
-        refused = _common_refusal(facts, guard, EVENTS)
-        if refused:
-            return refused
         if facts.lifecycle not in ("resolved", "superseded"):
             return _refuse(facts, "state-moved", f"the item is {facts.lifecycle} now; nothing to undo")
         return PlannedWrite(item_id=facts.item_id, op="reopen", ledger=EVENTS, status="reopened", note=note,
                             undoes=done.status, record=f"events.jsonl reopened {facts.item_id}, source ui")
     if done.op == "quarantine":
-        refused = _common_refusal(facts, guard, TRUST)
-        if refused:
-            return refused
         qid = done.quarantine_id or facts.quarantine_id
         if facts.lifecycle != "quarantined" or not qid:
             return _refuse(facts, "state-moved", f"the item is {facts.lifecycle} now; nothing to undo")
         return PlannedWrite(item_id=facts.item_id, op="release", ledger=TRUST, quarantine_id=qid,
                             record=f"trust.jsonl released {qid}, channel ui")
     if done.op == "reopen":
-        refused = _common_refusal(facts, guard, EVENTS)
-        if refused:
-            return refused
         if facts.lifecycle != "active":
             return _refuse(facts, "state-moved", f"the item is {facts.lifecycle} now; nothing to undo")
         status = done.undid or "resolved"
         return PlannedWrite(item_id=facts.item_id, op="resolve", ledger=EVENTS, status=status, note=note,
                             record=f"events.jsonl resolution {facts.item_id} status {status!r}, source ui")
-    if done.op == "release":
-        refused = _common_refusal(facts, guard, TRUST)
-        if refused:
-            return refused
-        if facts.lifecycle == "quarantined" or facts.text is None:
-            return _refuse(facts, "state-moved", f"the item is {facts.lifecycle} now; nothing to undo")
-        return PlannedWrite(item_id=facts.item_id, op="quarantine", ledger=TRUST, kind=facts.kind,
-                            reason=note, evidence=(f"artifact:daimon-tui-action-{action_id}",),
-                            record=f"trust.jsonl quarantined ({facts.kind}) again, channel ui")
-    return _refuse(facts, "not-undoable", f"a {done.op} cannot be undone")
+    if facts.lifecycle == "quarantined" or facts.text is None:
+        return _refuse(facts, "state-moved", f"the item is {facts.lifecycle} now; nothing to undo")
+    return PlannedWrite(item_id=facts.item_id, op="quarantine", ledger=TRUST, kind=facts.kind,
+                        reason=note, evidence=(f"artifact:daimon-tui-action-{action_id}",),
+                        record=f"trust.jsonl quarantined ({facts.kind}) again, channel ui")
 
 
-def plan_undo(project: str, action_id: str, done: list[DoneRecord], facts: dict[str, ItemFacts],
-              guard: StoreGuard) -> Plan:
+# What daimon will not reverse, and how the item's mark and badges change, per compensating op.
+_UNDO_EFFECTS: dict[str, tuple[str, ...]] = {
+    "reopen": ("{id}: shows in the briefing again, marked freshly verified (the reopen is its newest "
+               "verification), not stale as before the resolve",
+               "{id}: corroboration reset by the resolution does NOT come back (a ×N badge stays gone)"),
+    "release": ("{id}: every item with this value shows again, corroboration and badges as before",
+                "{id}: the quarantine record stays in trust.jsonl, marked released"),
+    "resolve": ("{id}: withheld again (resolved); the resolution time becomes its last-verified time",
+                "{id}: corroboration is reset by the resolution and will not come back on a later reopen"),
+    "quarantine": ("{id}: every item with this value is hidden again, under a NEW quarantine id",
+                   "{id}: the released record stays in trust.jsonl; corroboration is kept"),
+}
+
+
+def plan_undo(project: str, entry: ActionEntry, done: list[DoneRecord], facts: dict[str, ItemFacts],
+              guard: StoreGuard, skipped: tuple[ActionEntry, ...] = ()) -> Plan:
+    """Compensate `entry`. `skipped` are newer applied actions that cannot be
+    undone and stand in between: the preview names them, so a quick `y`
+    never undoes an older action without saying so."""
     writes, refusals = [], []
     for record in done:
         got = undo_write(record, facts.get(record.item_id) or ItemFacts(item_id=record.item_id), guard,
-                         action_id)
+                         entry.action_id)
         (writes if isinstance(got, PlannedWrite) else refusals).append(got)
+    warnings = [f"undoes: {describe_action(entry)}"]
+    if skipped:
+        warnings.append("NEWER actions that cannot be undone stand in between; this undoes the OLDER one "
+                        "named above: " + "; ".join(describe_action(e) for e in skipped))
     effects = ["a compensating record is appended; the original record stays in daimon's ledger",
                "it lands at a later second than the record it undoes (daimon folds by the second)"]
-    if any(w.op == "resolve" for w in writes):
-        effects.append("re-resolving withholds the item again")
+    for w in writes:
+        effects.extend(line.format(id=w.item_id) for line in _UNDO_EFFECTS[w.op])
     return Plan(verb="undo", project=project, writes=tuple(writes), refusals=tuple(refusals),
-                effects=tuple(effects), items=tuple(facts.values()), undoes=action_id)
+                effects=tuple(effects), warnings=tuple(warnings), items=tuple(facts.values()),
+                undoes=entry.action_id)
 
 
-def nothing_to_undo(project: str) -> Plan:
+def nothing_to_undo(project: str, skipped: tuple[ActionEntry, ...] = ()) -> Plan:
+    reason = "no applied resolve, retract or restore to undo in this project"
+    if skipped:
+        reason += "; the last action cannot be undone: " + describe_action(skipped[0])
     return Plan(verb="undo", project=project,
-                refusals=(Refusal(item_id="", code="nothing-to-undo",
-                                  reason="no applied resolve, retract or restore to undo in this project"),))
+                refusals=(Refusal(item_id="", code="nothing-to-undo", reason=reason),))
 
 
 # ---- what a write did -------------------------------------------------------------

@@ -213,16 +213,17 @@ class DaimonTUI(App[int]):
     def run_verb(self, verb: str, screen: BriefingScreen) -> None:
         if self.project is None:
             return
-        ids = tuple(item.id for item in screen.targets() if item.id)
-        self._verb_worker(verb, ids, screen)
+        self._verb_worker(verb, screen.target_ids(), screen)
 
     @work(exclusive=True, group="verb")
     async def _verb_worker(self, verb: str, ids: tuple[str, ...], screen: BriefingScreen) -> None:
         from daimon_tui.ui.verb_flow import run_verb
 
         assert self.project is not None
+        statuses = {i: screen.prefill_status(i) for i in ids}
         outcome = await run_verb(self, verb, ids, self.project, self.action_log,  # type: ignore[arg-type]
-                                 status=screen.prefill_status())
+                                 status=screen.prefill_status(), statuses=statuses,
+                                 confirmed=screen.world_confirmed(ids))
         if outcome.status != "cancelled":
             screen.marked.clear()
             screen.load()

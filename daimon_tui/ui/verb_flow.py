@@ -35,9 +35,13 @@ from daimon_tui.ui.screens.verb_modals import (
 
 
 def _logged(result: verbs.WriteResult) -> LoggedRecord:
-    # ids, codes and daimon references only: never text, note or evidence
+    # ids, codes and daimon references only: never text, note or evidence; the
+    # status is the op's word from the closed vocabulary, and only for a record
+    # that was written
+    wrote = result.outcome in ("applied", "not-applied")
     return LoggedRecord(item_id=result.item_id, op=result.op, outcome=result.outcome, reason=result.code,
-                        ledger=result.ledger, ref=result.ref, status=verbs.safe_status(result.status),
+                        ledger=result.ledger, ref=result.ref,
+                        status=verbs.logged_status(result.op, result.status) if wrote else None,
                         ts=result.ts, undid=verbs.safe_status(result.undid))
 
 
@@ -68,7 +72,8 @@ def _log(log: ActionLog, project: ProjectRef, verb: verbs.VerbName, item_ids: tu
         reason = "partial"
     records = tuple(_logged(r) for r in results) + tuple(
         _refusal_logged(r, _DEFAULT_OP[verb]) for r in refusals if r.item_id)
-    item_ids = item_ids or tuple(dict.fromkeys(r.item_id for r in records))
+    # a line names the items its records touched (an undo: the items undone)
+    item_ids = tuple(dict.fromkeys(r.item_id for r in records)) or item_ids
     try:
         if intent is not None:
             entry = log.settle(intent, outcome, reason=reason, records=records, item_ids=item_ids)
@@ -84,9 +89,19 @@ async def _ask(app: App, screen) -> object:
     return await app.push_screen_wait(screen)
 
 
+def _resolve_input(data: verbs.ResolveInput, prefill: str, statuses: dict[str, str],
+                   confirmed: frozenset[str]) -> verbs.ResolveInput:
+    """Each item keeps its own prefilled status (from its own world-check)
+    unless the person chose another status in the modal: then it is for all."""
+    per_item = statuses if data.status == prefill else {}
+    return data.model_copy(update={"per_item": per_item, "world_confirmed": confirmed})
+
+
 async def run_verb(app: App, verb: verbs.VerbName, items: tuple[str, ...], project: ProjectRef,
                    log: ActionLog, *, timing: writer.Timing = writer.DEFAULT_TIMING,
-                   status: str = "resolved") -> verbs.Outcome:
+                   status: str = "resolved", statuses: dict[str, str] | None = None,
+                   confirmed: frozenset[str] = frozenset(), undo_of: ActionEntry | None = None) -> verbs.Outcome:
+    """`undo_of` undoes that logged action (a Log row) instead of the last one."""
     items = tuple(dict.fromkeys(i for i in items if i))
     data: verbs.VerbInput = None
     if verb != "undo" and not items:
@@ -94,6 +109,8 @@ async def run_verb(app: App, verb: verbs.VerbName, items: tuple[str, ...], proje
         return verbs.Outcome(verb=verb, status="cancelled", message="no item selected")
     if verb == "resolve":
         data = await _ask(app, ResolveModal(items, status=status))
+        if isinstance(data, verbs.ResolveInput):
+            data = _resolve_input(data, status, statuses or {}, confirmed)
     elif verb == "retract":
         data = await _ask(app, RetractModal(items))
     elif verb == "reverify":
@@ -104,7 +121,7 @@ async def run_verb(app: App, verb: verbs.VerbName, items: tuple[str, ...], proje
     # The writer's own checks need the folded snapshot in this process: folded
     # in a thread while the plan is built and the person reads the preview.
     warm = asyncio.create_task(asyncio.to_thread(plan_request.warm_for_write, project))
-    undo_entry = None
+    undo_entry = undo_of
     if verb == "undo":
         # the chain cannot vouch for its own last line: its head file does.
         # Not logged: the log refuses to append over a line its head disowns.
@@ -114,8 +131,12 @@ async def run_verb(app: App, verb: verbs.VerbName, items: tuple[str, ...], proje
             return verbs.Outcome(verb=verb, status="refused", message=head)
     try:
         if verb == "undo":
-            undo_entry = await asyncio.to_thread(log.last_undoable, project.slug, verbs.UNDOABLE_VERBS)
-            plan = await asyncio.to_thread(plans.build_undo_plan, project, undo_entry)
+            skipped: tuple[ActionEntry, ...] = ()
+            if undo_entry is None:
+                choice = await asyncio.to_thread(log.undo_choice, project.slug, verbs.UNDOABLE_VERBS,
+                                                 verbs.UNDOABLE_OPS)
+                undo_entry, skipped = choice.entry, choice.skipped
+            plan = await asyncio.to_thread(plans.build_undo_plan, project, undo_entry, skipped)
         else:
             # by the judging child, over the snapshot it holds: no fold here
             plan = await plan_request.ask(project, verb, items, data)
@@ -124,7 +145,7 @@ async def run_verb(app: App, verb: verbs.VerbName, items: tuple[str, ...], proje
         return verbs.Outcome(verb=verb, status="failed", message=type(exc).__name__)
 
     undoes = undo_entry.action_id if undo_entry is not None else None
-    logged_items = items or tuple(dict.fromkeys(w.item_id for w in plan.writes))
+    logged_items = items if verb != "undo" else (undo_entry.item_ids if undo_entry is not None else ())
     if not plan.allowed:
         message = verbs.summarize(verb, (), plan.refusals)
         action_id = _log(log, project, verb, logged_items, "refused", (), plan.refusals, undoes)

@@ -82,15 +82,39 @@ def test_unreadable_garbage_is_a_line_problem(tmp_path: Path) -> None:
     assert not log.verify_chain().ok
 
 
-def test_last_undoable_skips_undone_and_refused(tmp_path: Path) -> None:
+VERBS = frozenset({"resolve", "retract", "restore"})
+OPS = frozenset({"resolve", "quarantine", "reopen", "release"})
+
+
+def _op_append(log: ActionLog, verb: str, op: str, item: str):
+    return log.record(project="slug", verb=verb, outcome="applied", item_ids=(item,),
+                      records=(LoggedRecord(item_id=item, op=op, outcome="applied"),))
+
+
+def test_undo_choice_skips_undone_and_refused(tmp_path: Path) -> None:
     log = _log(tmp_path)
     first = _append(log)
     second = _append(log, verb="retract")
     _append(log, verb="resolve", outcome="refused")
-    assert log.last_undoable("slug", frozenset({"resolve", "retract"})).action_id == second.action_id
+    choice = log.undo_choice("slug", VERBS, OPS)
+    assert choice.entry.action_id == second.action_id and choice.skipped == ()
     _append(log, verb="undo", undoes=second.action_id)
-    assert log.last_undoable("slug", frozenset({"resolve", "retract"})).action_id == first.action_id
-    assert log.last_undoable("other", frozenset({"resolve"})) is None
+    assert log.undo_choice("slug", VERBS, OPS).entry.action_id == first.action_id
+    assert log.undo_choice("other", VERBS, OPS).entry is None
+
+
+def test_undo_choice_names_newer_actions_it_cannot_undo(tmp_path: Path) -> None:
+    """Issue 15 point 2: a reverify or forget after a resolve stands in between; `z` must say so."""
+    log = _log(tmp_path)
+    resolved = _op_append(log, "resolve", "resolve", "o-aaaaaa")
+    reverified = _op_append(log, "reverify", "reverify", "o-bbbbbb")
+    forgot = _op_append(log, "forget", "forget", "o-cccccc")
+    choice = log.undo_choice("slug", VERBS, OPS)
+    assert choice.entry.action_id == resolved.action_id
+    assert [e.action_id for e in choice.skipped] == [forgot.action_id, reverified.action_id]
+    # a restore that only lifted a forget holds nothing to undo either
+    lifted = _op_append(log, "restore", "unforget", "o-cccccc")
+    assert log.undo_choice("slug", VERBS, OPS).skipped[0].action_id == lifted.action_id
 
 
 def test_default_path_follows_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

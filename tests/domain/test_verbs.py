@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from daimon_tui.domain import verbs
+from daimon_tui.domain.action_log import ActionEntry
 from daimon_tui.domain.verbs import ForgetInput, ForgetReach, ItemFacts, LatestEvent, StoreGuard
 
 OK = StoreGuard(ledgers={"events.jsonl": "ok", "trust.jsonl": "ok"})
+ENTRY = ActionEntry(action_id="act-1", time="2026-12-02T10:00:01Z", user="u", project="p", verb="resolve",
+                    item_ids=("o-aaaaaa",), outcome="applied")
 TEXT = "Should uploads retry on HTTP 429 with exponential backoff?"
 
 
@@ -132,17 +135,64 @@ def test_undo_maps_each_write_to_its_compensation() -> None:
             verbs.DoneRecord(item_id="o-cccccc", op="reopen", undid="merged"),
             verbs.DoneRecord(item_id="o-dddddd", op="release", quarantine_id="tr-000000000002"),
             verbs.DoneRecord(item_id="o-eeeeee", op="forget")]
-    facts = {"o-aaaaaa": resolved(item_id="o-aaaaaa"),
+    facts = {"o-aaaaaa": resolved(item_id="o-aaaaaa", status="done"),
              "o-bbbbbb": live("o-bbbbbb", lifecycle="quarantined", quarantine_id="tr-000000000001"),
              "o-cccccc": live("o-cccccc"), "o-dddddd": live("o-dddddd"),
              "o-eeeeee": live("o-eeeeee", lifecycle="forgotten")}
-    plan = verbs.plan_undo("p", "act-1", done, facts, OK)
+    plan = verbs.plan_undo("p", ENTRY, done, facts, OK)
     assert [(w.item_id, w.op, w.status) for w in plan.writes] == [
         ("o-aaaaaa", "reopen", "reopened"), ("o-bbbbbb", "release", None),
         ("o-cccccc", "resolve", "merged"), ("o-dddddd", "quarantine", None)]
     assert plan.refusals[0].code == "not-undoable" and plan.undoes == "act-1"
-    moved = verbs.plan_undo("p", "act-1", done[:1], {"o-aaaaaa": live("o-aaaaaa")}, OK)
+    moved = verbs.plan_undo("p", ENTRY, done[:1], {"o-aaaaaa": live("o-aaaaaa")}, OK)
     assert moved.refusals[0].code == "state-moved"
+
+
+def test_undo_refuses_when_daimons_current_record_is_not_the_apps_write() -> None:
+    """#16 point 4: a verdict written since (here daimon's CLI) is named, never overwritten."""
+    done = [verbs.DoneRecord(item_id="o-aaaaaa", op="resolve", status="done", ts="2026-12-02T10:00:00Z")]
+    ours = verbs.plan_undo("p", ENTRY, done, {"o-aaaaaa": resolved(status="done")}, OK)
+    assert [w.op for w in ours.writes] == ["reopen"]
+    newer = live(lifecycle="resolved", latest=LatestEvent(status="merged", source="cli", ts="2026-12-02T10:05:00Z"))
+    plan = verbs.plan_undo("p", ENTRY, done, {"o-aaaaaa": newer}, OK)
+    assert not plan.writes and plan.refusals[0].code == "newer-record"
+    assert "'merged' from 'cli' at 2026-12-02T10:05:00Z" in plan.refusals[0].reason
+    requarantined = live(lifecycle="quarantined", quarantine_id="tr-000000000009")
+    done_q = [verbs.DoneRecord(item_id="o-aaaaaa", op="quarantine", quarantine_id="tr-000000000001")]
+    assert verbs.plan_undo("p", ENTRY, done_q, {"o-aaaaaa": requarantined}, OK).refusals[0].code == "newer-record"
+
+
+def test_undo_preview_names_the_action_and_what_it_steps_over() -> None:
+    done = [verbs.DoneRecord(item_id="o-aaaaaa", op="resolve", status="done")]
+    newer = ActionEntry(action_id="act-2", time="2026-12-02T10:09:00Z", user="u", project="p", verb="forget",
+                        item_ids=("o-bbbbbb",), outcome="applied")
+    plan = verbs.plan_undo("p", ENTRY, done, {"o-aaaaaa": resolved(status="done")}, OK, (newer,))
+    assert plan.warnings[0] == "undoes: resolve of o-aaaaaa at 2026-12-02T10:00:01Z (act-1)"
+    assert "forget of o-bbbbbb at 2026-12-02T10:09:00Z (act-2)" in plan.warnings[1]
+    assert any("corroboration reset by the resolution does NOT come back" in e for e in plan.effects)
+    assert any("freshly verified" in e for e in plan.effects)
+
+
+def test_log_status_vocabulary_is_closed_per_op() -> None:
+    """Issue 15 point 4: a forget is logged as forgotten, never as resolved."""
+    assert verbs.logged_status("forget", "forgotten") == "forgotten"
+    assert verbs.logged_status("unforget", "reopened:unforget") == "lifted"
+    assert verbs.logged_status("quarantine") == "quarantined"
+    assert verbs.logged_status("release") == "released"
+    assert verbs.logged_status("reopen", "reopened") == "reopened"
+    assert verbs.logged_status("resolve", "merged") == "merged"
+    assert verbs.logged_status("resolve", "secret words") == "resolved"
+    assert not verbs.log_status_allowed("forget", "resolved")
+    assert verbs.log_status_allowed("resolve", "superseded-by:o-abcdef")
+
+
+def test_batch_resolve_plans_each_items_own_status_and_flags_a_confirmed_claim() -> None:
+    """Issue 15 point 5: the cursor's `gone` does not land on an item whose branch the world confirmed."""
+    data = verbs.ResolveInput(status="gone", per_item={"o-aaaaaa": "gone", "o-bbbbbb": "resolved"},
+                              world_confirmed=frozenset({"o-bbbbbb"}))
+    plan = verbs.plan_resolve("p", [live("o-aaaaaa"), live("o-bbbbbb")], OK, data)
+    assert [(w.item_id, w.status) for w in plan.writes] == [("o-aaaaaa", "gone"), ("o-bbbbbb", "resolved")]
+    assert plan.warnings[0].startswith("o-bbbbbb: the world-check CONFIRMED")
 
 
 def test_safe_status_keeps_free_text_out() -> None:

@@ -13,7 +13,7 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
 from daimon_tui.domain import verbs
-from daimon_tui.domain.action_log import ActionLog
+from daimon_tui.domain.action_log import ActionEntry, ActionLog
 from daimon_tui.domain.verbs import ForgetReach, ItemFacts, LatestEvent, StoreGuard
 from daimon_tui.models import ProjectRef
 from daimon_tui.ui.screens.log import LogScreen
@@ -33,6 +33,8 @@ from tests.daimon_records import project_ref as ref
 STYLES = Path(__file__).resolve().parents[2] / "styles" / "verbs.tcss"
 SIZE = (100, 32)
 OK = StoreGuard(ledgers={"events.jsonl": "ok", "trust.jsonl": "ok"})
+UNDONE = ActionEntry(action_id="act-0123456789ab", time="2026-12-02T10:00:01Z", user="u", project="demo",
+                     verb="resolve", item_ids=("o-eab53c8845ea",), outcome="applied")
 RETRY_Q = "Should uploads retry on HTTP 429 with exponential backoff?"
 RESOLVED_Q = "Does the upload API send Retry-After headers when throttling?"
 QUARANTINED_U = "Whether the CDN caches 429 responses from the upload API"
@@ -70,7 +72,7 @@ PLANS: dict[str, Callable[[], verbs.Plan]] = {
     "forget": lambda: verbs.plan_forget("demo", facts(reach=ForgetReach(
         siblings=("o-111111111111",), ledger_records=("a-222222222222",), active_rulings=("r-333333333333",),
         quarantines=("tr-444444444444",))), OK),
-    "undo": lambda: verbs.plan_undo("demo", "act-0123456789ab",
+    "undo": lambda: verbs.plan_undo("demo", UNDONE,
                                     [verbs.DoneRecord(item_id="o-eab53c8845ea", op="resolve", status="done")],
                                     {"o-eab53c8845ea": facts(lifecycle="resolved")}, OK),
     "refused": lambda: verbs.plan_resolve("demo", [facts()], StoreGuard(disabled=True), verbs.ResolveInput()),

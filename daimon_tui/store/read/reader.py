@@ -31,6 +31,7 @@ from daimon_tui.models import (
     WithheldItem,
 )
 from daimon_tui.store import paths
+from daimon_tui.store.read.forgotten import forgotten_items
 
 # The format versions this reader was tested against; anything else is read
 # (daimon reads it) but flagged, because its fields may mean something new.
@@ -422,6 +423,10 @@ def load_briefing(project: ProjectRef, now: float | None = None, *, session_id: 
         rulings = ()
         notes += (Diagnostic(message=f"standing rulings could not be read ({type(exc).__name__})"),)
     withheld = _withheld(annotated.withheld)
+    try:
+        withheld += forgotten_items(project, frozenset(w.id for w in withheld if w.id))
+    except Exception as exc:  # an unreadable events ledger: say so, keep the rest
+        notes += (Diagnostic(message=f"forgotten items could not be listed ({type(exc).__name__})"),)
     checkpoint = annotated.checkpoint
     if checkpoint is None:
         state = "closed" if snap.closed else "no-checkpoint"

@@ -190,21 +190,18 @@ def build_plan(verb: verbs.VerbName, item_ids: tuple[str, ...], project: Project
 
 
 def done_records(entry: ActionEntry) -> list[verbs.DoneRecord]:
-    out = []
-    for record in entry.records:
-        if record.outcome != "applied" or record.op not in ("resolve", "reopen", "quarantine", "release",
-                                                           "reverify", "forget", "unforget"):
-            continue
-        out.append(verbs.DoneRecord(item_id=record.item_id, op=record.op, status=record.status,
-                                    quarantine_id=record.ref if record.ledger == verbs.TRUST else None,
-                                    undid=record.undid))
-    return out
+    """Every applied record; one that cannot be undone (a forget, a lift) shows as refused."""
+    return [verbs.DoneRecord(item_id=record.item_id, op=record.op, status=record.status,
+                             quarantine_id=record.ref if record.ledger == verbs.TRUST else None,
+                             undid=record.undid, ts=record.ts)
+            for record in entry.records if record.outcome == "applied"]
 
 
-def build_undo_plan(project: ProjectRef, entry: ActionEntry | None) -> verbs.Plan:
+def build_undo_plan(project: ProjectRef, entry: ActionEntry | None,
+                    skipped: tuple[ActionEntry, ...] = ()) -> verbs.Plan:
     if entry is None:
-        return verbs.nothing_to_undo(project.slug)
+        return verbs.nothing_to_undo(project.slug, skipped)
     done = done_records(entry)
     guard = store_guard(project)
     facts = {record.item_id: item_facts(project, record.item_id) for record in done}
-    return verbs.plan_undo(project.slug, entry.action_id, done, facts, guard)
+    return verbs.plan_undo(project.slug, entry, done, facts, guard, skipped)

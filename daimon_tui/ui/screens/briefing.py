@@ -292,7 +292,7 @@ class BriefingScreen(Screen):
             for item in resolved:
                 add_item(item)
             for entry in briefing.withheld:
-                entries.append(Entry(withheld_row(entry), key=len(self.rows)))
+                entries.append(Entry(withheld_row(entry, marked=entry.id in self.marked), key=len(self.rows)))
                 self.rows.append(Row(withheld=entry))
         if not self.rows:
             message = EMPTY_MESSAGES.get(briefing.state, "No item matches the filter.")
@@ -335,6 +335,17 @@ class BriefingScreen(Screen):
             return [i for i in (*self.briefing.items(), *self.briefing.resolved) if i.id in self.marked]
         item = self.current_item()
         return [item] if item else []
+
+    def target_ids(self) -> tuple[str, ...]:
+        """What a verb acts on: the marked rows, withheld ones included, else
+        the row under the cursor (an item or a withheld row)."""
+        if self.briefing and self.marked:
+            shown = [i.id for i in (*self.briefing.items(), *self.briefing.resolved)]
+            shown += [w.id for w in self.briefing.withheld]
+            return tuple(i for i in dict.fromkeys(shown) if i and i in self.marked)
+        row = self.current_row()
+        found = row.item.id if row and row.item else (row.withheld.id if row and row.withheld else None)
+        return (found,) if found else ()
 
     def action_cursor(self, delta: int) -> None:
         row_list = self.query_one("#items", RowList)
@@ -498,14 +509,22 @@ class BriefingScreen(Screen):
         self.show_withheld = not self.show_withheld
 
     def action_mark(self) -> None:
-        item = self.current_item()
-        if item is None or item.id is None:
+        row = self.current_row()
+        if row is None:
             return
-        self.marked.symmetric_difference_update({item.id})
+        if row.item is not None and row.item.id:
+            item = row.item
+            self.marked.symmetric_difference_update({item.id})
+            prompt = item_row(item, marked=item.id in self.marked, provisional=item.provisional)
+        elif row.withheld is not None and row.withheld.id:
+            # withheld rows are marked too, so restores can be batched
+            self.marked.symmetric_difference_update({row.withheld.id})
+            prompt = withheld_row(row.withheld, marked=row.withheld.id in self.marked)
+        else:
+            return
         row_list = self.query_one("#items", RowList)
         if row_list.highlighted is not None:
-            row_list.replace_prompt(
-                row_list.highlighted, item_row(item, marked=item.id in self.marked, provisional=item.provisional))
+            row_list.replace_prompt(row_list.highlighted, prompt)
         self.action_cursor(1)
 
     def key_escape(self) -> bool:
@@ -521,13 +540,22 @@ class BriefingScreen(Screen):
 
     # ---- verbs and world-checks are wired by their own modules --------------
 
-    def prefill_status(self) -> str:
-        """A world contradiction names the resolve status (gone, missing, merged)."""
-        item = self.current_item()
-        found = self.world.get(item.id or "") if item else None
+    def prefill_status(self, item_id: str | None = None) -> str:
+        """A world contradiction names the resolve status (gone, missing, merged);
+        for `item_id`, else the item under the cursor."""
+        if item_id is None:
+            item = self.current_item()
+            item_id = item.id if item else None
+        found = self.world.get(item_id or "")
         from daimon_tui.domain.world_badges import suggested_status
 
         return suggested_status(found[0] if found else None)
+
+    def world_confirmed(self, item_ids: tuple[str, ...]) -> frozenset[str]:
+        """The items whose claim the world-check confirmed (a resolve flags them)."""
+        from daimon_tui.domain.worldcheck import badge_for
+
+        return frozenset(i for i in item_ids if i in self.world and badge_for(self.world[i][0]) == "world-checked")
 
     def action_verb(self, verb: str) -> None:
         self.app.run_verb(verb, self)  # type: ignore[attr-defined]

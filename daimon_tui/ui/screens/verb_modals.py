@@ -39,7 +39,12 @@ def plan_text(plan: verbs.Plan) -> Text:
             out.append("  ")
             out.append_text(_text(item_id, "bold"))
             if f is not None:
-                out.append(f"  [{f.kind} · {f.lifecycle}]  ", style="dim")
+                state = f.lifecycle
+                chosen = verbs.safe_status(f.latest.status) if f.latest is not None else None
+                if f.lifecycle in ("resolved", "superseded") and chosen and chosen != f.lifecycle:
+                    # the status the person chose ("merged"), not only "resolved"
+                    state = f"{f.lifecycle}: {chosen}"
+                out.append(f"  [{f.kind} · {state}]  ", style="dim")
                 if f.text:
                     out.append_text(_text(f.text, limit=160))
             out.append("\n")
@@ -55,6 +60,11 @@ def plan_text(plan: verbs.Plan) -> Text:
             out.append("  → ")
             out.append_text(_text(w.record))
             out.append(f"   [{w.ledger} · channel {w.channel}]\n", style="dim")
+            if w.note:
+                # the note exactly as it will be written (inert)
+                out.append("      note: ", style="dim")
+                out.append_text(_text(w.note, limit=400))
+                out.append("\n")
     if plan.effects:
         out.append("\nSide effects\n", style="bold")
         for line in plan.effects:

@@ -31,6 +31,10 @@ def item_row(item: Item, *, marked: bool = False, provisional: bool = False) -> 
         row.append(f"[{badge_label(badge)}]", style=badge_style(badge))
     if item.state != "visible":
         row.append(f"  ({item.state}", style="italic")
+        status = (item.closing_status or "").strip()
+        if status and status.casefold() != item.state:
+            # the status the person chose ("merged"), not only "resolved"
+            row.append(f": {inert(status, limit=40)}", style="italic")
         if item.closing_source:
             row.append(f" via {inert(item.closing_source, limit=20)}", style="italic")
         row.append(")", style="italic")
@@ -39,12 +43,15 @@ def item_row(item: Item, *, marked: bool = False, provisional: bool = False) -> 
     return row
 
 
-def withheld_row(entry: WithheldItem) -> Text:
-    row = Text("  ")
+def withheld_row(entry: WithheldItem, *, marked: bool = False) -> Text:
+    row = Text()
+    row.append("● " if marked else "  ", style="bold magenta")
     row.append("[⛔ withheld]", style="bold red")
     row.append(f" {entry.kind} {inert(entry.id or '(no id)', limit=60)}", style="dim")
     row.append(f"  ({entry.state}", style="italic")
     if entry.quarantine_id:
         row.append(f" {inert(entry.quarantine_id, limit=40)}", style="italic")
+    if entry.when:
+        row.append(f" {inert(entry.when, limit=30)}", style="italic")
     row.append(") — daimon shows no text for it", style="italic dim")
     return row

@@ -1,0 +1,25 @@
+"""Forgotten items, listed from daimon's standing tombstones: id, kind and
+when, never text (there is none: the forget removed it everywhere)."""
+
+from __future__ import annotations
+
+from daimon_briefing import api, store, view
+
+from daimon_tui.models import ProjectRef, WithheldItem
+
+
+def forgotten_items(project: ProjectRef, skip: frozenset[str] = frozenset()) -> tuple[WithheldItem, ...]:
+    """Every id a standing tombstone still withholds in this project (a lift
+    or `daimon unforget` drops it), except the ids in `skip`."""
+    target = project.target
+    out = []
+    for standing in store.project_standing(target).values():
+        for item_id in standing.ids:
+            if item_id in skip:
+                continue
+            looked = api.lookup(target, item_id)
+            kind = looked.kind if isinstance(looked, view.Withheld) else "unknown"
+            stamps = [e.ts for e in view.item_events(target, item_id) if e.ts and e.tombstone]
+            out.append(WithheldItem(id=item_id, kind=str(kind), state="forgotten",
+                                    when=max(stamps) if stamps else None))
+    return tuple(out)
