@@ -554,8 +554,9 @@ _UNDO_EFFECTS: dict[str, tuple[str, ...]] = {
                 "{id}: the quarantine record stays in trust.jsonl, marked released"),
     "resolve": ("{id}: withheld again (resolved); the resolution time becomes its last-verified time",
                 "{id}: corroboration is reset by the resolution and will not come back on a later reopen"),
-    "quarantine": ("{id}: every item with this value is hidden again, under a NEW quarantine id",
-                   "{id}: the released record stays in trust.jsonl; corroboration is kept"),
+    "quarantine": ("{id}: every item with this value is hidden again: daimon re-activates the same "
+                   "quarantine id (keyed by value) with this undo as its reason",
+                   "{id}: the original reason and evidence are not restored; corroboration is kept"),
 }
 
 

@@ -112,7 +112,7 @@ async def run_verb(app: App, verb: verbs.VerbName, items: tuple[str, ...], proje
         if isinstance(data, verbs.ResolveInput):
             data = _resolve_input(data, status, statuses or {}, confirmed)
     elif verb == "retract":
-        data = await _ask(app, RetractModal(items))
+        data = await _ask(app, RetractModal(items, check=plans.retract_input_refusal))
     elif verb == "reverify":
         data = await _ask(app, ReverifyModal(items))
     if verb in ("resolve", "retract", "reverify") and data is None:

@@ -4,15 +4,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from daimon_briefing import api
+from daimon_briefing import api, store, view
 
 from daimon_tui.store.demo import builder as demo
+from daimon_tui.store.write import writer
 from daimon_tui.ui.app import DaimonTUI
 from daimon_tui.ui.screens.briefing import BriefingScreen
-from tests.daimon_records import events
+from daimon_tui.ui.screens.verb_modals import PlanPreviewModal
+from tests.daimon_records import events, project_ref
+from tests.daimon_records import item_ids as ids
 from tests.ui.settle import settle
 
 NOW = demo.DEMO_NOW.timestamp()
+QUARANTINED_U = "Whether the CDN caches 429 responses from the upload API"
+NIGHTLY = "Switch the nightly job to its own bucket prefix"
 
 
 
@@ -46,3 +51,62 @@ async def test_resolve_from_the_briefing_then_undo(demo_store: demo.DemoStore, p
     log = private_action_log.read_text()
     # two actions, each an intent line before daimon's write and an outcome line after
     assert target.text not in log and len(log.splitlines()) == 4
+
+
+async def _to_withheld(pilot, screen: BriefingScreen, item_id: str) -> None:
+    for _ in range(80):
+        row = screen.current_row()
+        if row is not None and row.withheld is not None and row.withheld.id == item_id:
+            return
+        await pilot.press("j")
+        await pilot.pause()
+    raise AssertionError(f"no withheld row {item_id}")
+
+
+async def test_u_on_a_quarantined_withheld_row_releases_it(demo_store: demo.DemoStore) -> None:
+    """Issue 15 point 1: `u` on a withheld row said "restore: no item selected"."""
+    item = ids(demo_store.project)[QUARANTINED_U]
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, BriefingScreen)
+        await pilot.press("h")
+        await settle(pilot)
+        await _to_withheld(pilot, screen, item)
+        await pilot.press("u")
+        await settle(pilot)
+        assert isinstance(app.screen, PlanPreviewModal)
+        await pilot.press("y")
+        await settle(pilot, rounds=8)
+    assert isinstance(api.lookup(str(demo_store.project), item), view.Found)
+    assert QUARANTINED_U in api.render_briefing(str(demo_store.project), now=NOW).text
+
+
+async def test_forgotten_rows_are_listed_and_marked_rows_restore_as_a_batch(demo_store: demo.DemoStore) -> None:
+    """Forgotten items come from daimon's tombstones (no text); space marks withheld rows too."""
+    table = ids(demo_store.project)
+    gone, held = table[NIGHTLY], table[QUARANTINED_U]
+    assert writer.forget_item(gone, gone, project=project_ref(demo_store)).outcome == "applied"
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, BriefingScreen)
+        await pilot.press("h")
+        await settle(pilot)
+        forgotten = [r.withheld for r in screen.rows if r.withheld and r.withheld.state == "forgotten"]
+        assert [w.id for w in forgotten] == [gone] and forgotten[0].when
+        for target in (held, gone):  # daimon's withheld rows come first, then the tombstones
+            await _to_withheld(pilot, screen, target)
+            await pilot.press("space")
+            await pilot.pause()
+        assert set(screen.target_ids()) == {gone, held}
+        await pilot.press("u")
+        await settle(pilot)
+        assert isinstance(app.screen, PlanPreviewModal)
+        assert sorted(w.op for w in app.screen.plan.writes) == ["release", "unforget"]
+        await pilot.press("y")
+        await settle(pilot, rounds=8)
+    assert store.project_standing(str(demo_store.project)) == {}
+    assert isinstance(api.lookup(str(demo_store.project), held), view.Found)

@@ -37,6 +37,18 @@ def store_guard(project: ProjectRef) -> verbs.StoreGuard:
     return verbs.StoreGuard(disabled=config.is_disabled(), ledgers=health)
 
 
+def retract_input_refusal(reason: str, evidence: tuple[str, ...]) -> str | None:
+    """daimon's own rules for a quarantine's reason and evidence (typed
+    sources such as issue:42, at most 24), checked before the preview; the
+    message daimon would give, or None."""
+    try:
+        trust._text("reason", reason)
+        trust._evidence(list(evidence))
+    except trust.TrustError as exc:
+        return str(exc)
+    return None
+
+
 def _raw_item(project: ProjectRef, item_id: str) -> dict | None:
     """The raw copy of an item on any surface the project holds (a person may
     forget a value they quarantined; the view will not hand its text out)."""

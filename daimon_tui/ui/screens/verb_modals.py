@@ -8,6 +8,7 @@ put into `rich.text.Text` objects, never into markup.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import ClassVar
 
 from rich.text import Text
@@ -214,7 +215,15 @@ def _evidence_list(raw: str) -> tuple[str, ...]:
 
 
 class RetractModal(_InputModal):
+    """Reason and typed evidence. `check` (daimon's own evidence rules, from the
+    store layer) runs before the preview; a refusal keeps what was typed."""
+
     heading = "Retract: the claim was wrong"
+
+    def __init__(self, item_ids: tuple[str, ...],
+                 check: Callable[[str, tuple[str, ...]], str | None] | None = None) -> None:
+        super().__init__(item_ids)
+        self.check = check
 
     def compose(self) -> ComposeResult:
         with Vertical(id="verb-dialog"):
@@ -238,6 +247,10 @@ class RetractModal(_InputModal):
         evidence = _evidence_list(self.query_one("#retract-evidence", Input).value)
         if not reason or not evidence:
             self._error("a reason and at least one typed evidence source are required")
+            return
+        refused = self.check(reason, evidence) if self.check else None
+        if refused:
+            self._error(f"daimon would refuse: {inert(refused, limit=300)}")
             return
         self.dismiss(verbs.RetractInput(reason=reason, evidence=evidence))
 
