@@ -11,11 +11,13 @@ from daimon_briefing import api, trust, view
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
+from textual.widgets import Input, Label
 
 from daimon_tui.domain import verbs
 from daimon_tui.domain.action_log import ActionEntry, ActionLog
 from daimon_tui.domain.verbs import ForgetReach, ItemFacts, LatestEvent, StoreGuard
 from daimon_tui.models import ProjectRef
+from daimon_tui.store.write import plans
 from daimon_tui.ui.screens.log import LogScreen
 from daimon_tui.ui.screens.verb_modals import (
     ForgetConfirmModal,
@@ -353,3 +355,27 @@ def test_log_screen_flags_a_broken_chain(demo_store, tmp_path: Path) -> None:
 def test_preview_refused_by_an_unwritable_log(snap_compare) -> None:
     problem = "the action log /state/daimon-tui/actions.jsonl cannot be written: Not a directory (errno 20)"
     assert snap_compare(Host(lambda: PlanPreviewModal(PLANS["resolve"](), log_problem=problem)), terminal_size=SIZE)
+
+
+def test_retract_checks_daimons_evidence_rules_before_the_preview_and_keeps_the_typing() -> None:
+    """Issue 15 point 6: untyped evidence is refused in the modal, with the reason and evidence kept."""
+    async def go() -> list:
+        got: list = []
+        app = Host(lambda: Screen())
+        async with app.run_test(size=SIZE) as pilot:
+            app.push_screen(RetractModal(("o-1",), check=plans.retract_input_refusal), got.append)
+            await pilot.pause()
+            await pilot.press(*"wrong", "enter", *"see chat", "enter")
+            await pilot.pause()
+            modal = app.screen
+            assert isinstance(modal, RetractModal)
+            assert "invalid evidence source" in str(modal.query_one("#verb-error", Label).render())
+            assert modal.query_one("#retract-reason", Input).value == "wrong"
+            evidence = modal.query_one("#retract-evidence", Input)
+            assert evidence.value == "see chat"
+            evidence.value = "issue:7"
+            await pilot.press("enter")
+            await pilot.pause()
+        return got
+
+    assert asyncio.run(go()) == [verbs.RetractInput(reason="wrong", evidence=("issue:7",))]
