@@ -431,6 +431,11 @@ class ActionLog:
     def find(self, action_id: str) -> ActionEntry | None:
         return next((e for e in self.entries() if e.action_id == action_id), None)
 
+    def undone_by(self, action_id: str) -> str | None:
+        """The applied undo that compensated `action_id`, if any."""
+        return next((e.action_id for e in self.entries()
+                     if e.verb == "undo" and e.undoes == action_id and e.outcome == "applied"), None)
+
 
 class UndoChoice(Frozen):
     """What `z` would undo, and the newer actions it would step over."""

@@ -583,6 +583,20 @@ def plan_undo(project: str, entry: ActionEntry, done: list[DoneRecord], facts: d
                 undoes=entry.action_id)
 
 
+def undo_target_refusal(project: str, entry: ActionEntry, undone_by: str | None) -> Plan | None:
+    """Why a chosen action (a Log row) cannot be undone, or None when it can be planned."""
+    reason = code = None
+    if undone_by:
+        code, reason = "already-undone", f"{describe_action(entry)} was already undone by {undone_by}"
+    elif entry.verb not in UNDOABLE_VERBS or entry.outcome != "applied" or not any(
+            r.outcome == "applied" and r.op in UNDOABLE_OPS for r in entry.records):
+        code, reason = "not-undoable", f"{describe_action(entry)} wrote nothing that undo can compensate"
+    if code is None:
+        return None
+    return Plan(verb="undo", project=project, undoes=entry.action_id,
+                refusals=(Refusal(item_id="", code=code, reason=reason or ""),))
+
+
 def nothing_to_undo(project: str, skipped: tuple[ActionEntry, ...] = ()) -> Plan:
     reason = "no applied resolve, retract or restore to undo in this project"
     if skipped:

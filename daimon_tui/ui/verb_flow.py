@@ -136,7 +136,11 @@ async def run_verb(app: App, verb: verbs.VerbName, items: tuple[str, ...], proje
                 choice = await asyncio.to_thread(log.undo_choice, project.slug, verbs.UNDOABLE_VERBS,
                                                  verbs.UNDOABLE_OPS)
                 undo_entry, skipped = choice.entry, choice.skipped
-            plan = await asyncio.to_thread(plans.build_undo_plan, project, undo_entry, skipped)
+            refused = None
+            if undo_of is not None:
+                undone_by = await asyncio.to_thread(log.undone_by, undo_of.action_id)
+                refused = verbs.undo_target_refusal(project.slug, undo_of, undone_by)
+            plan = refused or await asyncio.to_thread(plans.build_undo_plan, project, undo_entry, skipped)
         else:
             # by the judging child, over the snapshot it holds: no fold here
             plan = await plan_request.ask(project, verb, items, data)

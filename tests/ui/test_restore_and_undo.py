@@ -5,6 +5,7 @@ undoes and refuses over a newer record."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 from daimon_briefing import api, store, trust, view
@@ -12,13 +13,28 @@ from daimon_briefing.surfaces import Writer
 
 from daimon_tui.domain import verbs
 from daimon_tui.domain.action_log import ActionLog
+from daimon_tui.store.demo import builder as demo
 from daimon_tui.store.write import plans, writer
+from daimon_tui.ui.screens.log import LogScreen
+from daimon_tui.ui.screens.queue import QueueScreen
 from daimon_tui.ui.screens.verb_modals import PlanPreviewModal, ReverifyModal
 from daimon_tui.ui.verb_flow import _logged
 from tests.daimon_records import events
 from tests.daimon_records import item_ids as ids
 from tests.daimon_records import project_ref as ref
-from tests.ui.test_verb_modals import NIGHTLY, QUARANTINED_U, RESOLVED_Q, RETRY_Q, done, drive, on_screen
+from tests.ui.test_verb_modals import (
+    NIGHTLY,
+    QUARANTINED_U,
+    RESOLVED_Q,
+    RETRY_Q,
+    SIZE,
+    Host,
+    done,
+    drive,
+    on_screen,
+)
+
+NOW = demo.DEMO_NOW.timestamp()
 
 
 def lookup(demo_store, item_id: str):
@@ -243,3 +259,65 @@ def test_undo_refuses_over_a_concurrent_verdict_by_daimons_own_writer(demo_store
     assert len(events(demo_store)) == before
     assert lifecycle(demo_store, item) == "resolved"
     assert log.entries()[-1].item_ids == (item,) and log.entries()[-1].reason == "newer-record"
+
+
+def _logged_resolve(demo_store, log: ActionLog, text: str, status: str = "merged"):
+    p = ref(demo_store)
+    item = ids(demo_store.project)[text]
+    result = writer.resolve(item, status, project=p)
+    return item, log.record(project=p.slug, verb="resolve", outcome="applied", item_ids=(item,),
+                            records=(_logged(result),))
+
+
+async def _until(pilot, check, tries: int = 300) -> None:
+    for _ in range(tries):
+        await pilot.pause(0.02)
+        if check():
+            return
+    raise AssertionError("condition not reached")
+
+
+def test_enter_on_a_log_row_undoes_that_action_through_its_preview(demo_store, tmp_path: Path) -> None:
+    """The Log row under the cursor is undone, not the last action (here an older resolve)."""
+    log = ActionLog(tmp_path / "actions.jsonl")
+    older, first = _logged_resolve(demo_store, log, RETRY_Q)
+    newer, _second = _logged_resolve(demo_store, log, NIGHTLY, "done")
+
+    async def go():
+        app = Host(lambda: LogScreen(ref(demo_store), log))
+        async with app.run_test(size=SIZE) as pilot:
+            await _until(pilot, lambda: app.screen.query_one("#log-table").row_count == 2)
+            await pilot.press("down", "enter")  # the second row: the older resolve
+            await _until(pilot, lambda: isinstance(app.screen, PlanPreviewModal))
+            plan = app.screen.plan
+            await pilot.press("y")
+            await _until(pilot, lambda: len(log.entries()) == 3)
+            await pilot.press("z")  # the same row again: already undone, refused with its name
+            await _until(pilot, lambda: len(log.entries()) == 4)
+            return plan
+
+    plan = asyncio.run(go())
+    assert plan.undoes == first.action_id and [w.item_id for w in plan.writes] == [older]
+    assert plan.warnings[0].startswith(f"undoes: resolve of {older}")
+    assert lifecycle(demo_store, older) == "active" and lifecycle(demo_store, newer) == "resolved"
+    undo, again = log.entries()[2:]
+    assert_line_shape(undo, "undo", (older,), [("reopen", "events.jsonl", "reopened")])
+    assert again.outcome == "refused" and again.reason == "already-undone"
+
+
+def test_z_in_the_queue_undoes_the_last_action(demo_store, tmp_path: Path) -> None:
+    log = ActionLog(tmp_path / "actions.jsonl")
+    item, _entry = _logged_resolve(demo_store, log, RETRY_Q)
+
+    async def go() -> None:
+        app = Host(lambda: QueueScreen(ref(demo_store), now=NOW, log=log, world_check=False))
+        async with app.run_test(size=SIZE) as pilot:
+            await _until(pilot, lambda: app.screen.queue is not None)
+            await pilot.press("z")
+            await _until(pilot, lambda: isinstance(app.screen, PlanPreviewModal))
+            await pilot.press("y")
+            await _until(pilot, lambda: len(log.entries()) == 2)
+
+    asyncio.run(go())
+    assert lifecycle(demo_store, item) == "active"
+    assert_line_shape(log.entries()[1], "undo", (item,), [("reopen", "events.jsonl", "reopened")])

@@ -7,7 +7,7 @@ import asyncio
 from typing import ClassVar
 
 from rich.text import Text
-from textual import work
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
@@ -28,6 +28,7 @@ def _cell(value: object, style: str = "") -> Text:
 class LogScreen(Screen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+r", "reload", "Reload"),
+        Binding("z", "undo_row", "Undo this action"),
         Binding("q,escape", "app.pop_screen", "Back"),
     ]
 
@@ -48,6 +49,32 @@ class LogScreen(Screen):
 
     def action_reload(self) -> None:
         self.load()
+
+    def action_undo_row(self) -> None:
+        table = self.query_one(DataTable)
+        if table.row_count == 0 or self.project is None:
+            return
+        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        if key:
+            self.undo_action(str(key))
+
+    @on(DataTable.RowSelected, "#log-table")
+    def _selected(self, event: DataTable.RowSelected) -> None:
+        # Enter on a row: undo that action, through the same preview as `z`
+        if event.row_key.value and self.project is not None:
+            self.undo_action(str(event.row_key.value))
+
+    @work(exclusive=True, group="verb")
+    async def undo_action(self, action_id: str) -> None:
+        from daimon_tui.ui.verb_flow import run_verb
+
+        assert self.project is not None
+        entry = await asyncio.to_thread(self.actions_log.find, action_id)
+        if entry is None:
+            return
+        outcome = await run_verb(self.app, "undo", (), self.project, self.actions_log, undo_of=entry)
+        if outcome.status != "cancelled":
+            self.load()
 
     @work(exclusive=True, group="action-log")
     async def load(self) -> None:
@@ -71,6 +98,9 @@ class LogScreen(Screen):
             banner.update(Text(f"⚠ CHAIN BROKEN — {report.message} · {inert(where)}", style="bold"))
             banner.set_class(True, "broken")
         table = self.query_one(DataTable)
+        keep = None
+        if table.row_count:
+            keep = table.coordinate_to_cell_key(table.cursor_coordinate).row_key
         table.clear()
         for line in reversed(lines):
             if line.entry is None:
@@ -79,6 +109,9 @@ class LogScreen(Screen):
                               _cell(""))
                 continue
             self._row(table, line.entry)
+        if keep is not None and keep.value is not None and keep in table.rows:
+            # the cursor stays on the action it was on (a reload adds lines on top)
+            table.move_cursor(row=table.get_row_index(keep))
 
     def _row(self, table: DataTable, entry: ActionEntry) -> None:
         if self.project is not None and entry.project != self.project.slug:

@@ -211,6 +211,7 @@ class QueueScreen(Screen):
         Binding("s", "skip", "Skip"),
         *(Binding(key, f"verb('{key}')", key, show=False) for key in KEY_VERBS),
         Binding("R", "reload", "Reload", show=False),
+        Binding("z", "undo", "Undo", show=False),
     ]
 
     def __init__(
@@ -365,6 +366,23 @@ class QueueScreen(Screen):
             self.notify(f"{key}: no verb on this key fits a {entry.kind} entry", severity="warning")
             return
         self.run_entry_verb(entry, verb)
+
+    def action_undo(self) -> None:
+        if not self.busy:
+            self.run_undo()
+
+    @work(exclusive=True, group="queue-verb")
+    async def run_undo(self) -> None:
+        """`z`: the same undo as the briefing's (the last undoable action, named in its preview)."""
+        from daimon_tui.ui.verb_flow import run_verb
+
+        self.busy = True
+        try:
+            outcome = await run_verb(self.app, "undo", (), self.project, self.action_log)
+        finally:
+            self.busy = False
+        if outcome.status in ("applied", "partial"):
+            self.load()
 
     @work(exclusive=True, group="queue-verb")
     async def run_entry_verb(self, entry: QueueEntry, verb: str) -> None:
