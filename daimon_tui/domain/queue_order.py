@@ -23,6 +23,7 @@ QueueKind = Literal[
     "relation",
     "carried-external",
     "carried-open-loop",
+    "carried-stale",
 ]
 
 # Lanes that already mislead a reader of the briefing come first (a claim the
@@ -42,6 +43,7 @@ KIND_RANK: dict[str, int] = {
     "relation": 6,
     "carried-external": 7,
     "carried-open-loop": 8,
+    "carried-stale": 9,
 }
 
 KIND_TITLES: dict[str, str] = {
@@ -56,6 +58,7 @@ KIND_TITLES: dict[str, str] = {
     "relation": "Relation proposal",
     "carried-external": "Carried: VERIFY BEFORE TRUSTING",
     "carried-open-loop": "Carried open loop",
+    "carried-stale": "Carried and ? unverified (decision, belief or uncertainty)",
 }
 
 
@@ -117,6 +120,14 @@ def progress_line(position: int, total: int, done: Mapping[str, str]) -> str:
     parts += [f"{n} {word}" for word, n in sorted(counts.items()) if word not in TALLY_ORDER and n]
     head = f"{position} of {total}" if total else "queue empty"
     return head + ("; " + ", ".join(parts) if parts else "")
+
+
+def lane_counts(kinds: Iterable[str]) -> str:
+    """ "lanes: contradicted 2 · carried open loop 3": each lane with its count,
+    in queue order (a lane with nothing waiting is left out)."""
+    counts = Counter(kinds)
+    lanes = sorted(counts, key=lambda kind: (KIND_RANK.get(kind, 99), kind))
+    return "lanes: " + " · ".join(f"{kind} {counts[kind]}" for kind in lanes) if lanes else ""
 
 
 def summary_lines(verbs_done: Iterable[tuple[str, str]]) -> list[str]:

@@ -298,3 +298,44 @@ def test_a_verdict_whose_intent_cannot_be_logged_is_refused_and_writes_nothing(q
     assert verdict.outcome == "refused" and verdict.code == "log-unwritable"
     assert str(blocker / "actions.jsonl") in verdict.message
     assert amendments.get(ids["aid"], project_dir=project.target)["state"] == before
+
+
+STALE_CARRIED = {
+    ("working_context", "recent_decisions"): "Use Postgres advisory locks for the job runner",
+    ("working_context", "open_questions"): "Is the staging deploy still pinned to the old tag?",
+    ("epistemic_snapshot", "strong_beliefs"): "The CDN never caches POST responses at all",
+    ("epistemic_snapshot", "uncertainties"): "Whether the retry budget is shared across workers",
+}
+STALE_EXTERNAL = "Branch spike/wal still holds the WAL experiment"
+
+
+def test_stale_carried_items_of_every_kind_are_in_the_queue(empty_store):
+    """Issue 15 point 7: carried decisions, beliefs and uncertainties that daimon
+    marks `? unverified` were missing from the queue."""
+    old = demo._stamp(NOW - timedelta(days=30))
+    cp = demo.session("S-stale", NOW - timedelta(days=1), "Stale")
+    for (section, key), text in STALE_CARRIED.items():
+        cp[section][key] = [{"text": text, "trust": "inferred", "carried_from": "S-old", "first_seen": old}]
+    cp["working_context"]["open_questions"].append(
+        {"text": STALE_EXTERNAL, "trust": "inferred", "external_state": True, "carried_from": "S-old",
+         "first_seen": old})
+    testing.seed_checkpoint(empty_store.project, cp, session_id="S-stale")
+    project = ProjectRef(slug=api.project_slug(str(empty_store.project)), name="proj", path=str(empty_store.project))
+    queue = build_queue(project, NOW.timestamp())
+    ids = ids_by_text(empty_store.project)
+    by_ref = {e.ref: e for e in queue.entries}
+    # what daimon itself marks stale, through its own render
+    rendered = api.render_briefing(str(empty_store.project), now=NOW.timestamp()).text
+    assert rendered.count("? unverified") >= len(STALE_CARRIED) + 1
+    for text in (*STALE_CARRIED.values(), STALE_EXTERNAL):
+        assert ids[text] in by_ref, text
+        assert by_ref[ids[text]].stale_days == pytest.approx(30, abs=1)
+    assert by_ref[ids[STALE_EXTERNAL]].kind == "carried-external"
+    assert by_ref[ids[STALE_CARRIED["working_context", "open_questions"]]].kind == "carried-open-loop"
+    stale_lane = [e for e in queue.entries if e.kind == "carried-stale"]
+    assert {e.ref for e in stale_lane} == {ids[STALE_CARRIED[k]] for k in [
+        ("working_context", "recent_decisions"), ("epistemic_snapshot", "strong_beliefs"),
+        ("epistemic_snapshot", "uncertainties")]}
+    assert all(e.verbs == ("resolve", "retract", "reverify") for e in stale_lane)
+    assert queue_order.lane_counts(e.kind for e in queue.entries) == (
+        "lanes: carried-external 1 · carried-open-loop 1 · carried-stale 3")

@@ -36,6 +36,7 @@ LANE_VERBS: dict[str, tuple[str, ...]] = {
     "request": (),
     "carried-external": CURATION,
     "carried-open-loop": CURATION,
+    "carried-stale": CURATION,
 }
 
 
@@ -137,8 +138,11 @@ def _item_entry(item: Item, seq: int, contradicted: Mapping[str, str]) -> QueueE
         new_id = next(b.detail for b in item.badges if b.kind == "supersede-candidate")
         kind, why = "supersede-candidate", f"daimon's serializer thinks {new_id} replaces it"
         fields["substitute_id"] = new_id
-    elif item.carried_from and item.section in ("external", "open_loops"):
-        kind = "carried-external" if item.section == "external" else "carried-open-loop"
+    elif item.carried_from and (item.section in ("external", "open_loops") or item.mark == "stale"):
+        # every carried loop, and any other carried item daimon marks `? unverified`
+        # (a decision, belief, uncertainty past the staleness budget)
+        kind = {"external": "carried-external", "open_loops": "carried-open-loop"}.get(item.section,
+                                                                                     "carried-stale")
         days = f", unverified for {item.stale_days:.0f}d" if item.stale_days is not None else ""
         why = f"carried from {item.carried_from}{days}: is it still true?"
     else:

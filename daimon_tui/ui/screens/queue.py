@@ -314,6 +314,9 @@ class QueueScreen(Screen):
         if queue is None:
             return
         progress = Text(self.progress(), style="bold")
+        lanes = queue_order.lane_counts(e.kind for e in queue.entries)
+        if lanes:
+            progress.append(f"\n{lanes}", style="dim")
         for note in queue.notes:
             progress.append("\n")
             progress.append_text(_t(note.message, "yellow", 300))
