@@ -90,6 +90,8 @@ TALLY_WORD: dict[str, str] = {
     "relation-confirm": "confirmed",
     "trust-confirm": "confirmed",
     "trust-dismiss": "dismissed",
+    "request-accept": "accepted",
+    "request-reject": "rejected",
     "skip": "skipped",
 }
 TALLY_ORDER = (
@@ -99,6 +101,7 @@ TALLY_ORDER = (
     "reopened",
     "ratified",
     "confirmed",
+    "accepted",
     "rejected",
     "dismissed",
     "not activated",

@@ -7,7 +7,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from daimon_briefing import amendments, api, refutations, relations, store, testing, trust
+from daimon_briefing import amendments, api, refutations, relations, requests, store, testing, trust
 from daimon_briefing.surfaces import Writer
 
 from daimon_tui.domain import queue_order
@@ -339,3 +339,29 @@ def test_stale_carried_items_of_every_kind_are_in_the_queue(empty_store):
     assert all(e.verbs == ("resolve", "retract", "reverify") for e in stale_lane)
     assert queue_order.lane_counts(e.kind for e in queue.entries) == (
         "lanes: carried-external 1 · carried-open-loop 1 · carried-stale 3")
+
+
+def test_a_request_from_another_project_is_queued_with_accept_and_decline(empty_store, tmp_path):
+    """Issue 15 point 7: a request had no verb in the queue; accept and decline land in daimon's ledger."""
+    demo.seed(empty_store.project, demo.session("S-a", NOW - timedelta(days=1), "A"))
+    other = empty_store.project.parent / "other"
+    other.mkdir()
+    demo.seed(other, demo.session("S-b", NOW - timedelta(days=1), "B"))
+    to = api.project_slug(str(empty_store.project))
+    asks = [requests.open_request(to=to, ask=f"Please confirm the upload rate limit, case {n}",
+                                  why="we size our retry budget on it", channel="cli-tty", project_dir=str(other))
+            for n in (1, 2)]
+    project = ProjectRef(slug=to, name="proj", path=str(empty_store.project))
+    queue = build_queue(project, NOW.timestamp())
+    lane = [e for e in queue.entries if e.kind == "request"]
+    assert [e.ref for e in lane] == asks  # daimon's order: oldest first
+    assert all(e.verbs == ("request-accept", "request-reject") for e in lane)
+    log = ActionLog(tmp_path / "actions.jsonl")
+    accepted = decisions.decide(lane[0], "request-accept", project, log=log)
+    declined = decisions.decide(lane[1], "request-reject", project, log=log)
+    assert (accepted.outcome, accepted.after) == ("applied", "accepted")
+    assert (declined.outcome, declined.after) == ("applied", "rejected")
+    joined = requests.recipient_join(str(empty_store.project))
+    assert [joined[r]["state"] for r in asks] == ["accepted", "rejected"]
+    assert [e.verb for e in log.entries()] == ["request-accept", "request-reject"]
+    assert not [e for e in build_queue(project, NOW.timestamp()).entries if e.kind == "request"]

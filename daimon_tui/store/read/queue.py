@@ -33,7 +33,7 @@ LANE_VERBS: dict[str, tuple[str, ...]] = {
     "refutation": ("refutation-ratify", "refutation-reject"),
     "trust": ("trust-confirm", "trust-dismiss"),
     "relation": ("relation-confirm", "relation-reject"),
-    "request": (),
+    "request": ("request-accept", "request-reject"),
     "carried-external": CURATION,
     "carried-open-loop": CURATION,
     "carried-stale": CURATION,
@@ -233,7 +233,7 @@ _DECIDE_WHY = {
     "ruling": "an agent proposed a standing ruling; it governs nothing until you ratify its exact text",
     "refutation": "an agent proposed a refutation; it holds nothing until you ratify it",
     "trust": "an agent proposed a quarantine; it withholds nothing until you confirm it",
-    "request": "an ask addressed to this project is waiting for an answer (answer it with daimon request)",
+    "request": "an ask addressed to this project is waiting for an answer: accept it, or decline it (final)",
     "relation": "a machine proposed a relation between two items; only confirmed edges show in history",
 }
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Literal
 
-from daimon_briefing import amendments, config, jsonl, refutations, relations, store, trust
+from daimon_briefing import amendments, config, jsonl, refutations, relations, requests, store, trust
 from daimon_briefing.surfaces import Writer
 
 from daimon_tui.domain import verbs as curation
@@ -36,6 +36,7 @@ RELATIONS = "relations.jsonl"
 TRUST = "trust.jsonl"
 REFUTATIONS = "refutations.jsonl"
 EVENTS = "events.jsonl"
+REQUESTS = "requests.jsonl"
 
 LEDGER_OF = {
     "amend-ratify": AMENDMENTS,
@@ -52,6 +53,8 @@ LEDGER_OF = {
     "claim-reopen": EVENTS,
     "supersede-confirm": EVENTS,
     "supersede-reject": EVENTS,
+    "request-accept": REQUESTS,
+    "request-reject": REQUESTS,
 }
 
 # What each verdict writes and does, for the preview before confirming.
@@ -107,6 +110,14 @@ PREVIEW = {
         "events.jsonl: reopened {ref} note 'candidate rejected', source ui",
         "the item stays live; daimon never suggests this supersession again",
     ),
+    "request-accept": (
+        "requests.jsonl: accepted {ref}, channel ui",
+        "the sender sees the request accepted; this project owes the work or the answer",
+    ),
+    "request-reject": (
+        "requests.jsonl: rejected {ref}, channel ui",
+        "a rejection is final for this record; the sender can only open a new request",
+    ),
 }
 
 
@@ -152,6 +163,7 @@ _LEDGER_ERRORS = (
     relations.RelationError,
     trust.TrustError,
     refutations.RefutationError,
+    requests.RequestError,
 )
 
 
@@ -191,6 +203,12 @@ def _state(getter: Callable[..., dict | None], ref: str, project: ProjectRef) ->
     return read
 
 
+def _request_get(ref: str, project_dir: str | None = None) -> dict | None:
+    """A request addressed to this project, folded from every sender's bucket
+    (`requests.get` folds only this bucket's own file)."""
+    return requests.recipient_join(project_dir).get(ref)
+
+
 def _ruling_state(ref: str, project: ProjectRef, binding: RulingBinding) -> Callable[[], str | None]:
     """`active`, or `pending` while an accepted revision is still pending."""
 
@@ -216,6 +234,8 @@ _PLAIN_VERDICTS: dict[str, tuple[Callable[..., dict | None], Callable[..., objec
     "trust-dismiss": (trust.get, trust.dismiss, ("dismissed",)),
     "ruling-reject": (refutations.get, refutations.retire, ("overturned",)),
     "refutation-reject": (refutations.get, refutations.overturn, ("overturned",)),
+    "request-accept": (_request_get, requests.accept, ("accepted",)),
+    "request-reject": (_request_get, requests.reject, ("rejected",)),
 }
 
 

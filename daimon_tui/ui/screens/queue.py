@@ -43,6 +43,7 @@ KEY_VERBS: dict[str, tuple[str, ...]] = {
         "trust-confirm",
         "ruling-ratify",
         "refutation-ratify",
+        "request-accept",
     ),
     "d": (
         "supersede-reject",
@@ -51,6 +52,7 @@ KEY_VERBS: dict[str, tuple[str, ...]] = {
         "trust-dismiss",
         "ruling-reject",
         "refutation-reject",
+        "request-reject",
     ),
     "o": ("claim-reopen",),
     "r": ("resolve", "claim-confirm"),
@@ -75,6 +77,8 @@ VERB_LABELS = {
     "ruling-reject": "reject",
     "refutation-ratify": "ratify",
     "refutation-reject": "reject",
+    "request-accept": "accept the request",
+    "request-reject": "decline the request",
 }
 CURATION = frozenset({"resolve", "retract", "reverify"})
 CURATION_TALLY = {"resolve": "resolve", "retract": "retract", "reverify": "reverify"}
