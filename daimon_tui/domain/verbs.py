@@ -289,6 +289,7 @@ def plan_resolve(project: str, items: list[ItemFacts], guard: StoreGuard, data: 
         "the item is withheld from the briefing, carry and recall until restored",
         *_corroboration_effect(ok, "by the resolution"),
         "the resolution time becomes the item's last-verified time",
+        "mark and badges: the row leaves the briefing; under withheld (h) it reads resolved with its status",
     ]
     warnings = [f"{w.item_id}: the world-check CONFIRMED its claim; resolving says the world changed"
                 for w in writes if w.item_id in data.world_confirmed]
@@ -326,6 +327,9 @@ def plan_retract(project: str, items: list[ItemFacts], guard: StoreGuard, data: 
         *[f"{f.item_id}: {f.copies} cop{'y' if f.copies == 1 else 'ies'} of this value held now"
           for f in items if f.copies > 1 and f.item_id in {w.item_id for w in writes}],
         "corroboration is kept: a release brings the item back as it was",
+        "a release does not erase the quarantine: its record stays in trust.jsonl (and the team's copy), "
+        "marked released",
+        "mark and badges: the rows leave the briefing; under withheld (h) they read quarantined, without text",
     ]
     return Plan(verb="retract", project=project, writes=tuple(writes), refusals=tuple(refusals),
                 effects=tuple(effects), items=tuple(items))
@@ -374,18 +378,33 @@ def plan_restore(project: str, items: list[ItemFacts], guard: StoreGuard) -> Pla
         got = restore_write(facts, guard)
         (writes if isinstance(got, PlannedWrite) else refusals).append(got)
     ops = {w.op for w in writes}
+    facts_of = {f.item_id: f for f in items}
     effects = []
     if "reopen" in ops:
         effects.append("the item shows in the briefing again; its stale mark resets (a reopen counts as "
                        "verified now)")
         effects.append("corroboration lost at the resolution does not come back")
+        effects.append("mark and badges: the stored trust mark returns, not ? unverified; no ×N badge")
     if "release" in ops:
         effects.append("every item with this value shows again, corroboration intact")
+        effects.append("mark and badges: as before the retraction")
+        effects.append("the quarantine is not erased: its record, reason and evidence stay in trust.jsonl, "
+                       "marked released")
     if "unforget" in ops:
         effects.append("the content does NOT come back: it was removed from every surface; the lift "
                        "only lets a future capture admit the value again")
+    # seed 003: a restore must not rewrite what was believed when, and a reopen
+    # claims a verification nobody made
+    warnings = []
+    for w in writes:
+        latest = facts_of[w.item_id].latest
+        if w.op == "reopen" and latest is not None:
+            warnings.append(f"{w.item_id}: withheld since {latest.ts} ({safe_status(latest.status)}); the reopen "
+                            "is appended, so that interval stays in daimon's record")
+            warnings.append(f"{w.item_id}: the reopen makes it read as verified now, though nothing re-checked "
+                            "the world; use reverify with evidence if you did check")
     return Plan(verb="restore", project=project, writes=tuple(writes), refusals=tuple(refusals),
-                effects=tuple(effects), items=tuple(items))
+                effects=tuple(effects), warnings=tuple(warnings), items=tuple(items))
 
 
 def plan_reverify(project: str, items: list[ItemFacts], guard: StoreGuard, data: ReverifyInput) -> Plan:
@@ -420,7 +439,8 @@ def plan_reverify(project: str, items: list[ItemFacts], guard: StoreGuard, data:
                                    record=f"events.jsonl reopened {facts.item_id}, source ui"))
     effects = ["the item is live again and its stale mark clears (the reopen is its newest verification)",
                "the stored trust class is not changed; lost corroboration does not come back",
-               "a human reopen silences future supersede re-detection for this id"]
+               "a human reopen silences future supersede re-detection for this id",
+               "mark and badges: ? unverified clears; the stored trust mark is unchanged"]
     return Plan(verb="reverify", project=project, writes=tuple(writes), refusals=tuple(refusals),
                 effects=tuple(effects), items=tuple(items))
 
@@ -446,6 +466,7 @@ def plan_forget(project: str, facts: ItemFacts, guard: StoreGuard, data: ForgetI
     if reach.quarantines:
         effects.append(f"prose redacted in quarantine(s) {', '.join(reach.quarantines)}; "
                        "records kept, the quarantine still withholds")
+    effects.append("mark and badges: the row disappears; withheld (h) lists only its id, kind and when")
     effects.append("relation edges touching these ids are deleted; older session receipts will read "
                    "mismatch (a forget scrub, not tampering)")
     warnings = []
@@ -547,16 +568,18 @@ def undo_write(done: DoneRecord, facts: ItemFacts, guard: StoreGuard,
 
 # What daimon will not reverse, and how the item's mark and badges change, per compensating op.
 _UNDO_EFFECTS: dict[str, tuple[str, ...]] = {
-    "reopen": ("{id}: shows in the briefing again, marked freshly verified (the reopen is its newest "
-               "verification), not stale as before the resolve",
+    "reopen": ("{id}: mark and badges: shows in the briefing again, marked freshly verified (the reopen is "
+               "its newest verification), not ? unverified as before the resolve",
                "{id}: corroboration reset by the resolution does NOT come back (a ×N badge stays gone)"),
-    "release": ("{id}: every item with this value shows again, corroboration and badges as before",
+    "release": ("{id}: every item with this value shows again; mark and badges: as before the retraction",
                 "{id}: the quarantine record stays in trust.jsonl, marked released"),
-    "resolve": ("{id}: withheld again (resolved); the resolution time becomes its last-verified time",
+    "resolve": ("{id}: withheld again (resolved); the resolution time becomes its last-verified time; "
+                "mark and badges: the row leaves the briefing again",
                 "{id}: corroboration is reset by the resolution and will not come back on a later reopen"),
     "quarantine": ("{id}: every item with this value is hidden again: daimon re-activates the same "
                    "quarantine id (keyed by value) with this undo as its reason",
-                   "{id}: the original reason and evidence are not restored; corroboration is kept"),
+                   "{id}: the original reason and evidence are not restored; corroboration is kept; "
+                   "mark and badges: the rows leave the briefing again"),
 }
 
 

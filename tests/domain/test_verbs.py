@@ -199,3 +199,28 @@ def test_safe_status_keeps_free_text_out() -> None:
     assert verbs.safe_status("merged") == "merged"
     assert verbs.safe_status("superseded-by:o-abcdef") == "superseded-by:o-abcdef"
     assert verbs.safe_status("the password is hunter2") == "resolved"
+
+
+def test_every_preview_says_how_mark_and_badges_change_and_what_is_not_reversed() -> None:
+    """Issue 15 point 3."""
+    done = [verbs.DoneRecord(item_id="o-aaaaaa", op="resolve", status="done")]
+    plans = [
+        verbs.plan_resolve("p", [live(corroboration=3)], OK, verbs.ResolveInput()),
+        verbs.plan_retract("p", [live()], OK, verbs.RetractInput(reason="wrong", evidence=("issue:1",))),
+        verbs.plan_restore("p", [resolved(status="merged")], OK),
+        verbs.plan_restore("p", [live(lifecycle="quarantined", quarantine_id="tr-000000000001")], OK),
+        verbs.plan_reverify("p", [live()], OK, verbs.ReverifyInput(evidence="checked")),
+        verbs.plan_forget("p", live(), OK),
+        verbs.plan_undo("p", ENTRY, done, {"o-aaaaaa": resolved(status="done")}, OK),
+    ]
+    for plan in plans:
+        assert plan.allowed, plan.verb
+        assert any("mark and badges" in line for line in plan.effects), plan.verb
+        assert any("not" in line.lower() for line in plan.effects + plan.warnings), plan.verb
+
+
+def test_restore_of_a_resolution_warns_it_reads_verified_and_keeps_the_interval() -> None:
+    plan = verbs.plan_restore("p", [resolved(status="merged")], OK)
+    assert plan.warnings[0] == ("o-aaaaaa: withheld since 2026-12-02T10:00:00Z (merged); the reopen is appended, "
+                                "so that interval stays in daimon's record")
+    assert "nothing re-checked the world" in plan.warnings[1]

@@ -18,7 +18,7 @@ from daimon_tui.store.write import plans, writer
 from daimon_tui.ui.screens.log import LogScreen
 from daimon_tui.ui.screens.queue import QueueScreen
 from daimon_tui.ui.screens.verb_modals import PlanPreviewModal, ReverifyModal
-from daimon_tui.ui.verb_flow import _logged
+from daimon_tui.ui.verb_flow import _logged, _resolve_input
 from tests.daimon_records import events
 from tests.daimon_records import item_ids as ids
 from tests.daimon_records import project_ref as ref
@@ -321,3 +321,12 @@ def test_z_in_the_queue_undoes_the_last_action(demo_store, tmp_path: Path) -> No
     asyncio.run(go())
     assert lifecycle(demo_store, item) == "active"
     assert_line_shape(log.entries()[1], "undo", (item,), [("reopen", "events.jsonl", "reopened")])
+
+
+def test_batch_resolve_keeps_each_items_own_status_unless_another_is_chosen() -> None:
+    """Issue 15 point 5: the cursor's prefilled `gone` is not applied to every marked item."""
+    own = {"o-aaaaaa": "gone", "o-bbbbbb": "resolved"}
+    kept = _resolve_input(verbs.ResolveInput(status="gone"), "gone", own, frozenset({"o-bbbbbb"}))
+    assert kept.per_item == own and kept.world_confirmed == frozenset({"o-bbbbbb"})
+    chosen = _resolve_input(verbs.ResolveInput(status="done"), "gone", own, frozenset())
+    assert chosen.per_item == {} and chosen.status == "done"

@@ -379,3 +379,20 @@ def test_retract_checks_daimons_evidence_rules_before_the_preview_and_keeps_the_
         return got
 
     assert asyncio.run(go()) == [verbs.RetractInput(reason="wrong", evidence=("issue:7",))]
+
+
+def test_a_withheld_row_and_the_preview_show_the_chosen_status_and_the_note() -> None:
+    """Issue 13/15: "merged", not only "resolved"; the note echoed exactly as it will be written (inert)."""
+    from daimon_tui.models import Item
+    from daimon_tui.ui.screens.verb_modals import plan_text
+    from daimon_tui.ui.widgets.item_row import item_row
+
+    item = Item(id="o-1", kind="question", section="open_loops", field="working_context.open_questions",
+                text=RETRY_Q, mark="inferred", stored_mark="inferred", state="resolved",
+                closing_status="merged", closing_source="ui")
+    assert "(resolved: merged via ui)" in item_row(item).plain
+    plan = verbs.plan_resolve("demo", [facts()], OK, verbs.ResolveInput(status="merged", note="in [b]1.2[/b]"))
+    assert "note: in [b]1.2[/b]" in plan_text(plan).plain
+    again = verbs.plan_restore("demo", [facts(lifecycle="resolved", latest=LatestEvent(
+        status="merged", source="ui", ts="2026-12-02T10:00:00Z"))], OK)
+    assert "[question · resolved: merged]" in plan_text(again).plain
