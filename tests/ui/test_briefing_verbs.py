@@ -97,6 +97,7 @@ async def test_forgotten_rows_are_listed_and_marked_rows_restore_as_a_batch(demo
         await settle(pilot)
         forgotten = [r.withheld for r in screen.rows if r.withheld and r.withheld.state == "forgotten"]
         assert [w.id for w in forgotten] == [gone] and forgotten[0].when
+        assert forgotten[0].kind == "decision"  # from the id daimon minted; there is no text
         for target in (held, gone):  # daimon's withheld rows come first, then the tombstones
             await _to_withheld(pilot, screen, target)
             await pilot.press("space")
