@@ -231,6 +231,8 @@ class Plan(Frozen):
     undoes: str | None = None
     irreversible: bool = False
     confirm_id: str | None = None
+    # an undo that steps over newer actions it cannot undo: the confirm says so
+    steps_over: tuple[str, ...] = ()
 
     @property
     def allowed(self) -> bool:
@@ -603,7 +605,7 @@ def plan_undo(project: str, entry: ActionEntry, done: list[DoneRecord], facts: d
         effects.extend(line.format(id=w.item_id) for line in _UNDO_EFFECTS[w.op])
     return Plan(verb="undo", project=project, writes=tuple(writes), refusals=tuple(refusals),
                 effects=tuple(effects), warnings=tuple(warnings), items=tuple(facts.values()),
-                undoes=entry.action_id)
+                undoes=entry.action_id, steps_over=tuple(e.action_id for e in skipped))
 
 
 def undo_target_refusal(project: str, entry: ActionEntry, undone_by: str | None) -> Plan | None:

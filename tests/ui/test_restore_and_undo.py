@@ -216,6 +216,7 @@ def test_undo_after_a_reverify_names_the_older_resolve_it_undoes(demo_store, tmp
         await pilot.press("z")
         await on_screen(pilot, PlanPreviewModal)
         pilot.app.undo_plan = pilot.app.screen.plan  # type: ignore[attr-defined]
+        pilot.app.undo_hint = str(pilot.app.screen.query_one("#verb-hint").render())  # type: ignore[attr-defined]
         await pilot.press("n")
         await done(pilot, 1)
 
@@ -225,6 +226,8 @@ def test_undo_after_a_reverify_names_the_older_resolve_it_undoes(demo_store, tmp
     assert plan.warnings[0] == f"undoes: resolve of {table[RETRY_Q]} at {resolve.time} ({resolve.action_id})"
     assert f"reverify of {table[RESOLVED_Q]} at {reverify.time} ({reverify.action_id})" in plan.warnings[1]
     assert [w.item_id for w in plan.writes] == [table[RETRY_Q]]
+    assert plan.steps_over == (reverify.action_id,)
+    assert app.undo_hint.startswith("y undo the OLDER action named above")
 
 
 def test_undo_refuses_over_a_concurrent_verdict_by_daimons_own_writer(demo_store, tmp_path: Path) -> None:

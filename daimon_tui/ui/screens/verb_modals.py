@@ -152,6 +152,9 @@ class PlanPreviewModal(ConfirmModal):
                 hint = "y confirm · n/esc cancel"
                 if plan.irreversible:
                     hint = "IRREVERSIBLE · y continue to typed confirmation · n/esc cancel"
+                elif plan.steps_over:
+                    hint = (f"y undo the OLDER action named above, not the {len(plan.steps_over)} newer one(s) "
+                            "· n/esc cancel")
             else:
                 hint = "nothing can be written · n/esc close"
             yield Label(Text(hint), id="verb-hint")
