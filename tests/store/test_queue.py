@@ -7,7 +7,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from daimon_briefing import amendments, api, refutations, relations, requests, store, testing, trust
+from daimon_briefing import amendments, api, briefing, refutations, relations, requests, store, testing, trust
 from daimon_briefing.surfaces import Writer
 
 from daimon_tui.domain import queue_order
@@ -339,6 +339,9 @@ def test_stale_carried_items_of_every_kind_are_in_the_queue(empty_store):
     assert all(e.verbs == ("resolve", "retract", "reverify") for e in stale_lane)
     assert queue_order.lane_counts(e.kind for e in queue.entries) == (
         "lanes: carried-external 1 · carried-open-loop 1 · carried-stale 3")
+    # every item daimon's own preparation (what `daimon loops --stale` reads) stamps stale is queued
+    prepared = briefing.prepare(str(empty_store.project), NOW.timestamp(), route=store.Route.OWN)
+    assert {i["id"] for i in prepared.stale_items} <= set(by_ref) and len(prepared.stale_items) == 5
 
 
 def test_a_request_from_another_project_is_queued_with_accept_and_decline(empty_store, tmp_path):
