@@ -152,7 +152,7 @@ async def test_marks_are_kept_per_item(demo_store: demo.DemoStore) -> None:
         screen = app.screen
         await pilot.press("space", "space")
         assert len(screen.marked) == 2
-        assert [i.id for i in screen.targets()] == [r.item.id for r in screen.rows[:2]]
+        assert list(screen.target_ids()) == [r.item.id for r in screen.rows[:2]]
 
 
 async def test_command_palette_runs_screen_actions(demo_store: demo.DemoStore) -> None:

@@ -329,13 +329,6 @@ class BriefingScreen(Screen):
         item = self.current_item() if self.rows else None
         return item.id if item else None
 
-    def targets(self) -> list[Item]:
-        """The marked items, else the one under the cursor."""
-        if self.briefing and self.marked:
-            return [i for i in (*self.briefing.items(), *self.briefing.resolved) if i.id in self.marked]
-        item = self.current_item()
-        return [item] if item else []
-
     def target_ids(self) -> tuple[str, ...]:
         """What a verb acts on: the marked rows, withheld ones included, else
         the row under the cursor (an item or a withheld row)."""
