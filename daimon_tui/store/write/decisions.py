@@ -57,6 +57,27 @@ LEDGER_OF = {
     "request-reject": REQUESTS,
 }
 
+# The action log's closed status word per queue verdict (what an applied
+# record did), never a state string read back from a ledger.
+LOGGED_STATUS = {
+    "amend-ratify": "ratified",
+    "amend-reject": "rejected",
+    "relation-confirm": "confirmed",
+    "relation-reject": "rejected",
+    "trust-confirm": "quarantined",
+    "trust-dismiss": "dismissed",
+    "ruling-ratify": "ratified",
+    "ruling-reject": "rejected",
+    "refutation-ratify": "ratified",
+    "refutation-reject": "rejected",
+    "claim-confirm": "resolved",
+    "claim-reopen": "reopened",
+    "supersede-confirm": "superseded",
+    "supersede-reject": "reopened",
+    "request-accept": "accepted",
+    "request-reject": "rejected",
+}
+
 # What each verdict writes and does, for the preview before confirming.
 PREVIEW = {
     "amend-ratify": (
@@ -363,7 +384,7 @@ def _log(log: ActionLog, project: ProjectRef, entry: QueueEntry, verdict: Verdic
         reason=verdict.code,
         ledger=verdict.ledger,
         ref=entry.ref,
-        status=verdict.after,
+        status=LOGGED_STATUS.get(verdict.verb) if verdict.applied else None,
     )
     try:
         if intent is not None:
