@@ -118,7 +118,8 @@ class LogScreen(Screen):
             return
         mark = _OUTCOME_MARK.get(entry.outcome, "?")
         records = ", ".join(
-            f"{r.ledger or '-'}:{r.ref or r.item_id}{'' if r.outcome == 'applied' else ' ' + r.outcome}"
+            f"{r.ledger or '-'}:{r.ref or r.item_id} {r.status or r.op}"
+            f"{'' if r.outcome == 'applied' else ' ' + r.outcome}"
             for r in entry.records)
         items = ", ".join(entry.item_ids)
         table.add_row(_cell(entry.time), _cell(entry.verb), _cell(items),
