@@ -58,7 +58,7 @@ VERBS: tuple[VerbSpec, ...] = (
     VerbSpec(name="forget", key="F", title="Forget", batch=False, irreversible=True,
              help="Remove the value everywhere daimon holds it (type the id to confirm)"),
     VerbSpec(name="undo", key="z", title="Undo", batch=False,
-             help="Undo the last undoable action with a compensating record"),
+             help="Undo the last undoable action, named with its time and items, with a compensating record"),
 )
 
 
