@@ -97,6 +97,17 @@ def _resolve_input(data: verbs.ResolveInput, prefill: str, statuses: dict[str, s
     return data.model_copy(update={"per_item": per_item, "world_confirmed": confirmed})
 
 
+def _undo_plan(log: ActionLog, project: ProjectRef,
+               undo_of: ActionEntry | None) -> tuple[verbs.Plan, ActionEntry | None]:
+    """The plan for `z` (the last undoable action, naming any newer ones it
+    steps over) or for a chosen Log row, and the action it undoes."""
+    if undo_of is not None:
+        refused = verbs.undo_target_refusal(project.slug, undo_of, log.undone_by(undo_of.action_id))
+        return refused or plans.build_undo_plan(project, undo_of), undo_of
+    choice = log.undo_choice(project.slug, verbs.UNDOABLE_VERBS, verbs.UNDOABLE_OPS)
+    return plans.build_undo_plan(project, choice.entry, choice.skipped), choice.entry
+
+
 async def run_verb(app: App, verb: verbs.VerbName, items: tuple[str, ...], project: ProjectRef,
                    log: ActionLog, *, timing: writer.Timing = writer.DEFAULT_TIMING,
                    status: str = "resolved", statuses: dict[str, str] | None = None,
@@ -121,7 +132,7 @@ async def run_verb(app: App, verb: verbs.VerbName, items: tuple[str, ...], proje
     # The writer's own checks need the folded snapshot in this process: folded
     # in a thread while the plan is built and the person reads the preview.
     warm = asyncio.create_task(asyncio.to_thread(plan_request.warm_for_write, project))
-    undo_entry = undo_of
+    undo_entry = None
     if verb == "undo":
         # the chain cannot vouch for its own last line: its head file does.
         # Not logged: the log refuses to append over a line its head disowns.
@@ -131,16 +142,7 @@ async def run_verb(app: App, verb: verbs.VerbName, items: tuple[str, ...], proje
             return verbs.Outcome(verb=verb, status="refused", message=head)
     try:
         if verb == "undo":
-            skipped: tuple[ActionEntry, ...] = ()
-            if undo_entry is None:
-                choice = await asyncio.to_thread(log.undo_choice, project.slug, verbs.UNDOABLE_VERBS,
-                                                 verbs.UNDOABLE_OPS)
-                undo_entry, skipped = choice.entry, choice.skipped
-            refused = None
-            if undo_of is not None:
-                undone_by = await asyncio.to_thread(log.undone_by, undo_of.action_id)
-                refused = verbs.undo_target_refusal(project.slug, undo_of, undone_by)
-            plan = refused or await asyncio.to_thread(plans.build_undo_plan, project, undo_entry, skipped)
+            plan, undo_entry = await asyncio.to_thread(_undo_plan, log, project, undo_of)
         else:
             # by the judging child, over the snapshot it holds: no fold here
             plan = await plan_request.ask(project, verb, items, data)
