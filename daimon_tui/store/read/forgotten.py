@@ -1,11 +1,17 @@
-"""Forgotten items, listed from daimon's standing tombstones: id, kind and
-when, never text (there is none: the forget removed it everywhere)."""
+"""Forgotten items, listed from daimon's tombstones: id, kind and when, never
+text (there is none: the forget removed it everywhere).
+
+Read from the snapshot daimon's briefing preparation already built
+(`forgotten_ids`, `resolutions`), so listing them costs no second fold of
+the events ledger."""
 
 from __future__ import annotations
 
-from daimon_briefing import api, schema, store, view
+from collections.abc import Iterable, Mapping
 
-from daimon_tui.models import ProjectRef, WithheldItem
+from daimon_briefing import schema
+
+from daimon_tui.models import WithheldItem
 
 
 def _kind_of(item_id: str) -> str:
@@ -15,20 +21,17 @@ def _kind_of(item_id: str) -> str:
     return next((f.kind for f in schema.ITEM_FIELDS if not f.singleton and f.key[:1] == prefix), "unknown")
 
 
-def forgotten_items(project: ProjectRef, skip: frozenset[str] = frozenset()) -> tuple[WithheldItem, ...]:
-    """Every id a standing tombstone still withholds in this project (a lift
-    or `daimon unforget` drops it), except the ids in `skip`."""
-    target = project.target
+def forgotten_items(forgotten_ids: Iterable[str], resolutions: Mapping,
+                    skip: frozenset[str] = frozenset()) -> tuple[WithheldItem, ...]:
+    """One withheld row per id whose latest event is still a tombstone (a lift
+    or `daimon unforget` drops it), except the ids in `skip`; `when` is that
+    tombstone's time."""
     out = []
-    for standing in store.project_standing(target).values():
-        for item_id in standing.ids:
-            if item_id in skip:
-                continue
-            looked = api.lookup(target, item_id)
-            kind = looked.kind if isinstance(looked, view.Withheld) else "unknown"
-            if kind == "unknown":
-                kind = _kind_of(item_id)
-            stamps = [e.ts for e in view.item_events(target, item_id) if e.ts and e.tombstone]
-            out.append(WithheldItem(id=item_id, kind=str(kind), state="forgotten",
-                                    when=max(stamps) if stamps else None))
+    for item_id in sorted(str(i) for i in forgotten_ids):
+        if item_id in skip:
+            continue
+        latest = resolutions.get(item_id)
+        when = latest.get("ts") if isinstance(latest, Mapping) else None
+        out.append(WithheldItem(id=item_id, kind=_kind_of(item_id), state="forgotten",
+                                when=str(when) if when else None))
     return tuple(out)

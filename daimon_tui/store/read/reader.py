@@ -423,10 +423,8 @@ def load_briefing(project: ProjectRef, now: float | None = None, *, session_id: 
         rulings = ()
         notes += (Diagnostic(message=f"standing rulings could not be read ({type(exc).__name__})"),)
     withheld = _withheld(annotated.withheld)
-    try:
-        withheld += forgotten_items(project, frozenset(w.id for w in withheld if w.id))
-    except Exception as exc:  # an unreadable events ledger: say so, keep the rest
-        notes += (Diagnostic(message=f"forgotten items could not be listed ({type(exc).__name__})"),)
+    withheld += forgotten_items(snap.forgotten_ids, snap.resolutions,
+                                frozenset(w.id for w in withheld if w.id))
     checkpoint = annotated.checkpoint
     if checkpoint is None:
         state = "closed" if snap.closed else "no-checkpoint"
