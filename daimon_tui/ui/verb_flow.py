@@ -56,7 +56,8 @@ _DEFAULT_OP: dict[str, verbs.Op] = {"resolve": "resolve", "retract": "quarantine
 def _planned(plan: verbs.Plan) -> tuple[LoggedRecord, ...]:
     # what the intent line names: enough for a restart to ask daimon whether it landed
     return tuple(LoggedRecord(item_id=w.item_id, op=w.op, outcome="intent", ledger=w.ledger,
-                              ref=w.quarantine_id, status=verbs.safe_status(w.status)) for w in plan.writes)
+                              ref=w.quarantine_id, status=verbs.logged_status(w.op, w.status))
+                 for w in plan.writes)
 
 
 def _log(log: ActionLog, project: ProjectRef, verb: verbs.VerbName, item_ids: tuple[str, ...], status: str,

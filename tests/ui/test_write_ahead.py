@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from daimon_tui.domain import verbs
 from daimon_tui.domain.action_log import ActionLog
 from daimon_tui.store.write import recovery
 from daimon_tui.ui.screens.verb_modals import PlanPreviewModal, ResolveModal
@@ -105,7 +106,8 @@ def test_an_outcome_that_cannot_be_logged_is_settled_from_daimons_ledger(demo_st
     assert log.pending() == []
     [entry] = log.entries()
     assert entry.action_id == intent.action_id and entry.outcome == "applied"
-    assert log.last_undoable(ref(demo_store).slug, frozenset({"resolve"})).action_id == intent.action_id
+    choice = log.undo_choice(ref(demo_store).slug, verbs.UNDOABLE_VERBS, verbs.UNDOABLE_OPS)
+    assert choice.entry.action_id == intent.action_id
 
 
 def test_undo_refuses_when_the_logs_last_line_is_not_its_anchored_head(demo_store, tmp_path: Path) -> None:

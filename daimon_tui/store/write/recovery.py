@@ -59,8 +59,7 @@ def _event_landed(project: ProjectRef, planned: LoggedRecord, since: str) -> Log
             continue
         return planned.model_copy(update={"outcome": "applied", "reason": "recovered", "ts": event.ts,
                                           "ref": planned.item_id,
-                                          "status": "forgotten" if planned.op == "forget"
-                                          else verbs.safe_status(status)})
+                                          "status": verbs.logged_status(planned.op, status)})
     return None
 
 

@@ -36,6 +36,7 @@ class LogScreen(Screen):
         super().__init__(classes="log-screen")
         self.project = project
         self.actions_log = log or ActionLog()
+        self.action_of: dict[str, str] = {}
 
     def compose(self) -> ComposeResult:
         yield Label("", id="log-chain")
@@ -55,14 +56,14 @@ class LogScreen(Screen):
         if table.row_count == 0 or self.project is None:
             return
         key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
-        if key:
-            self.undo_action(str(key))
+        if key in self.action_of:
+            self.undo_action(self.action_of[key])
 
     @on(DataTable.RowSelected, "#log-table")
     def _selected(self, event: DataTable.RowSelected) -> None:
         # Enter on a row: undo that action, through the same preview as `z`
-        if event.row_key.value and self.project is not None:
-            self.undo_action(str(event.row_key.value))
+        if event.row_key.value in self.action_of and self.project is not None:
+            self.undo_action(self.action_of[event.row_key.value])
 
     @work(exclusive=True, group="verb")
     async def undo_action(self, action_id: str) -> None:
@@ -102,18 +103,19 @@ class LogScreen(Screen):
         if table.row_count:
             keep = table.coordinate_to_cell_key(table.cursor_coordinate).row_key
         table.clear()
+        self.action_of.clear()
         for line in reversed(lines):
             if line.entry is None:
                 table.add_row(_cell(f"line {line.number}"), _cell(""), _cell(""),
                               _cell(line.problem or "unreadable", "reverse"), _cell(""), _cell(""), _cell(""),
                               _cell(""))
                 continue
-            self._row(table, line.entry)
+            self._row(table, line.entry, line.number)
         if keep is not None and keep.value is not None and keep in table.rows:
             # the cursor stays on the action it was on (a reload adds lines on top)
             table.move_cursor(row=table.get_row_index(keep))
 
-    def _row(self, table: DataTable, entry: ActionEntry) -> None:
+    def _row(self, table: DataTable, entry: ActionEntry, number: int) -> None:
         if self.project is not None and entry.project != self.project.slug:
             return
         mark = _OUTCOME_MARK.get(entry.outcome, "?")
@@ -125,4 +127,6 @@ class LogScreen(Screen):
         table.add_row(_cell(entry.time), _cell(entry.verb), _cell(items),
                       _cell(f"{mark} {entry.outcome}", _OUTCOME_STYLE.get(entry.outcome, "")),
                       _cell(entry.reason), _cell(records), _cell(entry.undoes or ""), _cell(entry.project),
-                      key=entry.action_id)
+                      key=str(number))
+        # keyed by line: an action's intent and outcome lines share its id
+        self.action_of[str(number)] = entry.action_id
