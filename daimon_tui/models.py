@@ -105,6 +105,7 @@ class Item(Frozen):
     closing_note: str | None = None
     extra_lines: tuple[str, ...] = ()
     provisional: bool = Field(default=False, description="verdict not yet confirmed by daimon's fresh read")
+    briefed: bool | None = Field(default=None, description="whether `daimon brief` prints it now (None: not known)")
 
     def has_badge(self, kind: str) -> bool:
         return any(b.kind == kind for b in self.badges)
@@ -128,6 +129,25 @@ class Section(Frozen):
     key: str
     title: str
     items: tuple[Item, ...] = ()
+    header: str = Field(default="", description="daimon's own heading, with its explanation")
+    note: str | None = Field(default=None, description="daimon's note when it leaves items out")
+
+    def briefed_count(self) -> int | None:
+        """How many of the items daimon briefs; None when that is not known."""
+        if any(i.briefed is None for i in self.items):
+            return None
+        return sum(1 for i in self.items if i.briefed)
+
+
+class Handoff(Frozen):
+    """The baton a session left deliberately; daimon prints it above everything."""
+
+    ts: str
+    note: str
+
+    @property
+    def lines(self) -> tuple[str, ...]:
+        return tuple(line.strip() for line in self.note.splitlines() if line.strip())
 
 
 BriefState = Literal["briefing", "closed", "no-checkpoint", "empty", "unavailable"]
@@ -141,8 +161,11 @@ class Briefing(Frozen):
     session_id: str | None = None
     created: str | None = None
     format_version: str | None = None
-    rulings: tuple[str, ...] = ()
+    handoff: Handoff | None = None
+    greeting: str = ""
+    rulings: tuple[str, ...] = Field(default=(), description="daimon's standing-rulings block, header first")
     topic: str | None = None
+    order: tuple[str, ...] = Field(default=(), description="daimon's section order, `active_topic` included")
     sections: tuple[Section, ...] = ()
     resolved: tuple[Item, ...] = Field(default=(), description="closed by a resolution: text is the reader's")
     withheld: tuple[WithheldItem, ...] = ()

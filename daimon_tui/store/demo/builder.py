@@ -17,7 +17,7 @@ import stat
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -64,12 +64,13 @@ def demo_settings(root: Path, project: Path, signer: Path | None) -> dict[str, s
 
 
 @contextlib.contextmanager
-def sandboxed(root: Path, *, receipts: bool = True) -> Iterator[DemoStore]:
-    """Enter daimon's sandbox at `root/daimon`, with a project inside it."""
+def sandboxed(root: Path, *, receipts: bool = True, settings: Mapping[str, str] | None = None) -> Iterator[DemoStore]:
+    """Enter daimon's sandbox at `root/daimon`, with a project inside it
+    (`settings` adds daimon settings, e.g. a byte budget)."""
     sandbox_root = root / "daimon"
     project = sandbox_root / "proj"
     signer = write_signer(root) if receipts else None
-    with testing.sandbox(sandbox_root, settings=demo_settings(root, project, signer)) as sb:
+    with testing.sandbox(sandbox_root, settings={**demo_settings(root, project, signer), **(settings or {})}) as sb:
         project.mkdir(exist_ok=True)
         yield DemoStore(sb.root, project.resolve(), sb.checkpoint_dir)
 

@@ -31,6 +31,7 @@ from daimon_tui.models import (
     WithheldItem,
 )
 from daimon_tui.store import paths
+from daimon_tui.store.read import daimon_brief
 
 # The format versions this reader was tested against; anything else is read
 # (daimon reads it) but flagged, because its fields may mean something new.
@@ -385,10 +386,22 @@ def _format_note(checkpoint: Mapping) -> tuple[Diagnostic, ...]:
     )
 
 
-def load_briefing(project: ProjectRef, now: float | None = None, *, session_id: str | None = None) -> Briefing:
-    """The briefing as daimon judges it now, every item with its mark, badges and state.
+def _briefed(item: Item, section: str, raw: Mapping, allotted: daimon_brief.Budget | None) -> Item:
+    """The item with daimon's verdict on printing it, and its exact printed line."""
+    if allotted is None:
+        return item
+    key = daimon_brief.item_key(section, raw)
+    if key in allotted.kept:
+        return item.model_copy(update={"briefed": True, "line": allotted.lines.get(key, item.line).split("\n")[0]})
+    return item.model_copy(update={"briefed": False}) if key in allotted.dropped else item
+
+
+def load_briefing(project: ProjectRef, now: float | None = None, *, session_id: str | None = None,
+                  budgeted: bool = True) -> Briefing:
+    """The briefing as daimon judges it now, every item with its mark, badges and state,
+    and (`budgeted`) whether `daimon brief` prints it within its byte budget.
     With `session_id`, that retained session's checkpoint instead of the latest,
-    judged the same way (read-only History view)."""
+    judged the same way (read-only History view; nothing is budgeted there)."""
     now = time.time() if now is None else now
     files, refused = store_notes(project, None)
     if refused:
@@ -414,20 +427,30 @@ def load_briefing(project: ProjectRef, now: float | None = None, *, session_id: 
         files, _refused = store_notes(project, annotated.checkpoint)
     notes = tuple(_note(line) for line in annotated.notes) + files
     try:
-        # Keep the `§` ruling lines; the header line is ours to print.
-        rulings = tuple(
-            line for line in briefing.ruling_lines(project.target, snap=snap) if line.startswith("§")
-        )
+        # daimon's whole block: its header, each ruling's text (a compact line
+        # for a code-enforced one) and its over-cap note.
+        rulings = tuple(briefing.ruling_lines(project.target, snap=snap))
     except Exception as exc:
         rulings = ()
         notes += (Diagnostic(message=f"standing rulings could not be read ({type(exc).__name__})"),)
     withheld = _withheld(annotated.withheld)
     checkpoint = annotated.checkpoint
+    # The baton as daimon reads it for this store (in an as-of copy: as it
+    # stood then). A retained session's baton is the history view's to find.
+    baton = daimon_brief.handoff(project.target) if session_id is None else None
+    framing = {"handoff": baton, "greeting": briefing.GREETING, "order": briefing.SECTION_ORDER}
     if checkpoint is None:
         state = "closed" if snap.closed else "no-checkpoint"
-        return Briefing(project=project, state=state, rulings=rulings, withheld=withheld, notes=notes, now=now)
+        return Briefing(project=project, state=state, rulings=rulings, withheld=withheld, notes=notes, now=now,
+                        **framing)
     degraded = briefing.receipt_degraded(checkpoint)
     built = briefing.build(checkpoint, now)
+    allotted = None
+    if budgeted and session_id is None:
+        try:
+            allotted = daimon_brief.budget(project, annotated, baton)
+        except Exception as exc:  # the split is extra; the briefing still shows
+            notes += (Diagnostic(message=f"daimon's budget could not be computed ({type(exc).__name__})"),)
     sections: list[Section] = []
     resolved: list[Item] = []
     topic = None
@@ -442,9 +465,14 @@ def load_briefing(project: ProjectRef, now: float | None = None, *, session_id: 
                 if not isinstance(raw, Mapping):
                     raw = {"text": str(raw)}  # contradictions may be bare strings
                 item = _item(key, raw, degraded, snap)
-                (live_items if item.state == "visible" else resolved).append(item)
+                if item.state == "visible":
+                    live_items.append(_briefed(item, key, raw, allotted))
+                else:
+                    resolved.append(item)
             if live_items:
-                sections.append(Section(key=key, title=SECTION_TITLES[key], items=tuple(live_items)))
+                sections.append(Section(key=key, title=SECTION_TITLES[key], items=tuple(live_items),
+                                        header=briefing.SECTION_HEADERS[key],
+                                        note=allotted.notes.get(key) if allotted else None))
     state = "briefing" if sections or topic else ("closed" if snap.closed else "empty")
     return Briefing(
         project=project,
@@ -454,6 +482,7 @@ def load_briefing(project: ProjectRef, now: float | None = None, *, session_id: 
         format_version=_text(checkpoint.get("format_version")),
         rulings=rulings,
         topic=topic,
+        **framing,
         sections=tuple(sections),
         resolved=tuple(resolved),
         withheld=withheld,
