@@ -62,7 +62,9 @@ class Badge(Frozen):
     """One badge on an item, in daimon's print order. `kind` is stable
     (`carried`, `corroborated`, `world-checked`, `world-contradicted`,
     `foreign-verbatim`, `supersede-candidate`, `agent-claim`, `amended`,
-    `noted`); `count` is set for `corroborated`; `detail` is extra text."""
+    `noted`, and `recorded-confirmed` / `recorded-contradicted` for the
+    verdicts daimon's own world-check recorded); `count` is set for
+    `corroborated`; `detail` is extra text."""
 
     kind: str
     count: int | None = None
@@ -137,6 +139,12 @@ class Section(Frozen):
         if any(i.briefed is None for i in self.items):
             return None
         return sum(1 for i in self.items if i.briefed)
+
+    def count_label(self) -> str:
+        """`4`, or `10 of 16 briefed` when daimon leaves some out for budget."""
+        briefed = self.briefed_count()
+        total = len(self.items)
+        return f"{briefed} of {total} briefed" if briefed is not None and briefed < total else str(total)
 
 
 class Handoff(Frozen):

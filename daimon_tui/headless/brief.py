@@ -5,12 +5,9 @@ from __future__ import annotations
 import json
 from typing import Any, TextIO
 
-from daimon_tui.domain.badges import badge_label, mark_label
+from daimon_tui.domain.badges import NOT_BRIEFED, badge_label, mark_label
 from daimon_tui.domain.inert import inert
 from daimon_tui.models import Briefing, Handoff, Item, Section
-
-# The gutter mark of a row `daimon brief` leaves out for budget.
-NOT_BRIEFED = "·"
 
 
 def _item_json(item: Item) -> dict[str, Any]:
@@ -24,7 +21,16 @@ def _item_json(item: Item) -> dict[str, Any]:
         "state": item.state,
         "briefed": item.briefed,
         "daimon_line": inert(item.line, limit=None),
+        "daimon_world": _recorded_json(item),
     }
+
+
+def _recorded_json(item: Item) -> dict[str, Any] | None:
+    """The world-check verdict daimon recorded for the item (not a live check)."""
+    for badge in item.badges:
+        if badge.kind in {"recorded-confirmed", "recorded-contradicted"}:
+            return {"verdict": badge.kind.removeprefix("recorded-"), "recorded": inert(badge.detail or "")}
+    return None
 
 
 def _handoff_json(handoff: Handoff | None) -> dict[str, Any] | None:
@@ -65,13 +71,6 @@ def briefing_json(briefing: Briefing) -> dict[str, Any]:
     }
 
 
-def heading_count(section: Section) -> str:
-    """`4`, or `10 of 16 briefed` when daimon leaves some out."""
-    briefed = section.briefed_count()
-    total = len(section.items)
-    return f"{briefed} of {total} briefed" if briefed is not None and briefed < total else str(total)
-
-
 def handoff_lines(handoff: Handoff) -> list[str]:
     return [f"HANDOFF (left deliberately by previous session, {inert(handoff.ts)}):",
             *(f"→ {inert(line)}" for line in handoff.lines)]
@@ -99,7 +98,7 @@ def write_plain(briefing: Briefing, out: TextIO) -> None:
         section = sections.get(key)
         if section is None:
             continue
-        out.write(f"\n{section.header or section.title + ':'} ({heading_count(section)})\n")
+        out.write(f"\n{section.header or section.title + ':'} ({section.count_label()})\n")
         for item in section.items:
             badges = "".join(f" [{badge_label(b)}]" for b in item.badges)
             handle = f" [{inert(item.id)}]" if item.id else ""

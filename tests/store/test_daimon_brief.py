@@ -7,41 +7,15 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Iterator
-from datetime import timedelta
-from pathlib import Path
 
 import pytest
 from daimon_briefing import cli as daimon_cli
-from daimon_briefing import store, testing
-from daimon_briefing.surfaces import Writer
 
 from daimon_tui import cli
 from daimon_tui.headless.brief import write_plain
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.store.read import daimon_brief, reader
-from tests.daimon_records import project_ref
-
-BATON = "Run the retry tests first\nthen ship behind the flag"
-LOOPS = [f"Open question {n:02d}: does the uploader retry path {n} need its own ceiling?" for n in range(16)]
-
-
-def _budget_checkpoint() -> dict:
-    cp = demo.session("S-budget", demo.DEMO_NOW - timedelta(hours=2), "Budgeted topic")
-    cp["working_context"]["open_questions"] = [{"text": t, "trust": "inferred"} for t in LOOPS]
-    cp["working_context"]["recent_decisions"] = [{"text": "Keep the retry ceiling at 30s", "trust": "inferred"}]
-    cp["epistemic_snapshot"]["contradictions_flagged"] = [{"text": "Docs say 3 retries, config 5", "trust": "inferred"}]
-    return cp
-
-
-@pytest.fixture
-def budget_store(sandbox_root: Path) -> Iterator[demo.DemoStore]:
-    with demo.sandboxed(sandbox_root, receipts=False, settings={"DAIMON_BRIEF_MAX_BYTES": "1400"}) as d:
-        testing.seed_checkpoint(d.project, _budget_checkpoint(), session_id="S-budget")
-        testing.seed_ruling(d.project, subject="uploads", verdict="Never retry non-idempotent uploads")
-        assert store.append_event("", "active", note=BATON, kind="handoff", project_dir=str(d.project),
-                                  writer=Writer.HUMAN)
-        yield d
+from tests.daimon_records import BATON, LOOPS, project_ref
 
 
 def _daimon_cli_output(d: demo.DemoStore, capsys: pytest.CaptureFixture[str]) -> str:
@@ -118,3 +92,36 @@ def test_first_paint_leaves_the_split_unknown(budget_store) -> None:
 
 def test_as_daimon_refuses_json(budget_store, capsys) -> None:
     assert cli.main(["brief", "--as-daimon", "--json", "--project", str(budget_store.project)]) == 2
+
+
+def test_daimons_recorded_world_verdicts_are_shown_apart_from_live_checks(budget_store, capsys) -> None:
+    from daimon_briefing import store
+
+    from tests.daimon_records import item_ids
+
+    ids = item_ids(budget_store.project)
+    contradicted, confirmed = ids[LOOPS[0]], ids[LOOPS[1]]
+    key = "a" * 64
+    for ref, check, reason in ((contradicted, "pr-state", "claim-contradicted"),
+                               (confirmed, "file-exists", "claim-contradicted"),
+                               (confirmed, "file-exists-ok", "claim-confirmed")):
+        assert store.append_verification(ref, check, reason, project_dir=str(budget_store.project), claim_key=key)
+    briefing = reader.load_briefing(project_ref(budget_store))
+    first = briefing.find(contradicted)
+    second = briefing.find(confirmed)
+    assert first is not None and first.has_badge("recorded-contradicted") and not first.has_badge("world-contradicted")
+    assert second is not None and second.has_badge("recorded-confirmed") and not second.has_badge("world-checked")
+    assert cli.main(["brief", "--json", "--project", str(budget_store.project)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    by_id = {i["id"]: i for s in data["sections"] for i in s["items"]}
+    assert by_id[contradicted]["daimon_world"]["verdict"] == "contradicted"
+    assert "pr-state at 20" in by_id[contradicted]["daimon_world"]["recorded"]
+    assert by_id[confirmed]["daimon_world"]["verdict"] == "confirmed"
+    assert "recorded-contradicted" in by_id[contradicted]["badges"]
+
+
+def test_as_daimon_writes_nothing(budget_store) -> None:
+    before = {p: p.read_bytes() for p in budget_store.root.rglob("*") if p.is_file()}
+    assert "HANDOFF" in daimon_brief.daimon_text(project_ref(budget_store))
+    after = {p: p.read_bytes() for p in budget_store.root.rglob("*") if p.is_file()}
+    assert before == after

@@ -218,7 +218,8 @@ def test_brief_output_is_read_only_and_complete(demo_store: demo.DemoStore, as_j
         data = json.loads(text)
         assert set(data) >= {"project", "session_id", "created", "state", "sections", "withheld", "notes"}
         item = data["sections"][0]["items"][0]
-        assert set(item) == {"id", "kind", "text", "quote", "mark", "badges", "state"}
+        assert set(item) == {"id", "kind", "text", "quote", "mark", "badges", "state", "briefed", "daimon_line",
+                             "daimon_world"}
 
 
 # ---- every kind of store the suite builds -------------------------------------

@@ -376,14 +376,40 @@ def _format_note(checkpoint: Mapping) -> tuple[Diagnostic, ...]:
     version = checkpoint.get("format_version")
     if version is None or str(version) in KNOWN_FORMATS:
         return ()
+    # daimon's own ordering of format stamps says which side of ours it is.
+    order = [schema.compare_format_versions(str(version), known) for known in KNOWN_FORMATS]
+    if all(o is not None and o < 0 for o in order):
+        where = "older than"
+    elif all(o is not None and o > 0 for o in order):
+        where = "newer than"
+    else:
+        where = "not one"
     return (
         Diagnostic(
             level="warning",
             source="daimon-tui",
-            message=f"checkpoint format {version!s:.40} is newer than this app knows "
+            message=f"checkpoint format {version!s:.40} is {where} the formats this app knows "
             f"({', '.join(sorted(KNOWN_FORMATS))}); items are shown as daimon reads them",
         ),
     )
+
+
+def _recorded_world(project: ProjectRef) -> dict[str, Mapping]:
+    """daimon's own recorded world-check verdicts (its CLI brief appends them
+    to verification.jsonl when its world-checks are on), one per item as
+    daimon folds them: an outstanding contradiction on any claim wins."""
+    try:
+        return {str(ref): row for ref, row in store.latest_invalidation_verdicts(project_dir=project.target).items()}
+    except Exception:  # a ledger daimon cannot fold shows no verdict, as in daimon
+        return {}
+
+
+def _with_recorded(item: Item, row: Mapping | None) -> Item:
+    if row is None:
+        return item
+    kind = "recorded-contradicted" if row.get("verdict") == "contradicted" else "recorded-confirmed"
+    detail = f"{_text(row.get('check'))} at {_text(row.get('ts'))}"
+    return item.model_copy(update={"badges": (*item.badges, Badge(kind=kind, detail=detail))})
 
 
 def _briefed(item: Item, section: str, raw: Mapping, allotted: daimon_brief.Budget | None) -> Item:
@@ -446,7 +472,9 @@ def load_briefing(project: ProjectRef, now: float | None = None, *, session_id: 
     degraded = briefing.receipt_degraded(checkpoint)
     built = briefing.build(checkpoint, now)
     allotted = None
+    recorded: dict[str, Mapping] = {}
     if budgeted and session_id is None:
+        recorded = _recorded_world(project)
         try:
             allotted = daimon_brief.budget(project, annotated, baton)
         except Exception as exc:  # the split is extra; the briefing still shows
@@ -464,7 +492,7 @@ def load_briefing(project: ProjectRef, now: float | None = None, *, session_id: 
             for raw in built.get(key) or ():
                 if not isinstance(raw, Mapping):
                     raw = {"text": str(raw)}  # contradictions may be bare strings
-                item = _item(key, raw, degraded, snap)
+                item = _with_recorded(_item(key, raw, degraded, snap), recorded.get(str(raw.get("id"))))
                 if item.state == "visible":
                     live_items.append(_briefed(item, key, raw, allotted))
                 else:
