@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import io
 import json
+from datetime import timedelta
 
 import pytest
 from daimon_briefing import cli as daimon_cli
+from daimon_briefing import testing
 
 from daimon_tui import cli
 from daimon_tui.headless.brief import write_plain
@@ -125,3 +127,25 @@ def test_as_daimon_writes_nothing(budget_store) -> None:
     assert "HANDOFF" in daimon_brief.daimon_text(project_ref(budget_store))
     after = {p: p.read_bytes() for p in budget_store.root.rglob("*") if p.is_file()}
     assert before == after
+
+
+def test_history_and_as_of_show_the_handoff_that_held_then(empty_store) -> None:
+    from daimon_tui.headless.asof import briefing_as_of
+
+    project = empty_store.project
+    t0 = demo.DEMO_NOW - timedelta(days=3)
+    for n, sid in enumerate(("S-a", "S-b", "S-c")):
+        cp = demo.session(sid, t0 + timedelta(days=n), f"topic {sid}")
+        cp["working_context"]["recent_decisions"] = [{"text": f"decision {sid}", "trust": "inferred"}]
+        if sid == "S-b":  # the baton is left between S-a and S-b
+            demo.leave_handoff(project, "then-baton", t0 + timedelta(hours=12))
+        testing.seed_checkpoint(project, cp, session_id=sid)
+    ref = project_ref(empty_store)
+    # Two sessions serialized after it: daimon has consumed it by now.
+    assert reader.load_briefing(ref).handoff is None
+    assert reader.load_briefing(ref, session_id="S-a").handoff is None
+    held = reader.load_briefing(ref, session_id="S-b").handoff
+    assert held is not None and held.note == "then-baton"
+    past = briefing_as_of(ref, "S-b").handoff
+    assert past is not None and past.note == "then-baton"
+    assert briefing_as_of(ref, "S-c").handoff is None

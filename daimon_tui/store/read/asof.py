@@ -29,7 +29,7 @@ from pathlib import Path
 
 from daimon_briefing import config, store, surfaces, teamproject, view
 
-from daimon_tui.models import Diagnostic, Frozen, ProjectRef
+from daimon_tui.models import Diagnostic, Frozen, Handoff, ProjectRef
 
 _LOCK = re.compile(r"\.lock$")
 
@@ -291,3 +291,15 @@ def as_of(project: ProjectRef, when: str | datetime) -> Iterator[AsOfStore]:
             stack.callback(teamproject._cache.clear)
             teamproject._cache.clear()
             yield built
+
+
+def handoff_at(project: ProjectRef, when: str | datetime) -> Handoff | None:
+    """The baton daimon would have printed at `when`: its own reader
+    (`store.active_handoff`) over the store cut at that moment."""
+    from daimon_tui.store.read.daimon_brief import handoff
+
+    try:
+        with as_of(project, when) as cut:
+            return handoff(cut.project.target)
+    except (OSError, ValueError):
+        return None

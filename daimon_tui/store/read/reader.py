@@ -22,6 +22,7 @@ from daimon_tui.models import (
     Badge,
     Briefing,
     Diagnostic,
+    Handoff,
     Inspection,
     Item,
     Mark,
@@ -412,6 +413,12 @@ def _with_recorded(item: Item, row: Mapping | None) -> Item:
     return item.model_copy(update={"badges": (*item.badges, Badge(kind=kind, detail=detail))})
 
 
+def _handoff_then(project: ProjectRef, session_id: str) -> Handoff | None:
+    from daimon_tui.store.read import asof  # a copy of the store: only a history view pays for it
+
+    return asof.handoff_at(project, session_id)
+
+
 def _briefed(item: Item, section: str, raw: Mapping, allotted: daimon_brief.Budget | None) -> Item:
     """The item with daimon's verdict on printing it, and its exact printed line."""
     if allotted is None:
@@ -462,8 +469,8 @@ def load_briefing(project: ProjectRef, now: float | None = None, *, session_id: 
     withheld = _withheld(annotated.withheld)
     checkpoint = annotated.checkpoint
     # The baton as daimon reads it for this store (in an as-of copy: as it
-    # stood then). A retained session's baton is the history view's to find.
-    baton = daimon_brief.handoff(project.target) if session_id is None else None
+    # stood then); for a retained session, the one that held when it was written.
+    baton = daimon_brief.handoff(project.target) if session_id is None else _handoff_then(project, session_id)
     framing = {"handoff": baton, "greeting": briefing.GREETING, "order": briefing.SECTION_ORDER}
     if checkpoint is None:
         state = "closed" if snap.closed else "no-checkpoint"
