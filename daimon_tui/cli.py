@@ -162,7 +162,7 @@ def _headless(args: argparse.Namespace, project_path: str | None, out: TextIO) -
                   file=sys.stderr)
             return 2
         try:
-            return run_as_daimon(daimon_brief.daimon_text(project), out)
+            return run_as_daimon(daimon_brief.daimon_text(project, by_slug=bool(args.slug)), out)
         except RuntimeError as exc:
             print(f"daimon-tui: {exc}", file=sys.stderr)
             return 2
@@ -178,7 +178,8 @@ def _headless(args: argparse.Namespace, project_path: str | None, out: TextIO) -
                 print(f"daimon-tui: {exc}", file=sys.stderr)
                 return 2
         else:
-            briefing = reader.load_briefing(project)
+            # A one-shot report waits for daimon's allocator at any size, as `daimon brief` does.
+            briefing = reader.load_briefing(project, budget_up_to=None)
         return run_brief(briefing, as_json=args.json, out=out)
     if args.command == "audit":
         from daimon_tui.headless.audit import run_audit

@@ -87,7 +87,7 @@ def test_json_carries_handoff_split_and_order(budget_store, capsys) -> None:
 
 
 def test_first_paint_leaves_the_split_unknown(budget_store) -> None:
-    briefing = reader.load_briefing(project_ref(budget_store), budgeted=False)
+    briefing = reader.load_briefing(project_ref(budget_store), budget_up_to=0)
     assert all(i.briefed is None for i in briefing.items())
     assert all(s.briefed_count() is None for s in briefing.sections)
 
@@ -149,3 +149,36 @@ def test_history_and_as_of_show_the_handoff_that_held_then(empty_store) -> None:
     past = briefing_as_of(ref, "S-b").handoff
     assert past is not None and past.note == "then-baton"
     assert briefing_as_of(ref, "S-c").handoff is None
+
+
+def test_as_daimon_by_slug_equals_daimon_brief_slug(budget_store, capsys) -> None:
+    ref = project_ref(budget_store)
+    capsys.readouterr()
+    assert daimon_cli.main(["brief", f"--slug={ref.slug}"]) == 0
+    expected = capsys.readouterr().out
+    assert "cross-project briefing" in expected
+    assert cli.main(["brief", "--as-daimon", f"--slug={ref.slug}"]) == 0
+    assert capsys.readouterr().out == expected
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_as_daimon_to_a_terminal_is_inert() -> None:
+    from daimon_tui.headless.brief import run_as_daimon
+
+    hostile = "- [~ inferred] red \x1b[31mALERT\x1b[0m \u202egnp.exe\n"
+    to_pipe, to_terminal = io.StringIO(), _Terminal()
+    run_as_daimon(hostile, to_pipe)
+    run_as_daimon(hostile, to_terminal)
+    assert to_pipe.getvalue() == hostile  # daimon's bytes, for a diff
+    assert "\x1b" not in to_terminal.getvalue() and "\u202e" not in to_terminal.getvalue()
+
+
+def test_past_the_interactive_size_the_split_is_left_unknown_and_said(budget_store) -> None:
+    briefing = reader.load_briefing(project_ref(budget_store), budget_up_to=5)
+    assert all(i.briefed is None for i in briefing.items())
+    assert any("is not computed here" in n.message for n in briefing.notes)
+    assert any(i.briefed is False for i in reader.load_briefing(project_ref(budget_store), budget_up_to=None).items())

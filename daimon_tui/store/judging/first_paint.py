@@ -124,7 +124,7 @@ def provisional_briefing(project: ProjectRef, now: float | None = None) -> Brief
     snap = light_snapshot(project, cached)
     with snapshot_share.substitute(snap):
         # daimon's budget waits for the confirming read (it needs the whole fold).
-        painted = reader.load_briefing(project, now, budgeted=False)
+        painted = reader.load_briefing(project, now, budget_up_to=0)
     return apply_cache(painted, cached)
 
 

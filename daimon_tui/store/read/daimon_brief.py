@@ -48,10 +48,11 @@ class Budget(NamedTuple):
     lines: Mapping[str, str]
 
 
-def route(project: ProjectRef) -> Route:
+def route(project: ProjectRef, *, by_slug: bool = False) -> Route:
+    """`by_slug`: as `daimon brief --slug` reads it, even when the bucket's directory is known."""
     from daimon_briefing import cli
 
-    if project.path:
+    if project.path and not by_slug:
         return Route(project.path, project.path, project.path, cli.loops_lists_project(project.path))
     return Route(project.slug, None, None, False)
 
@@ -148,15 +149,16 @@ def budget(project: ProjectRef, annotated: briefing.Annotated, found: Handoff | 
     return Budget(frozenset(kept), frozenset(dropped - kept), section_notes, lines)
 
 
-def daimon_text(project: ProjectRef) -> str:
-    """Byte for byte what `daimon brief` (plain) prints for this project now,
-    minus its side effects. Raises RuntimeError when daimon would call out
-    (its LLM briefing is on) or the briefing cannot be prepared."""
+def daimon_text(project: ProjectRef, *, by_slug: bool = False) -> str:
+    """Byte for byte what `daimon brief --project PATH` (`--slug SLUG` with
+    `by_slug`) prints, plain, for this project now, minus its side effects.
+    Raises RuntimeError when daimon would call out (its LLM briefing is on)
+    or the briefing cannot be prepared."""
     import time
 
     if config.llm_briefing():
         raise RuntimeError("daimon's LLM briefing is on (DAIMON_LLM_BRIEFING): its text is not reproducible offline")
-    where = route(project)
+    where = route(project, by_slug=by_slug)
     try:
         annotated = briefing.prepare(where.target, time.time(), route=store.Route.OWN)
     except Exception as exc:
@@ -170,7 +172,7 @@ def daimon_text(project: ProjectRef) -> str:
 def _print_brief(project: ProjectRef, where: Route, annotated: briefing.Annotated) -> None:
     """`cli.brief._cmd_brief` then `_render_briefing_body`, their printing only."""
     checkpoint = annotated.checkpoint
-    if not project.path:
+    if where.drift_project is None:  # the --slug branch of `_cmd_brief`
         if not isinstance(checkpoint, dict):
             render.render_brief_line([f"no checkpoint bucket for slug {project.slug} — "
                                       "`daimon projects` lists what exists"])

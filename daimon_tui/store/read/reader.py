@@ -429,10 +429,19 @@ def _briefed(item: Item, section: str, raw: Mapping, allotted: daimon_brief.Budg
     return item.model_copy(update={"briefed": False}) if key in allotted.dropped else item
 
 
+# daimon's allocator (`briefing.select`) searches one dropped item at a time,
+# re-rendering each time: quadratic. At 5,000 items it takes daimon's own
+# `brief` most of a minute, which the interactive confirming read must not
+# wait for (nor hold the judging child for); past this many items the app
+# leaves the split unknown and says so, and `daimon-tui brief` computes it.
+INTERACTIVE_BUDGET_ITEMS = 400
+
+
 def load_briefing(project: ProjectRef, now: float | None = None, *, session_id: str | None = None,
-                  budgeted: bool = True) -> Briefing:
+                  budget_up_to: int | None = INTERACTIVE_BUDGET_ITEMS) -> Briefing:
     """The briefing as daimon judges it now, every item with its mark, badges and state,
-    and (`budgeted`) whether `daimon brief` prints it within its byte budget.
+    and whether `daimon brief` prints it within its byte budget (computed for
+    up to `budget_up_to` items; None: any number, 0: never).
     With `session_id`, that retained session's checkpoint instead of the latest,
     judged the same way (read-only History view; nothing is budgeted there)."""
     now = time.time() if now is None else now
@@ -480,12 +489,18 @@ def load_briefing(project: ProjectRef, now: float | None = None, *, session_id: 
     built = briefing.build(checkpoint, now)
     allotted = None
     recorded: dict[str, Mapping] = {}
-    if budgeted and session_id is None:
+    if budget_up_to != 0 and session_id is None:
         recorded = _recorded_world(project)
-        try:
-            allotted = daimon_brief.budget(project, annotated, baton)
-        except Exception as exc:  # the split is extra; the briefing still shows
-            notes += (Diagnostic(message=f"daimon's budget could not be computed ({type(exc).__name__})"),)
+        count = sum(len(v) for v in (built or {}).values() if isinstance(v, list))
+        if budget_up_to is not None and count > budget_up_to:
+            notes += (Diagnostic(level="info", source="daimon-tui", message=(
+                f"which of these {count} items `daimon brief` prints is not computed here (daimon's allocator "
+                "takes most of a minute at this size); `daimon-tui brief` computes it")),)
+        else:
+            try:
+                allotted = daimon_brief.budget(project, annotated, baton)
+            except Exception as exc:  # the split is extra; the briefing still shows
+                notes += (Diagnostic(message=f"daimon's budget could not be computed ({type(exc).__name__})"),)
     sections: list[Section] = []
     resolved: list[Item] = []
     topic = None
