@@ -98,7 +98,7 @@ def write_plain(briefing: Briefing, out: TextIO) -> None:
         section = sections.get(key)
         if section is None:
             continue
-        out.write(f"\n{section.header or section.title + ':'} ({section.count_label()})\n")
+        out.write(f"\n{(section.header or section.title).rstrip(':')} ({section.count_label()}):\n")
         for item in section.items:
             badges = "".join(f" [{badge_label(b)}]" for b in item.badges)
             handle = f" [{inert(item.id)}]" if item.id else ""

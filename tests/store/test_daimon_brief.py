@@ -69,7 +69,7 @@ def test_plain_report_leads_with_the_handoff_and_keeps_daimons_order(budget_stor
     text = out.getvalue()
     assert text.index("HANDOFF (left deliberately by previous session") < text.index("While you were away")
     assert "→ Run the retry tests first\n→ then ship behind the flag" in text
-    assert text.index("Active topic: Budgeted topic") < text.index("Contradictions flagged:")
+    assert text.index("Active topic: Budgeted topic") < text.index("Contradictions flagged (")
     assert "of 16 briefed)" in text
     assert "\n· [~ inferred] Open question" in text
 
