@@ -59,3 +59,32 @@ async def test_briefed_facet_filters_the_rows_daimon_leaves_out(budget_store: de
         await settle(pilot)
         assert screen.rows and all(r.item is not None and r.item.briefed is False for r in screen.rows)
         assert len(screen.rows) == sum(1 for i in screen.briefing.items() if i.briefed is False)
+
+
+async def test_a_retained_sessions_receipt_warning_names_that_checkpoint(demo_store: demo.DemoStore) -> None:
+    from daimon_tui.ui.screens.history import SessionScreen
+    from tests.daimon_records import project_ref
+
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.push_screen(SessionScreen(project_ref(demo_store), "S-day2", now=NOW))  # S-day2 is tampered
+        await settle(pilot)
+        header = str(app.screen.query_one("#briefing-header", Static).render())
+        assert "RECEIPT UNVERIFIED: this checkpoint no longer matches" in header
+        assert "latest checkpoint" not in header
+
+
+async def test_daimons_recorded_world_verdict_shows_on_the_row(budget_store: demo.DemoStore) -> None:
+    from daimon_briefing import store
+
+    from tests.daimon_records import LOOPS, item_ids
+
+    ref = item_ids(budget_store.project)[LOOPS[0]]
+    assert store.append_verification(ref, "pr-state", "claim-contradicted", project_dir=str(budget_store.project),
+                                     claim_key="b" * 64)
+    app = DaimonTUI(project_path=str(budget_store.project), now=NOW)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        row = next(r for r in rows(app.screen) if LOOPS[0] in r)
+        assert "[✗ daimon recorded: world contradicts]" in row and "[✗ world contradicts]" not in row
