@@ -90,6 +90,7 @@ def test_first_paint_leaves_the_split_unknown(budget_store) -> None:
     briefing = reader.load_briefing(project_ref(budget_store), budget_up_to=0)
     assert all(i.briefed is None for i in briefing.items())
     assert all(s.briefed_count() is None for s in briefing.sections)
+    assert briefing.handoff is None  # the light read leaves the events ledger to the confirming one
 
 
 def test_as_daimon_refuses_json(budget_store, capsys) -> None:

@@ -19,6 +19,8 @@ from __future__ import annotations
 import contextlib
 import copy
 import io
+import os
+import threading
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
@@ -71,13 +73,45 @@ def item_key(section: str, item: Any) -> str:
     return f"text:{section}:{text.split(briefing._TRUNCATION_MARKER)[0].strip()}"
 
 
+def _handoff_key(target: str) -> tuple | None:
+    """What `store.active_handoff` is a function of: the events ledger (the
+    baton) and the bucket's pointers (how many sessions consumed it)."""
+    try:
+        bucket = view._bucket(target)
+        if bucket is None:
+            return None
+        stats = []
+        for path in (bucket, bucket / "events.jsonl"):
+            st = os.stat(path)
+            stats.append((st.st_ino, st.st_mtime_ns, st.st_ctime_ns, st.st_size))
+    except (OSError, ValueError):
+        return None
+    return (str(config.checkpoint_dir()), str(bucket), tuple(stats))
+
+
+# daimon reads the whole events ledger for the baton (seconds on a year of
+# rows); a confirming read after an unrelated change need not read it again.
+_handoffs: dict[tuple, Handoff | None] = {}
+_handoffs_lock = threading.Lock()
+
+
 def handoff(target: str) -> Handoff | None:
     """The baton daimon prints above everything (fail-open, as the CLI reads it)."""
+    key = _handoff_key(target)
+    with _handoffs_lock:
+        if key is not None and key in _handoffs:
+            return _handoffs[key]
     try:
         found = store.active_handoff(target)
     except Exception:
         return None
-    return Handoff(ts=str(found["ts"]), note=str(found["note"])) if found else None
+    baton = Handoff(ts=str(found["ts"]), note=str(found["note"])) if found else None
+    if key is not None:
+        with _handoffs_lock:
+            if len(_handoffs) > 8:
+                _handoffs.clear()
+            _handoffs[key] = baton
+    return baton
 
 
 def live_annotated(annotated: briefing.Annotated) -> briefing.Annotated:

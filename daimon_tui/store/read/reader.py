@@ -441,7 +441,8 @@ def load_briefing(project: ProjectRef, now: float | None = None, *, session_id: 
                   budget_up_to: int | None = INTERACTIVE_BUDGET_ITEMS) -> Briefing:
     """The briefing as daimon judges it now, every item with its mark, badges and state,
     and whether `daimon brief` prints it within its byte budget (computed for
-    up to `budget_up_to` items; None: any number, 0: never).
+    up to `budget_up_to` items; None: any number; 0: never, nor the handoff:
+    the first paint's light read).
     With `session_id`, that retained session's checkpoint instead of the latest,
     judged the same way (read-only History view; nothing is budgeted there)."""
     now = time.time() if now is None else now
@@ -479,7 +480,11 @@ def load_briefing(project: ProjectRef, now: float | None = None, *, session_id: 
     checkpoint = annotated.checkpoint
     # The baton as daimon reads it for this store (in an as-of copy: as it
     # stood then); for a retained session, the one that held when it was written.
-    baton = daimon_brief.handoff(project.target) if session_id is None else _handoff_then(project, session_id)
+    # The first paint (nothing budgeted) reads no events ledger: the baton comes with the confirming read.
+    if session_id is not None:
+        baton = _handoff_then(project, session_id)
+    else:
+        baton = daimon_brief.handoff(project.target) if budget_up_to != 0 else None
     framing = {"handoff": baton, "greeting": briefing.GREETING, "order": briefing.SECTION_ORDER}
     if checkpoint is None:
         state = "closed" if snap.closed else "no-checkpoint"

@@ -216,6 +216,9 @@ class BriefingScreen(Screen):
             except Exception:  # the confirming read still answers
                 quick = None
             if quick is not None:
+                if self.briefing is not None and quick.handoff is None:
+                    # The light read has no baton; keep the last confirmed one until the confirming read.
+                    quick = quick.model_copy(update={"handoff": self.briefing.handoff})
                 first_frame = self.briefing is None
                 self.show(quick)
                 if first_frame:
