@@ -24,7 +24,7 @@ import threading
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from daimon_briefing import anchor, briefing, config, display, ledger, render, schema, store, view
+from daimon_briefing import anchor, briefing, config, display, ledger, render, requests, schema, store, view
 
 from daimon_tui.models import Handoff, ProjectRef
 
@@ -141,6 +141,20 @@ def _trailer(annotated: briefing.Annotated) -> list[str]:
     return cli_brief._withheld_trailer(annotated, None)
 
 
+def _brief_notes(annotated: briefing.Annotated, where: Route) -> tuple:
+    """The notes `daimon brief` carries. Its `prepare(worldcheck_project=…)`
+    merges the request joins' notes in; we prepare without that argument (it
+    would also run the live world probes), so the same merge is done here."""
+    notes = annotated.notes
+    if where.worldcheck_project:
+        try:
+            joined = (*requests.join(where.worldcheck_project).notes, *requests.sent(where.worldcheck_project).notes)
+            notes = display.merge_notes(notes, joined)
+        except Exception:  # fail-open, as in daimon
+            pass
+    return display.merge_notes(notes, ())
+
+
 def _drift(checkpoint: Mapping, where: Route) -> list:
     try:
         return anchor.drifted(dict(checkpoint), where.drift_project) if where.drift_project else []
@@ -161,7 +175,7 @@ def budget(project: ProjectRef, annotated: briefing.Annotated, found: Handoff | 
     trailer_text = "".join(f"{line}\n" for line in _trailer(live))
     reserved = len((render._format_handoff(_raw_handoff(found)) + render._format_version_note(checkpoint)
                     + render._format_drift(_drift(checkpoint, where)) + trailer_text).encode("utf-8")) + 1
-    notes = display.merge_notes(live.notes, ())
+    notes = _brief_notes(live, where)
     rulings, decision_count, requests, verdicts, owed, cards = render._panel_lines(
         where.target, where.worldcheck_project, live.snapshot, notes)
     selection = briefing.select(
@@ -217,7 +231,7 @@ def _print_brief(project: ProjectRef, where: Route, annotated: briefing.Annotate
             "a serialize is in flight — this briefing may be one session "
             "behind; re-run `daimon brief` in a few minutes for the fresh one."])
     drift = _drift(checkpoint, where) if isinstance(checkpoint, dict) else []
-    notes = display.merge_notes(annotated.notes, ())
+    notes = _brief_notes(annotated, where)
     render.render_brief(checkpoint, drift=drift, teammates=None, handoff=_raw_handoff(handoff(where.target)),
                         project_dir=where.target, worldcheck_project=where.worldcheck_project,
                         trailer=_trailer(annotated), loops_pointer=where.loops_pointer,
