@@ -11,7 +11,7 @@ printed by `render.render_brief` into a buffer.
 Neither writes: the CLI's side effects (its usage line, world-check rows,
 surfaced stamps) stay out, and so do its live world probes (`gh`: network) and
 its opt-in LLM briefing. `daimon_briefing.cli` is imported only here and only
-when called: it costs a third of a second, which the first paint does not pay.
+when called (~70 ms beyond what the reader imports), never by the first paint.
 """
 
 from __future__ import annotations
@@ -176,11 +176,11 @@ def budget(project: ProjectRef, annotated: briefing.Annotated, found: Handoff | 
     reserved = len((render._format_handoff(_raw_handoff(found)) + render._format_version_note(checkpoint)
                     + render._format_drift(_drift(checkpoint, where)) + trailer_text).encode("utf-8")) + 1
     notes = _brief_notes(live, where)
-    rulings, decision_count, requests, verdicts, owed, cards = render._panel_lines(
+    rulings, decision_count, asks, verdicts, owed, cards = render._panel_lines(
         where.target, where.worldcheck_project, live.snapshot, notes)
     selection = briefing.select(
         built, briefing.effective_budget(), degraded=briefing.receipt_degraded(checkpoint), rulings=rulings,
-        request_lines=requests, verdict_lines=verdicts, owed_lines=owed, decision_count=decision_count,
+        request_lines=asks, verdict_lines=verdicts, owed_lines=owed, decision_count=decision_count,
         reserved=reserved, loops_pointer=where.loops_pointer, notes=notes, cards=cards)
     kept, lines, section_notes = set(), {}, {}
     for section in briefing.SECTION_ORDER:
