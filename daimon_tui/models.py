@@ -108,6 +108,8 @@ class Item(Frozen):
     extra_lines: tuple[str, ...] = ()
     provisional: bool = Field(default=False, description="verdict not yet confirmed by daimon's fresh read")
     briefed: bool | None = Field(default=None, description="whether `daimon brief` prints it now (None: not known)")
+    briefed_line: str | None = Field(default=None, description="the line `daimon brief` prints for it (it may "
+                                     "shorten a long text for budget); None when not briefed or not known")
 
     def has_badge(self, kind: str) -> bool:
         return any(b.kind == kind for b in self.badges)

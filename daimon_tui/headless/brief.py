@@ -20,7 +20,7 @@ def _item_json(item: Item) -> dict[str, Any]:
         "badges": [b.token for b in item.badges if b.kind != "noted"],
         "state": item.state,
         "briefed": item.briefed,
-        "daimon_line": inert(item.line, limit=None),
+        "daimon_line": inert(item.briefed_line or item.line, limit=None),
         "daimon_world": _recorded_json(item),
     }
 

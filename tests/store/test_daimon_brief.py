@@ -46,7 +46,7 @@ def test_briefed_split_is_daimons_own(budget_store, capsys) -> None:
     left_out = [i for i in loops.items if i.briefed is False]
     assert briefed and left_out and len(briefed) + len(left_out) == 16
     for item in briefed:
-        assert item.line in printed
+        assert item.briefed_line is not None and item.briefed_line in printed
     for item in left_out:
         assert item.text not in printed
     assert loops.briefed_count() == len(briefed)

@@ -93,8 +93,8 @@ def daimon_render(target: str, now: float) -> DaimonRender:
             topic = line.removeprefix(TOPIC)
         elif m and section:
             items.append(Block(section, MARKS[m["mark"]], m["rest"], (line,)))
-        elif line.startswith(marks.RULING_MARK):
-            rulings.append(line)
+        elif line.startswith(marks.RULING_MARK) or line == daimon_briefing._RULING_HEADER:
+            rulings.append(line)  # daimon's block: its header, then each ruling
         elif any(marker in stripped for marker in marks.WARNING_MARKERS):
             warnings.append(stripped)
     return DaimonRender(items, rulings, warnings, topic)

@@ -43,7 +43,7 @@ async def test_handoff_headings_split_and_daimon_lines(budget_store: demo.DemoSt
         await settle(pilot)
         as_daimon = rows(screen)
         item = next(i for i in loops.items if i.briefed)
-        assert f"  {item.line}" in as_daimon
+        assert f"  {item.briefed_line}" in as_daimon
         await pilot.press("d")
         await settle(pilot)
         assert rows(screen) == listed
@@ -56,6 +56,7 @@ async def test_briefed_facet_filters_the_rows_daimon_leaves_out(budget_store: de
         screen = app.screen
         await pilot.press("slash")
         screen.query_one("#filter", Input).value = "briefed:no"
+        await pilot.press("enter")  # applies the filter now (typing is debounced)
         await settle(pilot)
         assert screen.rows and all(r.item is not None and r.item.briefed is False for r in screen.rows)
         assert len(screen.rows) == sum(1 for i in screen.briefing.items() if i.briefed is False)

@@ -425,7 +425,8 @@ def _briefed(item: Item, section: str, raw: Mapping, allotted: daimon_brief.Budg
         return item
     key = daimon_brief.item_key(section, raw)
     if key in allotted.kept:
-        return item.model_copy(update={"briefed": True, "line": allotted.lines.get(key, item.line).split("\n")[0]})
+        printed = allotted.lines.get(key, item.line).split("\n")[0]
+        return item.model_copy(update={"briefed": True, "briefed_line": printed})
     return item.model_copy(update={"briefed": False}) if key in allotted.dropped else item
 
 

@@ -27,7 +27,8 @@ def item_row(item: Item, *, marked: bool = False, provisional: bool = False, as_
     else:
         row.append("  ")
     if as_daimon and item.line:
-        row.append(inert(item.line, limit=ROW_TEXT_LIMIT), style="dim" if item.briefed is False else "")
+        line = item.briefed_line or item.line
+        row.append(inert(line, limit=ROW_TEXT_LIMIT), style="dim" if item.briefed is False else "")
         if provisional:
             row.append("  … provisional", style="italic yellow")
         return row
