@@ -58,6 +58,8 @@ def build_parser() -> argparse.ArgumentParser:
     brief = sub.add_parser("brief", parents=[where], help="print the briefing model (read-only)")
     brief.add_argument("--json", action="store_true", help="machine-readable output")
     brief.add_argument("--as-of", metavar="TIME", help="the briefing as it stood then (ISO time or session id)")
+    brief.add_argument("--as-daimon", action="store_true",
+                       help="exactly what `daimon brief` prints now (without its side effects)")
     check = sub.add_parser("check", parents=[where], help="world-check every carried item (read-only)")
     check.add_argument("--json", action="store_true")
     audit = sub.add_parser("audit", parents=[where], help="receipts, rejections and ledger health (read-only)")
@@ -151,6 +153,19 @@ def _headless(args: argparse.Namespace, project_path: str | None, out: TextIO) -
     if not reader.project_exists(project):
         print(f"daimon-tui: no daimon checkpoint for {project.target}", file=sys.stderr)
         return 1
+    if args.command == "brief" and args.as_daimon:
+        from daimon_tui.headless.brief import run_as_daimon
+        from daimon_tui.store.read import daimon_brief
+
+        if args.json or args.as_of:
+            print("daimon-tui: --as-daimon prints daimon's own text now; it takes no --json or --as-of",
+                  file=sys.stderr)
+            return 2
+        try:
+            return run_as_daimon(daimon_brief.daimon_text(project, by_slug=bool(args.slug)), out)
+        except RuntimeError as exc:
+            print(f"daimon-tui: {exc}", file=sys.stderr)
+            return 2
     if args.command == "brief":
         from daimon_tui.headless.brief import run_brief
 
@@ -163,7 +178,8 @@ def _headless(args: argparse.Namespace, project_path: str | None, out: TextIO) -
                 print(f"daimon-tui: {exc}", file=sys.stderr)
                 return 2
         else:
-            briefing = reader.load_briefing(project)
+            # A one-shot report waits for daimon's allocator at any size, as `daimon brief` does.
+            briefing = reader.load_briefing(project, budget_up_to=None)
         return run_brief(briefing, as_json=args.json, out=out)
     if args.command == "audit":
         from daimon_tui.headless.audit import run_audit

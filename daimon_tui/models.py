@@ -62,7 +62,9 @@ class Badge(Frozen):
     """One badge on an item, in daimon's print order. `kind` is stable
     (`carried`, `corroborated`, `world-checked`, `world-contradicted`,
     `foreign-verbatim`, `supersede-candidate`, `agent-claim`, `amended`,
-    `noted`); `count` is set for `corroborated`; `detail` is extra text."""
+    `noted`, and `recorded-confirmed` / `recorded-contradicted` for the
+    verdicts daimon's own world-check recorded); `count` is set for
+    `corroborated`; `detail` is extra text."""
 
     kind: str
     count: int | None = None
@@ -105,6 +107,9 @@ class Item(Frozen):
     closing_note: str | None = None
     extra_lines: tuple[str, ...] = ()
     provisional: bool = Field(default=False, description="verdict not yet confirmed by daimon's fresh read")
+    briefed: bool | None = Field(default=None, description="whether `daimon brief` prints it now (None: not known)")
+    briefed_line: str | None = Field(default=None, description="the line `daimon brief` prints for it (it may "
+                                     "shorten a long text for budget); None when not briefed or not known")
 
     def has_badge(self, kind: str) -> bool:
         return any(b.kind == kind for b in self.badges)
@@ -129,6 +134,31 @@ class Section(Frozen):
     key: str
     title: str
     items: tuple[Item, ...] = ()
+    header: str = Field(default="", description="daimon's own heading, with its explanation")
+    note: str | None = Field(default=None, description="daimon's note when it leaves items out")
+
+    def briefed_count(self) -> int | None:
+        """How many of the items daimon briefs; None when that is not known."""
+        if any(i.briefed is None for i in self.items):
+            return None
+        return sum(1 for i in self.items if i.briefed)
+
+    def count_label(self) -> str:
+        """`4`, or `10 of 16 briefed` when daimon leaves some out for budget."""
+        briefed = self.briefed_count()
+        total = len(self.items)
+        return f"{briefed} of {total} briefed" if briefed is not None and briefed < total else str(total)
+
+
+class Handoff(Frozen):
+    """The baton a session left deliberately; daimon prints it above everything."""
+
+    ts: str
+    note: str
+
+    @property
+    def lines(self) -> tuple[str, ...]:
+        return tuple(line.strip() for line in self.note.splitlines() if line.strip())
 
 
 BriefState = Literal["briefing", "closed", "no-checkpoint", "empty", "unavailable"]
@@ -142,8 +172,11 @@ class Briefing(Frozen):
     session_id: str | None = None
     created: str | None = None
     format_version: str | None = None
-    rulings: tuple[str, ...] = ()
+    handoff: Handoff | None = None
+    greeting: str = ""
+    rulings: tuple[str, ...] = Field(default=(), description="daimon's standing-rulings block, header first")
     topic: str | None = None
+    order: tuple[str, ...] = Field(default=(), description="daimon's section order, `active_topic` included")
     sections: tuple[Section, ...] = ()
     resolved: tuple[Item, ...] = Field(default=(), description="closed by a resolution: text is the reader's")
     withheld: tuple[WithheldItem, ...] = ()

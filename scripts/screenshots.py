@@ -14,6 +14,8 @@ from daimon_tui.ui.app import DaimonTUI
 OUT = Path(__file__).resolve().parents[1] / "screenshots"
 SHOTS: dict[str, tuple[str, ...]] = {
     "briefing": ("j", "j", "j", "j", "j", "j"),
+    # daimon's own line for every row, under the handoff the last session left.
+    "as-daimon": ("d", "j", "j", "j"),
     "withheld": ("h",),
     "help": ("question_mark",),
     "history": ("2",),

@@ -52,6 +52,16 @@ def empty_store(sandbox_root: Path) -> Iterator[demo.DemoStore]:
 
 
 @pytest.fixture
+def budget_store(sandbox_root: Path) -> Iterator[demo.DemoStore]:
+    """A handoff, a ruling and an open-loops section daimon trims for its byte budget."""
+    from tests.daimon_records import BUDGET_SETTINGS, seed_budgeted
+
+    with demo.sandboxed(sandbox_root, receipts=False, settings=BUDGET_SETTINGS) as store:
+        seed_budgeted(store.project)
+        yield store
+
+
+@pytest.fixture
 def demo_store(empty_store: demo.DemoStore) -> demo.DemoStore:
     """The demo store: three sessions, receipts, S-day2 tampered."""
     demo.populate(empty_store.project)

@@ -5,12 +5,13 @@ from __future__ import annotations
 import contextlib
 import json
 from collections.abc import Iterator
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 from unittest import mock
 
-from daimon_briefing import api, schema, store
+from daimon_briefing import api, schema, store, testing
+from daimon_briefing.surfaces import Writer
 
 from daimon_tui.models import ProjectRef
 from daimon_tui.store.demo import builder as demo
@@ -49,3 +50,20 @@ def events_stamped(when: datetime) -> Iterator[None]:
 
     with mock.patch.object(store, "datetime", Clock):
         yield
+
+
+# A store daimon trims: a handoff, a ruling and 16 open loops over a small byte budget.
+BATON = "Run the retry tests first\nthen ship behind the flag"
+BUDGET_SETTINGS = {"DAIMON_BRIEF_MAX_BYTES": "1400"}
+LOOPS = [f"Open question {n:02d}: does the uploader retry path {n} need its own ceiling?" for n in range(16)]
+
+
+def seed_budgeted(project: Path) -> None:
+    cp = demo.session("S-budget", demo.DEMO_NOW - timedelta(hours=2), "Budgeted topic")
+    cp["working_context"]["open_questions"] = [{"text": t, "trust": "inferred"} for t in LOOPS]
+    cp["working_context"]["recent_decisions"] = [{"text": "Keep the retry ceiling at 30s", "trust": "inferred"}]
+    cp["epistemic_snapshot"]["contradictions_flagged"] = [{"text": "Docs say 3 retries, config 5", "trust": "inferred"}]
+    testing.seed_checkpoint(project, cp, session_id="S-budget")
+    testing.seed_ruling(project, subject="uploads", verdict="Never retry non-idempotent uploads")
+    assert store.append_event("", "active", note=BATON, kind="handoff", project_dir=str(project),
+                              writer=Writer.HUMAN)

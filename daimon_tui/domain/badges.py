@@ -37,10 +37,16 @@ BADGES: dict[str, tuple[str, str]] = {
     "agent-claim": ("⚠ agent says resolved", "bold red"),
     "amended": ("↷ amended", "yellow"),
     "noted": ("noted", "dim"),
+    # What daimon's own world-check recorded (verification.jsonl), not a live `w` check.
+    "recorded-confirmed": ("✓ daimon recorded: world agrees", "green"),
+    "recorded-contradicted": ("✗ daimon recorded: world contradicts", "bold red"),
 }
 
+# The gutter of a row `daimon brief` leaves out for its byte budget.
+NOT_BRIEFED = "·"
+
 # A contradiction on any axis beats every badge: these lead the row.
-CONTRADICTING = frozenset({"world-contradicted", "supersede-candidate", "agent-claim"})
+CONTRADICTING = frozenset({"world-contradicted", "supersede-candidate", "agent-claim", "recorded-contradicted"})
 
 
 def mark_label(mark: str) -> str:

@@ -4,8 +4,8 @@ Facets: `trust:` (the shown mark: verbatim, inferred, untagged,
 unverified-verbatim, stale), `stored:` (the stored trust class),
 `section:` (decisions, external, open_loops, beliefs, uncertainties,
 contradictions; a prefix is enough), `state:` (visible, resolved, superseded,
-...), and the flags `carried`, `stale`, `corroborated`, `contradicted`,
-`world-checked`. A leading `-` negates a word or facet.
+...), `briefed:` (yes/no: whether `daimon brief` prints it), and the flags
+`carried`, `stale`, `corroborated`, `contradicted`, `world-checked`. A leading `-` negates a word or facet.
 """
 
 from __future__ import annotations
@@ -45,6 +45,8 @@ def _facet(name: str, value: str) -> Callable[[Item], bool] | None:
         return lambda i: i.section.startswith(value) or i.kind.startswith(value)
     if name == "state":
         return lambda i: i.state.startswith(value)
+    if name == "briefed":  # whether `daimon brief` prints it (unknown matches neither)
+        return lambda i: i.briefed is (value in {"yes", "y", "true"})
     if name == "id":
         return lambda i: (i.id or "").startswith(value)
     return None

@@ -46,7 +46,7 @@ def write_plain(report: AuditReport, out: TextIO) -> None:
         out.write("  (no session files)\n")
     for row in report.receipts:
         latest = " (latest)" if row.latest else ""
-        since = f"  since {row.since_iso}" if row.since_iso else ""
+        since = f"  file changed at {row.since_iso}" if row.since_iso else ""
         daimon = f"  [daimon: {inert(row.daimon_state)}]" if row.daimon_state else ""
         label = f"{state_label(row.state):<20}"
         out.write(f"  {label} {inert(row.session_id)}{latest}  {inert(row.cause)}{since}{daimon}\n")

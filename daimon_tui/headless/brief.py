@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from typing import Any, TextIO
 
-from daimon_tui.domain.badges import badge_label, mark_label
+from daimon_tui.domain.badges import NOT_BRIEFED, badge_label, mark_label
 from daimon_tui.domain.inert import inert
-from daimon_tui.models import Briefing, Item
+from daimon_tui.models import Briefing, Handoff, Item, Section
 
 
 def _item_json(item: Item) -> dict[str, Any]:
@@ -19,11 +19,39 @@ def _item_json(item: Item) -> dict[str, Any]:
         "mark": item.mark,
         "badges": [b.token for b in item.badges if b.kind != "noted"],
         "state": item.state,
+        "briefed": item.briefed,
+        "daimon_line": inert(item.briefed_line or item.line, limit=None),
+        "daimon_world": _recorded_json(item),
+    }
+
+
+def _recorded_json(item: Item) -> dict[str, Any] | None:
+    """The world-check verdict daimon recorded for the item (not a live check)."""
+    for badge in item.badges:
+        if badge.kind in {"recorded-confirmed", "recorded-contradicted"}:
+            return {"verdict": badge.kind.removeprefix("recorded-"), "recorded": inert(badge.detail or "")}
+    return None
+
+
+def _handoff_json(handoff: Handoff | None) -> dict[str, Any] | None:
+    return {"ts": inert(handoff.ts), "note": inert(handoff.note, limit=None, keep_newlines=True)} if handoff else None
+
+
+def _section_json(section: Section) -> dict[str, Any]:
+    return {
+        "key": section.key,
+        "title": section.title,
+        "header": section.header,
+        "briefed": section.briefed_count(),
+        "total": len(section.items),
+        "note": inert(section.note.strip(), limit=None) if section.note else None,
+        "items": [_item_json(i) for i in section.items],
     }
 
 
 def briefing_json(briefing: Briefing) -> dict[str, Any]:
-    """The documented shape: project, session, state, sections, withheld, notes."""
+    """The documented shape: project, session, state, handoff, sections in
+    daimon's order (each item saying whether daimon briefs it), withheld, notes."""
     withheld = [{"id": i.id, "kind": i.kind, "state": i.state} for i in briefing.resolved]
     withheld += [{"id": w.id, "kind": w.kind, "state": w.state} for w in briefing.withheld]
     return {
@@ -31,34 +59,55 @@ def briefing_json(briefing: Briefing) -> dict[str, Any]:
         "session_id": inert(briefing.session_id) if briefing.session_id else None,
         "created": briefing.created,
         "state": briefing.state,
+        "handoff": _handoff_json(briefing.handoff),
+        "greeting": briefing.greeting,
         "rulings": [inert(r, limit=None) for r in briefing.rulings],
         "topic": inert(briefing.topic, limit=None) if briefing.topic else None,
+        "order": list(briefing.order),
         "degraded": briefing.degraded,
-        "sections": [
-            {"key": s.key, "title": s.title, "items": [_item_json(i) for i in s.items]} for s in briefing.sections
-        ],
+        "sections": [_section_json(s) for s in briefing.sections],
         "withheld": withheld,
         "notes": [inert(n.message, limit=None) for n in briefing.notes],
     }
 
 
+def handoff_lines(handoff: Handoff) -> list[str]:
+    return [f"HANDOFF (left deliberately by previous session, {inert(handoff.ts)}):",
+            *(f"→ {inert(line)}" for line in handoff.lines)]
+
+
 def write_plain(briefing: Briefing, out: TextIO) -> None:
     name = inert(briefing.project.name or briefing.project.slug)
     out.write(f"{name} — session {inert(briefing.session_id or '-')} ({briefing.created or '-'}) [{briefing.state}]\n")
+    if briefing.handoff:
+        out.write("\n" + "\n".join(handoff_lines(briefing.handoff)) + "\n")
     for note in briefing.notes:
         out.write(f"⚠ {inert(note.message)}\n")
+    if briefing.greeting:
+        out.write(f"\n{briefing.greeting}\n")
     if briefing.rulings:
-        out.write("\nStanding rulings:\n")
+        out.write("\n")
         for ruling in briefing.rulings:
             out.write(f"{inert(ruling)}\n")
-    for section in briefing.sections:
-        out.write(f"\n{section.title}:\n")
+    sections = {s.key: s for s in briefing.sections}
+    for key in briefing.order or tuple(sections):
+        if key == "active_topic":
+            if briefing.topic:
+                out.write(f"\nActive topic: {inert(briefing.topic)}\n")
+            continue
+        section = sections.get(key)
+        if section is None:
+            continue
+        out.write(f"\n{(section.header or section.title).rstrip(':')} ({section.count_label()}):\n")
         for item in section.items:
             badges = "".join(f" [{badge_label(b)}]" for b in item.badges)
             handle = f" [{inert(item.id)}]" if item.id else ""
-            out.write(f"- [{mark_label(item.mark)}] {inert(item.text)}{badges}{handle}\n")
-    if briefing.topic:
-        out.write(f"\nActive topic: {inert(briefing.topic)}\n")
+            gutter = NOT_BRIEFED if item.briefed is False else "-"
+            out.write(f"{gutter} [{mark_label(item.mark)}] {inert(item.text)}{badges}{handle}\n")
+        if section.note:
+            out.write(f"{inert(section.note)}\n")
+    if any(i.briefed is False for i in briefing.items()):
+        out.write(f"\n{NOT_BRIEFED} marks an item `daimon brief` leaves out for its byte budget\n")
     hidden = len(briefing.resolved) + len(briefing.withheld)
     if hidden:
         out.write(f"\n{hidden} withheld item(s): `daimon-tui` shows them with `h`\n")
@@ -70,4 +119,13 @@ def run_brief(briefing: Briefing, *, as_json: bool, out: TextIO) -> int:
         out.write("\n")
     else:
         write_plain(briefing, out)
+    return 0
+
+
+def run_as_daimon(text: str, out: TextIO) -> int:
+    """daimon's own bytes. To a terminal each line is made inert first (a
+    stored escape must not drive it); to a pipe or file, exactly daimon's."""
+    if out.isatty():
+        text = "".join(inert(line, limit=None) + "\n" for line in text.splitlines())
+    out.write(text)
     return 0

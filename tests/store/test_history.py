@@ -7,6 +7,7 @@ import contextlib
 import hashlib
 import io
 import json
+import os
 import time
 from collections import Counter
 from datetime import UTC, datetime, timedelta
@@ -234,3 +235,24 @@ def test_headless_briefing_as_of(demo_store: demo.DemoStore) -> None:
     assert then.notes and "historical view as of 2026-11-27T09:00:00Z (S-day2)" in then.notes[0].message
     assert "r-efc206bb29e9" not in {i.id for i in then.items()}  # stated first in S-day3
     assert briefing_as_of(ref, "2026-12-31T00:00:00Z").session_id == "S-day3"
+
+
+def test_as_of_cuts_at_the_moment_the_checkpoint_was_written(empty_store: demo.DemoStore) -> None:
+    # A checkpoint lands a minute or two after its `created` (the session's
+    # end); inside that window it did not exist yet.
+    project = empty_store.project
+    ended = demo.DEMO_NOW - timedelta(days=1)
+    for sid, created in (("S-before", ended - timedelta(days=1)), ("S-late", ended)):
+        cp = demo.session(sid, created, f"topic {sid}")
+        cp["working_context"]["recent_decisions"] = [{"text": f"decision {sid}", "trust": "inferred"}]
+        demo.seed(project, cp)
+    late = empty_store.checkpoint_dir / "S-late.json"
+    written = ended + timedelta(seconds=90)
+    os.utime(late, (written.timestamp(), written.timestamp()))
+    ref = reader.resolve_project(str(project))
+    with history.as_of(ref, stamp(ended + timedelta(seconds=30))) as cut:
+        assert cut.session_id == "S-before"
+    with history.as_of(ref, stamp(written + timedelta(seconds=1))) as cut:
+        assert cut.session_id == "S-late"
+    with history.as_of(ref, "S-late") as cut:
+        assert cut.session_id == "S-late" and cut.when == stamp(written)

@@ -93,8 +93,8 @@ def daimon_render(target: str, now: float) -> DaimonRender:
             topic = line.removeprefix(TOPIC)
         elif m and section:
             items.append(Block(section, MARKS[m["mark"]], m["rest"], (line,)))
-        elif line.startswith(marks.RULING_MARK):
-            rulings.append(line)
+        elif line.startswith(marks.RULING_MARK) or line == daimon_briefing._RULING_HEADER:
+            rulings.append(line)  # daimon's block: its header, then each ruling
         elif any(marker in stripped for marker in marks.WARNING_MARKERS):
             warnings.append(stripped)
     return DaimonRender(items, rulings, warnings, topic)
@@ -218,7 +218,8 @@ def test_brief_output_is_read_only_and_complete(demo_store: demo.DemoStore, as_j
         data = json.loads(text)
         assert set(data) >= {"project", "session_id", "created", "state", "sections", "withheld", "notes"}
         item = data["sections"][0]["items"][0]
-        assert set(item) == {"id", "kind", "text", "quote", "mark", "badges", "state"}
+        assert set(item) == {"id", "kind", "text", "quote", "mark", "badges", "state", "briefed", "daimon_line",
+                             "daimon_world"}
 
 
 # ---- every kind of store the suite builds -------------------------------------

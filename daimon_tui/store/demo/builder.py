@@ -4,7 +4,7 @@ Everything is written by daimon's code inside `testing.sandbox`, in a temporary
 directory: the user's real `~/.daimon` is never read or written. The store holds
 several sessions over several days, all three trust classes, carried and stale
 items, a question corroborated x3, a resolved and a quarantined item, a standing
-ruling, signed receipts (real Ed25519 through `signer`) and one tampered
+ruling, a handoff, signed receipts (real Ed25519 through `signer`) and one tampered
 session file.
 """
 
@@ -17,10 +17,11 @@ import stat
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from unittest import mock
 
 from daimon_briefing import capture, serializer, store, testing
 from daimon_briefing.surfaces import Writer
@@ -64,12 +65,13 @@ def demo_settings(root: Path, project: Path, signer: Path | None) -> dict[str, s
 
 
 @contextlib.contextmanager
-def sandboxed(root: Path, *, receipts: bool = True) -> Iterator[DemoStore]:
-    """Enter daimon's sandbox at `root/daimon`, with a project inside it."""
+def sandboxed(root: Path, *, receipts: bool = True, settings: Mapping[str, str] | None = None) -> Iterator[DemoStore]:
+    """Enter daimon's sandbox at `root/daimon`, with a project inside it
+    (`settings` adds daimon settings, e.g. a byte budget)."""
     sandbox_root = root / "daimon"
     project = sandbox_root / "proj"
     signer = write_signer(root) if receipts else None
-    with testing.sandbox(sandbox_root, settings=demo_settings(root, project, signer)) as sb:
+    with testing.sandbox(sandbox_root, settings={**demo_settings(root, project, signer), **(settings or {})}) as sb:
         project.mkdir(exist_ok=True)
         yield DemoStore(sb.root, project.resolve(), sb.checkpoint_dir)
 
@@ -131,6 +133,23 @@ def witnessed(checkpoint: dict) -> dict:
     return checkpoint
 
 
+DEMO_HANDOFF = "Run the retry tests before touching the ceiling\nShip behind UPLOAD_RETRY once the nightly job moves"
+
+
+def leave_handoff(project: Path, note: str, when: datetime) -> None:
+    """A baton, through daimon's own event writer (what `daimon handoff` calls).
+    That writer stamps the wall clock; the demo renders the same every run,
+    so its clock reads `when` for this one append."""
+
+    class At(datetime):
+        @classmethod
+        def now(cls, tz=None):  # type: ignore[override]
+            return when.astimezone(tz) if tz else when.replace(tzinfo=None)
+
+    with mock.patch.object(store, "datetime", At):
+        store.append_event("", "active", note=note, kind="handoff", project_dir=str(project), writer=Writer.HUMAN)
+
+
 def populate(project: Path, now: datetime = DEMO_NOW) -> None:
     """Write the demo sessions into the active sandbox."""
     day1 = session("S-day1", now - timedelta(days=10), "Upload retry policy")
@@ -189,6 +208,7 @@ def populate(project: Path, now: datetime = DEMO_NOW) -> None:
     testing.seed_ruling(
         project, subject="uploads", verdict="Never retry non-idempotent uploads automatically"
     )
+    leave_handoff(project, DEMO_HANDOFF, now - timedelta(hours=2))
     latest = store.read_latest_body(project_dir=str(project), route=store.Route.OWN, admit=store.Admit.ANY)
     by_text = {
         item.get("text"): item.get("id")

@@ -123,7 +123,8 @@ def provisional_briefing(project: ProjectRef, now: float | None = None) -> Brief
     cached = verdict_cache.load(project.slug)
     snap = light_snapshot(project, cached)
     with snapshot_share.substitute(snap):
-        painted = reader.load_briefing(project, now)
+        # daimon's budget waits for the confirming read (it needs the whole fold).
+        painted = reader.load_briefing(project, now, budget_up_to=0)
     return apply_cache(painted, cached)
 
 

@@ -24,12 +24,13 @@ import re
 import shutil
 import tempfile
 from collections.abc import Iterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from daimon_briefing import config, store, surfaces, teamproject, view
 
-from daimon_tui.models import Diagnostic, Frozen, ProjectRef
+from daimon_tui.models import Diagnostic, Frozen, Handoff, ProjectRef
+from daimon_tui.store import paths
 
 _LOCK = re.compile(r"\.lock$")
 
@@ -62,15 +63,37 @@ def parse_time(text: str) -> datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
+# A capture writes its checkpoint within minutes of the session's end (its
+# `created`). A file changed later than this (a forget scrub, an anchor, a
+# heal of an old transcript, a copy) no longer says when it was first written.
+WRITE_WINDOW_S = 3600
+
+
+def written_at(path: Path, created: str) -> str:
+    """When the session's checkpoint was written: the file's mtime, which is
+    daimon's own write-side record (`store.checkpoints_written_since` counts
+    checkpoints written by it), when it lies in the capture window after
+    `created`; else `created`."""
+    try:
+        born = parse_time(created)
+        mtime = datetime.fromtimestamp(path.stat().st_mtime, UTC)
+    except (OSError, ValueError):
+        return created
+    if born <= mtime <= born + timedelta(seconds=WRITE_WINDOW_S):
+        return stamp(mtime)
+    return created
+
+
 def resolve_when(project: ProjectRef, when: str | datetime) -> tuple[datetime, str | None]:
     """`when` as a UTC moment, and the session id it named if it named one.
-    A session id means the moment that session's checkpoint was created.
+    A session id means the moment that session's checkpoint was written.
     Raises ValueError for neither a time nor a session of this project."""
     if isinstance(when, datetime):
         return (when if when.tzinfo else when.replace(tzinfo=UTC)), None
     for row in view.sessions(project.target).rows:
         if row.session_id == when and isinstance(row.created, str):
-            return parse_time(row.created), when
+            path = paths.contained(config.checkpoint_dir(), when, ".json")
+            return parse_time(written_at(path, row.created) if path else row.created), when
     try:
         return parse_time(when), None
     except ValueError:
@@ -144,8 +167,9 @@ def _copy_bucket(src: Path, dst: Path, cutoff: str, ledgers: frozenset[str]) -> 
 
 
 def _session_files(root: Path, slug: str, cutoff: str) -> list[tuple[str, str, Path]]:
-    """(created, session id, path) of this project's session files created at
-    or before `cutoff`, oldest first."""
+    """(created, session id, path) of this project's session files written at
+    or before `cutoff` (a checkpoint is written a minute or two after its
+    `created`), oldest first."""
     out = []
     for path in store._session_files(root):
         try:
@@ -155,7 +179,7 @@ def _session_files(root: Path, slug: str, cutoff: str) -> list[tuple[str, str, P
         if not isinstance(raw, dict) or raw.get("project_slug") != slug:
             continue
         created = raw.get("created")
-        if isinstance(created, str) and created <= cutoff:
+        if isinstance(created, str) and written_at(path, created) <= cutoff:
             out.append((created, path.stem, path))
     out.sort()
     return out
@@ -291,3 +315,15 @@ def as_of(project: ProjectRef, when: str | datetime) -> Iterator[AsOfStore]:
             stack.callback(teamproject._cache.clear)
             teamproject._cache.clear()
             yield built
+
+
+def handoff_at(project: ProjectRef, when: str | datetime) -> Handoff | None:
+    """The baton daimon would have printed at `when`: its own reader
+    (`store.active_handoff`) over the store cut at that moment."""
+    from daimon_tui.store.read.daimon_brief import handoff
+
+    try:
+        with as_of(project, when) as cut:
+            return handoff(cut.project.target)
+    except (OSError, ValueError):
+        return None

@@ -22,6 +22,7 @@ from daimon_tui.models import (
     Badge,
     Briefing,
     Diagnostic,
+    Handoff,
     Inspection,
     Item,
     Mark,
@@ -31,6 +32,7 @@ from daimon_tui.models import (
     WithheldItem,
 )
 from daimon_tui.store import paths
+from daimon_tui.store.read import daimon_brief
 from daimon_tui.store.read.forgotten import forgotten_items
 
 # The format versions this reader was tested against; anything else is read
@@ -376,20 +378,75 @@ def _format_note(checkpoint: Mapping) -> tuple[Diagnostic, ...]:
     version = checkpoint.get("format_version")
     if version is None or str(version) in KNOWN_FORMATS:
         return ()
+    # daimon's own ordering of format stamps says which side of ours it is.
+    order = [schema.compare_format_versions(str(version), known) for known in KNOWN_FORMATS]
+    if all(o is not None and o < 0 for o in order):
+        where = "older than"
+    elif all(o is not None and o > 0 for o in order):
+        where = "newer than"
+    else:
+        where = "not one"
     return (
         Diagnostic(
             level="warning",
             source="daimon-tui",
-            message=f"checkpoint format {version!s:.40} is newer than this app knows "
+            message=f"checkpoint format {version!s:.40} is {where} the formats this app knows "
             f"({', '.join(sorted(KNOWN_FORMATS))}); items are shown as daimon reads them",
         ),
     )
 
 
-def load_briefing(project: ProjectRef, now: float | None = None, *, session_id: str | None = None) -> Briefing:
-    """The briefing as daimon judges it now, every item with its mark, badges and state.
+def _recorded_world(project: ProjectRef) -> dict[str, Mapping]:
+    """daimon's own recorded world-check verdicts (its CLI brief appends them
+    to verification.jsonl when its world-checks are on), one per item as
+    daimon folds them: an outstanding contradiction on any claim wins."""
+    try:
+        return {str(ref): row for ref, row in store.latest_invalidation_verdicts(project_dir=project.target).items()}
+    except Exception:  # a ledger daimon cannot fold shows no verdict, as in daimon
+        return {}
+
+
+def _with_recorded(item: Item, row: Mapping | None) -> Item:
+    if row is None:
+        return item
+    kind = "recorded-contradicted" if row.get("verdict") == "contradicted" else "recorded-confirmed"
+    detail = f"{_text(row.get('check'))} at {_text(row.get('ts'))}"
+    return item.model_copy(update={"badges": (*item.badges, Badge(kind=kind, detail=detail))})
+
+
+def _handoff_then(project: ProjectRef, session_id: str) -> Handoff | None:
+    from daimon_tui.store.read import asof  # a copy of the store: only a history view pays for it
+
+    return asof.handoff_at(project, session_id)
+
+
+def _briefed(item: Item, section: str, raw: Mapping, allotted: daimon_brief.Budget | None) -> Item:
+    """The item with daimon's verdict on printing it, and its exact printed line."""
+    if allotted is None:
+        return item
+    key = daimon_brief.item_key(section, raw)
+    if key in allotted.kept:
+        printed = allotted.lines.get(key, item.line).split("\n")[0]
+        return item.model_copy(update={"briefed": True, "briefed_line": printed})
+    return item.model_copy(update={"briefed": False}) if key in allotted.dropped else item
+
+
+# daimon's allocator (`briefing.select`) searches one dropped item at a time,
+# re-rendering each time: quadratic. At 5,000 items it takes daimon's own
+# `brief` most of a minute, which the interactive confirming read must not
+# wait for (nor hold the judging child for); past this many items the app
+# leaves the split unknown and says so, and `daimon-tui brief` computes it.
+INTERACTIVE_BUDGET_ITEMS = 400
+
+
+def load_briefing(project: ProjectRef, now: float | None = None, *, session_id: str | None = None,
+                  budget_up_to: int | None = INTERACTIVE_BUDGET_ITEMS) -> Briefing:
+    """The briefing as daimon judges it now, every item with its mark, badges and state,
+    and whether `daimon brief` prints it within its byte budget (computed for
+    up to `budget_up_to` items; None: any number; 0: never, nor the handoff:
+    the first paint's light read).
     With `session_id`, that retained session's checkpoint instead of the latest,
-    judged the same way (read-only History view)."""
+    judged the same way (read-only History view; nothing is budgeted there)."""
     now = time.time() if now is None else now
     files, refused = store_notes(project, None)
     if refused:
@@ -415,10 +472,9 @@ def load_briefing(project: ProjectRef, now: float | None = None, *, session_id: 
         files, _refused = store_notes(project, annotated.checkpoint)
     notes = tuple(_note(line) for line in annotated.notes) + files
     try:
-        # Keep the `§` ruling lines; the header line is ours to print.
-        rulings = tuple(
-            line for line in briefing.ruling_lines(project.target, snap=snap) if line.startswith("§")
-        )
+        # daimon's whole block: its header, each ruling's text (a compact line
+        # for a code-enforced one) and its over-cap note.
+        rulings = tuple(briefing.ruling_lines(project.target, snap=snap))
     except Exception as exc:
         rulings = ()
         notes += (Diagnostic(message=f"standing rulings could not be read ({type(exc).__name__})"),)
@@ -426,11 +482,34 @@ def load_briefing(project: ProjectRef, now: float | None = None, *, session_id: 
     withheld += forgotten_items(snap.forgotten_ids, snap.resolutions,
                                 frozenset(w.id for w in withheld if w.id))
     checkpoint = annotated.checkpoint
+    # The baton as daimon reads it for this store (in an as-of copy: as it
+    # stood then); for a retained session, the one that held when it was written.
+    # The first paint (nothing budgeted) reads no events ledger: the baton comes with the confirming read.
+    if session_id is not None:
+        baton = _handoff_then(project, session_id)
+    else:
+        baton = daimon_brief.handoff(project.target) if budget_up_to != 0 else None
+    framing = {"handoff": baton, "greeting": briefing.GREETING, "order": briefing.SECTION_ORDER}
     if checkpoint is None:
         state = "closed" if snap.closed else "no-checkpoint"
-        return Briefing(project=project, state=state, rulings=rulings, withheld=withheld, notes=notes, now=now)
+        return Briefing(project=project, state=state, rulings=rulings, withheld=withheld, notes=notes, now=now,
+                        **framing)
     degraded = briefing.receipt_degraded(checkpoint)
     built = briefing.build(checkpoint, now)
+    allotted = None
+    recorded: dict[str, Mapping] = {}
+    if budget_up_to != 0 and session_id is None:
+        recorded = _recorded_world(project)
+        count = sum(len(v) for v in (built or {}).values() if isinstance(v, list))
+        if budget_up_to is not None and count > budget_up_to:
+            notes += (Diagnostic(level="info", source="daimon-tui", message=(
+                f"which of these {count} items `daimon brief` prints is not computed here (daimon's allocator "
+                "takes most of a minute at this size); `daimon-tui brief` computes it")),)
+        else:
+            try:
+                allotted = daimon_brief.budget(project, annotated, baton)
+            except Exception as exc:  # the split is extra; the briefing still shows
+                notes += (Diagnostic(message=f"daimon's budget could not be computed ({type(exc).__name__})"),)
     sections: list[Section] = []
     resolved: list[Item] = []
     topic = None
@@ -444,10 +523,15 @@ def load_briefing(project: ProjectRef, now: float | None = None, *, session_id: 
             for raw in built.get(key) or ():
                 if not isinstance(raw, Mapping):
                     raw = {"text": str(raw)}  # contradictions may be bare strings
-                item = _item(key, raw, degraded, snap)
-                (live_items if item.state == "visible" else resolved).append(item)
+                item = _with_recorded(_item(key, raw, degraded, snap), recorded.get(str(raw.get("id"))))
+                if item.state == "visible":
+                    live_items.append(_briefed(item, key, raw, allotted))
+                else:
+                    resolved.append(item)
             if live_items:
-                sections.append(Section(key=key, title=SECTION_TITLES[key], items=tuple(live_items)))
+                sections.append(Section(key=key, title=SECTION_TITLES[key], items=tuple(live_items),
+                                        header=briefing.SECTION_HEADERS[key],
+                                        note=allotted.notes.get(key) if allotted else None))
     state = "briefing" if sections or topic else ("closed" if snap.closed else "empty")
     return Briefing(
         project=project,
@@ -457,6 +541,7 @@ def load_briefing(project: ProjectRef, now: float | None = None, *, session_id: 
         format_version=_text(checkpoint.get("format_version")),
         rulings=rulings,
         topic=topic,
+        **framing,
         sections=tuple(sections),
         resolved=tuple(resolved),
         withheld=withheld,

@@ -132,7 +132,7 @@ class AuditScreen(Screen):
 
     def on_mount(self) -> None:
         receipts = self.query_one("#audit-receipts", DataTable)
-        receipts.add_columns("state", "session", "created", "cause", "since", "daimon", "affects")
+        receipts.add_columns("state", "session", "created", "cause", "file changed at", "daimon", "affects")
         self.query_one("#audit-rejections", DataTable).add_columns(
             "time", "item", "check", "reason", "item now"
         )

@@ -25,7 +25,7 @@ from textual.widgets import Footer, Input, ProgressBar, Static
 
 from daimon_tui.domain import filtering
 from daimon_tui.domain.inert import inert
-from daimon_tui.models import Briefing, Item, ProjectRef, WithheldItem
+from daimon_tui.models import Briefing, Handoff, Item, ProjectRef, WithheldItem
 from daimon_tui.store import paths
 from daimon_tui.store.judging import first_paint, judge_service
 from daimon_tui.ui.actions import bindings
@@ -70,8 +70,22 @@ class Row:
     withheld: WithheldItem | None = None
 
 
-def header_text(briefing: Briefing, receipt_failures: int = 0, shown: Callable[[str], str] = str) -> Text:
+def handoff_text(handoff: Handoff) -> Text:
+    """daimon's baton block, as it leads `daimon brief`."""
+    text = Text(f"HANDOFF (left deliberately by previous session, {inert(handoff.ts, limit=40)}):",
+                style="bold magenta")
+    for line in handoff.lines:
+        text.append(f"\n→ {inert(line, limit=400)}", style="bold")
+    return text
+
+
+def header_text(briefing: Briefing, receipt_failures: int = 0, shown: Callable[[str], str] = str, *,
+                latest: bool = True) -> Text:
+    """The header; `latest=False` for a retained or past checkpoint (History, as-of)."""
     text = Text()
+    if briefing.handoff:
+        text.append_text(handoff_text(briefing.handoff))
+        text.append("\n")
     text.append(inert(briefing.project.name or briefing.project.slug, limit=80), style="bold")
     if briefing.session_id:
         text.append(f"  ·  session {inert(briefing.session_id, limit=60)}")
@@ -83,7 +97,8 @@ def header_text(briefing: Briefing, receipt_failures: int = 0, shown: Callable[[
         counts += f", {hidden} withheld (h)"
     text.append(counts, style="dim")
     if briefing.degraded:
-        text.append("\n⚠ RECEIPT UNVERIFIED: the latest checkpoint no longer matches its signed receipt; "
+        subject = "the latest checkpoint" if latest else "this checkpoint"
+        text.append(f"\n⚠ RECEIPT UNVERIFIED: {subject} no longer matches its signed receipt; "
                     "verbatim labels are degraded.", style="bold yellow")
     if briefing.provisional:
         text.append("\nprovisional: confirming with daimon…", style="italic yellow")
@@ -92,9 +107,19 @@ def header_text(briefing: Briefing, receipt_failures: int = 0, shown: Callable[[
     for note in briefing.notes:
         style = "yellow" if note.level != "error" else "bold red"
         text.append(f"\n⚠ {inert(shown(note.message), limit=400)}", style=style)
-    for ruling in briefing.rulings:
-        text.append(f"\n{inert(ruling, limit=400)}", style="bold")
+    if briefing.greeting and briefing.state == "briefing":
+        text.append(f"\n{briefing.greeting}", style="italic")
+    for n, ruling in enumerate(briefing.rulings):
+        text.append(f"\n{inert(ruling, limit=400)}", style="bold cyan" if n == 0 else "bold")
     return text
+
+
+def world_summary(items: int, checkable: int, contradicted: int) -> str:
+    """What a `w`/`W` run found; "nothing checkable" is not "0 contradicted"."""
+    if not checkable:
+        return (f"World-check: nothing checkable in {items} item(s) "
+                "(no file, branch, PR or dependency claim found).")
+    return f"World-checked {checkable} of {items} item(s) with a checkable claim: {contradicted} contradicted."
 
 
 EMPTY_MESSAGES = {
@@ -119,8 +144,13 @@ class BriefingScreen(Screen):
         Binding("up", "cursor(-1)", show=False),
     ]
 
+    # Whether this screen shows the project's latest checkpoint (the read-only views do not).
+    LATEST: ClassVar[bool] = True
+
     show_withheld: reactive[bool] = reactive(False, init=False)
     filter_text: reactive[str] = reactive("", init=False)
+    # Rows as daimon prints them (its exact line) instead of the compact row.
+    as_daimon: reactive[bool] = reactive(False, init=False)
 
     def __init__(self, project: ProjectRef, *, now: float | None = None,
                  first: Briefing | None = None) -> None:
@@ -149,7 +179,7 @@ class BriefingScreen(Screen):
 
     def compose(self) -> ComposeResult:
         yield Static(id="briefing-header")
-        yield SafeInput(placeholder="filter: words, trust:verbatim, section:open, carried, stale, -word",
+        yield SafeInput(placeholder="filter: words, trust:verbatim, section:open, briefed:no, carried, stale, -word",
                         id="filter", max_length=FILTER_MAX)
         with Horizontal(id="briefing-body"):
             # The border is the box's, not the list's: a page turn repaints
@@ -186,6 +216,9 @@ class BriefingScreen(Screen):
             except Exception:  # the confirming read still answers
                 quick = None
             if quick is not None:
+                if self.briefing is not None and quick.handoff is None:
+                    # The light read has no baton; keep the last confirmed one until the confirming read.
+                    quick = quick.model_copy(update={"handoff": self.briefing.handoff})
                 first_frame = self.briefing is None
                 self.show(quick)
                 if first_frame:
@@ -222,7 +255,7 @@ class BriefingScreen(Screen):
         self.receipt_failures = report.receipt_failures
         if self.briefing is not None:
             with contextlib.suppress(NoMatches):  # the screen closed during the read
-                header = header_text(self.briefing, self.receipt_failures, self._shown)
+                header = header_text(self.briefing, self.receipt_failures, self._shown, latest=self.LATEST)
                 self.query_one("#briefing-header", Static).update(header)
 
     def show(self, briefing: Briefing) -> None:
@@ -237,7 +270,7 @@ class BriefingScreen(Screen):
         self.briefing = briefing
         if not briefing.provisional:
             self.details.clear()
-        header.update(header_text(briefing, self.receipt_failures, self._shown))
+        header.update(header_text(briefing, self.receipt_failures, self._shown, latest=self.LATEST))
         self.rebuild()
 
     @work(group="briefing-footer")
@@ -272,19 +305,27 @@ class BriefingScreen(Screen):
 
         def add_item(item: Item) -> None:
             item = self.with_world(item)
-            entries.append(Entry(item_row(item, marked=item.id in self.marked, provisional=item.provisional),
-                                 key=len(self.rows)))
+            entries.append(Entry(self.row_text(item), key=len(self.rows)))
             self.rows.append(Row(item=item))
 
-        for section in briefing.sections:
+        sections = {s.key: s for s in briefing.sections}
+        for key in briefing.order or tuple(sections):
+            if key == "active_topic":
+                if briefing.topic and not terms:
+                    heading(Text.assemble(("Active topic: ", "bold"), inert(briefing.topic, limit=300)))
+                continue
+            section = sections.get(key)
+            if section is None:
+                continue
             shown = [i for i in section.items if filtering.matches(self.with_world(i), terms)]
             if not shown:
                 continue
-            heading(Text(f"{section.title} ({len(shown)})", style="bold underline"))
+            count = f"{len(shown)} of {len(section.items)} match" if terms else section.count_label()
+            heading(Text(f"{(section.header or section.title).rstrip(':')} ({count})", style="bold underline"))
             for item in shown:
                 add_item(item)
-        if briefing.topic and not terms:
-            heading(Text.assemble(("Active topic: ", "bold"), inert(briefing.topic, limit=300)))
+            if section.note and not terms:
+                heading(Text(f"  {inert(section.note.strip(), limit=300)}", style="dim italic"))
         if self.show_withheld:
             resolved = [i for i in briefing.resolved if filtering.matches(i, terms)]
             if resolved or briefing.withheld:
@@ -309,6 +350,10 @@ class BriefingScreen(Screen):
         # The app masks the demo's temporary directory; a test host may have no mask.
         shown = getattr(self.app, "shown", None)
         return shown(text) if callable(shown) else text
+
+    def row_text(self, item: Item) -> Text:
+        return item_row(item, marked=item.id in self.marked, provisional=item.provisional,
+                        as_daimon=self.as_daimon)
 
     def current_row(self) -> Row | None:
         try:
@@ -501,6 +546,12 @@ class BriefingScreen(Screen):
     def action_toggle_withheld(self) -> None:
         self.show_withheld = not self.show_withheld
 
+    def watch_as_daimon(self) -> None:
+        self.rebuild()
+
+    def action_toggle_as_daimon(self) -> None:
+        self.as_daimon = not self.as_daimon
+
     def action_mark(self) -> None:
         row = self.current_row()
         if row is None:
@@ -508,7 +559,7 @@ class BriefingScreen(Screen):
         if row.item is not None and row.item.id:
             item = row.item
             self.marked.symmetric_difference_update({item.id})
-            prompt = item_row(item, marked=item.id in self.marked, provisional=item.provisional)
+            prompt = self.row_text(item)
         elif row.withheld is not None and row.withheld.id:
             # withheld rows are marked too, so restores can be batched
             self.marked.symmetric_difference_update({row.withheld.id})
@@ -614,6 +665,7 @@ class BriefingScreen(Screen):
         for result in report.items:
             self.world[result.item_id] = (result, checked_at)
         contradicted = sum(1 for r in report.items if r.contradicted)
+        checkable = sum(1 for r in report.items if r.results)
         try:
             await asyncio.to_thread(
                 self.app.action_log.record,  # type: ignore[attr-defined]
@@ -625,8 +677,8 @@ class BriefingScreen(Screen):
             self.notify(f"World-check not logged: {exc}", severity="error", timeout=10)
         if report.repo_error:
             self.notify(f"World-check: {report.repo_error}", severity="warning")
-        self.notify(f"World-checked {len(report.items)} item(s): {contradicted} contradicted.",
-                    severity="error" if contradicted else "information")
+        self.notify(world_summary(len(report.items), checkable, contradicted),
+                    severity="error" if contradicted else ("information" if checkable else "warning"))
         self.rebuild()
 
     # ---- full text ------------------------------------------------------------

@@ -12,7 +12,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from daimon_tui.domain.badges import BADGES, MARKS
+from daimon_tui.domain.badges import BADGES, MARKS, NOT_BRIEFED
 from daimon_tui.ui.actions import ACTIONS
 
 KEY_NAMES = {"question_mark": "?", "slash": "/", "colon": ":", "space": "space", "escape": "esc"}
@@ -51,10 +51,14 @@ def legend_table() -> Table:
         "agent-claim": "an agent says it is resolved; waiting on you",
         "amended": "an amendment is recorded under it",
         "foreign-verbatim": "a teammate's verbatim claim, unverifiable here",
+        "recorded-confirmed": "daimon's own world-check (DAIMON_WORLDCHECK) last found it holds: recorded, not live",
+        "recorded-contradicted": "daimon's own world-check recorded a contradiction: recorded, not live",
     }
     for kind, (label, style) in BADGES.items():
         if kind in meanings:
             table.add_row(Text(f"[{label}]", style=style), meanings[kind])
+    table.add_row(Text(f"{NOT_BRIEFED} (gutter)", style="dim"),
+                  "`daimon brief` leaves this row out for its byte budget: the agent will not see it")
     return table
 
 

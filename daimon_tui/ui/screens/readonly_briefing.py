@@ -25,6 +25,7 @@ DISABLED_ACTIONS = frozenset({"verb", "mark", "world_check", "reload"})
 
 class ReadOnlyBriefingScreen(BriefingScreen):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "app.pop_screen", "Back")]
+    LATEST: ClassVar[bool] = False
 
     def __init__(
         self,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from daimon_tui.domain.badges import MARKS, badge_label, badge_style, ordered
+from daimon_tui.domain.badges import MARKS, NOT_BRIEFED, badge_label, badge_style, ordered
 from daimon_tui.domain.inert import inert
 from daimon_tui.models import Item, WithheldItem
 
@@ -17,9 +17,21 @@ def mark_text(mark: str) -> Text:
     return Text(f"[{style.label}]", style=style.style)
 
 
-def item_row(item: Item, *, marked: bool = False, provisional: bool = False) -> Text:
+def item_row(item: Item, *, marked: bool = False, provisional: bool = False, as_daimon: bool = False) -> Text:
+    """The compact row, or (`as_daimon`) the exact line daimon prints for it."""
     row = Text()
-    row.append("● " if marked else "  ", style="bold magenta")
+    if marked:
+        row.append("● ", style="bold magenta")
+    elif item.briefed is False:
+        row.append(f"{NOT_BRIEFED} ", style="dim")
+    else:
+        row.append("  ")
+    if as_daimon and item.line:
+        line = item.briefed_line or item.line
+        row.append(inert(line, limit=ROW_TEXT_LIMIT), style="dim" if item.briefed is False else "")
+        if provisional:
+            row.append("  … provisional", style="italic yellow")
+        return row
     row.append_text(mark_text(item.mark))
     row.append(" ")
     text_style = "dim strike" if item.state != "visible" else ""

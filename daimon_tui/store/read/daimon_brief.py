@@ -1,0 +1,239 @@
+"""What `daimon brief` keeps and prints, decided by daimon's own renderer.
+
+daimon's CLI brief (`cli.brief._render_briefing_body` → `render.render_brief`)
+fits its plain output under one byte budget: the handoff, the format-version
+note, the code-drift block and the withheld trailer are reserved first, then
+`briefing.select` decides which items the body keeps. `budget()` runs that
+allocator with the inputs the CLI gives it, so "not briefed" is daimon's own
+verdict, never a copy of its rules. `daimon_text()` is the CLI's plain output,
+printed by `render.render_brief` into a buffer.
+
+Neither writes: the CLI's side effects (its usage line, world-check rows,
+surfaced stamps) stay out, and so do its live world probes (`gh`: network) and
+its opt-in LLM briefing. `daimon_briefing.cli` is imported only here and only
+when called (~70 ms beyond what the reader imports), never by the first paint.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import io
+import os
+import threading
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+from daimon_briefing import anchor, briefing, config, display, ledger, render, requests, schema, store, view
+
+from daimon_tui.models import Handoff, ProjectRef
+
+
+class Route(NamedTuple):
+    """What the CLI's brief passes for this project: `daimon brief --project
+    PATH` for a directory, `daimon brief --slug SLUG` for a bare bucket."""
+
+    target: str
+    drift_project: str | None
+    worldcheck_project: str | None
+    loops_pointer: bool
+
+
+class Budget(NamedTuple):
+    """daimon's allocation: the keys (`item_key`) of the items it briefs and of
+    those it leaves out, each section's own note ("  (10 of 16 shown; …)"),
+    and the exact line daimon prints for each briefed item."""
+
+    kept: frozenset[str]
+    dropped: frozenset[str]
+    notes: Mapping[str, str]
+    lines: Mapping[str, str]
+
+
+def route(project: ProjectRef, *, by_slug: bool = False) -> Route:
+    """`by_slug`: as `daimon brief --slug` reads it, even when the bucket's directory is known."""
+    from daimon_briefing import cli
+
+    if project.path and not by_slug:
+        return Route(project.path, project.path, project.path, cli.loops_lists_project(project.path))
+    return Route(project.slug, None, None, False)
+
+
+def item_key(section: str, item: Any) -> str:
+    """An item's identity across two reads of one checkpoint: its id, else its
+    section and text (daimon may shorten a long text for budget; the key keeps
+    the part before its truncation marker)."""
+    if isinstance(item, Mapping):
+        ident = item.get("id")
+        if isinstance(ident, str) and ident:
+            return f"id:{ident}"
+        text = str(item.get("text") or "")
+    else:
+        text = str(item)
+    return f"text:{section}:{text.split(briefing._TRUNCATION_MARKER)[0].strip()}"
+
+
+def _handoff_key(target: str) -> tuple | None:
+    """What `store.active_handoff` is a function of: the events ledger (the
+    baton) and the bucket's pointers (how many sessions consumed it)."""
+    try:
+        bucket = view._bucket(target)
+        if bucket is None:
+            return None
+        stats = []
+        for path in (bucket, bucket / "events.jsonl"):
+            st = os.stat(path)
+            stats.append((st.st_ino, st.st_mtime_ns, st.st_ctime_ns, st.st_size))
+    except (OSError, ValueError):
+        return None
+    return (str(config.checkpoint_dir()), str(bucket), tuple(stats))
+
+
+# daimon reads the whole events ledger for the baton (seconds on a year of
+# rows); a confirming read after an unrelated change need not read it again.
+_handoffs: dict[tuple, Handoff | None] = {}
+_handoffs_lock = threading.Lock()
+
+
+def handoff(target: str) -> Handoff | None:
+    """The baton daimon prints above everything (fail-open, as the CLI reads it)."""
+    key = _handoff_key(target)
+    with _handoffs_lock:
+        if key is not None and key in _handoffs:
+            return _handoffs[key]
+    try:
+        found = store.active_handoff(target)
+    except Exception:
+        return None
+    baton = Handoff(ts=str(found["ts"]), note=str(found["note"])) if found else None
+    if key is not None:
+        with _handoffs_lock:
+            if len(_handoffs) > 8:
+                _handoffs.clear()
+            _handoffs[key] = baton
+    return baton
+
+
+def live_annotated(annotated: briefing.Annotated) -> briefing.Annotated:
+    """`prepare(live=True)`'s result from a `live=False` one: the items a
+    resolution closed dropped and counted, by daimon's own `view.live`."""
+    checkpoint = annotated.checkpoint
+    if not isinstance(checkpoint, dict):
+        return annotated
+    out = copy.deepcopy(checkpoint)
+    suppressed = 0
+    for field, value in schema.iter_fields(out):
+        if field.singleton or not isinstance(value, list):
+            continue
+        kept = [i for i in value if not isinstance(i, dict) or view.live(i, annotated.snapshot)]
+        suppressed += len(value) - len(kept)
+        out[field.section][field.key] = kept
+    return annotated._replace(checkpoint=out, suppressed=suppressed)
+
+
+def _raw_handoff(found: Handoff | None) -> dict | None:
+    return {"ts": found.ts, "note": found.note} if found else None
+
+
+def _trailer(annotated: briefing.Annotated) -> list[str]:
+    from daimon_briefing.cli import brief as cli_brief
+
+    return cli_brief._withheld_trailer(annotated, None)
+
+
+def _brief_notes(annotated: briefing.Annotated, where: Route) -> tuple:
+    """The notes `daimon brief` carries. Its `prepare(worldcheck_project=…)`
+    merges the request joins' notes in; we prepare without that argument (it
+    would also run the live world probes), so the same merge is done here."""
+    notes = annotated.notes
+    if where.worldcheck_project:
+        try:
+            joined = (*requests.join(where.worldcheck_project).notes, *requests.sent(where.worldcheck_project).notes)
+            notes = display.merge_notes(notes, joined)
+        except Exception:  # fail-open, as in daimon
+            pass
+    return display.merge_notes(notes, ())
+
+
+def _drift(checkpoint: Mapping, where: Route) -> list:
+    try:
+        return anchor.drifted(dict(checkpoint), where.drift_project) if where.drift_project else []
+    except Exception:
+        return []
+
+
+def budget(project: ProjectRef, annotated: briefing.Annotated, found: Handoff | None) -> Budget | None:
+    """Which items `daimon brief` would print now, from `briefing.select` run
+    with the reserved bytes and protected panels `render.render_brief` gives it.
+    `annotated` is `prepare(live=False)`'s; None when there is no body."""
+    live = live_annotated(annotated)
+    checkpoint = live.checkpoint
+    built = briefing.build(checkpoint) if isinstance(checkpoint, dict) else None
+    if built is None:
+        return None
+    where = route(project)
+    trailer_text = "".join(f"{line}\n" for line in _trailer(live))
+    reserved = len((render._format_handoff(_raw_handoff(found)) + render._format_version_note(checkpoint)
+                    + render._format_drift(_drift(checkpoint, where)) + trailer_text).encode("utf-8")) + 1
+    notes = _brief_notes(live, where)
+    rulings, decision_count, asks, verdicts, owed, cards = render._panel_lines(
+        where.target, where.worldcheck_project, live.snapshot, notes)
+    selection = briefing.select(
+        built, briefing.effective_budget(), degraded=briefing.receipt_degraded(checkpoint), rulings=rulings,
+        request_lines=asks, verdict_lines=verdicts, owed_lines=owed, decision_count=decision_count,
+        reserved=reserved, loops_pointer=where.loops_pointer, notes=notes, cards=cards)
+    kept, lines, section_notes = set(), {}, {}
+    for section in briefing.SECTION_ORDER:
+        if section == "active_topic":
+            continue
+        for item in selection.kept.get(section) or ():
+            key = item_key(section, item)
+            kept.add(key)
+            lines[key] = briefing._sel_line(selection, section, item)
+        note = briefing.section_note(selection, section)
+        if note:
+            section_notes[section] = note
+    dropped = {item_key(s, i) for s, items in selection.dropped.items() for i in items}
+    return Budget(frozenset(kept), frozenset(dropped - kept), section_notes, lines)
+
+
+def daimon_text(project: ProjectRef, *, by_slug: bool = False) -> str:
+    """Byte for byte what `daimon brief --project PATH` (`--slug SLUG` with
+    `by_slug`) prints, plain, for this project now, minus its side effects.
+    Raises RuntimeError when daimon would call out (its LLM briefing is on)
+    or the briefing cannot be prepared."""
+    import time
+
+    if config.llm_briefing():
+        raise RuntimeError("daimon's LLM briefing is on (DAIMON_LLM_BRIEFING): its text is not reproducible offline")
+    where = route(project, by_slug=by_slug)
+    try:
+        annotated = briefing.prepare(where.target, time.time(), route=store.Route.OWN)
+    except Exception as exc:
+        raise RuntimeError(f"the briefing could not be prepared ({type(exc).__name__}); nothing was rendered") from exc
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        _print_brief(project, where, annotated)
+    return out.getvalue()
+
+
+def _print_brief(project: ProjectRef, where: Route, annotated: briefing.Annotated) -> None:
+    """`cli.brief._cmd_brief` then `_render_briefing_body`, their printing only."""
+    checkpoint = annotated.checkpoint
+    if where.drift_project is None:  # the --slug branch of `_cmd_brief`
+        if not isinstance(checkpoint, dict):
+            render.render_brief_line([f"no checkpoint bucket for slug {project.slug} — "
+                                      "`daimon projects` lists what exists"])
+            return
+        render.render_brief_note([f"cross-project briefing — project: {project.slug}"])
+    elif ledger.serialize_in_flight(store.project_slug(project.path) or ""):
+        render.render_brief_note([
+            "a serialize is in flight — this briefing may be one session "
+            "behind; re-run `daimon brief` in a few minutes for the fresh one."])
+    drift = _drift(checkpoint, where) if isinstance(checkpoint, dict) else []
+    notes = _brief_notes(annotated, where)
+    render.render_brief(checkpoint, drift=drift, teammates=None, handoff=_raw_handoff(handoff(where.target)),
+                        project_dir=where.target, worldcheck_project=where.worldcheck_project,
+                        trailer=_trailer(annotated), loops_pointer=where.loops_pointer,
+                        snap=annotated.snapshot, notes=notes)
+

@@ -1,0 +1,43 @@
+"""Words that must say what is true: a legacy format is older, a retained
+session's receipt is not "the latest", an audit time is a file's, and a
+world-check over nothing checkable says so."""
+
+from __future__ import annotations
+
+from daimon_briefing import testing
+
+from daimon_tui import cli
+from daimon_tui.models import Briefing, ProjectRef
+from daimon_tui.store.demo import builder as demo
+from daimon_tui.store.read import reader
+from daimon_tui.ui.screens.briefing import header_text, world_summary
+from tests.daimon_records import project_ref
+
+
+def test_a_legacy_format_is_called_older(empty_store: demo.DemoStore) -> None:
+    cp = demo.session("S-old", demo.DEMO_NOW, "Old topic")
+    cp["working_context"]["recent_decisions"] = [{"text": "Keep it", "trust": "inferred"}]
+    cp["format_version"] = "D-012"
+    testing.seed_checkpoint(empty_store.project, cp, session_id="S-old")
+    notes = [n.message for n in reader.load_briefing(project_ref(empty_store)).notes]
+    assert any("format D-012 is older than the formats this app knows" in n for n in notes), notes
+    assert not any("newer" in n for n in notes)
+
+
+def test_a_retained_sessions_receipt_warning_is_not_the_latest() -> None:
+    briefing = Briefing(project=ProjectRef(slug="p"), state="briefing", degraded=True)
+    assert "the latest checkpoint no longer matches" in header_text(briefing).plain
+    past = header_text(briefing, latest=False).plain
+    assert "this checkpoint no longer matches" in past and "latest" not in past
+
+
+def test_audit_names_the_file_time(demo_store: demo.DemoStore, capsys) -> None:
+    assert cli.main(["audit", "--project", str(demo_store.project)]) in (0, 1)
+    out = capsys.readouterr().out
+    assert "file changed at 20" in out and " since " not in out
+
+
+def test_world_check_over_nothing_checkable_says_so() -> None:
+    assert world_summary(3, 0, 0) == ("World-check: nothing checkable in 3 item(s) "
+                                      "(no file, branch, PR or dependency claim found).")
+    assert world_summary(3, 2, 1) == "World-checked 2 of 3 item(s) with a checkable claim: 1 contradicted."
