@@ -183,25 +183,42 @@ class DaimonTUI(App[int]):
         self.push_screen(HelpScreen(self.settings.keys))
 
     def action_back(self) -> None:
+        """`q`: back from a view; from the briefing, quit."""
         if len(self.screen_stack) > 2:
             self.pop_screen()
         else:
             self.exit(0)
 
+    def action_escape(self) -> None:
+        """Esc goes back and never quits (the briefing handles its own Esc)."""
+        if len(self.screen_stack) > 2:
+            self.pop_screen()
+
     def action_view(self, name: str) -> None:
         if self.project is None:
             return
-        while len(self.screen_stack) > 2:
-            self.pop_screen()
-        if name == "briefing":
+        screen_class = self.view_class(name)
+        if screen_class is None:
             return
+        # A view already open is returned to, not rebuilt (a second copy
+        # would also collide on its id); else it opens over the briefing.
+        stack = self.screen_stack
+        depth = next((n for n, s in enumerate(stack) if n and type(s) is screen_class), None)
+        keep = depth + 1 if depth is not None else 2
+        while len(self.screen_stack) > keep:
+            self.pop_screen()
+        if depth is None:
+            self.push_screen(self.make_view(screen_class))
+
+    def view_class(self, name: str) -> type[Screen] | None:
+        if name == "briefing":
+            return BriefingScreen
         module_name, class_name = VIEWS[name]
         try:
-            screen_class = getattr(importlib.import_module(module_name), class_name)
+            return getattr(importlib.import_module(module_name), class_name)
         except (ImportError, AttributeError):
             self.notify(f"The {name} view is not available in this build.", severity="warning")
-            return
-        self.push_screen(self.make_view(screen_class))
+            return None
 
     def make_view(self, screen_class: type[Screen]) -> Screen:
         if screen_class.__name__ == "LogScreen":

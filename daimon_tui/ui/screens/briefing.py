@@ -117,6 +117,7 @@ class BriefingScreen(Screen):
         *bindings({"Move", "Briefing", "Verbs", "World"}),
         Binding("down", "cursor(1)", show=False),
         Binding("up", "cursor(-1)", show=False),
+        Binding("escape", "escape", show=False),
     ]
 
     show_withheld: reactive[bool] = reactive(False, init=False)
@@ -508,16 +509,24 @@ class BriefingScreen(Screen):
                 row_list.highlighted, item_row(item, marked=item.id in self.marked, provisional=item.provisional))
         self.action_cursor(1)
 
-    def key_escape(self) -> bool:
+    def action_escape(self) -> None:
+        """Esc clears the filter (and leaves it), then the marks; it never quits."""
         box = self.query_one("#filter", Input)
-        if box.has_focus:
+        if box.has_focus or box.value:
             box.value = ""
             self._filter_pending = ""
             self._apply_filter()
             box.display = False
             self.query_one("#items", RowList).focus()
-            return True
-        return False
+        elif self.marked:
+            self.marked.clear()
+            self.rebuild()
+            self.notify("Marks cleared.")
+        else:
+            self.escape_fallback()
+
+    def escape_fallback(self) -> None:
+        self.notify("Esc never quits: press q to quit, ctrl+q from anywhere.")
 
     # ---- verbs and world-checks are wired by their own modules --------------
 

@@ -24,7 +24,7 @@ DISABLED_ACTIONS = frozenset({"verb", "mark", "world_check", "reload"})
 
 
 class ReadOnlyBriefingScreen(BriefingScreen):
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "app.pop_screen", "Back")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("q", "app.pop_screen", "Back")]
 
     def __init__(
         self,
@@ -46,6 +46,9 @@ class ReadOnlyBriefingScreen(BriefingScreen):
         yield Static(Text(f"↺ {inert(self.banner, limit=200)} — read-only, verbs disabled", style="bold reverse"),
                      id="readonly-banner")
         yield from super().compose()
+
+    def escape_fallback(self) -> None:
+        self.app.pop_screen()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return action not in DISABLED_ACTIONS

@@ -1,0 +1,78 @@
+"""Issue 13: every key on every screen does what it says; nothing quits or
+crashes by surprise."""
+
+from __future__ import annotations
+
+from textual.widgets import Input
+
+from daimon_tui.store.demo import builder as demo
+from daimon_tui.ui.app import DaimonTUI
+from daimon_tui.ui.screens.audit import AuditScreen
+from daimon_tui.ui.screens.briefing import BriefingScreen
+from daimon_tui.ui.screens.history import HistoryScreen, SessionScreen
+from tests.ui.settle import settle
+
+NOW = demo.DEMO_NOW.timestamp()
+SIZE = (140, 40)
+
+
+def make_app(store: demo.DemoStore) -> DaimonTUI:
+    return DaimonTUI(project_path=str(store.project), now=NOW)
+
+
+async def test_pressing_the_view_you_are_on_stays_there(demo_store: demo.DemoStore) -> None:
+    app = make_app(demo_store)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("2")
+        await settle(pilot)
+        history = app.screen
+        assert isinstance(history, HistoryScreen)
+        await pilot.press("2", "2")
+        await settle(pilot)
+        assert app.screen is history  # not rebuilt
+        await pilot.press("4", "4")
+        await settle(pilot)
+        assert isinstance(app.screen, AuditScreen)
+        assert sum(isinstance(s, AuditScreen) for s in app.screen_stack) == 1
+        assert app.is_running
+
+
+async def test_a_view_key_from_a_screen_opened_inside_it(demo_store: demo.DemoStore) -> None:
+    app = make_app(demo_store)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("2")
+        await settle(pilot)
+        history = app.screen
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, SessionScreen)
+        await pilot.press("2")
+        await settle(pilot)
+        assert app.screen is history
+        await pilot.press("1", "1")
+        await settle(pilot)
+        assert isinstance(app.screen, BriefingScreen) and app.is_running
+
+
+async def test_escape_on_the_briefing_never_quits(demo_store: demo.DemoStore) -> None:
+    app = make_app(demo_store)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("escape", "escape")
+        await settle(pilot)
+        assert app.is_running and isinstance(app.screen, BriefingScreen)
+        # In the filter: clears it and leaves it, the app stays.
+        await pilot.press("slash", *"zzz")
+        await settle(pilot)
+        await pilot.press("escape")
+        await settle(pilot)
+        box = app.screen.query_one("#filter", Input)
+        assert app.is_running and box.value == "" and not box.has_focus
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.is_running
+        await pilot.press("q")
+        await settle(pilot)
+        assert not app.is_running
