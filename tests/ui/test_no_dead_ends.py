@@ -76,3 +76,39 @@ async def test_escape_on_the_briefing_never_quits(demo_store: demo.DemoStore) ->
         await pilot.press("q")
         await settle(pilot)
         assert not app.is_running
+
+
+async def filter_rows(app: DaimonTUI, pilot, query: str) -> list:
+    await pilot.press("slash", "ctrl+a", "ctrl+k", *query)
+    await settle(pilot)
+    return app.screen.rows
+
+
+async def test_filter_semantics_for_withheld_rows_and_bad_facets(demo_store: demo.DemoStore) -> None:
+    app = make_app(demo_store)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        # `state:` naming a withheld state shows withheld rows without `h`.
+        rows = await filter_rows(app, pilot, "state:resolved")
+        assert rows and all(r.item and r.item.state == "resolved" for r in rows)
+        rows = await filter_rows(app, pilot, "state:quarantined")
+        assert [r.withheld.state for r in rows if r.withheld] == ["quarantined"] and len(rows) == 1
+        # With `h` on, a text query no longer matches the textless quarantined row.
+        await pilot.press("escape", "h")
+        await settle(pilot)
+        rows = await filter_rows(app, pilot, "retry")
+        assert rows and not any(r.withheld for r in rows)
+        rows = await filter_rows(app, pilot, "quarantined")
+        assert [r.withheld.state for r in rows if r.withheld] == ["quarantined"]
+        # An unknown facet or value is said in the box.
+        box = screen.query_one("#filter", Input)
+        for bad, said in (("trust:bogus", "unknown trust 'bogus'"), ("foo:bar", "unknown facet foo:")):
+            await filter_rows(app, pilot, bad)
+            assert said in str(box.border_title)
+        await filter_rows(app, pilot, "trust:verbatim")
+        assert box.border_title is None
+        # Cleared and submitted: the box goes away.
+        await pilot.press("ctrl+a", "ctrl+k", "enter")
+        await settle(pilot)
+        assert not box.display

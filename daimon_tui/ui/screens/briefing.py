@@ -265,7 +265,9 @@ class BriefingScreen(Screen):
         if briefing is None:
             row_list.set_entries([])
             return
-        terms = filtering.parse(self.filter_text)
+        query = filtering.read(self.filter_text)
+        terms = query.terms
+        self.show_filter_problems(query.problems)
         entries: list[Entry] = []
 
         def heading(text: Text) -> None:
@@ -286,17 +288,20 @@ class BriefingScreen(Screen):
                 add_item(item)
         if briefing.topic and not terms:
             heading(Text.assemble(("Active topic: ", "bold"), inert(briefing.topic, limit=300)))
-        if self.show_withheld:
+        if self.show_withheld or query.wants_withheld:
             resolved = [i for i in briefing.resolved if filtering.matches(i, terms)]
-            if resolved or briefing.withheld:
+            withheld = [w for w in briefing.withheld if filtering.matches_withheld(w, terms)]
+            if resolved or withheld:
                 heading(Text("Withheld", style="bold underline"))
             for item in resolved:
                 add_item(item)
-            for entry in briefing.withheld:
+            for entry in withheld:
                 entries.append(Entry(withheld_row(entry), key=len(self.rows)))
                 self.rows.append(Row(withheld=entry))
         if not self.rows:
             message = EMPTY_MESSAGES.get(briefing.state, "No item matches the filter.")
+            if query.problems and briefing.state == "briefing":
+                message = "The filter box says what it does not understand."
             if briefing.state == "no-checkpoint" and briefing.notes:
                 message = "daimon reads no checkpoint for this project: see the note above. P picks another."
             heading(Text(message, style="italic"))
@@ -310,6 +315,11 @@ class BriefingScreen(Screen):
         # The app masks the demo's temporary directory; a test host may have no mask.
         shown = getattr(self.app, "shown", None)
         return shown(text) if callable(shown) else text
+
+    def show_filter_problems(self, problems: tuple[str, ...]) -> None:
+        box = self.query_one("#filter", Input)
+        box.border_title = Text("⚠ " + inert("; ".join(problems), limit=200), style="bold yellow") if problems else None
+        box.set_class(bool(problems), "problem")
 
     def current_row(self) -> Row | None:
         try:
@@ -485,8 +495,11 @@ class BriefingScreen(Screen):
         self.filter_text = self._filter_pending
 
     @on(Input.Submitted, "#filter")
-    def filter_done(self) -> None:
+    def filter_done(self, event: Input.Submitted) -> None:
         self._apply_filter()
+        # An empty filter leaves no empty box behind.
+        if not event.value.strip():
+            event.input.display = False
         self.query_one("#items", RowList).focus()
 
     def watch_filter_text(self) -> None:
