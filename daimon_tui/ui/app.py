@@ -180,7 +180,7 @@ class DaimonTUI(App[int]):
     def action_help(self) -> None:
         from daimon_tui.ui.screens.help import HelpScreen
 
-        self.push_screen(HelpScreen(self.settings.keys))
+        self.push_screen(HelpScreen(self.screen))
 
     def action_back(self) -> None:
         """`q`: back from a view; from the briefing, quit."""

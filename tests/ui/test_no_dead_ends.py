@@ -112,3 +112,22 @@ async def test_filter_semantics_for_withheld_rows_and_bad_facets(demo_store: dem
         await pilot.press("ctrl+a", "ctrl+k", "enter")
         await settle(pilot)
         assert not box.display
+
+
+async def test_help_lists_the_screens_keys_first_then_the_global_ones(demo_store: demo.DemoStore) -> None:
+    from textual.widgets import Static
+
+    from daimon_tui.ui.screens.help import HelpScreen
+
+    app = make_app(demo_store)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("2")
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)
+        own, everywhere = (s.content for s in app.screen.query(Static)[:2])  # rich Tables
+        assert own.title == "Keys on this screen: History" and everywhere.title == "Keys everywhere"
+        assert "Diff marked ↔ cursor" in [str(c) for c in own.columns[1]._cells]
+        assert "History" in [str(c) for c in everywhere.columns[1]._cells]

@@ -28,7 +28,7 @@ from daimon_tui.domain.inert import inert
 from daimon_tui.models import Briefing, Item, ProjectRef, WithheldItem
 from daimon_tui.store import paths
 from daimon_tui.store.judging import first_paint, judge_service
-from daimon_tui.ui.actions import bindings
+from daimon_tui.ui.actions import bindings, lead_bindings
 from daimon_tui.ui.widgets.item_detail import ItemDetail
 from daimon_tui.ui.widgets.item_row import item_row, withheld_row
 from daimon_tui.ui.widgets.row_list import Entry, RowList
@@ -71,7 +71,7 @@ class Row:
 
 
 def header_text(briefing: Briefing, receipt_failures: int = 0, shown: Callable[[str], str] = str) -> Text:
-    text = Text()
+    text = Text("Briefing · ", style="bold")
     text.append(inert(briefing.project.name or briefing.project.slug, limit=80), style="bold")
     if briefing.session_id:
         text.append(f"  ·  session {inert(briefing.session_id, limit=60)}")
@@ -113,11 +113,14 @@ CHANGES_COALESCE_S = 1.0
 class BriefingScreen(Screen):
     """The default view."""
 
+    VIEW_NAME = "Briefing"
+
     BINDINGS: ClassVar[list[Binding]] = [
+        *lead_bindings("quit"),
         *bindings({"Move", "Briefing", "Verbs", "World"}),
         Binding("down", "cursor(1)", show=False),
         Binding("up", "cursor(-1)", show=False),
-        Binding("escape", "escape", show=False),
+        Binding("escape", "escape", "Clear the filter, then the marks (never quits)", show=False),
     ]
 
     show_withheld: reactive[bool] = reactive(False, init=False)
@@ -246,7 +249,7 @@ class BriefingScreen(Screen):
         await asyncio.sleep(FIRST_FRAME_S)
         if not self.is_attached:
             return  # closed (quit, another project) before the Footer came
-        await self.mount(Footer())
+        await self.mount(Footer(show_command_palette=False))
         self.refresh_bindings()  # a Footer mounted late lists keys on the next bindings update
 
     def action_reload(self) -> None:

@@ -24,6 +24,7 @@ from daimon_tui.domain.inert import inert
 from daimon_tui.models import Briefing, Diagnostic, ProjectRef, SessionSummary
 from daimon_tui.store.judging import judge_service
 from daimon_tui.store.read import reader
+from daimon_tui.ui.actions import lead_bindings
 from daimon_tui.ui.screens.readonly_briefing import ReadOnlyBriefingScreen
 from daimon_tui.ui.widgets.safe_input import SafeInput
 
@@ -39,13 +40,16 @@ def _notes(diagnostics: tuple[Diagnostic, ...]) -> Text:
 
 
 class HistoryScreen(Screen[None]):
+    VIEW_NAME = "History"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q", "app.pop_screen", "Back"),
+        *lead_bindings(),
+        Binding("escape", "app.pop_screen", "Back", show=False),
         Binding("space", "mark", "Mark"),
         Binding("d", "diff", "Diff marked ↔ cursor"),
         Binding("@", "as_of", "As of…"),
-        Binding("j", "cursor(1)", show=False),
-        Binding("k", "cursor(-1)", show=False),
+        Binding("j", "cursor(1)", "Next session", show=False),
+        Binding("k", "cursor(-1)", "Previous session", show=False),
+        Binding("enter", "open", "Open the session read-only", show=False),
     ]
 
     def __init__(self, project: ProjectRef) -> None:
@@ -60,7 +64,7 @@ class HistoryScreen(Screen[None]):
         yield Static(title, id="history-title")
         yield DataTable(id="history-table", cursor_type="row", zebra_stripes=True)
         yield Static(id="history-notes")
-        yield Footer()
+        yield Footer(show_command_palette=False)
 
     def on_mount(self) -> None:
         table = self.query_one("#history-table", DataTable)
@@ -134,9 +138,15 @@ class HistoryScreen(Screen[None]):
 
     @on(DataTable.RowSelected, "#history-table")
     def opened(self, event: DataTable.RowSelected) -> None:
-        sid = event.row_key.value
-        if sid:
-            self.app.push_screen(SessionScreen(self.project, sid))
+        if event.row_key.value:
+            self.app.push_screen(SessionScreen(self.project, event.row_key.value))
+
+    def action_open(self) -> None:
+        sid = self._cursor_sid()
+        if sid is None:
+            self.notify("No retained session to open.")
+            return
+        self.app.push_screen(SessionScreen(self.project, sid))
 
 
 class SessionScreen(ReadOnlyBriefingScreen):
@@ -158,7 +168,11 @@ _CHANGE_MARK = {"added": "+", "restated": "~", "retagged": "~", "withheld": "?"}
 class DiffScreen(Screen[None]):
     """daimon's change rows between two sessions (older → newer)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "app.pop_screen", "Back")]
+    VIEW_NAME = "Diff"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *lead_bindings(),
+        Binding("escape", "app.pop_screen", "Back", show=False),
+    ]
 
     def __init__(self, project: ProjectRef, older: str, newer: str) -> None:
         super().__init__(id="diff")
@@ -174,7 +188,7 @@ class DiffScreen(Screen[None]):
         yield Static(title, id="diff-title")
         yield DataTable(id="diff-table", cursor_type="row", zebra_stripes=True)
         yield Static(id="diff-notes")
-        yield Footer()
+        yield Footer(show_command_palette=False)
 
     def on_mount(self) -> None:
         self.query_one(DataTable).add_columns("", "change", "id", "kind", "trust", "text", "detail")

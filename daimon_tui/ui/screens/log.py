@@ -16,6 +16,7 @@ from textual.widgets import DataTable, Footer, Label
 from daimon_tui.domain.action_log import ActionEntry, ActionLog, ChainReport, LogLine
 from daimon_tui.domain.inert import inert
 from daimon_tui.models import ProjectRef
+from daimon_tui.ui.actions import lead_bindings
 
 _OUTCOME_STYLE = {"applied": "bold", "refused": "reverse", "failed": "reverse", "not-applied": "reverse"}
 _OUTCOME_MARK = {"applied": "✓", "refused": "✗", "failed": "✗", "not-applied": "∅", "world-check": "◎"}
@@ -26,9 +27,11 @@ def _cell(value: object, style: str = "") -> Text:
 
 
 class LogScreen(Screen):
+    VIEW_NAME = "Action log"
     BINDINGS: ClassVar[list[BindingType]] = [
+        *lead_bindings(),
+        Binding("escape", "app.pop_screen", "Back", show=False),
         Binding("ctrl+r", "reload", "Reload"),
-        Binding("q,escape", "app.pop_screen", "Back"),
     ]
 
     def __init__(self, project: ProjectRef | None = None, log: ActionLog | None = None) -> None:
@@ -39,7 +42,7 @@ class LogScreen(Screen):
     def compose(self) -> ComposeResult:
         yield Label("", id="log-chain")
         yield DataTable(id="log-table", cursor_type="row", zebra_stripes=True)
-        yield Footer()
+        yield Footer(show_command_palette=False)
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
@@ -61,14 +64,15 @@ class LogScreen(Screen):
         banner = self.query_one("#log-chain", Label)
         where = f"{self.actions_log.path}"
         if report.ok:
-            banner.update(Text(f"✓ {report.message} · {inert(where)}"))
+            banner.update(Text(f"{self.VIEW_NAME} · ✓ {report.message} · {inert(where)}"))
             banner.set_class(False, "broken")
         elif report.unreadable or (report.unanchored and report.broken_at is None and not report.bad_lines):
             # not a broken chain: a log that cannot be opened, or a kill before its head was written
             banner.update(Text(f"⚠ {inert(report.message)}", style="bold"))
             banner.set_class(True, "broken")
         else:
-            banner.update(Text(f"⚠ CHAIN BROKEN — {report.message} · {inert(where)}", style="bold"))
+            banner.update(Text(f"{self.VIEW_NAME} · ⚠ CHAIN BROKEN — {report.message} · {inert(where)}",
+                               style="bold"))
             banner.set_class(True, "broken")
         table = self.query_one(DataTable)
         table.clear()

@@ -57,6 +57,16 @@ KEY_VERBS: dict[str, tuple[str, ...]] = {
     "x": ("retract",),
     "v": ("reverify", "supersede-reject"),
 }
+# What each single key does, for `?` and the README (the entry's card names
+# the one verb that fits it).
+KEY_WORDS = {
+    "a": "Accept what the entry proposes (confirm, ratify)",
+    "d": "Decline it (reject, dismiss)",
+    "o": "Reopen a claimed resolution, with evidence",
+    "r": "Resolve (or confirm a claimed resolution)",
+    "x": "Retract",
+    "v": "Reverify (or reject a supersession)",
+}
 VERB_LABELS = {
     "resolve": "resolve",
     "retract": "retract",
@@ -205,11 +215,12 @@ class DecisionModal(ConfirmModal):
 
 
 class QueueScreen(Screen):
+    VIEW_NAME = "Queue"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "move(1)", "Next"),
         Binding("p", "move(-1)", "Previous"),
         Binding("s", "skip", "Skip"),
-        *(Binding(key, f"verb('{key}')", key, show=False) for key in KEY_VERBS),
+        *(Binding(key, f"verb('{key}')", KEY_WORDS[key], show=False) for key in KEY_VERBS),
         Binding("R", "reload", "Reload", show=False),
     ]
 
@@ -235,7 +246,7 @@ class QueueScreen(Screen):
         self.busy = False
 
     def compose(self) -> ComposeResult:
-        yield Static(Text("reading the queue…"), id="queue-progress")
+        yield Static(Text("Queue · reading the queue…", style="bold"), id="queue-progress")
         with VerticalScroll(id="queue-scroll"):
             yield Static(Text(""), id="queue-card")
         yield Static(Text(""), id="queue-keys")
@@ -312,7 +323,7 @@ class QueueScreen(Screen):
         queue = self.queue
         if queue is None:
             return
-        progress = Text(self.progress(), style="bold")
+        progress = Text(f"{self.VIEW_NAME} · {self.progress()}", style="bold")
         for note in queue.notes:
             progress.append("\n")
             progress.append_text(_t(note.message, "yellow", 300))

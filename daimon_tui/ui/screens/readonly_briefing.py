@@ -24,6 +24,7 @@ DISABLED_ACTIONS = frozenset({"verb", "mark", "world_check", "reload"})
 
 
 class ReadOnlyBriefingScreen(BriefingScreen):
+    VIEW_NAME = "Read-only briefing"
     BINDINGS: ClassVar[list[BindingType]] = [Binding("q", "app.pop_screen", "Back")]
 
     def __init__(
