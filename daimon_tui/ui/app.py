@@ -210,6 +210,17 @@ class DaimonTUI(App[int]):
         if depth is None:
             self.push_screen(self.make_view(screen_class))
 
+    def open_item(self, item_id: str | None) -> None:
+        """Enter on another view's row: the item in the briefing, or why not."""
+        if not item_id:
+            self.notify("This row names no item.")
+            return
+        self.action_view("briefing")
+        briefing = self.screen_stack[1] if len(self.screen_stack) > 1 else None
+        if not isinstance(briefing, BriefingScreen) or not briefing.focus_item(item_id):
+            self.notify(f"{item_id} is not in today's briefing: gone, superseded or forgotten. "
+                        "History (2) holds the sessions that had it.", severity="warning")
+
     def view_class(self, name: str) -> type[Screen] | None:
         if name == "briefing":
             return BriefingScreen

@@ -131,3 +131,62 @@ async def test_help_lists_the_screens_keys_first_then_the_global_ones(demo_store
         assert own.title == "Keys on this screen: History" and everywhere.title == "Keys everywhere"
         assert "Diff marked ↔ cursor" in [str(c) for c in own.columns[1]._cells]
         assert "History" in [str(c) for c in everywhere.columns[1]._cells]
+
+
+async def test_enter_on_a_log_row_opens_its_item_and_j_k_move(demo_store: demo.DemoStore) -> None:
+    from textual.widgets import DataTable
+
+    from daimon_tui.domain.action_log import ActionLog
+    from daimon_tui.store.read import reader
+
+    slug = reader.resolve_project(str(demo_store.project), None).slug
+    app = make_app(demo_store)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        briefing = app.screen
+        target = briefing.briefing.items()[3].id
+        log = ActionLog()
+        log.record(project=slug, verb="world-check", outcome="world-check", item_ids=(target,))
+        log.record(project=slug, verb="world-check", outcome="world-check", item_ids=("o-gone0000000",))
+        await pilot.press("5")
+        await settle(pilot)
+        table = app.screen.query_one(DataTable)
+        assert table.row_count == 2 and table.cursor_row == 0
+        await pilot.press("j")
+        assert table.cursor_row == 1
+        await pilot.press("k", "enter")  # the newest row names the gone item
+        await settle(pilot)
+        assert app.screen is briefing
+        assert "o-gone0000000 is not in today's briefing" in str(list(app._notifications)[-1].message)
+        await pilot.press("5", "j", "enter")
+        await settle(pilot)
+        assert app.screen is briefing and briefing.current_item().id == target
+
+
+async def test_marking_counts_in_the_list_border(demo_store: demo.DemoStore) -> None:
+    app = make_app(demo_store)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        box = app.screen.query_one("#items-box")
+        await pilot.press("space", "space")
+        await settle(pilot)
+        assert str(box.border_subtitle).startswith("2 marked · 3 / ")
+        await pilot.press("escape")
+        await settle(pilot)
+        assert "marked" not in str(box.border_subtitle) and not app.screen.marked
+
+
+async def test_enter_on_an_audit_receipt_opens_that_session(demo_store: demo.DemoStore) -> None:
+    app = make_app(demo_store)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("4")
+        await settle(pilot)
+        audit = app.screen
+        expected = audit.selected_receipt().session_id
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, SessionScreen) and app.screen.session_id == expected
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is audit

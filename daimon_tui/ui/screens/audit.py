@@ -210,6 +210,28 @@ class AuditScreen(Screen):
     def _moved(self) -> None:
         self.show_detail()
 
+    @on(DataTable.RowSelected, "#audit-receipts")
+    def open_session(self) -> None:
+        """Enter on a receipt: that session's checkpoint, read-only."""
+        row = self.selected_receipt()
+        if row is None:
+            return
+        from daimon_tui.ui.screens.history import SessionScreen
+
+        self.app.push_screen(SessionScreen(self.project, row.session_id))
+
+    @on(DataTable.RowSelected, "#audit-rejections")
+    def open_rejected(self) -> None:
+        rej = self.selected_rejection()
+        if rej is None:
+            self.notify("No rejection is recorded.")
+            return
+        self.app.open_item(rej.item_ref)  # type: ignore[attr-defined]
+
+    @on(DataTable.RowSelected, "#audit-ledgers")
+    def ledger_selected(self) -> None:
+        self.notify("A ledger row opens nothing: its repair command is daimon's, to run in a shell.")
+
     # ---- actions ---------------------------------------------------------
 
     def action_cursor(self, delta: int) -> None:

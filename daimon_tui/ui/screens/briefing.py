@@ -324,6 +324,27 @@ class BriefingScreen(Screen):
         box.border_title = Text("⚠ " + inert("; ".join(problems), limit=200), style="bold yellow") if problems else None
         box.set_class(bool(problems), "problem")
 
+    def focus_item(self, item_id: str) -> bool:
+        """Put the cursor on an item (another view's Enter); False when today's
+        briefing no longer has it."""
+        if self.briefing is None:
+            return False
+        withheld = {i.id for i in self.briefing.resolved} | {w.id for w in self.briefing.withheld}
+        if item_id in withheld and not self.show_withheld:
+            self.show_withheld = True
+        if self.filter_text:
+            self.query_one("#filter", Input).value = ""
+            self.filter_text = ""
+        self.rebuild()
+        found = next((n for n, r in enumerate(self.rows)
+                      if (r.item and r.item.id == item_id) or (r.withheld and r.withheld.id == item_id)), None)
+        if found is None:
+            return False
+        row_list = self.query_one("#items", RowList)
+        row_list.highlighted = next(n for n, e in enumerate(row_list.entries) if e.key == found)
+        row_list.focus()
+        return True
+
     def current_row(self) -> Row | None:
         try:
             row_list = self.query_one("#items", RowList)
@@ -397,7 +418,9 @@ class BriefingScreen(Screen):
         index = row_list.highlighted
         key = row_list.entries[index].key if index is not None and index < row_list.entry_count else None
         number = "-" if key is None else f"{key + 1:,}"
-        self.query_one("#items-box").border_subtitle = f"{number} / {len(self.rows):,}" if self.rows else ""
+        position = f"{number} / {len(self.rows):,}" if self.rows else ""
+        marked = f"{len(self.marked):,} marked" if self.marked else ""
+        self.query_one("#items-box").border_subtitle = " · ".join(p for p in (marked, position) if p)
 
     @work(exclusive=True, group="inspect")
     async def inspect(self, item: Item) -> None:
@@ -519,6 +542,7 @@ class BriefingScreen(Screen):
         if item is None or item.id is None:
             return
         self.marked.symmetric_difference_update({item.id})
+        self.show_position()
         row_list = self.query_one("#items", RowList)
         if row_list.highlighted is not None:
             row_list.replace_prompt(
@@ -537,6 +561,7 @@ class BriefingScreen(Screen):
         elif self.marked:
             self.marked.clear()
             self.rebuild()
+            self.show_position()
             self.notify("Marks cleared.")
         else:
             self.escape_fallback()

@@ -172,6 +172,8 @@ class DiffScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         *lead_bindings(),
         Binding("escape", "app.pop_screen", "Back", show=False),
+        Binding("j", "cursor(1)", "Next change", show=False),
+        Binding("k", "cursor(-1)", "Previous change", show=False),
     ]
 
     def __init__(self, project: ProjectRef, older: str, newer: str) -> None:
@@ -179,6 +181,7 @@ class DiffScreen(Screen[None]):
         self.project = project
         self.older = older
         self.newer = newer
+        self.item_ids: list[str | None] = []
 
     def compose(self) -> ComposeResult:
         title = Text("Diff ")
@@ -199,6 +202,7 @@ class DiffScreen(Screen[None]):
         report, _failure = await judge_service.read("diff", self.project, self.older, self.newer)
         table = self.query_one(DataTable)
         table.clear()
+        self.item_ids = [row.item_id for row in report.rows]
         for row in report.rows:
             detail = row.detail or ""
             if row.where:
@@ -217,6 +221,16 @@ class DiffScreen(Screen[None]):
             notes = (Diagnostic(level="info", message="no change between these sessions"),)
         self.query_one("#diff-notes", Static).update(_notes(notes))
         table.focus()
+
+    def action_cursor(self, delta: int) -> None:
+        table = self.query_one(DataTable)
+        table.move_cursor(row=table.cursor_row + delta)
+
+    @on(DataTable.RowSelected, "#diff-table")
+    def opened(self, event: DataTable.RowSelected) -> None:
+        """Enter on a change: the item in today's briefing, or why not."""
+        if event.cursor_row < len(self.item_ids):
+            self.app.open_item(self.item_ids[event.cursor_row])  # type: ignore[attr-defined]
 
 
 class AsOfPicker(ModalScreen[str | None]):

@@ -7,7 +7,7 @@ import asyncio
 from typing import ClassVar
 
 from rich.text import Text
-from textual import work
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
@@ -32,12 +32,16 @@ class LogScreen(Screen):
         *lead_bindings(),
         Binding("escape", "app.pop_screen", "Back", show=False),
         Binding("ctrl+r", "reload", "Reload"),
+        Binding("j", "cursor(1)", "Next entry", show=False),
+        Binding("k", "cursor(-1)", "Previous entry", show=False),
+        Binding("enter", "open", "Open the entry's item in the briefing", show=False),
     ]
 
     def __init__(self, project: ProjectRef | None = None, log: ActionLog | None = None) -> None:
         super().__init__(classes="log-screen")
         self.project = project
         self.actions_log = log or ActionLog()
+        self.entries: dict[str, ActionEntry] = {}
 
     def compose(self) -> ComposeResult:
         yield Label("", id="log-chain")
@@ -51,6 +55,31 @@ class LogScreen(Screen):
 
     def action_reload(self) -> None:
         self.load()
+
+    def action_cursor(self, delta: int) -> None:
+        table = self.query_one(DataTable)
+        table.move_cursor(row=table.cursor_row + delta)
+
+    def action_open(self) -> None:
+        table = self.query_one(DataTable)
+        if not table.row_count:
+            self.notify("The log has no entry to open yet.")
+            return
+        self.open_row(table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value)
+
+    @on(DataTable.RowSelected)
+    def selected(self, event: DataTable.RowSelected) -> None:
+        self.open_row(event.row_key.value)
+
+    def open_row(self, action_id: str | None) -> None:
+        entry = self.entries.get(action_id or "")
+        if entry is None:
+            self.notify("This line of the log cannot be read: nothing to open.", severity="warning")
+        elif len(entry.item_ids) > 1:
+            self.notify(f"{len(entry.item_ids)} items: opening the first; the row lists them all.")
+            self.app.open_item(entry.item_ids[0])  # type: ignore[attr-defined]
+        else:
+            self.app.open_item(entry.item_ids[0] if entry.item_ids else None)  # type: ignore[attr-defined]
 
     @work(exclusive=True, group="action-log")
     async def load(self) -> None:
@@ -76,6 +105,7 @@ class LogScreen(Screen):
             banner.set_class(True, "broken")
         table = self.query_one(DataTable)
         table.clear()
+        self.entries = {}
         for line in reversed(lines):
             if line.entry is None:
                 table.add_row(_cell(f"line {line.number}"), _cell(""), _cell(""),
@@ -92,6 +122,7 @@ class LogScreen(Screen):
             f"{r.ledger or '-'}:{r.ref or r.item_id}{'' if r.outcome == 'applied' else ' ' + r.outcome}"
             for r in entry.records)
         items = ", ".join(entry.item_ids)
+        self.entries[entry.action_id] = entry
         table.add_row(_cell(entry.time), _cell(entry.verb), _cell(items),
                       _cell(f"{mark} {entry.outcome}", _OUTCOME_STYLE.get(entry.outcome, "")),
                       _cell(entry.reason), _cell(records), _cell(entry.undoes or ""), _cell(entry.project),
