@@ -58,6 +58,12 @@ ACTIONS: tuple[ActionSpec, ...] = (
                short="withheld"),
     ActionSpec("full", "enter", "screen.full_text", "Full text of this item", "Briefing"),
     ActionSpec("mark", "space", "screen.mark", "Mark for a batch verb", "Briefing"),
+    ActionSpec("item", "o", "screen.open_item", "Open the item full-screen (evidence, witnesses, lifecycle)",
+               "Briefing"),
+    ActionSpec("detail.down", "J,ctrl+d", "screen.scroll_detail(1)", "Scroll the detail pane down", "Briefing",
+               palette=False),
+    ActionSpec("detail.up", "K,ctrl+u", "screen.scroll_detail(-1)", "Scroll the detail pane up", "Briefing",
+               palette=False),
     ActionSpec("reload", "ctrl+r", "screen.reload", "Re-read daimon's store", "Briefing"),
     # The curation verbs: their keys come from the verb registry itself.
     *(

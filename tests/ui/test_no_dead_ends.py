@@ -190,3 +190,35 @@ async def test_enter_on_an_audit_receipt_opens_that_session(demo_store: demo.Dem
         await pilot.press("escape")
         await settle(pilot)
         assert app.screen is audit
+
+
+async def test_detail_pane_scrolls_from_the_list_and_opens_full_screen(demo_store: demo.DemoStore) -> None:
+    from textual.containers import VerticalScroll
+
+    from daimon_tui.ui.screens.item_screen import ItemScreen
+    from daimon_tui.ui.widgets.item_detail import ItemDetail
+    from daimon_tui.ui.widgets.row_list import RowList
+
+    app = make_app(demo_store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("j", "j", "j")  # a carried, corroborated item: witnesses and lifecycle
+        await settle(pilot)
+        pane = app.screen.query_one("#detail-scroll", VerticalScroll)
+        items = app.screen.query_one("#items-box")
+        # At 80 columns the pane is below the list, full width.
+        assert pane.region.y >= items.region.bottom and pane.region.width > 70
+        await pilot.press("J")
+        await settle(pilot)
+        assert pane.scroll_y > 0 and isinstance(app.focused, RowList)
+        await pilot.press("K")
+        await settle(pilot)
+        assert pane.scroll_y == 0
+        await pilot.press("o")
+        await settle(pilot)
+        assert isinstance(app.screen, ItemScreen)
+        shown = app.screen.query_one(ItemDetail).plain()
+        assert "trust inspector" in shown and "witness" in shown
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, BriefingScreen)

@@ -40,9 +40,13 @@ DETAIL_REST_S = 0.08
 # frame); what it does not need (the Footer's key widgets, starting the
 # judging child) waits until then instead of delaying it.
 FIRST_FRAME_S = 0.12
+# Narrower than this, the detail pane sits below the list.
+NARROW_COLUMNS = 100
 
 
 if TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable
+
     from daimon_tui.domain.worldcheck import ItemResult
     from daimon_tui.store.read.details import ItemDetails
 
@@ -167,6 +171,7 @@ class BriefingScreen(Screen):
         # its few dozen key widgets cost ~0.1 s of the first frame.
 
     def on_mount(self) -> None:
+        self.query_one("#detail-scroll").border_title = "detail · J/K scroll · o full screen"
         self.query_one("#items", RowList).focus()
         if self.first is not None:
             self.show(self.first)
@@ -174,6 +179,11 @@ class BriefingScreen(Screen):
         else:
             self.query_one("#briefing-header", Static).update(Text("reading daimon's store…", style="dim"))
             self.load()
+
+    def on_resize(self) -> None:
+        # Under 100 columns the detail pane goes below the list (styles/app.tcss).
+        with contextlib.suppress(NoMatches):
+            self.query_one("#briefing-body").set_class(self.size.width < NARROW_COLUMNS, "narrow")
 
     # ---- loading ---------------------------------------------------------
 
@@ -657,6 +667,34 @@ class BriefingScreen(Screen):
         self.notify(f"World-checked {len(report.items)} item(s): {contradicted} contradicted.",
                     severity="error" if contradicted else "information")
         self.rebuild()
+
+    # ---- the detail pane, full screen -----------------------------------------
+
+    def action_scroll_detail(self, direction: int) -> None:
+        """Scroll the detail pane half a page while the list keeps the focus."""
+        pane = self.query_one("#detail-scroll", VerticalScroll)
+        pane.scroll_relative(y=direction * max(1, pane.size.height // 2), animate=False)
+
+    def action_open_item(self) -> None:
+        row = self.current_row()
+        if row is None or row.item is None:
+            self.notify("No item under the cursor." if row is None else
+                        "daimon shows nothing of a withheld item beyond what the pane says.")
+            return
+        from daimon_tui.ui.screens.item_screen import ItemScreen
+
+        item = row.item
+        cached = self.details.get(item.id or "")
+        self.app.push_screen(ItemScreen(item, cached, lambda d: detail_extras(d) + self.world_extras(item),
+                                        read=self.details_reader(item)))
+
+    def details_reader(self, item: Item) -> Callable[[], Awaitable[ItemDetails]] | None:
+        async def read() -> ItemDetails:
+            details, _failure = await judge_service.read("details", self.project, item.id or "", self.now)
+            self.details[item.id or ""] = details
+            return details
+
+        return read if item.id else None
 
     # ---- full text ------------------------------------------------------------
 

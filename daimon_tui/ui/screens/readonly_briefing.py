@@ -5,7 +5,7 @@ is active here, and a banner says which record is shown."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import ClassVar
 
 from rich.text import Text
@@ -16,6 +16,7 @@ from textual.widgets import Static
 
 from daimon_tui.domain.inert import inert
 from daimon_tui.models import Briefing, Item, ProjectRef
+from daimon_tui.store.read.details import ItemDetails
 from daimon_tui.ui.screens.briefing import BriefingScreen
 from daimon_tui.ui.widgets.item_detail import ItemDetail
 
@@ -63,6 +64,10 @@ class ReadOnlyBriefingScreen(BriefingScreen):
             return
         self.provisional = False
         self.show(briefing)
+
+    def details_reader(self, item: Item) -> Callable[[], Awaitable[ItemDetails]] | None:
+        # A past moment's item beside today's inspection would mislead.
+        return super().details_reader(item) if self.inspect_today else None
 
     def inspect(self, item: Item) -> None:  # type: ignore[override]
         if self.inspect_today:

@@ -73,6 +73,10 @@ def plan_text(plan: verbs.Plan) -> Text:
     return out
 
 
+# The preview body's height on a terminal with room for it.
+BODY_ROWS = 22
+
+
 class ConfirmModal(ModalScreen[bool]):
     """A preview that asks y/n before a write.
 
@@ -103,6 +107,12 @@ class ConfirmModal(ModalScreen[bool]):
 
     def on_mount(self) -> None:
         self.opened_at = time.monotonic()
+
+    def on_resize(self) -> None:
+        # Title, hint and borders take ~10 rows: the body gets what is left,
+        # so the confirm line is never cut off.
+        for body in self.query("#verb-body"):
+            body.styles.max_height = max(3, min(BODY_ROWS, self.size.height - 10))
 
     def action_confirm(self) -> None:
         if not self.can_confirm or time.monotonic() - self.opened_at < self.CONFIRM_DELAY_S:
@@ -144,7 +154,6 @@ class PlanPreviewModal(ConfirmModal):
             else:
                 hint = "nothing can be written · n/esc close"
             yield Label(Text(hint), id="verb-hint")
-
 
 
 class _InputModal(ModalScreen):

@@ -66,7 +66,9 @@ def inspection_table(inspection: Inspection | None, *, loading: bool) -> Rendera
     if not inspection.found:
         return Text("trust inspector: daimon has no record of this id", style="dim italic")
     table = Table.grid(padding=(0, 1), expand=True)
-    table.add_column("axis", style="bold", width=14, no_wrap=True, overflow="ellipsis")
+    # As wide as the longest axis name: a field name is never cut.
+    names = max((len(inert(a.name)) for a in inspection.axes), default=0)
+    table.add_column("axis", style="bold", width=min(32, max(13, names)), no_wrap=True)
     table.add_column("value", width=16, no_wrap=True, overflow="ellipsis")
     table.add_column("meaning", ratio=1, style="dim")
     for axis in inspection.axes:
