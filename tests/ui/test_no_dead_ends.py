@@ -222,3 +222,31 @@ async def test_detail_pane_scrolls_from_the_list_and_opens_full_screen(demo_stor
         await pilot.press("escape")
         await settle(pilot)
         assert isinstance(app.screen, BriefingScreen)
+
+
+async def test_the_preselected_status_is_the_highlighted_one_and_reads_without_colour() -> None:
+    from textual.widgets import RadioButton, RadioSet
+
+    from daimon_tui.ui.screens.verb_modals import ResolveModal
+    from tests.ui.test_verb_modals import Host
+
+    app = Host(lambda: ResolveModal(("o-1",), status="merged"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        radios = app.screen.query_one(RadioSet)
+        buttons = list(radios.query(RadioButton))
+        assert [b.name for b in buttons if b.has_class("-selected")] == ["merged"]
+        marks = {b.name: "●" in str(b._button) for b in buttons}
+        assert marks == {name: name == "merged" for name in marks}
+
+
+def test_a_world_contradiction_leads_the_row() -> None:
+    from daimon_tui.models import Badge, Item
+    from daimon_tui.ui.widgets.item_row import item_row
+
+    item = Item(id="o-1", text="uploads retry", section="open_loops", kind="open_loop", mark="verbatim",
+                field="open_loops", stored_mark="verbatim",
+                badges=(Badge(kind="carried"), Badge(kind="world-contradicted", detail="gone")))
+    row = item_row(item).plain
+    assert row.index("world contradicts") < row.index("verbatim") < row.index("uploads retry")
+    assert row.count("world contradicts") == 1

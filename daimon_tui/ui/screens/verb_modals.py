@@ -15,6 +15,7 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, RadioButton, RadioSet, Static
 
@@ -176,6 +177,16 @@ class _InputModal(ModalScreen):
         self.dismiss(None)
 
 
+class ChoiceButton(RadioButton):
+    """A radio button whose mark is a shape, not only a colour: the chosen
+    status reads as chosen under NO_COLOR too."""
+
+    @property
+    def _button(self) -> Content:
+        self.BUTTON_INNER = "●" if self.value else " "
+        return super()._button
+
+
 class ResolveModal(_InputModal):
     """Status (resolved/done/merged/gone/missing) and a note."""
 
@@ -190,13 +201,16 @@ class ResolveModal(_InputModal):
             yield from self._head()
             with RadioSet(id="resolve-status"):
                 for word in verbs.RESOLVE_STATUSES:
-                    yield RadioButton(word, value=word == self.status, name=word)
+                    yield ChoiceButton(word, value=word == self.status, name=word)
             yield SafeInput(placeholder="note (optional): what changed", id="resolve-note")
             yield Label("", id="verb-error")
             yield Label(Text("enter continue · esc cancel"), id="verb-hint")
 
     def on_mount(self) -> None:
         self.query_one("#resolve-note", Input).focus()
+        # RadioSet highlights its first button on mount: highlight the chosen one.
+        radios = self.query_one(RadioSet)
+        radios._selected = radios.pressed_index
 
     @on(RadioSet.Changed)
     def _status(self, event: RadioSet.Changed) -> None:

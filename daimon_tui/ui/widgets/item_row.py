@@ -20,12 +20,16 @@ def mark_text(mark: str) -> Text:
 def item_row(item: Item, *, marked: bool = False, provisional: bool = False) -> Text:
     row = Text()
     row.append("● " if marked else "  ", style="bold magenta")
+    # A world contradiction beats every other mark: it leads the row.
+    leading = [b for b in item.badges if b.kind == "world-contradicted"]
+    for badge in leading:
+        row.append(f"[{badge_label(badge)}] ", style=badge_style(badge))
     row.append_text(mark_text(item.mark))
     row.append(" ")
     text_style = "dim strike" if item.state != "visible" else ""
     row.append(inert(item.text, limit=ROW_TEXT_LIMIT), style=text_style)
     for badge in ordered(item.badges):
-        if badge.kind == "noted":
+        if badge.kind == "noted" or badge in leading:
             continue
         row.append(" ")
         row.append(f"[{badge_label(badge)}]", style=badge_style(badge))
