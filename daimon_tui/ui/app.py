@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+import signal
+from functools import partial
 from pathlib import Path
 
 from textual import events, work
@@ -76,6 +78,12 @@ class DaimonTUI(App[int]):
         self.heap = IdleCollector()
 
     def on_mount(self) -> None:
+        if self.demo:
+            # A hangup or kill quits like `q`, so the demo's temporary store
+            # is removed (by the cli's `with`) and the terminal restored.
+            loop = asyncio.get_running_loop()
+            for sig in (signal.SIGHUP, signal.SIGTERM):
+                loop.add_signal_handler(sig, partial(self.exit, None, 128 + sig))
         self.heap.start()
         self.set_interval(TICK_S, self.heap.tick, name="idle-gc")
         if self.settings.theme and self.settings.theme in self.available_themes:

@@ -250,3 +250,13 @@ def test_a_world_contradiction_leads_the_row() -> None:
     row = item_row(item).plain
     assert row.index("world contradicts") < row.index("verbatim") < row.index("uploads retry")
     assert row.count("world contradicts") == 1
+
+
+async def test_the_kill_switch_is_in_the_header_from_the_start(demo_store: demo.DemoStore, monkeypatch) -> None:
+
+    monkeypatch.setenv("DAIMON_DISABLE", "1")
+    app = make_app(demo_store)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        header = str(app.screen.query_one("#briefing-header").render())
+        assert "daimon is disabled (DAIMON_DISABLE)" in header

@@ -26,7 +26,7 @@ from textual.widgets import Footer, Input, ProgressBar, Static
 from daimon_tui.domain import filtering
 from daimon_tui.domain.inert import inert
 from daimon_tui.models import Briefing, Item, ProjectRef, WithheldItem
-from daimon_tui.store import paths
+from daimon_tui.store import kill_switch, paths
 from daimon_tui.store.judging import first_paint, judge_service
 from daimon_tui.ui.actions import bindings, lead_bindings
 from daimon_tui.ui.widgets.item_detail import ItemDetail
@@ -74,7 +74,8 @@ class Row:
     withheld: WithheldItem | None = None
 
 
-def header_text(briefing: Briefing, receipt_failures: int = 0, shown: Callable[[str], str] = str) -> Text:
+def header_text(briefing: Briefing, receipt_failures: int = 0, shown: Callable[[str], str] = str, *,
+                disabled: bool = False) -> Text:
     text = Text("Briefing · ", style="bold")
     text.append(inert(briefing.project.name or briefing.project.slug, limit=80), style="bold")
     if briefing.session_id:
@@ -86,6 +87,9 @@ def header_text(briefing: Briefing, receipt_failures: int = 0, shown: Callable[[
     if hidden:
         counts += f", {hidden} withheld (h)"
     text.append(counts, style="dim")
+    if disabled:
+        text.append("\n⛔ daimon is disabled (DAIMON_DISABLE): reading works, every verb will be refused.",
+                    style="bold red")
     if briefing.degraded:
         text.append("\n⚠ RECEIPT UNVERIFIED: the latest checkpoint no longer matches its signed receipt; "
                     "verbatim labels are degraded.", style="bold yellow")
@@ -154,6 +158,7 @@ class BriefingScreen(Screen):
         self._filter_timer: Timer | None = None
         self._changes: list[str] = []
         self._changes_timer: Timer | None = None
+        self.writes_disabled = kill_switch.writes_disabled()
 
     def compose(self) -> ComposeResult:
         yield Static(id="briefing-header")
@@ -236,7 +241,8 @@ class BriefingScreen(Screen):
         self.receipt_failures = report.receipt_failures
         if self.briefing is not None:
             with contextlib.suppress(NoMatches):  # the screen closed during the read
-                header = header_text(self.briefing, self.receipt_failures, self._shown)
+                header = header_text(self.briefing, self.receipt_failures, self._shown,
+                                     disabled=self.writes_disabled)
                 self.query_one("#briefing-header", Static).update(header)
 
     def show(self, briefing: Briefing) -> None:
@@ -251,7 +257,7 @@ class BriefingScreen(Screen):
         self.briefing = briefing
         if not briefing.provisional:
             self.details.clear()
-        header.update(header_text(briefing, self.receipt_failures, self._shown))
+        header.update(header_text(briefing, self.receipt_failures, self._shown, disabled=self.writes_disabled))
         self.rebuild()
 
     @work(group="briefing-footer")

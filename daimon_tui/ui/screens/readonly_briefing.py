@@ -40,6 +40,7 @@ class ReadOnlyBriefingScreen(BriefingScreen):
         super().__init__(project, now=now)
         self.loader = loader
         self.banner = banner
+        self.writes_disabled = False  # nothing here writes: the banner says read-only
         # daimon's inspector reads today's store: useful beside a retained
         # session, misleading beside a past moment.
         self.inspect_today = inspect_today
