@@ -252,11 +252,12 @@ def test_a_world_contradiction_leads_the_row() -> None:
     assert row.count("world contradicts") == 1
 
 
-async def test_the_kill_switch_is_in_the_header_from_the_start(demo_store: demo.DemoStore, monkeypatch) -> None:
+async def test_the_kill_switch_is_in_the_header_from_the_start(demo_store: demo.DemoStore) -> None:
+    from daimon_briefing import config
 
-    monkeypatch.setenv("DAIMON_DISABLE", "1")
-    app = make_app(demo_store)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        header = str(app.screen.query_one("#briefing-header").render())
-        assert "daimon is disabled (DAIMON_DISABLE)" in header
+    with config.settings_override({**config.active_settings(), "DAIMON_DISABLE": "1"}):
+        app = make_app(demo_store)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            header = str(app.screen.query_one("#briefing-header").render())
+    assert "daimon is disabled (DAIMON_DISABLE)" in header
