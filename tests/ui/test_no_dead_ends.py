@@ -261,3 +261,20 @@ async def test_the_kill_switch_is_in_the_header_from_the_start(demo_store: demo.
             await settle(pilot)
             header = str(app.screen.query_one("#briefing-header").render())
     assert "daimon is disabled (DAIMON_DISABLE)" in header
+
+
+async def test_the_as_of_box_refuses_what_is_not_a_time_inside_the_box(demo_store: demo.DemoStore) -> None:
+    from daimon_tui.ui.screens.history import AsOfPicker, HistoricalScreen
+
+    app = make_app(demo_store)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("2")
+        await settle(pilot)
+        await pilot.press("@", "ctrl+a", "ctrl+k", *"last tuesday", "enter")
+        await settle(pilot)
+        assert isinstance(app.screen, AsOfPicker)
+        assert "is not a session id" in str(app.screen.query_one("#as-of-error").render())
+        await pilot.press("ctrl+a", "ctrl+k", *"yesterday", "enter")
+        await settle(pilot)
+        assert isinstance(app.screen, HistoricalScreen) and app.screen.when == "2026-12-01T09:00:00Z"

@@ -11,6 +11,7 @@ follows the read.
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import ClassVar
 
 from rich.text import Text
@@ -21,6 +22,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Footer, Input, Static
 
 from daimon_tui.domain.inert import inert
+from daimon_tui.domain.when import HINT, parse_when
 from daimon_tui.models import Briefing, Diagnostic, ProjectRef, SessionSummary
 from daimon_tui.store.judging import judge_service
 from daimon_tui.store.read import reader
@@ -244,10 +246,11 @@ class AsOfPicker(ModalScreen[str | None]):
         self.default = default
 
     def compose(self) -> ComposeResult:
-        prompt = "Show the briefing as it stood at… (a session id or 2026-11-28T12:00:00Z)"
+        prompt = f"Show the briefing as it stood at… ({HINT})"
         yield Static(Text(prompt), id="as-of-title")
-        yield SafeInput(value=self.default, placeholder="session id or ISO-8601 time", id="as-of-input",
+        yield SafeInput(value=self.default, placeholder="session id, yesterday, 3d, 2026-11-28", id="as-of-input",
                         max_length=200)
+        yield Static(id="as-of-error")
         table: DataTable[Text] = DataTable(id="as-of-table", cursor_type="row")
         yield table
 
@@ -262,7 +265,14 @@ class AsOfPicker(ModalScreen[str | None]):
 
     @on(Input.Submitted)
     def typed(self, event: Input.Submitted) -> None:
-        self.dismiss(event.value.strip() or None)
+        # Anything but a time or a session is refused here, in the box.
+        app_now = getattr(self.app, "now", None)
+        now = datetime.fromtimestamp(app_now, UTC) if app_now is not None else datetime.now(UTC)
+        when = parse_when(event.value, {s.session_id for s in self.sessions}, now)
+        if when.value is None:
+            self.query_one("#as-of-error", Static).update(Text(f"⚠ {inert(when.problem)}", style="bold red"))
+            return
+        self.dismiss(when.value)
 
     @on(DataTable.RowSelected, "#as-of-table")
     def picked(self, event: DataTable.RowSelected) -> None:
