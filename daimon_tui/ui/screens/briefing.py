@@ -24,6 +24,7 @@ from textual.timer import Timer
 from textual.widgets import Footer, Input, ProgressBar, Static
 
 from daimon_tui.domain import filtering
+from daimon_tui.domain.ages import with_age
 from daimon_tui.domain.inert import inert
 from daimon_tui.models import Briefing, Item, ProjectRef, WithheldItem
 from daimon_tui.store import kill_switch, paths
@@ -75,13 +76,14 @@ class Row:
 
 
 def header_text(briefing: Briefing, receipt_failures: int = 0, shown: Callable[[str], str] = str, *,
-                disabled: bool = False) -> Text:
+                disabled: bool = False, now: float | None = None) -> Text:
     text = Text("Briefing · ", style="bold")
     text.append(inert(briefing.project.name or briefing.project.slug, limit=80), style="bold")
     if briefing.session_id:
         text.append(f"  ·  session {inert(briefing.session_id, limit=60)}")
     if briefing.created:
-        text.append(f"  written {inert(briefing.created, limit=30)}", style="dim")
+        created = inert(briefing.created, limit=30)
+        text.append(f"  written {with_age(created, now) if now is not None else created}", style="dim")
     counts = f"  {len(briefing.items())} items"
     hidden = len(briefing.resolved) + len(briefing.withheld)
     if hidden:
@@ -176,6 +178,7 @@ class BriefingScreen(Screen):
         # its few dozen key widgets cost ~0.1 s of the first frame.
 
     def on_mount(self) -> None:
+        self.query_one(ItemDetail).ages_at = self.ages_at()
         self.query_one("#detail-scroll").border_title = "detail · J/K scroll · o full screen"
         self.query_one("#items", RowList).focus()
         if self.first is not None:
@@ -184,6 +187,10 @@ class BriefingScreen(Screen):
         else:
             self.query_one("#briefing-header", Static).update(Text("reading daimon's store…", style="dim"))
             self.load()
+
+    def ages_at(self) -> float | None:
+        """The moment stored times' ages are said from; None: no ages."""
+        return self.now if self.now is not None else time.time()
 
     def on_resize(self) -> None:
         # Under 100 columns the detail pane goes below the list (styles/app.tcss).
@@ -242,7 +249,8 @@ class BriefingScreen(Screen):
         if self.briefing is not None:
             with contextlib.suppress(NoMatches):  # the screen closed during the read
                 header = header_text(self.briefing, self.receipt_failures, self._shown,
-                                     disabled=self.writes_disabled)
+                                     disabled=self.writes_disabled,
+                                     now=self.ages_at())
                 self.query_one("#briefing-header", Static).update(header)
 
     def show(self, briefing: Briefing) -> None:
@@ -257,7 +265,8 @@ class BriefingScreen(Screen):
         self.briefing = briefing
         if not briefing.provisional:
             self.details.clear()
-        header.update(header_text(briefing, self.receipt_failures, self._shown, disabled=self.writes_disabled))
+        header.update(header_text(briefing, self.receipt_failures, self._shown, disabled=self.writes_disabled,
+                                  now=self.ages_at()))
         self.rebuild()
 
     @work(group="briefing-footer")
@@ -692,7 +701,7 @@ class BriefingScreen(Screen):
         item = row.item
         cached = self.details.get(item.id or "")
         self.app.push_screen(ItemScreen(item, cached, lambda d: detail_extras(d) + self.world_extras(item),
-                                        read=self.details_reader(item)))
+                                        read=self.details_reader(item), ages_at=self.query_one(ItemDetail).ages_at))
 
     def details_reader(self, item: Item) -> Callable[[], Awaitable[ItemDetails]] | None:
         async def read() -> ItemDetails:

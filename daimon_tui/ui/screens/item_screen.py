@@ -32,13 +32,15 @@ class ItemScreen(ModalScreen[None]):
     ]
 
     def __init__(self, item: Item, details: ItemDetails | None, extras: Extras,
-                 *, read: Callable[[], Awaitable[ItemDetails]] | None = None) -> None:
+                 *, read: Callable[[], Awaitable[ItemDetails]] | None = None,
+                 ages_at: float | None = None) -> None:
         super().__init__()
         self.item = item
         self.details = details
         self.extras = extras
         # How to read the details when the pane had not yet: None leaves them out.
         self.read = read
+        self.ages_at = ages_at
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="item-full"):
@@ -49,6 +51,7 @@ class ItemScreen(ModalScreen[None]):
             yield Static(Text(full_text(self.item)), id="item-full-text")
 
     def on_mount(self) -> None:
+        self.query_one("#item-full-detail", ItemDetail).ages_at = self.ages_at
         self.paint()
         self.query_one("#item-full", VerticalScroll).focus()
         if self.details is None and self.read is not None and self.item.id:

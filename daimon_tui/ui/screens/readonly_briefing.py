@@ -50,6 +50,10 @@ class ReadOnlyBriefingScreen(BriefingScreen):
                      id="readonly-banner")
         yield from super().compose()
 
+    def ages_at(self) -> float | None:
+        # A record as written, or as it stood then: ages from today would mislead.
+        return None
+
     def escape_fallback(self) -> None:
         self.app.pop_screen()
 
