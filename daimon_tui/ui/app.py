@@ -5,11 +5,12 @@ from __future__ import annotations
 import asyncio
 import importlib
 import signal
+from collections.abc import Iterable
 from functools import partial
 from pathlib import Path
 
 from textual import events, work
-from textual.app import App
+from textual.app import App, SystemCommand
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
@@ -76,6 +77,7 @@ class DaimonTUI(App[int]):
                 root = demo_root(project_path)
                 self.path_mask = PathMask(str(root), paths.slug_of(root))
         self.heap = IdleCollector()
+        self.textual_commands_open = False
 
     def on_mount(self) -> None:
         if self.demo:
@@ -164,6 +166,26 @@ class DaimonTUI(App[int]):
             self.open_project(project)
         elif len(self.screen_stack) <= 1:
             self.exit(1)
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        """The palette holds this app's commands; Textual's own (theme, keys
+        panel, screenshot…) wait behind one entry that opens them."""
+        if self.textual_commands_open:
+            yield from super().get_system_commands(screen)
+            return
+        yield SystemCommand("Display and terminal (Textual)…", "Theme, keys panel, screenshot, maximize",
+                            self.open_textual_commands)
+
+    def open_textual_commands(self) -> None:
+        from textual.command import CommandPalette
+        from textual.system_commands import SystemCommandsProvider
+
+        def closed(_result: object) -> None:
+            self.textual_commands_open = False
+
+        self.textual_commands_open = True
+        self.push_screen(CommandPalette(providers=[SystemCommandsProvider],
+                                        placeholder="Textual: theme, keys panel, screenshot…"), closed)
 
     def notify(  # type: ignore[override]
         self,

@@ -278,3 +278,24 @@ async def test_the_as_of_box_refuses_what_is_not_a_time_inside_the_box(demo_stor
         await pilot.press("ctrl+a", "ctrl+k", *"yesterday", "enter")
         await settle(pilot)
         assert isinstance(app.screen, HistoricalScreen) and app.screen.when == "2026-12-01T09:00:00Z"
+
+
+async def test_the_palette_holds_the_apps_commands_and_textuals_behind_one_entry(demo_store: demo.DemoStore) -> None:
+    from textual.command import CommandPalette
+
+    app = make_app(demo_store)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        listed = [c.title for c in app.get_system_commands(app.screen)]
+        assert listed == ["Display and terminal (Textual)…"]
+        await pilot.press("colon")
+        await settle(pilot)
+        assert isinstance(app.screen, CommandPalette)
+        await pilot.press(*"Display", "enter")
+        await settle(pilot)
+        assert isinstance(app.screen, CommandPalette)
+        assert {"Theme", "Screenshot"} <= {c.title for c in app.get_system_commands(app.screen)}
+        await pilot.press("escape")
+        await settle(pilot)
+        assert [c.title for c in app.get_system_commands(app.screen)] == ["Display and terminal (Textual)…"]
+        assert isinstance(app.screen, BriefingScreen)
