@@ -299,3 +299,19 @@ async def test_the_palette_holds_the_apps_commands_and_textuals_behind_one_entry
         await settle(pilot)
         assert [c.title for c in app.get_system_commands(app.screen)] == ["Display and terminal (Textual)…"]
         assert isinstance(app.screen, BriefingScreen)
+
+
+async def test_queue_keys_past_the_end_say_why(demo_store: demo.DemoStore) -> None:
+    app = make_app(demo_store)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("3")
+        await settle(pilot)
+        entries = len(app.screen.queue.entries)
+        await pilot.press(*["n"] * (entries + 1))
+        await settle(pilot)
+        before = len(app._notifications)
+        await pilot.press("s", "x")
+        await settle(pilot)
+        said = [str(n.message) for n in list(app._notifications)[before:]]
+        assert said == ["Nothing left to skip: p goes back.", "No entry here: p goes back."]

@@ -565,6 +565,8 @@ class BriefingScreen(Screen):
     def action_mark(self) -> None:
         item = self.current_item()
         if item is None or item.id is None:
+            self.notify("No item under the cursor to mark." if item is None else
+                        "This item has no id: a verb cannot name it.")
             return
         self.marked.symmetric_difference_update({item.id})
         self.show_position()
@@ -722,5 +724,8 @@ class BriefingScreen(Screen):
         from daimon_tui.ui.screens.full_text import FullTextScreen
 
         item = self.current_item()
-        if item is not None:
-            self.app.push_screen(FullTextScreen(item))
+        if item is None:
+            self.notify("No item under the cursor." if self.current_row() is None else
+                        "daimon shows no text for a withheld item.")
+            return
+        self.app.push_screen(FullTextScreen(item))

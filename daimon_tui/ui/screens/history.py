@@ -111,6 +111,7 @@ class HistoryScreen(Screen[None]):
     def action_mark(self) -> None:
         sid = self._cursor_sid()
         if sid is None:
+            self.notify("No retained session to mark.")
             return
         table = self.query_one("#history-table", DataTable)
         previous, self.marked = self.marked, (None if self.marked == sid else sid)
@@ -122,6 +123,7 @@ class HistoryScreen(Screen[None]):
     def action_diff(self) -> None:
         sid = self._cursor_sid()
         if sid is None:
+            self.notify("No retained session to diff.")
             return
         if self.marked is None or self.marked == sid:
             self.notify("Mark one session with space, then press d on another.", severity="warning")

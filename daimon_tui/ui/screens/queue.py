@@ -353,13 +353,25 @@ class QueueScreen(Screen):
 
     def action_move(self, delta: int) -> None:
         if self.queue is None or self.busy:
+            self.say_busy()
             return
         self.index = max(0, min(len(self.queue.entries), self.index + delta))
         self.paint()
 
+    def say_why_not(self, past_the_end: str) -> None:
+        if self.busy or self.queue is None:
+            self.say_busy()
+        else:
+            self.notify(past_the_end)
+
+    def say_busy(self) -> None:
+        self.notify("Wait: the queue is still being read." if self.queue is None else
+                    "Wait: a verb on this entry is still running.")
+
     def action_skip(self) -> None:
         entry = self.current
         if entry is None or self.busy:
+            self.say_why_not("Nothing left to skip: p goes back.")
             return
         self.done.setdefault(entry.key, "skip")
         self.action_move(1)
@@ -370,6 +382,7 @@ class QueueScreen(Screen):
     def action_verb(self, key: str) -> None:
         entry = self.current
         if entry is None or self.busy:
+            self.say_why_not("No entry here: p goes back.")
             return
         verb = key_for(entry, key)
         if verb is None:
