@@ -315,3 +315,26 @@ async def test_queue_keys_past_the_end_say_why(demo_store: demo.DemoStore) -> No
         await settle(pilot)
         said = [str(n.message) for n in list(app._notifications)[before:]]
         assert said == ["Nothing left to skip: p goes back.", "No entry here: p goes back."]
+
+
+def test_the_queue_preselects_the_resolve_status_the_way_the_briefing_does() -> None:
+    from daimon_tui.domain.claims import Claim, ClaimKind, Expect
+    from daimon_tui.domain.probes import Finding, Outcome
+    from daimon_tui.domain.world_badges import suggested_status
+    from daimon_tui.domain.worldcheck import ClaimResult, ItemResult
+    from daimon_tui.models import Item, ProjectRef
+    from daimon_tui.store.read.queue import QueueEntry
+    from daimon_tui.ui.screens.queue import QueueScreen
+
+    item = Item(id="o-1", text="Branch feature/x is waiting for review", section="external", kind="external",
+                mark="verbatim", field="external", stored_mark="verbatim")
+    claim = Claim(kind=ClaimKind.BRANCH, subject="feature/x", expect=Expect.UNMERGED, words="waiting", start=0,
+                  end=7)
+    result = ItemResult("o-1", (ClaimResult(claim, Finding(Outcome.CONTRADICTED, "merged", "it was merged")),))
+    # The evidence alone would read "resolved": the claim says "merged", as in the briefing.
+    entry = QueueEntry(key="o-1", kind="contradicted", ref="o-1", title="t", why="w", item=item,
+                       prefill_status="resolved")
+    screen = QueueScreen(ProjectRef(slug="p", name="p"), world_check=False)
+    assert screen.resolve_status(entry) == "resolved"
+    screen.world_results["o-1"] = result
+    assert screen.resolve_status(entry) == suggested_status(result) == "merged"

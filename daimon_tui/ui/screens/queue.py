@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -32,6 +32,9 @@ from daimon_tui.store.read.queue import QueueEntry, TriageQueue, build_queue, re
 from daimon_tui.store.write import decisions
 from daimon_tui.ui.screens.verb_modals import ConfirmModal
 from daimon_tui.ui.widgets.item_detail import item_fields
+
+if TYPE_CHECKING:
+    from daimon_tui.domain.worldcheck import ItemResult
 
 # Single keys: one verb per key, resolved against what fits the entry.
 KEY_VERBS: dict[str, tuple[str, ...]] = {
@@ -242,6 +245,7 @@ class QueueScreen(Screen):
         self.done: dict[str, str] = {}
         self.seen: set[str] = set()
         self.world: dict[str, str] = {}
+        self.world_results: dict[str, ItemResult] = {}
         self.sitting_start = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
         self.busy = False
 
@@ -296,6 +300,7 @@ class QueueScreen(Screen):
                 continue
             words = "; ".join(f"{f.outcome.value}: {f.evidence}" for f in findings)
             self.world[result.item_id] = words
+            self.world_results[result.item_id] = result
             if result.contradicted:
                 contradicted[result.item_id] = "; ".join(
                     f.evidence for f in findings if f.outcome is worldcheck.Outcome.CONTRADICTED
@@ -358,6 +363,16 @@ class QueueScreen(Screen):
         self.index = max(0, min(len(self.queue.entries), self.index + delta))
         self.paint()
 
+    def resolve_status(self, entry: QueueEntry) -> str:
+        """The status the resolve modal preselects: from this sitting's
+        world-check the way the briefing does, else the entry's evidence."""
+        found = self.world_results.get(entry.item.id or "") if entry.item is not None else None
+        if found is not None and found.contradicted:
+            from daimon_tui.domain.world_badges import suggested_status
+
+            return suggested_status(found)
+        return entry.prefill_status or "resolved"
+
     def say_why_not(self, past_the_end: str) -> None:
         if self.busy or self.queue is None:
             self.say_busy()
@@ -415,7 +430,7 @@ class QueueScreen(Screen):
                 (entry.ref,),
                 self.project,
                 self.action_log,
-                status=entry.prefill_status or "resolved",
+                status=self.resolve_status(entry),
             )
             if result.status == "cancelled":
                 return None
