@@ -56,3 +56,19 @@ async def test_forget_modal_shows_the_id_whole_at_60_columns() -> None:
 
 def test_batch_preview_snapshot_80x24(snap_compare) -> None:
     assert snap_compare(Host(lambda: PlanPreviewModal(batch_plan())), terminal_size=(80, 24))
+
+
+@pytest.mark.parametrize("size", [(60, 20), (80, 24), (120, 30)])
+async def test_resolve_statuses_are_never_cut(size: tuple[int, int]) -> None:
+    from textual.widgets import RadioButton
+
+    from daimon_tui.ui.screens.verb_modals import ResolveModal
+
+    app = Host(lambda: ResolveModal(("o-1",), status="merged"))
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        dialog = app.screen.query_one("#verb-dialog").region
+        for button in app.screen.query(RadioButton):
+            # The button's glyph (3 cells), a space and the whole word.
+            assert button.region.width >= len(str(button.label)) + 4, button.label
+            assert button.region in dialog

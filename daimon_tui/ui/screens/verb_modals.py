@@ -212,6 +212,10 @@ class ResolveModal(_InputModal):
         radios = self.query_one(RadioSet)
         radios._selected = radios.pressed_index
 
+    def on_resize(self) -> None:
+        # The five statuses need ~70 columns in one row.
+        self.query_one(RadioSet).set_class(self.size.width < 76, "narrow")
+
     @on(RadioSet.Changed)
     def _status(self, event: RadioSet.Changed) -> None:
         self.status = event.pressed.name or "resolved"
