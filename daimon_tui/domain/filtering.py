@@ -75,10 +75,12 @@ def _facet(name: str, value: str, negated: bool) -> Term | str:
     if name not in FACET_VALUES:
         return f"unknown facet {name}: (known: {', '.join(FACET_VALUES)})"
     allowed = FACET_VALUES[name]
+    known = ", ".join(allowed) if allowed is not None else "an item id or its start"
+    if not value:
+        return f"{name}: takes {known}"
     prefix = name in {"section", "state", "id"}
     if allowed is not None and not any(a.startswith(value) if prefix else a == value for a in allowed):
-        return f"{name}: takes {', '.join(dict.fromkeys(allowed))}" if not value else \
-            f"unknown {name} {value!r} (known: {', '.join(dict.fromkeys(allowed))})"
+        return f"unknown {name} {value!r} (known: {known})"
     if name in {"trust", "mark"}:
         return Term(lambda i: i.mark == value, negated)
     if name == "stored":
@@ -121,10 +123,6 @@ def read(query: str) -> Query:
         else:
             terms.append(_word(lowered, negated))
     return Query(tuple(terms), tuple(problems))
-
-
-def parse(query: str) -> tuple[Term, ...]:
-    return read(query).terms
 
 
 def matches(item: Item, terms: tuple[Term, ...]) -> bool:
