@@ -18,7 +18,7 @@ from daimon_tui.ui.screens.briefing import BriefingScreen
 from tests.ui.settle import settle
 
 NOW = demo.DEMO_NOW.timestamp()
-VIEW_KEYS = ("1", "2", "3", "4", "5")
+VIEW_KEYS = ("1", "2", "3", "4", "5", "6")
 ALWAYS = ("escape", "enter", "tab", "shift+tab", *VIEW_KEYS)
 TYPED = (*"abcdyn x3-:", "backspace")
 # The two ways out are the only keys a monkey may not press.
