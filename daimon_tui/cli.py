@@ -220,6 +220,10 @@ def main(argv: list[str] | None = None) -> int:
             print("daimon-tui: the interactive app needs a terminal; use `daimon-tui brief --json` "
                   "for a read-only report", file=sys.stderr)
             return 2
+        if os.environ.get("TERM", "") == "dumb":
+            print("daimon-tui: this terminal (TERM=dumb) cannot draw the app; "
+                  "`daimon-tui brief` prints the briefing as plain text", file=sys.stderr)
+            return 2
         from daimon_tui.domain.action_log import ActionLog
         from daimon_tui.ui.app import DaimonTUI
 

@@ -31,32 +31,45 @@ class ActionSpec:
     group: str
     show: bool = False
     palette: bool = True
+    # The footer's word (80 columns hold every shown key with these); help,
+    # the palette and the README use `description`.
+    short: str = ""
 
 
 ACTIONS: tuple[ActionSpec, ...] = (
-    ActionSpec("view.briefing", "1", "app.view('briefing')", "Briefing", "Views", show=True),
-    ActionSpec("view.history", "2", "app.view('history')", "History", "Views", show=True),
-    ActionSpec("view.queue", "3", "app.view('queue')", "Queue", "Views", show=True),
-    ActionSpec("view.audit", "4", "app.view('audit')", "Audit", "Views", show=True),
-    ActionSpec("view.log", "5", "app.view('log')", "Action log", "Views", show=True),
-    ActionSpec("view.search", "6", "app.view('search')", "Search everything daimon remembers", "Views"),
-    ActionSpec("projects", "P", "app.projects", "Switch project", "Views", show=True),
-    ActionSpec("help", "question_mark", "app.help", "Keys and meanings", "App", show=True),
+    ActionSpec("view.briefing", "1", "app.view('briefing')", "Briefing", "Views", show=True, short="brief"),
+    ActionSpec("view.history", "2", "app.view('history')", "History", "Views", show=True, short="hist"),
+    ActionSpec("view.queue", "3", "app.view('queue')", "Queue", "Views", show=True, short="queue"),
+    ActionSpec("view.audit", "4", "app.view('audit')", "Audit", "Views", show=True, short="audit"),
+    ActionSpec("view.log", "5", "app.view('log')", "Action log", "Views", show=True, short="log"),
+    ActionSpec("view.search", "6", "app.view('search')", "Search everything daimon remembers", "Views",
+               short="search"),
+    ActionSpec("projects", "P", "app.projects", "Switch project", "Views", show=True, short="proj"),
+    ActionSpec("help", "question_mark", "app.help", "Keys and meanings", "App", show=True, short="help"),
     ActionSpec("palette", "colon,ctrl+p", "app.command_palette", "Command palette", "App", palette=False),
     ActionSpec("quit", "ctrl+q", "app.quit", "Quit", "App"),
-    ActionSpec("back", "q,escape", "app.back", "Back", "App", palette=False),
+    ActionSpec("back", "q", "app.back", "Back (from the briefing: quit)", "App", palette=False,
+               show=True, short="back/quit"),
+    ActionSpec("escape", "escape", "app.escape", "Cancel, clear or go back (never quits)", "App", palette=False),
     ActionSpec("cursor.down", "j", "screen.cursor(1)", "Next item", "Move", palette=False),
     ActionSpec("cursor.up", "k", "screen.cursor(-1)", "Previous item", "Move", palette=False),
     ActionSpec("filter", "slash", "screen.filter", "Filter (words, trust:, section:, carried…)", "Briefing"),
-    ActionSpec("withheld", "h", "screen.toggle_withheld", "Show or hide withheld items", "Briefing", show=True),
+    ActionSpec("withheld", "h", "screen.toggle_withheld", "Show or hide withheld items", "Briefing", show=True,
+               short="withheld"),
     ActionSpec("as_daimon", "d", "screen.toggle_as_daimon", "Rows as daimon prints them, or compact", "Briefing"),
     ActionSpec("full", "enter", "screen.full_text", "Full text of this item", "Briefing"),
     ActionSpec("mark", "space", "screen.mark", "Mark for a batch verb", "Briefing"),
+    ActionSpec("item", "o", "screen.open_item", "Open the item full-screen (evidence, witnesses, lifecycle)",
+               "Briefing"),
+    ActionSpec("detail.down", "J,ctrl+d", "screen.scroll_detail(1)", "Scroll the detail pane down", "Briefing",
+               palette=False),
+    ActionSpec("detail.up", "K,ctrl+u", "screen.scroll_detail(-1)", "Scroll the detail pane up", "Briefing",
+               palette=False),
     ActionSpec("reload", "ctrl+r", "screen.reload", "Re-read daimon's store", "Briefing"),
     # The curation verbs: their keys come from the verb registry itself.
     *(
         ActionSpec(f"verb.{v.name}", v.key, f"screen.verb('{v.name}')", VERB_WORDS[v.name], "Verbs",
-                   show=v.name in SHOWN_VERBS)
+                   show=v.name in SHOWN_VERBS, short=v.name)
         for v in VERBS
     ),
     ActionSpec("world.one", "w", "screen.world_check(False)", "World-check this item", "World"),
@@ -66,10 +79,21 @@ ACTIONS: tuple[ActionSpec, ...] = (
 
 def bindings(group_filter: set[str] | None = None) -> list[Binding]:
     return [
-        Binding(spec.keys, spec.action, spec.description, show=spec.show, id=spec.id)
+        Binding(spec.keys, spec.action, spec.short or spec.description, show=spec.show, id=spec.id,
+                tooltip=spec.description if spec.short else "")
         for spec in ACTIONS
         if group_filter is None or spec.group in group_filter
     ]
+
+
+def lead_bindings(back_word: str = "back") -> list[Binding]:
+    """`?` and `q` lead a screen's own bindings, so the footer shows them
+    first and they stay in view at 80 columns."""
+    out = []
+    for spec_ in (spec("help"), spec("back")):
+        word = back_word if spec_.id == "back" else spec_.short
+        out.append(Binding(spec_.keys, spec_.action, word, id=spec_.id, tooltip=spec_.description))
+    return out
 
 
 def spec(action_id: str) -> ActionSpec:

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+import signal
+from collections.abc import Iterable
+from functools import partial
 from pathlib import Path
 
 from textual import events, work
-from textual.app import App
+from textual.app import App, SystemCommand
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
@@ -74,8 +77,15 @@ class DaimonTUI(App[int]):
                 root = demo_root(project_path)
                 self.path_mask = PathMask(str(root), paths.slug_of(root))
         self.heap = IdleCollector()
+        self.textual_commands_open = False
 
     def on_mount(self) -> None:
+        if self.demo:
+            # A hangup or kill quits like `q`, so the demo's temporary store
+            # is removed (by the cli's `with`) and the terminal restored.
+            loop = asyncio.get_running_loop()
+            for sig in (signal.SIGHUP, signal.SIGTERM):
+                loop.add_signal_handler(sig, partial(self.exit, None, 128 + sig))
         self.heap.start()
         self.set_interval(TICK_S, self.heap.tick, name="idle-gc")
         if self.settings.theme and self.settings.theme in self.available_themes:
@@ -157,6 +167,26 @@ class DaimonTUI(App[int]):
         elif len(self.screen_stack) <= 1:
             self.exit(1)
 
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        """The palette holds this app's commands; Textual's own (theme, keys
+        panel, screenshot…) wait behind one entry that opens them."""
+        if self.textual_commands_open:
+            yield from super().get_system_commands(screen)
+            return
+        yield SystemCommand("Display and terminal (Textual)…", "Theme, keys panel, screenshot, maximize",
+                            self.open_textual_commands)
+
+    def open_textual_commands(self) -> None:
+        from textual.command import CommandPalette
+        from textual.system_commands import SystemCommandsProvider
+
+        def closed(_result: object) -> None:
+            self.textual_commands_open = False
+
+        self.textual_commands_open = True
+        self.push_screen(CommandPalette(providers=[SystemCommandsProvider],
+                                        placeholder="Textual: theme, keys panel, screenshot…"), closed)
+
     def notify(  # type: ignore[override]
         self,
         message: str,
@@ -180,28 +210,56 @@ class DaimonTUI(App[int]):
     def action_help(self) -> None:
         from daimon_tui.ui.screens.help import HelpScreen
 
-        self.push_screen(HelpScreen(self.settings.keys))
+        self.push_screen(HelpScreen(self.screen))
 
     def action_back(self) -> None:
+        """`q`: back from a view; from the briefing, quit."""
         if len(self.screen_stack) > 2:
             self.pop_screen()
         else:
             self.exit(0)
 
+    def action_escape(self) -> None:
+        """Esc goes back and never quits (the briefing handles its own Esc)."""
+        if len(self.screen_stack) > 2:
+            self.pop_screen()
+
     def action_view(self, name: str) -> None:
         if self.project is None:
             return
-        while len(self.screen_stack) > 2:
-            self.pop_screen()
-        if name == "briefing":
+        screen_class = self.view_class(name)
+        if screen_class is None:
             return
+        # A view already open is returned to, not rebuilt (a second copy
+        # would also collide on its id); else it opens over the briefing.
+        stack = self.screen_stack
+        depth = next((n for n, s in enumerate(stack) if n and type(s) is screen_class), None)
+        keep = depth + 1 if depth is not None else 2
+        while len(self.screen_stack) > keep:
+            self.pop_screen()
+        if depth is None:
+            self.push_screen(self.make_view(screen_class))
+
+    def open_item(self, item_id: str | None) -> None:
+        """Enter on another view's row: the item in the briefing, or why not."""
+        if not item_id:
+            self.notify("This row names no item.")
+            return
+        self.action_view("briefing")
+        briefing = self.screen_stack[1] if len(self.screen_stack) > 1 else None
+        if not isinstance(briefing, BriefingScreen) or not briefing.focus_item(item_id):
+            self.notify(f"{item_id} is not in today's briefing: gone, superseded or forgotten. "
+                        "History (2) holds the sessions that had it.", severity="warning")
+
+    def view_class(self, name: str) -> type[Screen] | None:
+        if name == "briefing":
+            return BriefingScreen
         module_name, class_name = VIEWS[name]
         try:
-            screen_class = getattr(importlib.import_module(module_name), class_name)
+            return getattr(importlib.import_module(module_name), class_name)
         except (ImportError, AttributeError):
             self.notify(f"The {name} view is not available in this build.", severity="warning")
-            return
-        self.push_screen(self.make_view(screen_class))
+            return None
 
     def make_view(self, screen_class: type[Screen]) -> Screen:
         if screen_class.__name__ == "LogScreen":

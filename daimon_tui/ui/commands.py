@@ -7,7 +7,7 @@ from functools import partial
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 from daimon_tui.ui.actions import ACTIONS, ActionSpec
-from daimon_tui.ui.screens.help import key_label
+from daimon_tui.ui.key_table import key_label
 
 
 class ActionCommands(Provider):

@@ -19,7 +19,7 @@ from daimon_tui.domain.receipt_check import state_label
 from daimon_tui.models import ProjectRef
 from daimon_tui.store.judging import judge_service
 from daimon_tui.store.read.audit import AuditReport, LedgerRow, ReceiptRow, Rejection
-from daimon_tui.ui.actions import bindings
+from daimon_tui.ui.actions import bindings, lead_bindings
 
 STATE_STYLES = {
     "signature-valid": "green",
@@ -104,9 +104,11 @@ def rejection_detail(rej: Rejection | None) -> Text:
 class AuditScreen(Screen):
     """The audit view of one project."""
 
+    VIEW_NAME = "Audit"
     BINDINGS: ClassVar[list[BindingType]] = [
+        *lead_bindings(),
+        Binding("escape", "back", "Back", show=False),
         *bindings({"Move"}),
-        Binding("q,escape", "back", "Back"),
         Binding("ctrl+r", "reload", "Reload", show=False),
     ]
 
@@ -116,7 +118,7 @@ class AuditScreen(Screen):
         self.report: AuditReport | None = None
 
     def compose(self) -> ComposeResult:
-        yield Static(Text("reading daimon's store…", style="dim"), id="audit-summary")
+        yield Static(Text(f"{self.VIEW_NAME} · reading daimon's store…", style="dim"), id="audit-summary")
         with VerticalScroll(id="audit-body"):
             yield Static(Text("Receipts", style="bold underline"), classes="audit-title")
             yield DataTable(id="audit-receipts", cursor_type="row", zebra_stripes=True)
@@ -128,7 +130,7 @@ class AuditScreen(Screen):
             yield Static(id="audit-rejection-detail")
             yield Static(Text("Ledger health", style="bold underline"), classes="audit-title")
             yield DataTable(id="audit-ledgers", cursor_type="row", zebra_stripes=True)
-        yield Footer()
+        yield Footer(show_command_palette=False)
 
     def on_mount(self) -> None:
         receipts = self.query_one("#audit-receipts", DataTable)
@@ -148,7 +150,8 @@ class AuditScreen(Screen):
 
     def show(self, report: AuditReport) -> None:
         self.report = report
-        self.query_one("#audit-summary", Static).update(summary_text(report))
+        title = Text(f"{self.VIEW_NAME} · ", style="bold")
+        self.query_one("#audit-summary", Static).update(title + summary_text(report))
         receipts = self.query_one("#audit-receipts", DataTable)
         receipts.clear()
         for row in report.receipts:
@@ -206,6 +209,28 @@ class AuditScreen(Screen):
     @on(DataTable.RowHighlighted)
     def _moved(self) -> None:
         self.show_detail()
+
+    @on(DataTable.RowSelected, "#audit-receipts")
+    def open_session(self) -> None:
+        """Enter on a receipt: that session's checkpoint, read-only."""
+        row = self.selected_receipt()
+        if row is None:
+            return
+        from daimon_tui.ui.screens.history import SessionScreen
+
+        self.app.push_screen(SessionScreen(self.project, row.session_id))
+
+    @on(DataTable.RowSelected, "#audit-rejections")
+    def open_rejected(self) -> None:
+        rej = self.selected_rejection()
+        if rej is None:
+            self.notify("No rejection is recorded.")
+            return
+        self.app.open_item(rej.item_ref)  # type: ignore[attr-defined]
+
+    @on(DataTable.RowSelected, "#audit-ledgers")
+    def ledger_selected(self) -> None:
+        self.notify("A ledger row opens nothing: its repair command is daimon's, to run in a shell.")
 
     # ---- actions ---------------------------------------------------------
 

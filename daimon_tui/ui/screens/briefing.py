@@ -24,11 +24,12 @@ from textual.timer import Timer
 from textual.widgets import Footer, Input, ProgressBar, Static
 
 from daimon_tui.domain import filtering
+from daimon_tui.domain.ages import with_age
 from daimon_tui.domain.inert import inert
 from daimon_tui.models import Briefing, Handoff, Item, ProjectRef, WithheldItem
-from daimon_tui.store import paths
+from daimon_tui.store import kill_switch, paths
 from daimon_tui.store.judging import first_paint, judge_service
-from daimon_tui.ui.actions import bindings
+from daimon_tui.ui.actions import bindings, lead_bindings
 from daimon_tui.ui.widgets.item_detail import ItemDetail
 from daimon_tui.ui.widgets.item_row import item_row, withheld_row
 from daimon_tui.ui.widgets.row_list import Entry, RowList
@@ -40,9 +41,13 @@ DETAIL_REST_S = 0.08
 # frame); what it does not need (the Footer's key widgets, starting the
 # judging child) waits until then instead of delaying it.
 FIRST_FRAME_S = 0.12
+# Narrower than this, the detail pane sits below the list.
+NARROW_COLUMNS = 100
 
 
 if TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable
+
     from daimon_tui.domain.worldcheck import ItemResult
     from daimon_tui.store.read.details import ItemDetails
 
@@ -80,22 +85,27 @@ def handoff_text(handoff: Handoff) -> Text:
 
 
 def header_text(briefing: Briefing, receipt_failures: int = 0, shown: Callable[[str], str] = str, *,
-                latest: bool = True) -> Text:
+                latest: bool = True, disabled: bool = False, now: float | None = None) -> Text:
     """The header; `latest=False` for a retained or past checkpoint (History, as-of)."""
     text = Text()
     if briefing.handoff:
         text.append_text(handoff_text(briefing.handoff))
         text.append("\n")
+    text.append("Briefing · ", style="bold")
     text.append(inert(briefing.project.name or briefing.project.slug, limit=80), style="bold")
     if briefing.session_id:
         text.append(f"  ·  session {inert(briefing.session_id, limit=60)}")
     if briefing.created:
-        text.append(f"  written {inert(briefing.created, limit=30)}", style="dim")
+        created = inert(briefing.created, limit=30)
+        text.append(f"  written {with_age(created, now) if now is not None else created}", style="dim")
     counts = f"  {len(briefing.items())} items"
     hidden = len(briefing.resolved) + len(briefing.withheld)
     if hidden:
         counts += f", {hidden} withheld (h)"
     text.append(counts, style="dim")
+    if disabled:
+        text.append("\n⛔ daimon is disabled (DAIMON_DISABLE): reading works, every verb will be refused.",
+                    style="bold red")
     if briefing.degraded:
         subject = "the latest checkpoint" if latest else "this checkpoint"
         text.append(f"\n⚠ RECEIPT UNVERIFIED: {subject} no longer matches its signed receipt; "
@@ -138,10 +148,14 @@ CHANGES_COALESCE_S = 1.0
 class BriefingScreen(Screen):
     """The default view."""
 
+    VIEW_NAME = "Briefing"
+
     BINDINGS: ClassVar[list[Binding]] = [
+        *lead_bindings("quit"),
         *bindings({"Move", "Briefing", "Verbs", "World"}),
         Binding("down", "cursor(1)", show=False),
         Binding("up", "cursor(-1)", show=False),
+        Binding("escape", "escape", "Clear the filter, then the marks (never quits)", show=False),
     ]
 
     # Whether this screen shows the project's latest checkpoint (the read-only views do not).
@@ -176,6 +190,7 @@ class BriefingScreen(Screen):
         self._filter_timer: Timer | None = None
         self._changes: list[str] = []
         self._changes_timer: Timer | None = None
+        self.writes_disabled = kill_switch.writes_disabled()
 
     def compose(self) -> ComposeResult:
         yield Static(id="briefing-header")
@@ -193,6 +208,8 @@ class BriefingScreen(Screen):
         # its few dozen key widgets cost ~0.1 s of the first frame.
 
     def on_mount(self) -> None:
+        self.query_one(ItemDetail).ages_at = self.ages_at()
+        self.query_one("#detail-scroll").border_title = "detail · J/K scroll · o full screen"
         self.query_one("#items", RowList).focus()
         if self.first is not None:
             self.show(self.first)
@@ -200,6 +217,15 @@ class BriefingScreen(Screen):
         else:
             self.query_one("#briefing-header", Static).update(Text("reading daimon's store…", style="dim"))
             self.load()
+
+    def ages_at(self) -> float | None:
+        """The moment stored times' ages are said from; None: no ages."""
+        return self.now if self.now is not None else time.time()
+
+    def on_resize(self) -> None:
+        # Under 100 columns the detail pane goes below the list (styles/app.tcss).
+        with contextlib.suppress(NoMatches):
+            self.query_one("#briefing-body").set_class(self.size.width < NARROW_COLUMNS, "narrow")
 
     # ---- loading ---------------------------------------------------------
 
@@ -255,7 +281,8 @@ class BriefingScreen(Screen):
         self.receipt_failures = report.receipt_failures
         if self.briefing is not None:
             with contextlib.suppress(NoMatches):  # the screen closed during the read
-                header = header_text(self.briefing, self.receipt_failures, self._shown, latest=self.LATEST)
+                header = header_text(self.briefing, self.receipt_failures, self._shown, latest=self.LATEST,
+                                     disabled=self.writes_disabled, now=self.ages_at())
                 self.query_one("#briefing-header", Static).update(header)
 
     def show(self, briefing: Briefing) -> None:
@@ -270,7 +297,8 @@ class BriefingScreen(Screen):
         self.briefing = briefing
         if not briefing.provisional:
             self.details.clear()
-        header.update(header_text(briefing, self.receipt_failures, self._shown, latest=self.LATEST))
+        header.update(header_text(briefing, self.receipt_failures, self._shown, latest=self.LATEST,
+                                  disabled=self.writes_disabled, now=self.ages_at()))
         self.rebuild()
 
     @work(group="briefing-footer")
@@ -278,7 +306,7 @@ class BriefingScreen(Screen):
         await asyncio.sleep(FIRST_FRAME_S)
         if not self.is_attached:
             return  # closed (quit, another project) before the Footer came
-        await self.mount(Footer())
+        await self.mount(Footer(show_command_palette=False))
         self.refresh_bindings()  # a Footer mounted late lists keys on the next bindings update
 
     def action_reload(self) -> None:
@@ -297,7 +325,9 @@ class BriefingScreen(Screen):
         if briefing is None:
             row_list.set_entries([])
             return
-        terms = filtering.parse(self.filter_text)
+        query = filtering.read(self.filter_text)
+        terms = query.terms
+        self.show_filter_problems(query.problems)
         entries: list[Entry] = []
 
         def heading(text: Text) -> None:
@@ -326,17 +356,20 @@ class BriefingScreen(Screen):
                 add_item(item)
             if section.note and not terms:
                 heading(Text(f"  {inert(section.note.strip(), limit=300)}", style="dim italic"))
-        if self.show_withheld:
+        if self.show_withheld or query.wants_withheld:
             resolved = [i for i in briefing.resolved if filtering.matches(i, terms)]
-            if resolved or briefing.withheld:
+            withheld = [w for w in briefing.withheld if filtering.matches_withheld(w, terms)]
+            if resolved or withheld:
                 heading(Text("Withheld", style="bold underline"))
             for item in resolved:
                 add_item(item)
-            for entry in briefing.withheld:
+            for entry in withheld:
                 entries.append(Entry(withheld_row(entry, marked=entry.id in self.marked), key=len(self.rows)))
                 self.rows.append(Row(withheld=entry))
         if not self.rows:
             message = EMPTY_MESSAGES.get(briefing.state, "No item matches the filter.")
+            if query.problems and briefing.state == "briefing":
+                message = "The filter box says what it does not understand."
             if briefing.state == "no-checkpoint" and briefing.notes:
                 message = "daimon reads no checkpoint for this project: see the note above. P picks another."
             heading(Text(message, style="italic"))
@@ -354,6 +387,32 @@ class BriefingScreen(Screen):
     def row_text(self, item: Item) -> Text:
         return item_row(item, marked=item.id in self.marked, provisional=item.provisional,
                         as_daimon=self.as_daimon)
+
+    def show_filter_problems(self, problems: tuple[str, ...]) -> None:
+        box = self.query_one("#filter", Input)
+        box.border_title = Text("⚠ " + inert("; ".join(problems), limit=200), style="bold yellow") if problems else None
+        box.set_class(bool(problems), "problem")
+
+    def focus_item(self, item_id: str) -> bool:
+        """Put the cursor on an item (another view's Enter); False when today's
+        briefing no longer has it."""
+        if self.briefing is None:
+            return False
+        withheld = {i.id for i in self.briefing.resolved} | {w.id for w in self.briefing.withheld}
+        if item_id in withheld and not self.show_withheld:
+            self.show_withheld = True
+        if self.filter_text:
+            self.query_one("#filter", Input).value = ""
+            self.filter_text = ""
+        self.rebuild()
+        found = next((n for n, r in enumerate(self.rows)
+                      if (r.item and r.item.id == item_id) or (r.withheld and r.withheld.id == item_id)), None)
+        if found is None:
+            return False
+        row_list = self.query_one("#items", RowList)
+        row_list.highlighted = next(n for n, e in enumerate(row_list.entries) if e.key == found)
+        row_list.focus()
+        return True
 
     def current_row(self) -> Row | None:
         try:
@@ -432,7 +491,9 @@ class BriefingScreen(Screen):
         index = row_list.highlighted
         key = row_list.entries[index].key if index is not None and index < row_list.entry_count else None
         number = "-" if key is None else f"{key + 1:,}"
-        self.query_one("#items-box").border_subtitle = f"{number} / {len(self.rows):,}" if self.rows else ""
+        position = f"{number} / {len(self.rows):,}" if self.rows else ""
+        marked = f"{len(self.marked):,} marked" if self.marked else ""
+        self.query_one("#items-box").border_subtitle = " · ".join(p for p in (marked, position) if p)
 
     @work(exclusive=True, group="inspect")
     async def inspect(self, item: Item) -> None:
@@ -533,8 +594,11 @@ class BriefingScreen(Screen):
         self.filter_text = self._filter_pending
 
     @on(Input.Submitted, "#filter")
-    def filter_done(self) -> None:
+    def filter_done(self, event: Input.Submitted) -> None:
         self._apply_filter()
+        # An empty filter leaves no empty box behind.
+        if not event.value.strip():
+            event.input.display = False
         self.query_one("#items", RowList).focus()
 
     def watch_filter_text(self) -> None:
@@ -555,6 +619,7 @@ class BriefingScreen(Screen):
     def action_mark(self) -> None:
         row = self.current_row()
         if row is None:
+            self.notify("No item under the cursor to mark.")
             return
         if row.item is not None and row.item.id:
             item = row.item
@@ -565,22 +630,33 @@ class BriefingScreen(Screen):
             self.marked.symmetric_difference_update({row.withheld.id})
             prompt = withheld_row(row.withheld, marked=row.withheld.id in self.marked)
         else:
+            self.notify("This item has no id: a verb cannot name it.")
             return
+        self.show_position()
         row_list = self.query_one("#items", RowList)
         if row_list.highlighted is not None:
             row_list.replace_prompt(row_list.highlighted, prompt)
         self.action_cursor(1)
 
-    def key_escape(self) -> bool:
+    def action_escape(self) -> None:
+        """Esc clears the filter (and leaves it), then the marks; it never quits."""
         box = self.query_one("#filter", Input)
-        if box.has_focus:
+        if box.has_focus or box.value:
             box.value = ""
             self._filter_pending = ""
             self._apply_filter()
             box.display = False
             self.query_one("#items", RowList).focus()
-            return True
-        return False
+        elif self.marked:
+            self.marked.clear()
+            self.rebuild()
+            self.show_position()
+            self.notify("Marks cleared.")
+        else:
+            self.escape_fallback()
+
+    def escape_fallback(self) -> None:
+        self.notify("Esc never quits: press q to quit, ctrl+q from anywhere.")
 
     # ---- verbs and world-checks are wired by their own modules --------------
 
@@ -681,6 +757,34 @@ class BriefingScreen(Screen):
                     severity="error" if contradicted else ("information" if checkable else "warning"))
         self.rebuild()
 
+    # ---- the detail pane, full screen -----------------------------------------
+
+    def action_scroll_detail(self, direction: int) -> None:
+        """Scroll the detail pane half a page while the list keeps the focus."""
+        pane = self.query_one("#detail-scroll", VerticalScroll)
+        pane.scroll_relative(y=direction * max(1, pane.size.height // 2), animate=False)
+
+    def action_open_item(self) -> None:
+        row = self.current_row()
+        if row is None or row.item is None:
+            self.notify("No item under the cursor." if row is None else
+                        "daimon shows nothing of a withheld item beyond what the pane says.")
+            return
+        from daimon_tui.ui.screens.item_screen import ItemScreen
+
+        item = row.item
+        cached = self.details.get(item.id or "")
+        self.app.push_screen(ItemScreen(item, cached, lambda d: detail_extras(d) + self.world_extras(item),
+                                        read=self.details_reader(item), ages_at=self.query_one(ItemDetail).ages_at))
+
+    def details_reader(self, item: Item) -> Callable[[], Awaitable[ItemDetails]] | None:
+        async def read() -> ItemDetails:
+            details, _failure = await judge_service.read("details", self.project, item.id or "", self.now)
+            self.details[item.id or ""] = details
+            return details
+
+        return read if item.id else None
+
     # ---- full text ------------------------------------------------------------
 
     @on(RowList.Selected, "#items")
@@ -692,5 +796,8 @@ class BriefingScreen(Screen):
         from daimon_tui.ui.screens.full_text import FullTextScreen
 
         item = self.current_item()
-        if item is not None:
-            self.app.push_screen(FullTextScreen(item))
+        if item is None:
+            self.notify("No item under the cursor." if self.current_row() is None else
+                        "daimon shows no text for a withheld item.")
+            return
+        self.app.push_screen(FullTextScreen(item))

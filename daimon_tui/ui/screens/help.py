@@ -1,4 +1,6 @@
-"""`?`: every key from the action registry, and what the marks and badges mean."""
+"""`?`: the keys of the screen you are on, then the ones that work
+everywhere (both read from the live bindings, keymap applied), and what the
+marks and badges mean."""
 
 from __future__ import annotations
 
@@ -9,31 +11,22 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
 from daimon_tui.domain.badges import BADGES, MARKS, NOT_BRIEFED
-from daimon_tui.ui.actions import ACTIONS
-
-KEY_NAMES = {"question_mark": "?", "slash": "/", "colon": ":", "space": "space", "escape": "esc"}
+from daimon_tui.ui.key_table import global_rows, screen_rows
 
 
-def key_label(keys: str) -> str:
-    return ", ".join(KEY_NAMES.get(k, k) for k in keys.split(","))
-
-
-def help_table(keymap: dict[str, str] | None = None) -> Table:
-    keymap = keymap or {}
-    table = Table(title="Keys", title_justify="left", expand=True, show_edge=False)
-    table.add_column("key", style="bold", width=12)
+def help_table(title: str, rows: list[tuple[str, str]]) -> Table:
+    table = Table(title=title, title_justify="left", expand=True, show_edge=False)
+    table.add_column("key", style="bold", width=14)
     table.add_column("does")
-    table.add_column("group", style="dim", width=10)
-    table.add_row("ctrl+p, :", "Command palette: every action by name", "App")
-    for spec in ACTIONS:
-        if spec.id == "palette":
-            continue
-        table.add_row(key_label(keymap.get(spec.id, spec.keys)), spec.description, spec.group)
+    for keys, does in rows:
+        table.add_row(Text(keys), Text(does))
     return table
+
+
 
 
 def legend_table() -> Table:
@@ -65,11 +58,14 @@ def legend_table() -> Table:
 class HelpScreen(ModalScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,question_mark", "app.pop_screen", "Close")]
 
-    def __init__(self, keymap: dict[str, str] | None = None) -> None:
+    def __init__(self, under: Screen) -> None:
         super().__init__()
-        self.keymap = keymap or {}
+        self.under = under
 
     def compose(self) -> ComposeResult:
+        name = getattr(self.under, "VIEW_NAME", "") or type(self.under).__name__.removesuffix("Screen")
         with VerticalScroll(id="help"):
-            yield Static(help_table(self.keymap))
+            rows = screen_rows(self.under._bindings, self.under.check_action)
+            yield Static(help_table(f"Keys on this screen: {name}", rows))
+            yield Static(help_table("Keys everywhere", global_rows(self.app._bindings, self.under._bindings)))
             yield Static(legend_table())

@@ -11,6 +11,7 @@ follows the read.
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import ClassVar
 
 from rich.text import Text
@@ -21,9 +22,11 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Footer, Input, Static
 
 from daimon_tui.domain.inert import inert
+from daimon_tui.domain.when import HINT, parse_when
 from daimon_tui.models import Briefing, Diagnostic, ProjectRef, SessionSummary
 from daimon_tui.store.judging import judge_service
 from daimon_tui.store.read import reader
+from daimon_tui.ui.actions import lead_bindings
 from daimon_tui.ui.screens.readonly_briefing import ReadOnlyBriefingScreen
 from daimon_tui.ui.widgets.safe_input import SafeInput
 
@@ -39,13 +42,16 @@ def _notes(diagnostics: tuple[Diagnostic, ...]) -> Text:
 
 
 class HistoryScreen(Screen[None]):
+    VIEW_NAME = "History"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q", "app.pop_screen", "Back"),
+        *lead_bindings(),
+        Binding("escape", "app.pop_screen", "Back", show=False),
         Binding("space", "mark", "Mark"),
         Binding("d", "diff", "Diff marked ↔ cursor"),
         Binding("@", "as_of", "As of…"),
-        Binding("j", "cursor(1)", show=False),
-        Binding("k", "cursor(-1)", show=False),
+        Binding("j", "cursor(1)", "Next session", show=False),
+        Binding("k", "cursor(-1)", "Previous session", show=False),
+        Binding("enter", "open", "Open the session read-only", show=False),
     ]
 
     def __init__(self, project: ProjectRef) -> None:
@@ -60,7 +66,7 @@ class HistoryScreen(Screen[None]):
         yield Static(title, id="history-title")
         yield DataTable(id="history-table", cursor_type="row", zebra_stripes=True)
         yield Static(id="history-notes")
-        yield Footer()
+        yield Footer(show_command_palette=False)
 
     def on_mount(self) -> None:
         table = self.query_one("#history-table", DataTable)
@@ -105,6 +111,7 @@ class HistoryScreen(Screen[None]):
     def action_mark(self) -> None:
         sid = self._cursor_sid()
         if sid is None:
+            self.notify("No retained session to mark.")
             return
         table = self.query_one("#history-table", DataTable)
         previous, self.marked = self.marked, (None if self.marked == sid else sid)
@@ -116,6 +123,7 @@ class HistoryScreen(Screen[None]):
     def action_diff(self) -> None:
         sid = self._cursor_sid()
         if sid is None:
+            self.notify("No retained session to diff.")
             return
         if self.marked is None or self.marked == sid:
             self.notify("Mark one session with space, then press d on another.", severity="warning")
@@ -134,9 +142,15 @@ class HistoryScreen(Screen[None]):
 
     @on(DataTable.RowSelected, "#history-table")
     def opened(self, event: DataTable.RowSelected) -> None:
-        sid = event.row_key.value
-        if sid:
-            self.app.push_screen(SessionScreen(self.project, sid))
+        if event.row_key.value:
+            self.app.push_screen(SessionScreen(self.project, event.row_key.value))
+
+    def action_open(self) -> None:
+        sid = self._cursor_sid()
+        if sid is None:
+            self.notify("No retained session to open.")
+            return
+        self.app.push_screen(SessionScreen(self.project, sid))
 
 
 class SessionScreen(ReadOnlyBriefingScreen):
@@ -158,13 +172,20 @@ _CHANGE_MARK = {"added": "+", "restated": "~", "retagged": "~", "withheld": "?"}
 class DiffScreen(Screen[None]):
     """daimon's change rows between two sessions (older → newer)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "app.pop_screen", "Back")]
+    VIEW_NAME = "Diff"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *lead_bindings(),
+        Binding("escape", "app.pop_screen", "Back", show=False),
+        Binding("j", "cursor(1)", "Next change", show=False),
+        Binding("k", "cursor(-1)", "Previous change", show=False),
+    ]
 
     def __init__(self, project: ProjectRef, older: str, newer: str) -> None:
         super().__init__(id="diff")
         self.project = project
         self.older = older
         self.newer = newer
+        self.item_ids: list[str | None] = []
 
     def compose(self) -> ComposeResult:
         title = Text("Diff ")
@@ -174,7 +195,7 @@ class DiffScreen(Screen[None]):
         yield Static(title, id="diff-title")
         yield DataTable(id="diff-table", cursor_type="row", zebra_stripes=True)
         yield Static(id="diff-notes")
-        yield Footer()
+        yield Footer(show_command_palette=False)
 
     def on_mount(self) -> None:
         self.query_one(DataTable).add_columns("", "change", "id", "kind", "trust", "text", "detail")
@@ -185,6 +206,7 @@ class DiffScreen(Screen[None]):
         report, _failure = await judge_service.read("diff", self.project, self.older, self.newer)
         table = self.query_one(DataTable)
         table.clear()
+        self.item_ids = [row.item_id for row in report.rows]
         for row in report.rows:
             detail = row.detail or ""
             if row.where:
@@ -204,6 +226,16 @@ class DiffScreen(Screen[None]):
         self.query_one("#diff-notes", Static).update(_notes(notes))
         table.focus()
 
+    def action_cursor(self, delta: int) -> None:
+        table = self.query_one(DataTable)
+        table.move_cursor(row=table.cursor_row + delta)
+
+    @on(DataTable.RowSelected, "#diff-table")
+    def opened(self, event: DataTable.RowSelected) -> None:
+        """Enter on a change: the item in today's briefing, or why not."""
+        if event.cursor_row < len(self.item_ids):
+            self.app.open_item(self.item_ids[event.cursor_row])  # type: ignore[attr-defined]
+
 
 class AsOfPicker(ModalScreen[str | None]):
     """Pick a session or type an ISO-8601 time."""
@@ -216,10 +248,11 @@ class AsOfPicker(ModalScreen[str | None]):
         self.default = default
 
     def compose(self) -> ComposeResult:
-        prompt = "Show the briefing as it stood at… (a session id or 2026-11-28T12:00:00Z)"
+        prompt = f"Show the briefing as it stood at… ({HINT})"
         yield Static(Text(prompt), id="as-of-title")
-        yield SafeInput(value=self.default, placeholder="session id or ISO-8601 time", id="as-of-input",
+        yield SafeInput(value=self.default, placeholder="session id, yesterday, 3d, 2026-11-28", id="as-of-input",
                         max_length=200)
+        yield Static(id="as-of-error")
         table: DataTable[Text] = DataTable(id="as-of-table", cursor_type="row")
         yield table
 
@@ -234,7 +267,14 @@ class AsOfPicker(ModalScreen[str | None]):
 
     @on(Input.Submitted)
     def typed(self, event: Input.Submitted) -> None:
-        self.dismiss(event.value.strip() or None)
+        # Anything but a time or a session is refused here, in the box.
+        app_now = getattr(self.app, "now", None)
+        now = datetime.fromtimestamp(app_now, UTC) if app_now is not None else datetime.now(UTC)
+        when = parse_when(event.value, {s.session_id for s in self.sessions}, now)
+        if when.value is None:
+            self.query_one("#as-of-error", Static).update(Text(f"⚠ {inert(when.problem)}", style="bold red"))
+            return
+        self.dismiss(when.value)
 
     @on(DataTable.RowSelected, "#as-of-table")
     def picked(self, event: DataTable.RowSelected) -> None:

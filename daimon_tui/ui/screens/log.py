@@ -16,6 +16,7 @@ from textual.widgets import DataTable, Footer, Label
 from daimon_tui.domain.action_log import ActionEntry, ActionLog, ChainReport, LogLine
 from daimon_tui.domain.inert import inert
 from daimon_tui.models import ProjectRef
+from daimon_tui.ui.actions import lead_bindings
 
 _OUTCOME_STYLE = {"applied": "bold", "refused": "reverse", "failed": "reverse", "not-applied": "reverse"}
 _OUTCOME_MARK = {"applied": "✓", "refused": "✗", "failed": "✗", "not-applied": "∅", "world-check": "◎"}
@@ -26,22 +27,28 @@ def _cell(value: object, style: str = "") -> Text:
 
 
 class LogScreen(Screen):
+    VIEW_NAME = "Action log"
     BINDINGS: ClassVar[list[BindingType]] = [
+        *lead_bindings(),
+        Binding("escape", "app.pop_screen", "Back", show=False),
         Binding("ctrl+r", "reload", "Reload"),
         Binding("z", "undo_row", "Undo this action"),
-        Binding("q,escape", "app.pop_screen", "Back"),
+        Binding("j", "cursor(1)", "Next entry", show=False),
+        Binding("k", "cursor(-1)", "Previous entry", show=False),
+        Binding("enter", "open", "Open the entry's item in the briefing", show=False),
     ]
 
     def __init__(self, project: ProjectRef | None = None, log: ActionLog | None = None) -> None:
         super().__init__(classes="log-screen")
         self.project = project
         self.actions_log = log or ActionLog()
-        self.action_of: dict[str, str] = {}
+        # keyed by line number: an action's intent and outcome lines share its id
+        self.entry_of: dict[str, ActionEntry] = {}
 
     def compose(self) -> ComposeResult:
         yield Label("", id="log-chain")
         yield DataTable(id="log-table", cursor_type="row", zebra_stripes=True)
-        yield Footer()
+        yield Footer(show_command_palette=False)
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
@@ -51,19 +58,40 @@ class LogScreen(Screen):
     def action_reload(self) -> None:
         self.load()
 
-    def action_undo_row(self) -> None:
+    def _cursor_entry(self) -> ActionEntry | None:
         table = self.query_one(DataTable)
-        if table.row_count == 0 or self.project is None:
-            return
-        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
-        if key in self.action_of:
-            self.undo_action(self.action_of[key])
+        if not table.row_count:
+            self.notify("The log has no entry yet.")
+            return None
+        entry = self.entry_of.get(table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value or "")
+        if entry is None:
+            self.notify("This line of the log cannot be read: nothing to act on.", severity="warning")
+        return entry
+
+    def action_cursor(self, delta: int) -> None:
+        table = self.query_one(DataTable)
+        table.move_cursor(row=table.cursor_row + delta)
+
+    def action_undo_row(self) -> None:
+        entry = self._cursor_entry()
+        if entry is not None and self.project is not None:
+            self.undo_action(entry.action_id)
+
+    def action_open(self) -> None:
+        entry = self._cursor_entry()
+        if entry is not None:
+            self.open_entry(entry)
 
     @on(DataTable.RowSelected, "#log-table")
     def _selected(self, event: DataTable.RowSelected) -> None:
-        # Enter on a row: undo that action, through the same preview as `z`
-        if event.row_key.value in self.action_of and self.project is not None:
-            self.undo_action(self.action_of[event.row_key.value])
+        entry = self.entry_of.get(event.row_key.value or "")
+        if entry is not None:
+            self.open_entry(entry)
+
+    def open_entry(self, entry: ActionEntry) -> None:
+        if len(entry.item_ids) > 1:
+            self.notify(f"{len(entry.item_ids)} items: opening the first; the row lists them all.")
+        self.app.open_item(entry.item_ids[0] if entry.item_ids else None)  # type: ignore[attr-defined]
 
     @work(exclusive=True, group="verb")
     async def undo_action(self, action_id: str) -> None:
@@ -89,21 +117,22 @@ class LogScreen(Screen):
         banner = self.query_one("#log-chain", Label)
         where = f"{self.actions_log.path}"
         if report.ok:
-            banner.update(Text(f"✓ {report.message} · {inert(where)}"))
+            banner.update(Text(f"{self.VIEW_NAME} · ✓ {report.message} · {inert(where)}"))
             banner.set_class(False, "broken")
         elif report.unreadable or (report.unanchored and report.broken_at is None and not report.bad_lines):
             # not a broken chain: a log that cannot be opened, or a kill before its head was written
             banner.update(Text(f"⚠ {inert(report.message)}", style="bold"))
             banner.set_class(True, "broken")
         else:
-            banner.update(Text(f"⚠ CHAIN BROKEN — {report.message} · {inert(where)}", style="bold"))
+            banner.update(Text(f"{self.VIEW_NAME} · ⚠ CHAIN BROKEN — {report.message} · {inert(where)}",
+                               style="bold"))
             banner.set_class(True, "broken")
         table = self.query_one(DataTable)
         keep = None
         if table.row_count:
             keep = table.coordinate_to_cell_key(table.cursor_coordinate).row_key
         table.clear()
-        self.action_of.clear()
+        self.entry_of.clear()
         for line in reversed(lines):
             if line.entry is None:
                 table.add_row(_cell(f"line {line.number}"), _cell(""), _cell(""),
@@ -128,5 +157,4 @@ class LogScreen(Screen):
                       _cell(f"{mark} {entry.outcome}", _OUTCOME_STYLE.get(entry.outcome, "")),
                       _cell(entry.reason), _cell(records), _cell(entry.undoes or ""), _cell(entry.project),
                       key=str(number))
-        # keyed by line: an action's intent and outcome lines share its id
-        self.action_of[str(number)] = entry.action_id
+        self.entry_of[str(number)] = entry

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -32,6 +32,9 @@ from daimon_tui.store.read.queue import QueueEntry, TriageQueue, build_queue, re
 from daimon_tui.store.write import decisions
 from daimon_tui.ui.screens.verb_modals import ConfirmModal
 from daimon_tui.ui.widgets.item_detail import item_fields
+
+if TYPE_CHECKING:
+    from daimon_tui.domain.worldcheck import ItemResult
 
 # Single keys: one verb per key, resolved against what fits the entry.
 KEY_VERBS: dict[str, tuple[str, ...]] = {
@@ -58,6 +61,16 @@ KEY_VERBS: dict[str, tuple[str, ...]] = {
     "r": ("resolve", "claim-confirm"),
     "x": ("retract",),
     "v": ("reverify", "supersede-reject"),
+}
+# What each single key does, for `?` and the README (the entry's card names
+# the one verb that fits it).
+KEY_WORDS = {
+    "a": "Accept what the entry proposes (confirm, ratify)",
+    "d": "Decline it (reject, dismiss)",
+    "o": "Reopen a claimed resolution, with evidence",
+    "r": "Resolve (or confirm a claimed resolution)",
+    "x": "Retract",
+    "v": "Reverify (or reject a supersession)",
 }
 VERB_LABELS = {
     "resolve": "resolve",
@@ -209,11 +222,12 @@ class DecisionModal(ConfirmModal):
 
 
 class QueueScreen(Screen):
+    VIEW_NAME = "Queue"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "move(1)", "Next"),
         Binding("p", "move(-1)", "Previous"),
         Binding("s", "skip", "Skip"),
-        *(Binding(key, f"verb('{key}')", key, show=False) for key in KEY_VERBS),
+        *(Binding(key, f"verb('{key}')", KEY_WORDS[key], show=False) for key in KEY_VERBS),
         Binding("R", "reload", "Reload", show=False),
         Binding("z", "undo", "Undo", show=False),
     ]
@@ -236,11 +250,12 @@ class QueueScreen(Screen):
         self.done: dict[str, str] = {}
         self.seen: set[str] = set()
         self.world: dict[str, str] = {}
+        self.world_results: dict[str, ItemResult] = {}
         self.sitting_start = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
         self.busy = False
 
     def compose(self) -> ComposeResult:
-        yield Static(Text("reading the queue…"), id="queue-progress")
+        yield Static(Text("Queue · reading the queue…", style="bold"), id="queue-progress")
         with VerticalScroll(id="queue-scroll"):
             yield Static(Text(""), id="queue-card")
         yield Static(Text(""), id="queue-keys")
@@ -290,6 +305,7 @@ class QueueScreen(Screen):
                 continue
             words = "; ".join(f"{f.outcome.value}: {f.evidence}" for f in findings)
             self.world[result.item_id] = words
+            self.world_results[result.item_id] = result
             if result.contradicted:
                 contradicted[result.item_id] = "; ".join(
                     f.evidence for f in findings if f.outcome is worldcheck.Outcome.CONTRADICTED
@@ -317,7 +333,7 @@ class QueueScreen(Screen):
         queue = self.queue
         if queue is None:
             return
-        progress = Text(self.progress(), style="bold")
+        progress = Text(f"{self.VIEW_NAME} · {self.progress()}", style="bold")
         lanes = queue_order.lane_counts(e.kind for e in queue.entries)
         if lanes:
             progress.append(f"\n{lanes}", style="dim")
@@ -350,13 +366,35 @@ class QueueScreen(Screen):
 
     def action_move(self, delta: int) -> None:
         if self.queue is None or self.busy:
+            self.say_busy()
             return
         self.index = max(0, min(len(self.queue.entries), self.index + delta))
         self.paint()
 
+    def resolve_status(self, entry: QueueEntry) -> str:
+        """The status the resolve modal preselects: from this sitting's
+        world-check the way the briefing does, else the entry's evidence."""
+        found = self.world_results.get(entry.item.id or "") if entry.item is not None else None
+        if found is not None and found.contradicted:
+            from daimon_tui.domain.world_badges import suggested_status
+
+            return suggested_status(found)
+        return entry.prefill_status or "resolved"
+
+    def say_why_not(self, past_the_end: str) -> None:
+        if self.busy or self.queue is None:
+            self.say_busy()
+        else:
+            self.notify(past_the_end)
+
+    def say_busy(self) -> None:
+        self.notify("Wait: the queue is still being read." if self.queue is None else
+                    "Wait: a verb on this entry is still running.")
+
     def action_skip(self) -> None:
         entry = self.current
         if entry is None or self.busy:
+            self.say_why_not("Nothing left to skip: p goes back.")
             return
         self.done.setdefault(entry.key, "skip")
         self.action_move(1)
@@ -367,6 +405,7 @@ class QueueScreen(Screen):
     def action_verb(self, key: str) -> None:
         entry = self.current
         if entry is None or self.busy:
+            self.say_why_not("No entry here: p goes back.")
             return
         verb = key_for(entry, key)
         if verb is None:
@@ -416,7 +455,7 @@ class QueueScreen(Screen):
                 (entry.ref,),
                 self.project,
                 self.action_log,
-                status=entry.prefill_status or "resolved",
+                status=self.resolve_status(entry),
             )
             if result.status == "cancelled":
                 return None

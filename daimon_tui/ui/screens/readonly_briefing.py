@@ -5,7 +5,7 @@ is active here, and a banner says which record is shown."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import ClassVar
 
 from rich.text import Text
@@ -16,6 +16,7 @@ from textual.widgets import Static
 
 from daimon_tui.domain.inert import inert
 from daimon_tui.models import Briefing, Item, ProjectRef
+from daimon_tui.store.read.details import ItemDetails
 from daimon_tui.ui.screens.briefing import BriefingScreen
 from daimon_tui.ui.widgets.item_detail import ItemDetail
 
@@ -24,7 +25,8 @@ DISABLED_ACTIONS = frozenset({"verb", "mark", "world_check", "reload"})
 
 
 class ReadOnlyBriefingScreen(BriefingScreen):
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "app.pop_screen", "Back")]
+    VIEW_NAME = "Read-only briefing"
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("q", "app.pop_screen", "Back")]
     LATEST: ClassVar[bool] = False
 
     def __init__(
@@ -39,6 +41,7 @@ class ReadOnlyBriefingScreen(BriefingScreen):
         super().__init__(project, now=now)
         self.loader = loader
         self.banner = banner
+        self.writes_disabled = False  # nothing here writes: the banner says read-only
         # daimon's inspector reads today's store: useful beside a retained
         # session, misleading beside a past moment.
         self.inspect_today = inspect_today
@@ -47,6 +50,13 @@ class ReadOnlyBriefingScreen(BriefingScreen):
         yield Static(Text(f"↺ {inert(self.banner, limit=200)} — read-only, verbs disabled", style="bold reverse"),
                      id="readonly-banner")
         yield from super().compose()
+
+    def ages_at(self) -> float | None:
+        # A record as written, or as it stood then: ages from today would mislead.
+        return None
+
+    def escape_fallback(self) -> None:
+        self.app.pop_screen()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return action not in DISABLED_ACTIONS
@@ -60,6 +70,10 @@ class ReadOnlyBriefingScreen(BriefingScreen):
             return
         self.provisional = False
         self.show(briefing)
+
+    def details_reader(self, item: Item) -> Callable[[], Awaitable[ItemDetails]] | None:
+        # A past moment's item beside today's inspection would mislead.
+        return super().details_reader(item) if self.inspect_today else None
 
     def inspect(self, item: Item) -> None:  # type: ignore[override]
         if self.inspect_today:

@@ -106,6 +106,7 @@ class HitSessionScreen(SessionScreen):
 
 
 class SearchScreen(Screen):
+    VIEW_NAME = "Search"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+o", "toggle_all", "All projects", show=True),
         Binding("ctrl+t", "toggle_team", "Teammates", show=True),

@@ -16,6 +16,7 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, RadioButton, RadioSet, Static
 
@@ -84,6 +85,10 @@ def plan_text(plan: verbs.Plan) -> Text:
     return out
 
 
+# The preview body's height on a terminal with room for it.
+BODY_ROWS = 22
+
+
 class ConfirmModal(ModalScreen[bool]):
     """A preview that asks y/n before a write.
 
@@ -114,6 +119,12 @@ class ConfirmModal(ModalScreen[bool]):
 
     def on_mount(self) -> None:
         self.opened_at = time.monotonic()
+
+    def on_resize(self) -> None:
+        # Title, hint and borders take ~10 rows: the body gets what is left,
+        # so the confirm line is never cut off.
+        for body in self.query("#verb-body"):
+            body.styles.max_height = max(3, min(BODY_ROWS, self.size.height - 10))
 
     def action_confirm(self) -> None:
         if not self.can_confirm or time.monotonic() - self.opened_at < self.CONFIRM_DELAY_S:
@@ -160,7 +171,6 @@ class PlanPreviewModal(ConfirmModal):
             yield Label(Text(hint), id="verb-hint")
 
 
-
 class _InputModal(ModalScreen):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
     heading = ""
@@ -181,6 +191,16 @@ class _InputModal(ModalScreen):
         self.dismiss(None)
 
 
+class ChoiceButton(RadioButton):
+    """A radio button whose mark is a shape, not only a colour: the chosen
+    status reads as chosen under NO_COLOR too."""
+
+    @property
+    def _button(self) -> Content:
+        self.BUTTON_INNER = "●" if self.value else " "
+        return super()._button
+
+
 class ResolveModal(_InputModal):
     """Status (resolved/done/merged/gone/missing) and a note."""
 
@@ -195,13 +215,20 @@ class ResolveModal(_InputModal):
             yield from self._head()
             with RadioSet(id="resolve-status"):
                 for word in verbs.RESOLVE_STATUSES:
-                    yield RadioButton(word, value=word == self.status, name=word)
+                    yield ChoiceButton(word, value=word == self.status, name=word)
             yield SafeInput(placeholder="note (optional): what changed", id="resolve-note")
             yield Label("", id="verb-error")
             yield Label(Text("enter continue · esc cancel"), id="verb-hint")
 
     def on_mount(self) -> None:
         self.query_one("#resolve-note", Input).focus()
+        # RadioSet highlights its first button on mount: highlight the chosen one.
+        radios = self.query_one(RadioSet)
+        radios._selected = radios.pressed_index
+
+    def on_resize(self) -> None:
+        # The five statuses need ~70 columns in one row.
+        self.query_one(RadioSet).set_class(self.size.width < 76, "narrow")
 
     @on(RadioSet.Changed)
     def _status(self, event: RadioSet.Changed) -> None:

@@ -10,6 +10,7 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
+from daimon_tui.domain.ages import with_age
 from daimon_tui.domain.badges import MARKS, badge_label, badge_style
 from daimon_tui.domain.inert import inert
 from daimon_tui.models import Inspection, Item, WithheldItem
@@ -22,7 +23,8 @@ def _field(table: Table, name: str, value: str | None, style: str = "") -> None:
         table.add_row(Text(name, style="bold"), Text(inert(value, limit=DETAIL_LIMIT, keep_newlines=True), style=style))
 
 
-def item_fields(item: Item) -> RenderableType:
+def item_fields(item: Item, ages_at: float | None = None) -> RenderableType:
+    """The item's fields; with `ages_at`, stored times carry their age ("3 d ago")."""
     mark = MARKS.get(item.mark, MARKS["untagged"])
     head = Text()
     head.append(f"[{mark.label}] ", style=mark.style)
@@ -44,14 +46,17 @@ def item_fields(item: Item) -> RenderableType:
     _field(table, "stored trust", item.trust or "untagged")
     if item.stale_days is not None:
         _field(table, "stale", f"carried {item.stale_days:.0f}d without re-verification", "yellow")
-    _field(table, "origin", " · ".join(x for x in (item.origin_session, item.origin_author, item.first_seen) if x))
+    first_seen = with_age(item.first_seen, ages_at) if ages_at is not None else item.first_seen
+    _field(table, "origin", " · ".join(x for x in (item.origin_session, item.origin_author, first_seen) if x))
     _field(table, "carried from", item.carried_from)
     if item.quote_verified is not None:
         _field(table, "quote check", "verified at capture" if item.quote_verified else "NOT verified at capture")
     _field(table, "anchored to", item.anchored_to)
     if item.state != "visible":
         closing = " · ".join(
-            x for x in (item.state, item.closing_status, item.closing_ts, item.closing_source) if x
+            x for x in (item.state, item.closing_status,
+                        with_age(item.closing_ts, ages_at) if ages_at is not None else item.closing_ts,
+                        item.closing_source) if x
         )
         _field(table, "lifecycle", closing, "italic")
         _field(table, "note", item.closing_note)
@@ -66,7 +71,9 @@ def inspection_table(inspection: Inspection | None, *, loading: bool) -> Rendera
     if not inspection.found:
         return Text("trust inspector: daimon has no record of this id", style="dim italic")
     table = Table.grid(padding=(0, 1), expand=True)
-    table.add_column("axis", style="bold", width=14, no_wrap=True, overflow="ellipsis")
+    # As wide as the longest axis name: a field name is never cut.
+    names = max((len(inert(a.name)) for a in inspection.axes), default=0)
+    table.add_column("axis", style="bold", width=min(32, max(13, names)), no_wrap=True)
     table.add_column("value", width=16, no_wrap=True, overflow="ellipsis")
     table.add_column("meaning", ratio=1, style="dim")
     for axis in inspection.axes:
@@ -86,6 +93,9 @@ class ItemDetail(Static):
     """Shows one item (or a withheld entry) and, when it arrives, its inspection."""
 
     shown: RenderableType = ""
+    # The moment ages are said from (the screen's frozen `now` in tests);
+    # None says no ages.
+    ages_at: float | None = None
 
     def update(self, content: RenderableType = "", *, layout: bool = True) -> None:  # type: ignore[override]
         self.shown = content
@@ -108,7 +118,8 @@ class ItemDetail(Static):
         if item is None:
             self.update(Text("No item under the cursor.", style="dim"))
             return
-        parts: list[RenderableType] = [item_fields(item), Text(""), inspection_table(inspection, loading=loading)]
+        parts: list[RenderableType] = [item_fields(item, self.ages_at), Text(""),
+                                       inspection_table(inspection, loading=loading)]
         for extra in extras:
             parts += [Text(""), extra]
         self.update(Group(*parts))

@@ -26,6 +26,10 @@ def item_row(item: Item, *, marked: bool = False, provisional: bool = False, as_
         row.append(f"{NOT_BRIEFED} ", style="dim")
     else:
         row.append("  ")
+    # A world contradiction beats every other mark: it leads the row.
+    leading = [b for b in item.badges if b.kind == "world-contradicted"]
+    for badge in leading:
+        row.append(f"[{badge_label(badge)}] ", style=badge_style(badge))
     if as_daimon and item.line:
         line = item.briefed_line or item.line
         row.append(inert(line, limit=ROW_TEXT_LIMIT), style="dim" if item.briefed is False else "")
@@ -37,7 +41,7 @@ def item_row(item: Item, *, marked: bool = False, provisional: bool = False, as_
     text_style = "dim strike" if item.state != "visible" else ""
     row.append(inert(item.text, limit=ROW_TEXT_LIMIT), style=text_style)
     for badge in ordered(item.badges):
-        if badge.kind == "noted":
+        if badge.kind == "noted" or badge in leading:
             continue
         row.append(" ")
         row.append(f"[{badge_label(badge)}]", style=badge_style(badge))

@@ -1,0 +1,51 @@
+"""What the as-of box accepts: "yesterday", "3d" (or h, w), a date, an
+ISO-8601 time or a session id. Anything else is refused with a reason, in
+the box, before any read."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time, timedelta
+
+_AGO = re.compile(r"^(\d{1,4})\s*([hdw])$")
+_UNITS = {"h": timedelta(hours=1), "d": timedelta(days=1), "w": timedelta(weeks=1)}
+HINT = 'a session id, "yesterday", "3d" (h, d, w ago), a date 2026-11-28 (its end, UTC) or an ISO-8601 time'
+
+
+@dataclass(frozen=True)
+class When:
+    value: str | None  # a session id or an ISO-8601 UTC time
+    problem: str | None = None
+
+
+def _iso(moment: datetime) -> str:
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def parse_when(typed: str, sessions: Collection[str], now: datetime) -> When:
+    text = typed.strip()
+    if not text:
+        return When(None, f"type {HINT}")
+    if text in sessions:
+        return When(text)
+    lowered = text.lower()
+    if lowered in {"now", "today"}:
+        return When(_iso(now))
+    if lowered == "yesterday":
+        return When(_iso(now - timedelta(days=1)))
+    ago = _AGO.match(lowered)
+    if ago:
+        return When(_iso(now - int(ago.group(1)) * _UNITS[ago.group(2)]))
+    try:
+        day = date.fromisoformat(text)
+    except ValueError:
+        day = None
+    if day is not None and len(text) == 10:
+        return When(_iso(datetime.combine(day, time(23, 59, 59), tzinfo=UTC)))
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        return When(None, f"{text[:40]!r} is not {HINT}")
+    return When(_iso(moment if moment.tzinfo else moment.replace(tzinfo=UTC)))

@@ -1,0 +1,75 @@
+"""`o`: one item full-screen: its fields, whole text and quote, daimon's
+evidence axes, the witnesses and the lifecycle, with room to read them."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import ClassVar
+
+from rich.console import RenderableType
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from daimon_tui.domain.inert import inert
+from daimon_tui.models import Item
+from daimon_tui.store.read.details import ItemDetails
+from daimon_tui.ui.screens.full_text import full_text
+from daimon_tui.ui.widgets.item_detail import ItemDetail
+
+Extras = Callable[[ItemDetails], tuple[RenderableType, ...]]
+
+
+class ItemScreen(ModalScreen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q,o", "app.pop_screen", "Close"),
+        Binding("j,down", "scroll(1)", "Scroll down", show=False),
+        Binding("k,up", "scroll(-1)", "Scroll up", show=False),
+    ]
+
+    def __init__(self, item: Item, details: ItemDetails | None, extras: Extras,
+                 *, read: Callable[[], Awaitable[ItemDetails]] | None = None,
+                 ages_at: float | None = None) -> None:
+        super().__init__()
+        self.item = item
+        self.details = details
+        self.extras = extras
+        # How to read the details when the pane had not yet: None leaves them out.
+        self.read = read
+        self.ages_at = ages_at
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="item-full"):
+            yield Static(Text(f"{inert(self.item.id or '(no id)', limit=80)} · esc closes", style="bold"),
+                         id="item-full-title")
+            yield ItemDetail(id="item-full-detail")
+            yield Static(Text("whole text", style="bold underline"))
+            yield Static(Text(full_text(self.item)), id="item-full-text")
+
+    def on_mount(self) -> None:
+        self.query_one("#item-full-detail", ItemDetail).ages_at = self.ages_at
+        self.paint()
+        self.query_one("#item-full", VerticalScroll).focus()
+        if self.details is None and self.read is not None and self.item.id:
+            self.fetch()
+
+    def paint(self) -> None:
+        detail = self.query_one("#item-full-detail", ItemDetail)
+        if self.details is None:
+            detail.show_item(self.item, None, loading=self.read is not None and bool(self.item.id))
+        else:
+            detail.show_item(self.item, self.details.inspection, extras=self.extras(self.details))
+
+    @work(exclusive=True, group="item-full")
+    async def fetch(self) -> None:
+        assert self.read is not None
+        self.details = await self.read()
+        if self.is_attached:
+            self.paint()
+
+    def action_scroll(self, delta: int) -> None:
+        self.query_one("#item-full", VerticalScroll).scroll_relative(y=delta * 3, animate=False)

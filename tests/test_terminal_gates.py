@@ -1,0 +1,59 @@
+"""What a person meets before the app draws: a dumb terminal, and the demo
+store's cleanup when the terminal goes away."""
+
+from __future__ import annotations
+
+import os
+import pty
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from daimon_tui import cli
+from daimon_tui.store.demo import builder as demo
+
+
+def test_a_dumb_terminal_gets_one_line_pointing_to_brief(empty_store: demo.DemoStore, monkeypatch,
+                                                         capsys) -> None:
+    monkeypatch.setenv("TERM", "dumb")
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: True)
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    assert cli.main(["--project", str(empty_store.project)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "TERM=dumb" in err[0] and "daimon-tui brief" in err[0]
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
+def test_the_demo_store_is_removed_when_the_terminal_goes(tmp_path: Path, sig: signal.Signals) -> None:
+    primary, secondary = pty.openpty()
+    env = {**os.environ, "TMPDIR": str(tmp_path), "TERM": "xterm-256color",
+           "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    proc = subprocess.Popen([sys.executable, "-m", "daimon_tui.cli", "--demo"], stdin=secondary,
+                            stdout=secondary, stderr=secondary, env=env, close_fds=True)
+    os.close(secondary)
+    try:
+        deadline = time.monotonic() + 90
+        while not list(tmp_path.glob("daimon-tui-demo-*")) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert list(tmp_path.glob("daimon-tui-demo-*")), "the demo never started"
+        time.sleep(3)  # the app is up and drawing
+        proc.send_signal(sig)
+        deadline = time.monotonic() + 30
+        while proc.poll() is None and time.monotonic() < deadline:
+            # Keep the pty drained so the app never blocks on its output.
+            if select.select([primary], [], [], 0.2)[0]:
+                try:
+                    os.read(primary, 65536)
+                except OSError:
+                    break
+        proc.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(primary)
+    assert not list(tmp_path.glob("daimon-tui-demo-*"))
