@@ -58,6 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
     brief = sub.add_parser("brief", parents=[where], help="print the briefing model (read-only)")
     brief.add_argument("--json", action="store_true", help="machine-readable output")
     brief.add_argument("--as-of", metavar="TIME", help="the briefing as it stood then (ISO time or session id)")
+    brief.add_argument("--team", action="store_true", help="also the teammates' memory, as `daimon brief --team`")
     check = sub.add_parser("check", parents=[where], help="world-check every carried item (read-only)")
     check.add_argument("--json", action="store_true")
     audit = sub.add_parser("audit", parents=[where], help="receipts, rejections and ledger health (read-only)")
@@ -164,6 +165,13 @@ def _headless(args: argparse.Namespace, project_path: str | None, out: TextIO) -
                 return 2
         else:
             briefing = reader.load_briefing(project)
+        if args.team:
+            from daimon_tui.headless.team import run_brief_team
+
+            if args.as_of:
+                print("daimon-tui: --team does not combine with --as-of", file=sys.stderr)
+                return 2
+            return run_brief_team(briefing, project, as_json=args.json, out=out)
         return run_brief(briefing, as_json=args.json, out=out)
     if args.command == "audit":
         from daimon_tui.headless.audit import run_audit
