@@ -49,6 +49,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("cursor.up", "k", "screen.cursor(-1)", "Previous item", "Move", palette=False),
     ActionSpec("filter", "slash", "screen.filter", "Filter (words, trust:, section:, carried…)", "Briefing"),
     ActionSpec("withheld", "h", "screen.toggle_withheld", "Show or hide withheld items", "Briefing", show=True),
+    ActionSpec("team", "t", "screen.toggle_team", "Show or hide the teammates' memory", "Briefing"),
     ActionSpec("full", "enter", "screen.full_text", "Full text of this item", "Briefing"),
     ActionSpec("mark", "space", "screen.mark", "Mark for a batch verb", "Briefing"),
     ActionSpec("reload", "ctrl+r", "screen.reload", "Re-read daimon's store", "Briefing"),
