@@ -155,3 +155,18 @@ def test_brief_team_json_agrees_with_daimon_item_by_item(
 def test_no_team_is_a_quiet_empty_view(demo_store) -> None:
     team = load_team(reader.resolve_project(str(demo_store.project)))
     assert not team.configured and not team.notes and not team.teammates
+
+
+def test_cli_brief_team_prints_daimons_teammate_lines_and_refuses_as_of(
+    team_store: TeamStore, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from daimon_tui.cli import main as tui_main
+
+    daimon_blocks = _teammate_blocks(_daimon(capsys, "brief", "--team"))
+    assert tui_main(["brief", "--team", "--project", str(team_store.project)]) == 0
+    ours = capsys.readouterr().out
+    for block in daimon_blocks:
+        for line in block:
+            assert line in ours, line
+    assert "stated by alice (you), bob; " + NOT_CORROBORATION in ours
+    assert tui_main(["brief", "--team", "--as-of", "S-alice-1", "--project", str(team_store.project)]) == 2

@@ -139,3 +139,17 @@ async def test_retract_a_teammates_value_says_it_will_be_published_then_withhold
     logged = _logged(private_action_log)
     assert [(e["verb"], e["outcome"], e["item_ids"]) for e in logged] == [("retract", "applied", [item_id])]
     assert BOB_VERBATIM not in private_action_log.read_text()
+
+
+def test_team_section_snapshot(snap_compare, team_store: TeamStore) -> None:
+    from daimon_tui.store.demo.builder import DEMO_NOW
+
+    app = DaimonTUI(project_path=str(team_store.project), now=DEMO_NOW.timestamp())
+
+    async def run_before(pilot) -> None:
+        await settle(pilot)
+        for key in ("t", "j", "j"):  # the section, then the shared claim
+            await pilot.press(key)
+            await settle(pilot, rounds=4)
+
+    assert snap_compare(app, terminal_size=(150, 45), run_before=run_before)
