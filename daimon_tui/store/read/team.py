@@ -101,23 +101,26 @@ def _publishes_to(project: ProjectRef) -> tuple[str, ...]:
     return tuple(store._remote_of(d) for d in store._own_team_dirs(project.target, clones_only=True))
 
 
-def _teammate(author: str, prepared: Any, remotes: Iterable[str], authors_of: Mapping[str, list[str]]) -> Teammate:
+def _teammate(author: str, prepared: Any, remotes: Iterable[str],
+              authors_of: Mapping[str, list[str]]) -> Teammate | None:
+    """None when nothing is worth surfacing, the teammate daimon skips."""
     checkpoint = prepared.checkpoint or {}
     built = briefing.build(checkpoint)
-    topic, label, decisions, note = None, None, [], None
-    if built is not None:
-        active = built.get("active_topic")
-        if isinstance(active, Mapping):
-            topic = str(active.get("text") or "").strip()
-            # The topic line carries the label itself (render._teammate_blocks).
-            label = briefing.FOREIGN_VERBATIM_NOTE if active.get("foreign_verbatim_claim") else None
-        sel = briefing.select(built, None)
-        for raw in sel.kept["decisions"]:
-            item = reader._item("decisions", raw, False, prepared.snapshot)
-            # The teammate block prints `_line` with its defaults.
-            item = item.model_copy(update={"line": briefing._line(dict(raw)).split("\n")[0]})
-            decisions.append(TeamItem(item=item, authors=tuple(authors_of.get(item.id or "", [author]))))
-        note = briefing.section_note(sel, "decisions")
+    if built is None:
+        return None
+    topic, label, decisions = None, None, []
+    active = built.get("active_topic")
+    if isinstance(active, Mapping):
+        topic = str(active.get("text") or "").strip()
+        # The topic line carries the label itself (render._teammate_blocks).
+        label = briefing.FOREIGN_VERBATIM_NOTE if active.get("foreign_verbatim_claim") else None
+    sel = briefing.select(built, None)
+    for raw in sel.kept["decisions"]:
+        item = reader._item("decisions", raw, False, prepared.snapshot)
+        # The teammate block prints `_line` with its defaults.
+        item = item.model_copy(update={"line": briefing._line(dict(raw)).split("\n")[0]})
+        decisions.append(TeamItem(item=item, authors=tuple(authors_of.get(item.id or "", [author]))))
+    note = briefing.section_note(sel, "decisions")
     return Teammate(
         author=author,
         session_id=_text(checkpoint.get("session_id")),
@@ -155,11 +158,9 @@ def load_team(project: ProjectRef, now: float | None = None) -> TeamView:
         for author, prepared in mates:
             for item_id in _ids(prepared.checkpoint):
                 authors_of.setdefault(item_id, []).append(author)
-        teammates = tuple(
-            _teammate(author, prepared, holders.get(store.project_slug(author) or author, ()), authors_of)
-            for author, prepared in mates
-            if briefing.build(prepared.checkpoint) is not None
-        )
+        shown = (_teammate(author, prepared, holders.get(store.project_slug(author) or author, ()), authors_of)
+                 for author, prepared in mates)
+        teammates = tuple(mate for mate in shown if mate is not None)
         notes = tuple(reader._note(line) for line in view.team_notes(project.target))
         own_quarantines, routed = _own_quarantines(project)
         publishes = _publishes_to(project)

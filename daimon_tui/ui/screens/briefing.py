@@ -562,9 +562,8 @@ class BriefingScreen(Screen):
 
     @work(exclusive=True, group="team-load")
     async def load_team(self) -> None:
-        from daimon_tui.store.read.team import load_team
-
-        team = await asyncio.to_thread(load_team, self.project, self.now)
+        # The judging child folds the reader's ledgers for the team view too.
+        team, _failure = await judge_service.read("team", self.project, self.now)
         if self.is_attached:
             self.team = team
             self.rebuild()
