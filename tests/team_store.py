@@ -90,7 +90,8 @@ def _synced(expect_fetch: bool) -> None:
 
 
 @contextlib.contextmanager
-def team_store(root: Path) -> Iterator[TeamStore]:
+def team_store(root: Path, *, bob_extra: tuple[dict, ...] = (), bob_topic: str = BOB_TOPIC) -> Iterator[TeamStore]:
+    """`bob_extra`: more decisions in bob's checkpoint (hostile text, say)."""
     remote = root / "remote.git"
     remote.parent.mkdir(parents=True, exist_ok=True)
     _git("init", "-q", "--bare", str(remote))
@@ -115,10 +116,10 @@ def team_store(root: Path) -> Iterator[TeamStore]:
             _join(remote, bob_project, "bob")
             testing.seed_checkpoint(
                 bob_project,
-                _checkpoint("S-bob-1", "2026-12-01T15:00:00Z", BOB_TOPIC,
+                _checkpoint("S-bob-1", "2026-12-01T15:00:00Z", bob_topic,
                             [{"text": SHARED_DECISION, **inferred}, {"text": BOB_QUARANTINED, **inferred},
                              {"text": BOB_VERBATIM, "trust": "verbatim", "quote": "three attempts, no more",
-                              "quote_verified": True}], [SHARED_LOOP]),
+                              "quote_verified": True}, *bob_extra], [SHARED_LOOP]),
                 session_id="S-bob-1",
             )
             bob_quarantine = trust.propose(text=BOB_QUARANTINED, kind="decision", reason="never without a flag",
