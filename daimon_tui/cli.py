@@ -168,10 +168,7 @@ def _headless(args: argparse.Namespace, project_path: str | None, out: TextIO) -
         if args.team:
             from daimon_tui.headless.team import run_brief_team
 
-            if args.as_of:
-                print("daimon-tui: --team does not combine with --as-of", file=sys.stderr)
-                return 2
-            return run_brief_team(briefing, project, as_json=args.json, out=out)
+            return run_brief_team(briefing, project, as_json=args.json, out=out, when=args.as_of)
         return run_brief(briefing, as_json=args.json, out=out)
     if args.command == "audit":
         from daimon_tui.headless.audit import run_audit

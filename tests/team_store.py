@@ -35,10 +35,13 @@ BOB_VERBATIM = "Keep the importer retries at three attempts"
 BOB_QUARANTINED = "Ship the importer straight to production without a flag"
 BOB_TOPIC = "Migrating the importer to the new queue"
 ALICE_TOPIC = "Caching the upload responses"
-# Items are stamped by daimon's own clock in the sandbox and git's by a fixed
-# date, so ts, ids and the clone's last sync repeat.
+# Items are stamped by daimon's own clock in the sandbox and git by a fixed
+# date per sync, so ts, ids and the clone's history repeat: alice pushes,
+# then bob pushes, then alice's clone fetches his checkpoint.
 _START_NS = 1_796_000_000 * 10**9
-_GIT_DATE = "2026-12-02T08:00:00Z"
+ALICE_PUSHED = "2026-11-30T12:00:00Z"
+BOB_PUSHED = "2026-12-01T16:00:00Z"
+ALICE_FETCHED = "2026-12-02T08:00:00Z"
 
 
 @dataclass(frozen=True)
@@ -83,8 +86,13 @@ def _checkpoint(session_id: str, created: str, topic: str, decisions: list[dict]
     return cp
 
 
-def _synced(expect_fetch: bool) -> None:
-    reports = teamsync.sync()
+def _git_date(when: str) -> contextlib.AbstractContextManager:
+    return mock.patch.dict(os.environ, {"GIT_AUTHOR_DATE": when, "GIT_COMMITTER_DATE": when})
+
+
+def _synced(expect_fetch: bool, when: str) -> None:
+    with _git_date(when):
+        reports = teamsync.sync()
     assert reports and not any(r["warnings"] for r in reports), reports
     assert all(r["fetched"] for r in reports) or not expect_fetch, reports
 
@@ -98,10 +106,10 @@ def team_store(root: Path, *, bob_extra: tuple[dict, ...] = (), bob_topic: str =
     alice_home, bob_home = root / "alice", root / "bob"
     project, bob_project = alice_home / "src" / "app", bob_home / "code" / "app"
     inferred = {"trust": "inferred"}
-    dates = mock.patch.dict(os.environ, {"GIT_AUTHOR_DATE": _GIT_DATE, "GIT_COMMITTER_DATE": _GIT_DATE})
-    with dates, testing.sandbox(alice_home, settings=_settings("alice", project), clock=testing.StepClock(_START_NS)):
+    with testing.sandbox(alice_home, settings=_settings("alice", project), clock=testing.StepClock(_START_NS)):
         _checkout(project)
-        sidecar = _join(remote, project, "alice")
+        with _git_date(ALICE_PUSHED):
+            sidecar = _join(remote, project, "alice")
         testing.seed_checkpoint(
             project,
             _checkpoint("S-alice-1", "2026-11-30T10:00:00Z", ALICE_TOPIC,
@@ -109,11 +117,12 @@ def team_store(root: Path, *, bob_extra: tuple[dict, ...] = (), bob_topic: str =
                          {"text": ALICE_QUARANTINED, **inferred}], [SHARED_LOOP]),
             session_id="S-alice-1",
         )
-        _synced(expect_fetch=False)
+        _synced(expect_fetch=False, when=ALICE_PUSHED)
         with testing.sandbox(bob_home, settings=_settings("bob", bob_project),
                              clock=testing.StepClock(_START_NS + 3600 * 10**9, seed="bob")):
             _checkout(bob_project)
-            _join(remote, bob_project, "bob")
+            with _git_date(BOB_PUSHED):
+                _join(remote, bob_project, "bob")
             testing.seed_checkpoint(
                 bob_project,
                 _checkpoint("S-bob-1", "2026-12-01T15:00:00Z", bob_topic,
@@ -126,8 +135,8 @@ def team_store(root: Path, *, bob_extra: tuple[dict, ...] = (), bob_topic: str =
                                            evidence=["artifact:incident-7"], channel="ui",
                                            project_dir=str(bob_project))
             assert not bob_quarantine.published.failed
-            _synced(expect_fetch=False)
-        _synced(expect_fetch=True)
+            _synced(expect_fetch=False, when=BOB_PUSHED)
+        _synced(expect_fetch=True, when=ALICE_FETCHED)
         ref = reader.resolve_project(str(project))
         briefing = reader.load_briefing(ref)
         loop = next(i for i in briefing.items() if i.text == SHARED_LOOP)

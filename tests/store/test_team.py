@@ -15,11 +15,18 @@ from daimon_briefing import briefing, render
 from daimon_briefing.cli import main as daimon_main
 
 from daimon_tui.domain.team import TEAMMATES_HEADER, shared_claims
-from daimon_tui.headless.team import run_brief_team
+from daimon_tui.headless.team import run_brief_team, team_as_of
 from daimon_tui.models import NOT_CORROBORATION, TeamView
 from daimon_tui.store.read import reader
 from daimon_tui.store.read.team import load_team
-from tests.team_store import ALICE_QUARANTINED, BOB_QUARANTINED, SHARED_DECISION, SHARED_LOOP, TeamStore
+from tests.team_store import (
+    ALICE_FETCHED,
+    ALICE_QUARANTINED,
+    BOB_QUARANTINED,
+    SHARED_DECISION,
+    SHARED_LOOP,
+    TeamStore,
+)
 
 
 def _daimon(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
@@ -134,7 +141,7 @@ def test_remote_counts_are_what_team_status_says(
     ]
     # alice's published quarantine is in her clone, not yet committed by a sync.
     assert team.remotes[0].pending == 1
-    assert team.remotes[0].last_sync == "2026-12-02T08:00:00Z"
+    assert team.remotes[0].last_sync == ALICE_FETCHED
 
 
 def test_brief_team_json_agrees_with_daimon_item_by_item(
@@ -169,4 +176,23 @@ def test_cli_brief_team_prints_daimons_teammate_lines_and_refuses_as_of(
         for line in block:
             assert line in ours, line
     assert "stated by alice (you), bob; " + NOT_CORROBORATION in ours
-    assert tui_main(["brief", "--team", "--as-of", "S-alice-1", "--project", str(team_store.project)]) == 2
+
+
+def test_as_of_the_team_is_what_had_reached_the_clone_then(
+    team_store: TeamStore, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from daimon_tui.cli import main as tui_main
+
+    project = reader.resolve_project(str(team_store.project))
+    now = load_team(project)
+    # bob had written and pushed, but alice's clone had not fetched yet.
+    before = team_as_of(project, "2026-12-01T20:00:00Z")
+    assert before.teammates == () and before.team_quarantines == ()
+    assert "what had reached this machine's team clone" in before.notes[0].message
+    after = team_as_of(project, "2026-12-02T09:00:00Z")
+    assert _our_blocks(after) == _our_blocks(now)
+    assert after.team_quarantines == now.team_quarantines and after.remotes == ()
+    capsys.readouterr()
+    assert tui_main(["brief", "--team", "--json", "--as-of", "2026-12-01T20:00:00Z",
+                     "--project", str(team_store.project)]) == 0
+    assert json.loads(capsys.readouterr().out)["team"]["teammates"] == []

@@ -134,13 +134,14 @@ def _teammate(author: str, prepared: Any, remotes: Iterable[str],
     )
 
 
-def load_team(project: ProjectRef, now: float | None = None) -> TeamView:
+def load_team(project: ProjectRef, now: float | None = None, *, clones: bool = True) -> TeamView:
     """What `daimon brief --team` shows of the teammates for `project`, with
-    who states each item, what the team withholds and where the copy came from."""
+    who states each item, what the team withholds and where the copy came from.
+    `clones=False` leaves out the clones' sync state (a historical copy has none)."""
     now = time.time() if now is None else now
     me = config.author()
     try:
-        remotes, holders = _remotes()
+        remotes, holders = _remotes() if clones else ((), {})
         own = view.open(project.target, live=True)
         self_slug = store.project_slug(me)
         mates = []
