@@ -9,7 +9,7 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from daimon_tui.headless.team import run_brief_team
+from daimon_tui.headless.team import run_brief_team, team_as_of
 from daimon_tui.store.read import reader
 from daimon_tui.store.read.team import load_team
 from tests.team_store import TeamStore
@@ -18,8 +18,9 @@ from .test_no_network_no_programs import no_network, started  # noqa: F401 — f
 
 # What a read may ask git, all in daimon's local clone or the project:
 # the project's origin (daimon's team routing), the clone's branch, its
-# unpushed commits and its uncommitted own files (as `daimon team status` counts).
-LOCAL_GIT = {"rev-parse", "rev-list", "status", "remote", "config"}
+# unpushed commits and its uncommitted own files (as `daimon team status` counts),
+# and, for an as-of view, the tree of the commit the clone held then.
+LOCAL_GIT = {"rev-parse", "rev-list", "status", "remote", "config", "ls-tree"}
 REMOTE_GIT = {"fetch", "ls-remote", "push", "pull", "clone", "merge", "commit", "add"}
 
 
@@ -34,6 +35,7 @@ def _read_team(store: TeamStore) -> None:
     briefing = reader.load_briefing(project)
     for as_json in (True, False):
         run_brief_team(briefing, project, as_json=as_json, out=io.StringIO())
+    assert team_as_of(project, "2026-12-02T09:00:00Z").teammates
 
 
 def _subcommand(argv: list[str]) -> str:
