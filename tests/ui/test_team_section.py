@@ -153,3 +153,38 @@ def test_team_section_snapshot(snap_compare, team_store: TeamStore) -> None:
             await settle(pilot, rounds=4)
 
     assert snap_compare(app, terminal_size=(150, 45), run_before=run_before)
+
+
+@pytest.mark.parametrize(("when", "expect_bob"), [("2026-12-01T20:00:00Z", False), ("2026-12-02T09:00:00Z", True)])
+async def test_as_of_the_section_shows_the_team_as_it_had_arrived(
+    team_store: TeamStore, when: str, expect_bob: bool
+) -> None:
+    from daimon_tui.ui.screens.history import HistoricalScreen
+
+    project = reader.resolve_project(str(team_store.project))
+    app = DaimonTUI(project_path=str(team_store.project))
+    async with app.run_test(size=(150, 45)) as pilot:
+        await settle(pilot)
+        screen = HistoricalScreen(project, when)
+        app.push_screen(screen)
+        await settle(pilot, rounds=4)
+        await pilot.press("t")
+        await settle(pilot, rounds=4)
+        assert screen.team is not None and screen.show_team
+        assert bool([r for r in _team_rows(screen) if r.mate]) is expect_bob
+        assert "what had reached this machine's team clone" in screen.team.notes[0].message
+
+
+async def test_a_retained_session_offers_no_team_section(team_store: TeamStore) -> None:
+    from daimon_tui.ui.screens.history import SessionScreen
+
+    project = reader.resolve_project(str(team_store.project))
+    app = DaimonTUI(project_path=str(team_store.project))
+    async with app.run_test(size=(150, 45)) as pilot:
+        await settle(pilot)
+        screen = SessionScreen(project, "S-alice-1")
+        app.push_screen(screen)
+        await settle(pilot, rounds=4)
+        await pilot.press("t")
+        await settle(pilot)
+        assert not screen.show_team and screen.team is None
