@@ -217,6 +217,7 @@ class Teammate(Frozen):
     created: str | None = None
     project_slug: str | None = None
     remotes: tuple[str, ...] = ()
+    arrived: str | None = Field(default=None, description="when this checkpoint reached the team clone")
     topic: str | None = None
     topic_label: str | None = Field(default=None, description="daimon's label when the topic was claimed verbatim")
     decisions: tuple[TeamItem, ...] = ()

@@ -57,6 +57,7 @@ def team_json(team: TeamView) -> dict[str, Any]:
                 "created": m.created,
                 "project_slug": inert(m.project_slug) if m.project_slug else None,
                 "remotes": [inert(r) for r in m.remotes],
+                "arrived": m.arrived,
                 "topic": inert(m.topic, limit=None) if m.topic else None,
                 "topic_label": inert(m.topic_label) if m.topic_label else None,
                 "decisions": [_item_json(d) for d in m.decisions],

@@ -19,8 +19,9 @@ from .test_no_network_no_programs import no_network, started  # noqa: F401 — f
 # What a read may ask git, all in daimon's local clone or the project:
 # the project's origin (daimon's team routing), the clone's branch, its
 # unpushed commits and its uncommitted own files (as `daimon team status` counts),
-# and, for an as-of view, the tree of the commit the clone held then.
-LOCAL_GIT = {"rev-parse", "rev-list", "status", "remote", "config", "ls-tree"}
+# when a teammate's checkpoint arrived (the commit adding it, bisected over the
+# clone's HEAD moves), and, for an as-of view, the tree of the commit held then.
+LOCAL_GIT = {"rev-parse", "rev-list", "status", "remote", "config", "ls-tree", "log", "merge-base"}
 REMOTE_GIT = {"fetch", "ls-remote", "push", "pull", "clone", "merge", "commit", "add"}
 
 

@@ -82,6 +82,8 @@ def test_teammates_agree_with_daimon_brief_team_item_by_item(
     bob = team.teammates[0]
     assert (bob.author, bob.session_id, bob.created) == ("bob", "S-bob-1", "2026-12-01T15:00:00Z")
     assert bob.remotes == (team_store.remote_slug,)
+    # pushed by bob at BOB_PUSHED, it reached alice's clone when she fetched
+    assert bob.arrived == ALICE_FETCHED
     assert bob.project_slug and bob.project_slug.endswith("bob-code-app")
     labelled = [e.item for e in bob.decisions if e.item.has_badge("foreign-verbatim")]
     assert [i.mark for i in labelled] == ["inferred"]

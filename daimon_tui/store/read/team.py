@@ -30,7 +30,7 @@ from daimon_tui.models import (
     TeamRemote,
     TeamView,
 )
-from daimon_tui.store.read import reader
+from daimon_tui.store.read import reader, team_history
 
 
 def _text(value: Any) -> str | None:
@@ -52,6 +52,10 @@ def _last_sync(sidecar: Path, branch: str) -> str | None:
         epoch = int(last.split("\t", 1)[0].split()[-2])
     except (OSError, IndexError, ValueError):
         return None
+    return _stamp(epoch)
+
+
+def _stamp(epoch: float) -> str:
     return datetime.fromtimestamp(epoch, tz=UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
@@ -101,7 +105,16 @@ def _publishes_to(project: ProjectRef) -> tuple[str, ...]:
     return tuple(store._remote_of(d) for d in store._own_team_dirs(project.target, clones_only=True))
 
 
-def _teammate(author: str, prepared: Any, remotes: Iterable[str],
+def _arrived(remotes: Iterable[str], author: str, session_id: str | None) -> str | None:
+    """The earliest time the checkpoint reached one of the clones, from their git history."""
+    if not session_id or "/" in session_id or session_id.startswith("."):
+        return None
+    times = [t for slug in remotes
+             if (t := team_history.checkpoint_arrival(config.team_dir() / slug, author, session_id)) is not None]
+    return _stamp(min(times)) if times else None
+
+
+def _teammate(author: str, prepared: Any, remotes: tuple[str, ...],
               authors_of: Mapping[str, list[str]]) -> Teammate | None:
     """None when nothing is worth surfacing, the teammate daimon skips."""
     checkpoint = prepared.checkpoint or {}
@@ -121,9 +134,11 @@ def _teammate(author: str, prepared: Any, remotes: Iterable[str],
         item = item.model_copy(update={"line": briefing._line(dict(raw)).split("\n")[0]})
         decisions.append(TeamItem(item=item, authors=tuple(authors_of.get(item.id or "", [author]))))
     note = briefing.section_note(sel, "decisions")
+    session_id = _text(checkpoint.get("session_id"))
     return Teammate(
         author=author,
-        session_id=_text(checkpoint.get("session_id")),
+        session_id=session_id,
+        arrived=_arrived(remotes, author, session_id),
         created=_text(checkpoint.get("created")),
         project_slug=_text(checkpoint.get("project_slug")),
         remotes=tuple(remotes),
@@ -159,7 +174,7 @@ def load_team(project: ProjectRef, now: float | None = None, *, clones: bool = T
         for author, prepared in mates:
             for item_id in _ids(prepared.checkpoint):
                 authors_of.setdefault(item_id, []).append(author)
-        shown = (_teammate(author, prepared, holders.get(store.project_slug(author) or author, ()), authors_of)
+        shown = (_teammate(author, prepared, tuple(holders.get(store.project_slug(author) or author, ())), authors_of)
                  for author, prepared in mates)
         teammates = tuple(mate for mate in shown if mate is not None)
         notes = tuple(reader._note(line) for line in view.team_notes(project.target))
