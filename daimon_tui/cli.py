@@ -60,6 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
     brief.add_argument("--as-of", metavar="TIME", help="the briefing as it stood then (ISO time or session id)")
     brief.add_argument("--as-daimon", action="store_true",
                        help="exactly what `daimon brief` prints now (without its side effects)")
+    brief.add_argument("--team", action="store_true", help="also the teammates' memory, as `daimon brief --team`")
     check = sub.add_parser("check", parents=[where], help="world-check every carried item (read-only)")
     check.add_argument("--json", action="store_true")
     audit = sub.add_parser("audit", parents=[where], help="receipts, rejections and ledger health (read-only)")
@@ -180,6 +181,10 @@ def _headless(args: argparse.Namespace, project_path: str | None, out: TextIO) -
         else:
             # A one-shot report waits for daimon's allocator at any size, as `daimon brief` does.
             briefing = reader.load_briefing(project, budget_up_to=None)
+        if args.team:
+            from daimon_tui.headless.team import run_brief_team
+
+            return run_brief_team(briefing, project, as_json=args.json, out=out, when=args.as_of)
         return run_brief(briefing, as_json=args.json, out=out)
     if args.command == "audit":
         from daimon_tui.headless.audit import run_audit

@@ -223,3 +223,100 @@ class SessionSummary(Frozen):
     created: str | None = None
     topic: str | None = None
     counts: dict[str, int] = Field(default_factory=dict)
+
+
+# ---- team memory ----------------------------------------------------------------
+
+
+class TeamItem(Frozen):
+    """One item of a teammate's briefing, as `daimon brief --team` prints it.
+    `authors` is everyone whose latest briefing states this id (the reader
+    included); more than one is a shared claim, never corroboration."""
+
+    item: Item
+    authors: tuple[str, ...] = ()
+
+    @property
+    def shared(self) -> bool:
+        return len(self.authors) > 1
+
+
+class Teammate(Frozen):
+    """A teammate's section of `daimon brief --team`, in daimon's order, plus
+    where it came from: their session, their checkout's bucket, the remotes
+    holding their directory."""
+
+    author: str
+    session_id: str | None = None
+    created: str | None = None
+    project_slug: str | None = None
+    remotes: tuple[str, ...] = ()
+    arrived: str | None = Field(default=None, description="when this checkpoint reached the team clone")
+    topic: str | None = None
+    topic_label: str | None = Field(default=None, description="daimon's label when the topic was claimed verbatim")
+    decisions: tuple[TeamItem, ...] = ()
+    decisions_note: str | None = None
+
+
+class TeamRemote(Frozen):
+    """One team remote's local clone, read without touching the remote:
+    `last_sync` is when the clone last heard from it (its tracking ref moved)."""
+
+    slug: str
+    branch: str = "main"
+    last_sync: str | None = None
+    unpushed: int = 0
+    pending: int = 0
+    authors: tuple[str, ...] = ()
+
+
+class TeamQuarantine(Frozen):
+    """A quarantine a teammate published and still claims: kind, who, when;
+    never a value or id (what `daimon trust list --team` shows at a terminal)."""
+
+    kind: str
+    author: str
+    ts: str
+
+
+class OwnQuarantine(Frozen):
+    """One of the reader's own active quarantines and where it is published."""
+
+    quarantine_id: str
+    kind: str
+    published_to: tuple[str, ...] = ()
+    missing_from: tuple[str, ...] = ()
+    unknown: tuple[str, ...] = ()
+
+
+NOT_CORROBORATION = "daimon does not count the same claim from several authors as corroboration"
+SYNC_COMMAND = "daimon team sync"
+
+
+class TeamView(Frozen):
+    """Team memory as the reader's daimon shows it (read-only)."""
+
+    author: str
+    remotes: tuple[TeamRemote, ...] = ()
+    teammates: tuple[Teammate, ...] = ()
+    resolved_withheld: int = 0
+    quarantined_withheld: int = 0
+    team_quarantines: tuple[TeamQuarantine, ...] = ()
+    own_quarantines: tuple[OwnQuarantine, ...] = ()
+    routed: bool = False
+    publishes_to: tuple[str, ...] = Field(default=(), description="where a new human quarantine is published now")
+    notes: tuple[Diagnostic, ...] = ()
+
+    @property
+    def configured(self) -> bool:
+        return bool(self.remotes or self.teammates)
+
+    def items(self) -> tuple[TeamItem, ...]:
+        return tuple(d for mate in self.teammates for d in mate.decisions)
+
+    def find(self, item_id: str) -> tuple[Teammate, TeamItem] | None:
+        for mate in self.teammates:
+            for entry in mate.decisions:
+                if entry.item.id == item_id:
+                    return mate, entry
+        return None

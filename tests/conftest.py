@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 
 from daimon_tui.store.demo import builder as demo
+from tests.team_store import TeamStore
+from tests.team_store import team_store as build_team_store
 
 
 @pytest.fixture
@@ -67,3 +69,10 @@ def demo_store(empty_store: demo.DemoStore) -> demo.DemoStore:
     demo.populate(empty_store.project)
     demo.tamper(empty_store.checkpoint_dir, "S-day2")
     return empty_store
+
+
+@pytest.fixture
+def team_store(sandbox_root: Path) -> Iterator[TeamStore]:
+    """Two engineers' daimon homes synced through a local bare remote; the reader is alice."""
+    with build_team_store(sandbox_root) as store:
+        yield store

@@ -57,6 +57,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("withheld", "h", "screen.toggle_withheld", "Show or hide withheld items", "Briefing", show=True,
                short="withheld"),
     ActionSpec("as_daimon", "d", "screen.toggle_as_daimon", "Rows as daimon prints them, or compact", "Briefing"),
+    ActionSpec("team", "t", "screen.toggle_team", "Show or hide the teammates' memory", "Briefing"),
     ActionSpec("full", "enter", "screen.full_text", "Full text of this item", "Briefing"),
     ActionSpec("mark", "space", "screen.mark", "Mark for a batch verb", "Briefing"),
     ActionSpec("item", "o", "screen.open_item", "Open the item full-screen (evidence, witnesses, lifecycle)",

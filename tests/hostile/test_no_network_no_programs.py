@@ -136,6 +136,7 @@ def _child_reads(project: ProjectRef, briefing: Briefing) -> None:
         "search": ["retry"],
         "search-prepare": [],
         "plan": ["resolve", [briefing.items()[0].id]],
+        "team": [NOW],
     }
     assert set(requests) == set(judge_child.READS)
     for what, args in requests.items():

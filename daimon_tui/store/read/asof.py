@@ -2,8 +2,9 @@
 
 `as_of(project, when)` copies, into a temporary directory, the session files
 created up to `when` (with their receipts), this bucket's files with its
-pointers rebuilt from those sessions, and every ledger cut to the rows stamped
-up to `when`; then points daimon's configuration at the copy (its own
+pointers rebuilt from those sessions, every ledger cut to the rows stamped
+up to `when`, and the teammates' files that had reached the team clone by
+then (`team_history`); then points daimon's configuration at the copy (its own
 `settings_override` / `checkpoint_dir_override`, the mechanism
 `testing.sandbox` uses) for the calling context only. daimon's own readers
 then answer "what did the briefing say then?". The original store is only
@@ -31,6 +32,7 @@ from daimon_briefing import config, store, surfaces, teamproject, view
 
 from daimon_tui.models import Diagnostic, Frozen, Handoff, ProjectRef
 from daimon_tui.store import paths
+from daimon_tui.store.read import team_history
 
 _LOCK = re.compile(r"\.lock$")
 
@@ -268,6 +270,7 @@ def _build(project: ProjectRef, moment: datetime, named: str | None, copy_root: 
             (dst_root / other.name).mkdir(exist_ok=True)
             _cut_ledger(events, dst_root / other.name / "events.jsonl", cutoff, forgets_only=True)
     _copy_team(copy_root / "team", cutoff)
+    team_history.copy_arrived(copy_root / "team", moment.timestamp())
     held = _session_files(root, slug, cutoff)
     for _created, _sid, path in held:
         shutil.copy2(path, dst_root / path.name)

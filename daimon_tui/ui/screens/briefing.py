@@ -49,7 +49,9 @@ if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
 
     from daimon_tui.domain.worldcheck import ItemResult
+    from daimon_tui.models import TeamView
     from daimon_tui.store.read.details import ItemDetails
+    from daimon_tui.ui.widgets.team_section import TeamRow
 
 # What only a later action needs (world-checks and GitPython, the live watcher,
 # the audit, item details) is imported where it is used: the first frame
@@ -73,6 +75,7 @@ def detail_extras(details: ItemDetails) -> tuple:
 class Row:
     item: Item | None = None
     withheld: WithheldItem | None = None
+    team: TeamRow | None = None
 
 
 def handoff_text(handoff: Handoff) -> Text:
@@ -165,6 +168,7 @@ class BriefingScreen(Screen):
     filter_text: reactive[str] = reactive("", init=False)
     # Rows as daimon prints them (its exact line) instead of the compact row.
     as_daimon: reactive[bool] = reactive(False, init=False)
+    show_team: reactive[bool] = reactive(False, init=False)
 
     def __init__(self, project: ProjectRef, *, now: float | None = None,
                  first: Briefing | None = None) -> None:
@@ -191,6 +195,8 @@ class BriefingScreen(Screen):
         self._changes: list[str] = []
         self._changes_timer: Timer | None = None
         self.writes_disabled = kill_switch.writes_disabled()
+        # The teammates' section (`t`), read when first shown.
+        self.team: TeamView | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(id="briefing-header")
@@ -311,6 +317,8 @@ class BriefingScreen(Screen):
 
     def action_reload(self) -> None:
         self.load()
+        if self.show_team:
+            self.load_team()
 
     # ---- the list --------------------------------------------------------
 
@@ -366,6 +374,8 @@ class BriefingScreen(Screen):
             for entry in withheld:
                 entries.append(Entry(withheld_row(entry, marked=entry.id in self.marked), key=len(self.rows)))
                 self.rows.append(Row(withheld=entry))
+        if self.show_team:
+            self.add_team_rows(entries, terms)
         if not self.rows:
             message = EMPTY_MESSAGES.get(briefing.state, "No item matches the filter.")
             if query.problems and briefing.state == "briefing":
@@ -472,6 +482,10 @@ class BriefingScreen(Screen):
             detail.show_item(None)
         elif row.withheld is not None:
             detail.show_withheld(row.withheld)
+        elif row.team is not None and self.team is not None:
+            from daimon_tui.ui.widgets.team_section import team_detail
+
+            detail.update(team_detail(row.team, self.team))
         elif row.item is not None:
             item = row.item
             cached = self.details.get(item.id or "")
@@ -678,7 +692,53 @@ class BriefingScreen(Screen):
         return frozenset(i for i in item_ids if i in self.world and badge_for(self.world[i][0]) == "world-checked")
 
     def action_verb(self, verb: str) -> None:
+        row = self.current_row()
+        if row is not None and row.team is not None and self.team is not None and verb != "undo":
+            self.team_verb(verb, row.team, self.team)
+            return
         self.app.run_verb(verb, self)  # type: ignore[attr-defined]
+
+    # ---- the teammates' section -------------------------------------------------
+
+    def action_toggle_team(self) -> None:
+        self.show_team = not self.show_team
+        if self.show_team and self.team is None:
+            self.load_team()
+
+    def watch_show_team(self) -> None:
+        self.rebuild()
+
+    @work(exclusive=True, group="team-load")
+    async def load_team(self) -> None:
+        # The judging child folds the reader's ledgers for the team view too.
+        team, _failure = await judge_service.read("team", self.project, self.now)
+        if self.is_attached:
+            self.team = team
+            self.rebuild()
+
+    def add_team_rows(self, entries: list[Entry], terms: tuple) -> None:
+        from daimon_tui.ui.widgets.team_section import team_rows
+
+        if self.team is None:
+            entries.append(Entry(Text("Teammates: reading the team copy…", style="dim italic")))
+            return
+        own_ids = {i.id for i in self.briefing.items() if i.id} if self.briefing else set()
+        for text, team_row in team_rows(self.team, terms, own_ids):
+            if team_row is None:
+                entries.append(Entry(text))
+            else:
+                entries.append(Entry(text, key=len(self.rows)))
+                self.rows.append(Row(team=team_row))
+
+    @work(exclusive=True, group="verb")
+    async def team_verb(self, verb: str, row: TeamRow, team: TeamView) -> None:
+        from daimon_tui.ui.team_flow import run_team_verb
+
+        outcome = await run_team_verb(self.app, verb, row, self.project, self.app.action_log,  # type: ignore[attr-defined]
+                                      team)
+        if outcome.status == "applied":
+            self.load()
+            self.load_team()
 
     # ---- world-checks ---------------------------------------------------------
 

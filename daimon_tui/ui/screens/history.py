@@ -23,7 +23,7 @@ from textual.widgets import DataTable, Footer, Input, Static
 
 from daimon_tui.domain.inert import inert
 from daimon_tui.domain.when import HINT, parse_when
-from daimon_tui.models import Briefing, Diagnostic, ProjectRef, SessionSummary
+from daimon_tui.models import Briefing, Diagnostic, ProjectRef, SessionSummary, TeamView
 from daimon_tui.store.judging import judge_service
 from daimon_tui.store.read import reader
 from daimon_tui.ui.actions import lead_bindings
@@ -290,6 +290,12 @@ def _load_as_of(project: ProjectRef, when: str) -> Briefing:
     return briefing_as_of(project, when)
 
 
+def _team_as_of(project: ProjectRef, when: str) -> TeamView:
+    from daimon_tui.headless.team import team_as_of
+
+    return team_as_of(project, when)
+
+
 class HistoricalScreen(ReadOnlyBriefingScreen):
     """The briefing as it stood at `when`, from daimon's own reading of a copy
     of the store cut at that moment. Read-only, and the banner says so."""
@@ -301,5 +307,6 @@ class HistoricalScreen(ReadOnlyBriefingScreen):
             loader=lambda: load(project, when),
             banner=f"historical view — as of {when}",
             inspect_today=False,
+            team_loader=lambda: _team_as_of(project, when),
         )
         self.when = when

@@ -15,7 +15,7 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Static
 
 from daimon_tui.domain.inert import inert
-from daimon_tui.models import Briefing, Item, ProjectRef
+from daimon_tui.models import Briefing, Item, ProjectRef, TeamView
 from daimon_tui.store.read.details import ItemDetails
 from daimon_tui.ui.screens.briefing import BriefingScreen
 from daimon_tui.ui.widgets.item_detail import ItemDetail
@@ -37,9 +37,13 @@ class ReadOnlyBriefingScreen(BriefingScreen):
         banner: str,
         now: float | None = None,
         inspect_today: bool = True,
+        team_loader: Callable[[], TeamView] | None = None,
     ) -> None:
         super().__init__(project, now=now)
         self.loader = loader
+        # The teammates as they stood for this record; without one, `t` is off
+        # (today's team beside a past record would mislead).
+        self.team_loader = team_loader
         self.banner = banner
         self.writes_disabled = False  # nothing here writes: the banner says read-only
         # daimon's inspector reads today's store: useful beside a retained
@@ -59,6 +63,8 @@ class ReadOnlyBriefingScreen(BriefingScreen):
         self.app.pop_screen()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "toggle_team":
+            return self.team_loader is not None
         return action not in DISABLED_ACTIONS
 
     @work(exclusive=True, group="briefing-load")
@@ -74,6 +80,15 @@ class ReadOnlyBriefingScreen(BriefingScreen):
     def details_reader(self, item: Item) -> Callable[[], Awaitable[ItemDetails]] | None:
         # A past moment's item beside today's inspection would mislead.
         return super().details_reader(item) if self.inspect_today else None
+
+    @work(exclusive=True, group="team-load")
+    async def load_team(self) -> None:
+        if self.team_loader is None:
+            return
+        team = await asyncio.to_thread(self.team_loader)
+        if self.is_attached:
+            self.team = team
+            self.rebuild()
 
     def inspect(self, item: Item) -> None:  # type: ignore[override]
         if self.inspect_today:

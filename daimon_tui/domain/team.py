@@ -1,0 +1,83 @@
+"""What the team section says, in words shared by the screen and `brief --team` (pure).
+
+Every phrase takes our models and returns inert text: author names, slugs and
+ids come from files a teammate wrote.
+"""
+
+from __future__ import annotations
+
+from daimon_tui.domain.inert import inert
+from daimon_tui.models import NOT_CORROBORATION, SYNC_COMMAND, OwnQuarantine, TeamItem, Teammate, TeamRemote, TeamView
+
+# `daimon brief --team`'s own header (render._TEAMMATES_HEADER; a test pins it).
+TEAMMATES_HEADER = "Teammates — where they left off:"
+TEAMMATE_RELEASE_REFUSAL = (
+    "a teammate's quarantine is never released from here: daimon gives no one but its author that right; "
+    "ask them to run `daimon trust release`"
+)
+
+
+def shared_claims(team: TeamView) -> tuple[TeamItem, ...]:
+    """Each claim more than one author states, once, in the order first shown."""
+    seen: set[str] = set()
+    out = []
+    for entry in team.items():
+        if entry.shared and entry.item.id and entry.item.id not in seen:
+            seen.add(entry.item.id)
+            out.append(entry)
+    return tuple(out)
+
+
+def first_showing(team: TeamView) -> dict[str, str]:
+    """item id -> the teammate whose section shows a shared claim; later copies collapse into it."""
+    out: dict[str, str] = {}
+    for mate in team.teammates:
+        for entry in mate.decisions:
+            if entry.item.id and entry.item.id not in out:
+                out[entry.item.id] = mate.author
+    return out
+
+
+def author_names(entry: TeamItem, me: str) -> str:
+    return ", ".join(f"{inert(a)} (you)" if a == me else inert(a) for a in entry.authors)
+
+
+def authors_phrase(entry: TeamItem, me: str) -> str:
+    return f"stated by {author_names(entry, me)}; {NOT_CORROBORATION}"
+
+
+def remote_phrase(remote: TeamRemote) -> str:
+    synced = f"last synced {remote.last_sync}" if remote.last_sync else "never synced"
+    pending = f", {remote.pending} pending" if remote.pending else ""
+    authors = ", ".join(inert(a) for a in remote.authors) or "none yet"
+    return (f"Team remote {inert(remote.slug)} ({inert(remote.branch)}): {synced}; {remote.unpushed} unpushed"
+            f"{pending}; authors: {authors}. This copy is as of that sync; `{SYNC_COMMAND}` refreshes it.")
+
+
+def teammate_origin(mate: Teammate) -> str:
+    where = ", ".join(inert(r) for r in mate.remotes) or "the team directory"
+    arrived = f", arrived here {mate.arrived}" if mate.arrived else ""
+    checkout = f"; their checkout {inert(mate.project_slug)}" if mate.project_slug else ""
+    return f"session {inert(mate.session_id or '-')} ({mate.created or 'no date'}), from {where}{arrived}{checkout}"
+
+
+def own_quarantine_phrase(own: OwnQuarantine, routed: bool) -> str:
+    if not routed:
+        return "not published: this project routes to no team remote"
+    parts = []
+    if own.published_to:
+        parts.append("published to " + ", ".join(inert(r) for r in own.published_to))
+    if own.missing_from:
+        parts.append("not yet published to " + ", ".join(inert(r) for r in own.missing_from)
+                     + " (`daimon trust republish`)")
+    if own.unknown:
+        parts.append("cannot tell for " + ", ".join(inert(r) for r in own.unknown))
+    return "; ".join(parts) or "not published"
+
+
+def publish_phrase(publishes_to: tuple[str, ...]) -> str:
+    """What the preview of a new quarantine says about the team."""
+    if not publishes_to:
+        return "stays on this machine: no team remote receives this project's quarantines"
+    return ("will be published to " + ", ".join(inert(r) for r in publishes_to)
+            + f"; teammates withhold it after their next `{SYNC_COMMAND}`")
