@@ -24,13 +24,14 @@ QueueKind = Literal[
     "carried-external",
     "carried-open-loop",
     "carried-stale",
+    "open-loop",
 ]
 
 # Lanes that already mislead a reader of the briefing come first (a claim the
 # world contradicts, an unverified agent claim, a machine supersede guess, a
 # verified-but-unconfirmed amendment: all render today); ledger candidates
 # next (daimon ranks them after amendments: they render nothing until a person
-# acts); plain carried items last.
+# acts); plain carried items next; the rest of `daimon loops` last.
 KIND_RANK: dict[str, int] = {
     "request": 0,
     "contradicted": 1,
@@ -44,6 +45,7 @@ KIND_RANK: dict[str, int] = {
     "carried-external": 7,
     "carried-open-loop": 8,
     "carried-stale": 9,
+    "open-loop": 10,
 }
 
 KIND_TITLES: dict[str, str] = {
@@ -59,6 +61,7 @@ KIND_TITLES: dict[str, str] = {
     "carried-external": "Carried: VERIFY BEFORE TRUSTING",
     "carried-open-loop": "Carried open loop",
     "carried-stale": "Carried and ? unverified (decision, belief or uncertainty)",
+    "open-loop": "Open loop (as `daimon loops` lists it)",
 }
 
 

@@ -148,7 +148,8 @@ def test_every_kind_of_waiting_item_is_in_the_queue_in_order(queue_store):
     assert len(theirs) == 4
     assert [g for g in got if g in theirs] == theirs
     assert [g for g in got if g[0] in {k for k, _ in theirs}] == theirs  # nothing of those kinds beyond daimon's
-    # Our own lanes around them: the briefing's flags first, then relations and carried items.
+    # Our own lanes around them: the briefing's flags first, then relations, carried items and
+    # the rest of `daimon loops` (an amended or quarantine-proposed loop is still an open loop).
     assert got == [
         ("agent-claim", ids[EXPORT]),
         ("supersede-candidate", ids[CACHE]),
@@ -156,6 +157,9 @@ def test_every_kind_of_waiting_item_is_in_the_queue_in_order(queue_store):
         ("relation", ids["rel"]),
         ("carried-external", ids[SPIKE]),
         ("carried-open-loop", ids[STAGING]),
+        ("open-loop", ids[PR7]),
+        ("open-loop", ids[CACHE2]),
+        ("open-loop", ids[BUDGET]),
     ]
     claim, candidate = queue.entries[0], queue.entries[1]
     assert claim.verbs == ("claim-confirm", "claim-reopen")
@@ -237,7 +241,7 @@ def test_every_verdict_lands_in_daimon_on_the_ui_channel(queue_store, tmp_path):
     assert RULING not in raw and "parquet" not in raw
     assert log.verify_chain().ok
     again = build_queue(project, NOW.timestamp())
-    assert {e.kind for e in again.entries} == {"carried-external", "carried-open-loop"}
+    assert {e.kind for e in again.entries} == {"carried-external", "carried-open-loop", "open-loop"}
 
 
 def test_a_ruling_whose_text_changed_after_display_is_not_activated(queue_store, tmp_path):
@@ -372,3 +376,29 @@ def test_a_request_from_another_project_is_queued_with_accept_and_decline(empty_
     assert [joined[r]["state"] for r in asks] == ["accepted", "rejected"]
     assert [e.verb for e in log.entries()] == ["request-accept", "request-reject"]
     assert not [e for e in build_queue(project, NOW.timestamp()).entries if e.kind == "request"]
+
+
+FRESH_LOOP = "Does the importer still skip rows without a tenant id?"
+FRESH_DOUBT = "Whether the nightly job runs before or after the backup"
+
+
+def test_fresh_open_loops_of_the_latest_session_are_queued_as_daimon_loops_lists_them(empty_store, capsys):
+    """Issue 15 point 7: the open loops and uncertainties native to the latest
+    session (what `daimon loops` lists) were missing from the queue."""
+    from daimon_briefing.cli import main as daimon_main
+
+    cp = demo.session("S-fresh", NOW - timedelta(days=1), "Fresh")
+    cp["working_context"]["open_questions"] = [{"text": FRESH_LOOP, "trust": "inferred"}]
+    cp["epistemic_snapshot"]["uncertainties"] = [{"text": FRESH_DOUBT, "trust": "inferred"}]
+    testing.seed_checkpoint(empty_store.project, cp, session_id="S-fresh")
+    project = ProjectRef(slug=api.project_slug(str(empty_store.project)), name="proj", path=str(empty_store.project))
+    queue = build_queue(project, NOW.timestamp())
+    # daimon's own listing, in its order: the first token of each row is the item id
+    capsys.readouterr()
+    assert daimon_main(["loops", "--project", str(empty_store.project)]) == 0
+    listed = [line.split()[0] for line in capsys.readouterr().out.splitlines() if line.startswith("  ")]
+    ids = ids_by_text(empty_store.project)
+    assert listed == [ids[FRESH_LOOP], ids[FRESH_DOUBT]]
+    assert [e.ref for e in queue.entries] == listed
+    assert all(e.kind == "open-loop" and e.verbs == ("resolve", "retract", "reverify") for e in queue.entries)
+    assert queue.entries[0].item is not None and queue.entries[0].item.text == FRESH_LOOP

@@ -84,7 +84,7 @@ async def test_a_pilot_run_through_the_whole_queue(fixed_store):
         assert isinstance(screen, QueueScreen)
         await _settle(pilot, screen)
         assert next(e.kind for e in screen.queue.entries) == "agent-claim"
-        assert screen.progress() == "1 of 9"
+        assert screen.progress() == "1 of 12"
         # agent claim: confirm as resolved
         await pilot.press("a")
         await _preview_then_y(pilot)
@@ -127,9 +127,21 @@ async def test_a_pilot_run_through_the_whole_queue(fixed_store):
         await pilot.press("enter")
         await _preview_then_y(pilot)
         await _settle(pilot, screen)
+        # the open loops `daimon loops` lists, in its order: skip the amended one, resolve the next
+        assert screen.current.kind == "open-loop" and screen.current.ref == ids[recipe.PR7], screen.current
+        await pilot.press("s")
+        await _settle(pilot, screen)
+        assert screen.current.ref == ids[recipe.CACHE2]
+        await pilot.press("r")
+        await wait_until(pilot, lambda: isinstance(app.screen, ResolveModal), what="the resolve dialog")
+        await pilot.press("enter")
+        await _preview_then_y(pilot)
+        await _settle(pilot, screen)
+        await pilot.press("s")
+        await _settle(pilot, screen)
         assert screen.current is None
         assert screen.progress() == (
-            "9 of 9; 2 resolved, 1 retracted, 1 reopened, 2 ratified, 1 confirmed, 1 rejected, 1 skipped"
+            "12 of 12; 3 resolved, 1 retracted, 1 reopened, 2 ratified, 1 confirmed, 1 rejected, 3 skipped"
         )
         done = dict(screen.done)
     p = project.target
@@ -141,6 +153,7 @@ async def test_a_pilot_run_through_the_whole_queue(fixed_store):
     assert (
         latest[ids[recipe.STAGING]]["status"] == "resolved" and latest[ids[recipe.STAGING]]["source"] == "ui"
     )
+    assert latest[ids[recipe.CACHE2]]["status"] == "resolved" and latest[ids[recipe.CACHE2]]["source"] == "ui"
     assert amendments.get(ids["aid"], project_dir=p)["state"] == "ratified"
     assert refutations.get(ids["rid"], project_dir=p)["state"] == "active"
     assert refutations.get(ids["fid"], project_dir=p)["state"] == "overturned"
@@ -162,6 +175,7 @@ async def test_a_pilot_run_through_the_whole_queue(fixed_store):
         "refutation-reject",
         "relation-confirm",
         "retract",
+        "resolve",
         "resolve",
     ]
 
@@ -201,6 +215,7 @@ KINDS = [
     "relation",
     "carried-external",
     "carried-open-loop",
+    "open-loop",
 ]
 
 
@@ -270,4 +285,4 @@ async def test_a_verdict_preview_with_an_unwritable_log_offers_only_close(fixed_
         assert isinstance(app.screen, DecisionModal)
         await pilot.press("n")
         await _settle(pilot, screen)
-        assert screen.current is first and screen.progress() == "1 of 9"
+        assert screen.current is first and screen.progress() == "1 of 12"

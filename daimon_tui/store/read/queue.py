@@ -5,7 +5,8 @@ items in VERIFY BEFORE TRUSTING and open loops, agent "resolved" claims,
 serializer supersede candidates, daimon's own world-check contradictions),
 daimon's decide queue (`pending.queue_with_notes`, masked: amendments,
 candidate rulings/refutations, quarantine candidates, requests), and relation
-proposals (`view.relations`, which daimon's decide queue does not list).
+proposals (`view.relations`, which daimon's decide queue does not list), and
+the open loops `daimon loops` lists (its own preparation, `briefing.prepare`).
 One entry per item: an item that waits for several reasons sits in its most
 urgent lane. Nothing here writes.
 """
@@ -15,7 +16,7 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping
 
-from daimon_briefing import normalize, pending, refutations, view
+from daimon_briefing import briefing, normalize, pending, refutations, schema, store, view
 
 from daimon_tui.domain.queue_order import KIND_TITLES, order_key
 from daimon_tui.models import Briefing, Diagnostic, Frozen, Item, ProjectRef
@@ -37,6 +38,7 @@ LANE_VERBS: dict[str, tuple[str, ...]] = {
     "carried-external": CURATION,
     "carried-open-loop": CURATION,
     "carried-stale": CURATION,
+    "open-loop": CURATION,
 }
 
 
@@ -319,6 +321,46 @@ def _relation_entries(project: ProjectRef) -> tuple[list[QueueEntry], list[Diagn
     return entries, []
 
 
+def _loop_entries(
+    project: ProjectRef, now: float, known: Briefing, queued: set[str]
+) -> tuple[list[QueueEntry], list[Diagnostic]]:
+    """The rows `daimon loops` lists (open, briefable items of the latest
+    checkpoint, after daimon's own preparation: the view's withheld values and
+    closed loops) that no other lane holds, in daimon's order."""
+    try:
+        annotated = briefing.prepare(project.target, now, route=store.Route.OWN)
+    except Exception as exc:
+        return [], [Diagnostic(message=f"the open loops could not be listed ({type(exc).__name__})")]
+    checkpoint = annotated.checkpoint
+    if not isinstance(checkpoint, dict):
+        return [], []
+    entries = []
+    for field in schema.ITEM_FIELDS:
+        if not field.briefable:
+            continue
+        for raw in (checkpoint.get(field.section) or {}).get(field.key) or ():
+            if not isinstance(raw, Mapping) or not raw.get("id") or not _s(raw.get("text")).strip():
+                continue
+            item_id = _s(raw["id"])
+            if item_id in queued:
+                continue
+            queued.add(item_id)
+            origin = f"carried from {_s(raw['carried_from'])}" if raw.get("carried_from") else "latest session"
+            entries.append(
+                QueueEntry(
+                    key=f"open-loop:{item_id}",
+                    kind="open-loop",
+                    ref=item_id,
+                    title=KIND_TITLES["open-loop"],
+                    why=f"open {field.kind} ({origin}): resolve it, or leave it open",
+                    verbs=LANE_VERBS["open-loop"],
+                    item=known.find(item_id),
+                    seq=len(entries),
+                )
+            )
+    return entries, []
+
+
 def order(entries: list[QueueEntry]) -> tuple[QueueEntry, ...]:
     return tuple(
         sorted(
@@ -334,10 +376,10 @@ def order(entries: list[QueueEntry]) -> tuple[QueueEntry, ...]:
     )
 
 
-def entries_from(briefing: Briefing, contradicted: Mapping[str, str] | None = None) -> list[QueueEntry]:
+def entries_from(read: Briefing, contradicted: Mapping[str, str] | None = None) -> list[QueueEntry]:
     """The item lanes of a briefing already read."""
     out = []
-    for seq, item in enumerate(briefing.items()):
+    for seq, item in enumerate(read.items()):
         entry = _item_entry(item, seq, contradicted or {})
         if entry is not None:
             out.append(entry)
@@ -367,12 +409,17 @@ def build_queue(
     """Everything waiting on the person, ordered. `contradicted` maps item id
     to a world-check's evidence for items the world now contradicts."""
     now = time.time() if now is None else now
-    briefing = load_briefing(project, now)
-    notes = list(briefing.notes)
-    entries = entries_from(briefing, contradicted)
+    read = load_briefing(project, now)
+    notes = list(read.notes)
+    entries = entries_from(read, contradicted)
     decide, decide_notes = _decide_entries(project)
     relations, relation_notes = _relation_entries(project)
     entries += decide + relations
+    loops, loop_notes = _loop_entries(project, now, read, {e.ref for e in entries})
+    entries += loops
     return TriageQueue(
-        project=project, entries=order(entries), notes=tuple(notes + decide_notes + relation_notes), now=now
+        project=project,
+        entries=order(entries),
+        notes=tuple(notes + decide_notes + relation_notes + loop_notes),
+        now=now,
     )
