@@ -139,10 +139,22 @@ def queue_store(empty_store, tmp_path, monkeypatch):
 FAST = writer.Timing(max_wait=2.0)
 
 
-def test_every_kind_of_waiting_item_is_in_the_queue_in_order(queue_store):
+def daimon_loops(project: ProjectRef, capsys) -> list[str]:
+    """The item ids `daimon loops` prints, in its order (its CLI, in-process)."""
+    from daimon_briefing.cli import main as daimon_main
+
+    capsys.readouterr()
+    assert daimon_main(["loops", "--project", project.target]) == 0
+    return [line.split()[0] for line in capsys.readouterr().out.splitlines() if line.startswith("  ")]
+
+
+def test_every_kind_of_waiting_item_is_in_the_queue_in_order(queue_store, capsys):
     project, ids = queue_store
     queue = build_queue(project, NOW.timestamp())
     got = [(e.kind, e.ref) for e in queue.entries]
+    # every loop daimon lists waits here once, in one lane or another
+    listed = daimon_loops(project, capsys)
+    assert set(listed) <= {ref for _kind, ref in got} and len(listed) == 7
     # daimon's own decide queue is the reference for its rows: all of them, in its order.
     theirs = [(row["kind"], row["id"]) for row in api.queue(project_dir=project.target)["rows"]]
     assert len(theirs) == 4
@@ -385,18 +397,13 @@ FRESH_DOUBT = "Whether the nightly job runs before or after the backup"
 def test_fresh_open_loops_of_the_latest_session_are_queued_as_daimon_loops_lists_them(empty_store, capsys):
     """Issue 15 point 7: the open loops and uncertainties native to the latest
     session (what `daimon loops` lists) were missing from the queue."""
-    from daimon_briefing.cli import main as daimon_main
-
     cp = demo.session("S-fresh", NOW - timedelta(days=1), "Fresh")
     cp["working_context"]["open_questions"] = [{"text": FRESH_LOOP, "trust": "inferred"}]
     cp["epistemic_snapshot"]["uncertainties"] = [{"text": FRESH_DOUBT, "trust": "inferred"}]
     testing.seed_checkpoint(empty_store.project, cp, session_id="S-fresh")
     project = ProjectRef(slug=api.project_slug(str(empty_store.project)), name="proj", path=str(empty_store.project))
     queue = build_queue(project, NOW.timestamp())
-    # daimon's own listing, in its order: the first token of each row is the item id
-    capsys.readouterr()
-    assert daimon_main(["loops", "--project", str(empty_store.project)]) == 0
-    listed = [line.split()[0] for line in capsys.readouterr().out.splitlines() if line.startswith("  ")]
+    listed = daimon_loops(project, capsys)
     ids = ids_by_text(empty_store.project)
     assert listed == [ids[FRESH_LOOP], ids[FRESH_DOUBT]]
     assert [e.ref for e in queue.entries] == listed
