@@ -53,7 +53,7 @@ def test_a_teammates_hostile_text_is_inert_everywhere(hostile_team: TeamStore) -
     assert not unsafe_chars(out.getvalue())
     assert MARKUP in out.getvalue()  # markup stays literal text
     console = Console(file=io.StringIO(), width=200, color_system=None, record=True)
-    for text, _row in team_rows(team, filtering.parse(""), set()):
+    for text, _row in team_rows(team, filtering.read("").terms, set()):
         console.print(text)
     screen = console.export_text()
     assert not unsafe_chars(screen) and MARKUP in screen

@@ -280,7 +280,7 @@ async def _until(pilot, check, tries: int = 300) -> None:
     raise AssertionError("condition not reached")
 
 
-def test_enter_on_a_log_row_undoes_that_action_through_its_preview(demo_store, tmp_path: Path) -> None:
+def test_z_on_a_log_row_undoes_that_action_through_its_preview(demo_store, tmp_path: Path) -> None:
     """The Log row under the cursor is undone, not the last action (here an older resolve)."""
     log = ActionLog(tmp_path / "actions.jsonl")
     older, first = _logged_resolve(demo_store, log, RETRY_Q)
@@ -290,7 +290,7 @@ def test_enter_on_a_log_row_undoes_that_action_through_its_preview(demo_store, t
         app = Host(lambda: LogScreen(ref(demo_store), log))
         async with app.run_test(size=SIZE) as pilot:
             await _until(pilot, lambda: app.screen.query_one("#log-table").row_count == 2)
-            await pilot.press("down", "enter")  # the second row: the older resolve
+            await pilot.press("down", "z")  # the second row: the older resolve (Enter opens its item)
             await _until(pilot, lambda: isinstance(app.screen, PlanPreviewModal))
             plan = app.screen.plan
             await pilot.press("y")
