@@ -105,8 +105,18 @@ def key_for(entry: QueueEntry, key: str) -> str | None:
     return next((v for v in KEY_VERBS.get(key, ()) if v in entry.verbs), None)
 
 
-def keys_line(entry: QueueEntry) -> Text:
+def lead_keys() -> Text:
+    """`?` and `q` lead the keys line, as they lead every footer."""
     out = Text()
+    out.append(" ? ", style="reverse")
+    out.append(" help  ")
+    out.append(" q ", style="reverse")
+    out.append(" back  ")
+    return out
+
+
+def keys_line(entry: QueueEntry) -> Text:
+    out = lead_keys()
     shown: set[str] = set()
     for key in KEY_VERBS:
         verb = key_for(entry, key)
@@ -346,7 +356,7 @@ class QueueScreen(Screen):
         entry = self.current
         if entry is None:
             card.update(Text("Loading what was done…"))
-            keys.update(Text(" p  previous   R  reload"))
+            keys.update(lead_keys() + Text(" p  previous   R  reload"))
             self.show_summary()
             return
         self.seen.add(entry.key)
