@@ -27,6 +27,7 @@ SHOTS: dict[str, tuple[str, ...]] = {
     "audit": ("4",),
     "queue": ("3",),
     "log": ("5",),
+    "search": ("6", "r", "e", "t", "r", "y"),
 }
 
 

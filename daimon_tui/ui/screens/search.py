@@ -208,7 +208,7 @@ class SearchScreen(Screen):
     def show_status(self) -> None:
         scope = "every project" if self.all_projects else "this project"
         team = "teammates shown" if self.team else "teammates hidden"
-        line = Text(f"{scope} · {team} (ctrl+o, ctrl+t)", style="bold")
+        line = Text(f"Search · {scope} · {team} (ctrl+o, ctrl+t)", style="bold")
         result = self.result
         if result is not None and result.query.strip():
             line.append(f" · {len(result.hits)} hit(s)")
