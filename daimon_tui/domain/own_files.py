@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import json
 import os
 import stat
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 
 def xdg_dir(variable: str, fallback: Path) -> Path:
@@ -43,3 +45,24 @@ def open_regular(path: Path | str) -> Iterator[BinaryIO]:
 def read_regular(path: Path | str) -> bytes:
     with open_regular(path) as handle:
         return handle.read()
+
+
+def write_private_json(target: Path, record: Any, *, prefix: str) -> bool:
+    """Replace `target` with `record` as JSON, atomically and readable by its
+    owner only (0600, in a 0700 folder). False, never an exception, when the
+    file system says no: a cache that cannot be written is only a slower start."""
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=prefix, suffix=".tmp")
+        try:
+            os.fchmod(fd, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                json.dump(record, handle, separators=(",", ":"))
+            os.replace(tmp, target)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+    except OSError:
+        return False
+    return True

@@ -10,7 +10,8 @@ from daimon_tui.domain.inert import inert
 from daimon_tui.models import Briefing, Handoff, Item, Section
 
 
-def _item_json(item: Item) -> dict[str, Any]:
+def item_fields(item: Item) -> dict[str, Any]:
+    """What every JSON report says of an item (the briefing's and the team's)."""
     return {
         "id": item.id,
         "kind": item.kind,
@@ -18,6 +19,12 @@ def _item_json(item: Item) -> dict[str, Any]:
         "quote": inert(item.quote, limit=None) if item.quote else None,
         "mark": item.mark,
         "badges": [b.token for b in item.badges if b.kind != "noted"],
+    }
+
+
+def _item_json(item: Item) -> dict[str, Any]:
+    return {
+        **item_fields(item),
         "state": item.state,
         "briefed": item.briefed,
         "daimon_line": inert(item.briefed_line or item.line, limit=None),

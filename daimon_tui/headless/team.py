@@ -20,7 +20,7 @@ from daimon_tui.domain.team import (
     shared_claims,
     teammate_origin,
 )
-from daimon_tui.headless.brief import briefing_json, write_plain
+from daimon_tui.headless.brief import briefing_json, item_fields, write_plain
 from daimon_tui.models import NOT_CORROBORATION, SYNC_COMMAND, Briefing, Diagnostic, ProjectRef, TeamItem, TeamView
 from daimon_tui.store.read.asof import as_of
 from daimon_tui.store.read.team import load_team
@@ -29,12 +29,7 @@ from daimon_tui.store.read.team import load_team
 def _item_json(entry: TeamItem) -> dict[str, Any]:
     item = entry.item
     return {
-        "id": item.id,
-        "kind": item.kind,
-        "text": inert(item.text, limit=None),
-        "quote": inert(item.quote, limit=None) if item.quote else None,
-        "mark": item.mark,
-        "badges": [b.token for b in item.badges if b.kind != "noted"],
+        **item_fields(item),
         "line": inert(item.line, limit=None),
         "authors": [inert(a) for a in entry.authors],
         "shared": entry.shared,

@@ -12,18 +12,17 @@ regular file of this format is ignored, and never opened blocking.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import os
 import stat
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from daimon_briefing import config
 
+from daimon_tui.domain.own_files import write_private_json
 from daimon_tui.store.judging import verdict_cache
 
 FORMAT = 1
@@ -52,22 +51,7 @@ def save(key: str, spans: Spans) -> bool:
     """Write `spans` for the ledger `key` (atomic, 0600). Never raises."""
     record = {"format": FORMAT, "size": spans.size, "sha256": spans.digest, "winners": list(spans.winners),
               "witnesses": list(spans.witnesses), "refs": spans.refs, "tombstones": spans.tombstones}
-    target = cache_file(key)
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".fold-", suffix=".tmp")
-        try:
-            os.fchmod(fd, 0o600)
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump(record, handle, separators=(",", ":"))
-            os.replace(tmp, target)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
-    except OSError:
-        return False
-    return True
+    return write_private_json(cache_file(key), record, prefix=".fold-")
 
 
 def _ints(value: Any) -> tuple[int, ...] | None:

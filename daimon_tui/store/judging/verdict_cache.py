@@ -18,14 +18,13 @@ import contextlib
 import hashlib
 import json
 import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from daimon_briefing import config, store, surfaces
 
-from daimon_tui.domain.own_files import open_regular, read_regular, xdg_dir
+from daimon_tui.domain.own_files import open_regular, read_regular, write_private_json, xdg_dir
 from daimon_tui.models import Briefing, ProjectRef, WithheldItem
 
 FORMAT = 1
@@ -150,21 +149,7 @@ def save(briefing: Briefing, digest: str) -> Path | None:
     if briefing.provisional or briefing.state == "unavailable":
         return None
     target = cache_file(briefing.project.slug)
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".verdicts-", suffix=".tmp")
-        try:
-            os.fchmod(fd, 0o600)
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump(to_record(briefing, digest), handle)
-            os.replace(tmp, target)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
-    except OSError:
-        return None
-    return target
+    return target if write_private_json(target, to_record(briefing, digest), prefix=".verdicts-") else None
 
 
 def _verdict(raw: Any) -> Verdict | None:
