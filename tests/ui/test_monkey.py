@@ -80,6 +80,6 @@ async def test_monkey_short(demo_store: demo.DemoStore) -> None:
 
 @pytest.mark.slow
 @pytest.mark.timeout(1800)
-@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("seed", [1, 2])
 async def test_monkey_long(demo_store: demo.DemoStore, seed: int) -> None:
-    await monkey(demo_store, seed=seed, presses=400, size=(80, 24))
+    await monkey(demo_store, seed=seed, presses=300, size=(80, 24))

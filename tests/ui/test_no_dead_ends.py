@@ -79,7 +79,8 @@ async def test_escape_on_the_briefing_never_quits(demo_store: demo.DemoStore) ->
 
 
 async def filter_rows(app: DaimonTUI, pilot, query: str) -> list:
-    await pilot.press("slash", "ctrl+a", "ctrl+k", *query)
+    # enter applies the filter at once (typing is debounced)
+    await pilot.press("slash", "ctrl+a", "ctrl+k", *query, "enter")
     await settle(pilot)
     return app.screen.rows
 
@@ -109,7 +110,7 @@ async def test_filter_semantics_for_withheld_rows_and_bad_facets(demo_store: dem
         await filter_rows(app, pilot, "trust:verbatim")
         assert box.border_title is None
         # Cleared and submitted: the box goes away.
-        await pilot.press("ctrl+a", "ctrl+k", "enter")
+        await pilot.press("slash", "ctrl+a", "ctrl+k", "enter")
         await settle(pilot)
         assert not box.display
 
