@@ -39,7 +39,7 @@ import bench_briefing as bench
 import manifest as manifest_file
 
 HERE = Path(__file__).resolve()
-QUIET_GROUPS = frozenset({"verb", "briefing-live"})  # waits on a person / runs while the screen does
+QUIET_GROUPS = frozenset({"verb", "briefing-live", "team-live"})  # waits on a person / runs while the screen does
 
 
 def _busy(app: Any) -> bool:

@@ -39,7 +39,7 @@ async def take(app: DaimonTUI, name: str, keys: tuple[str, ...]) -> None:
             for _ in range(3):
                 await pilot.pause()
                 # The live watcher runs as long as the screen: never wait for it.
-                busy = [w for w in app.workers if w.group not in {"briefing-live", "verb"}]
+                busy = [w for w in app.workers if w.group not in {"briefing-live", "team-live", "verb"}]
                 await asyncio.gather(*(w.wait() for w in busy), return_exceptions=True)
         await pilot.pause(0.3)
         app.save_screenshot(str(OUT / f"{name}.svg"))

@@ -154,3 +154,26 @@ def team_store(root: Path, *, bob_extra: tuple[dict, ...] = (), bob_topic: str =
             alice_quarantine=str(alice_quarantine),
             bob_quarantine=str(bob_quarantine),
         )
+
+
+def teammate_pushes(store: TeamStore, author: str, decision: str, *, when: str = "2026-12-02T10:00:00Z") -> None:
+    """Another engineer (a fresh HOME beside alice's and bob's) joins the team
+    and pushes a checkpoint stating `decision`; alice's clone has not fetched it."""
+    home = store.root / author
+    project = home / "src" / "app"
+    with testing.sandbox(home, settings=_settings(author, project),
+                         clock=testing.StepClock(_START_NS + 7200 * 10**9, seed=author)):
+        _checkout(project)
+        with _git_date(when):
+            _join(store.remote, project, author)
+        testing.seed_checkpoint(
+            project,
+            _checkpoint(f"S-{author}-1", when, f"{author}'s topic", [{"text": decision, "trust": "inferred"}], []),
+            session_id=f"S-{author}-1",
+        )
+        _synced(expect_fetch=False, when=when)
+
+
+def reader_syncs(when: str = "2026-12-02T11:00:00Z") -> None:
+    """alice runs `daimon team sync` (as in another terminal): her clone fetches."""
+    _synced(expect_fetch=True, when=when)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import json
+from pathlib import Path
 
 import pytest
 from daimon_briefing import briefing, render
@@ -198,3 +199,32 @@ def test_as_of_the_team_is_what_had_reached_the_clone_then(
     assert tui_main(["brief", "--team", "--json", "--as-of", "2026-12-01T20:00:00Z",
                      "--project", str(team_store.project)]) == 0
     assert json.loads(capsys.readouterr().out)["team"]["teammates"] == []
+
+
+def test_the_team_watch_counts_files_and_reflogs_not_gits_churn(tmp_path: Path) -> None:
+    from daimon_tui.store.read.team_live import relevant
+
+    root = tmp_path / "team"
+    assert relevant(root / "clone" / "projects" / "p" / "authors" / "bob" / "S-1.json", root)
+    assert relevant(root / "clone" / ".git" / "logs" / "refs" / "remotes" / "origin" / "main", root)
+    assert not relevant(root / "clone" / ".git" / "objects" / "ab" / "cdef", root)
+    assert not relevant(root / "clone" / ".git" / "index.lock", root)
+    assert not relevant(root / "clone" / ".git" / "index", root)
+    assert not relevant(tmp_path / "elsewhere" / "x.json", root)
+
+
+async def test_a_team_directory_made_later_is_polled_into_view(tmp_path: Path, monkeypatch) -> None:
+    import asyncio
+
+    from daimon_tui.store.read import team_live
+
+    monkeypatch.setattr(team_live, "POLL_SECONDS", 0.05)
+    root = tmp_path / "team"  # no team yet: `daimon team init` makes it
+    batches = team_live.watch_team(root)
+    first = asyncio.ensure_future(anext(batches))
+    await asyncio.sleep(0.15)
+    assert not first.done()
+    (root / "clone" / "authors" / "bob").mkdir(parents=True)
+    (root / "clone" / "authors" / "bob" / "S-1.json").write_text("{}")
+    await asyncio.wait_for(first, timeout=2)
+    await batches.aclose()

@@ -8,8 +8,8 @@ from collections.abc import Callable
 from textual.pilot import Pilot
 
 # A verb's worker waits on the person (its modals) and the live watcher runs
-# for as long as the screen does: never wait for those.
-INTERACTIVE_GROUPS = frozenset({"verb", "queue-verb", "briefing-live"})
+# (the bucket, the team copy) for as long as the screen does: never wait for those.
+INTERACTIVE_GROUPS = frozenset({"verb", "queue-verb", "briefing-live", "team-live"})
 
 
 async def settle(pilot: Pilot, rounds: int = 3) -> None:

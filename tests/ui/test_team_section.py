@@ -18,8 +18,8 @@ from daimon_tui.ui.screens.briefing import BriefingScreen
 from daimon_tui.ui.screens.verb_modals import PlanPreviewModal, RetractModal
 from daimon_tui.ui.widgets.item_detail import ItemDetail
 from tests.store.test_team import _teammate_blocks
-from tests.team_store import BOB_VERBATIM, SHARED_DECISION, TeamStore
-from tests.ui.settle import settle
+from tests.team_store import BOB_VERBATIM, SHARED_DECISION, TeamStore, reader_syncs, teammate_pushes
+from tests.ui.settle import settle, wait_until
 
 
 async def _open(pilot, app: DaimonTUI) -> BriefingScreen:
@@ -188,3 +188,20 @@ async def test_a_retained_session_offers_no_team_section(team_store: TeamStore) 
         await pilot.press("t")
         await settle(pilot)
         assert not screen.show_team and screen.team is None
+
+
+CAROL_DECISION = "Serve the importer's status page from the cache"
+
+
+async def test_a_sync_in_another_terminal_shows_in_the_section_without_a_key(team_store: TeamStore) -> None:
+    teammate_pushes(team_store, "carol", CAROL_DECISION)  # on the remote, not yet in alice's copy
+    app = DaimonTUI(project_path=str(team_store.project))
+    async with app.run_test(size=(150, 45)) as pilot:
+        screen = await _open(pilot, app)
+        assert "carol" not in [r.mate.author for r in _team_rows(screen) if r.mate]
+        await pilot.pause(0.3)  # the watch is set up
+        reader_syncs()
+        await wait_until(pilot, lambda: CAROL_DECISION in [r.entry.item.text for r in _team_rows(screen) if r.entry],
+                         timeout=5, what="carol's decision in the section")
+        mate = next(r.mate for r in _team_rows(screen) if r.mate and r.mate.author == "carol")
+        assert mate.arrived is not None

@@ -197,6 +197,7 @@ class BriefingScreen(Screen):
         self.writes_disabled = kill_switch.writes_disabled()
         # The teammates' section (`t`), read when first shown.
         self.team: TeamView | None = None
+        self.team_live_started = False
 
     def compose(self) -> ComposeResult:
         yield Static(id="briefing-header")
@@ -709,12 +710,36 @@ class BriefingScreen(Screen):
         self.rebuild()
 
     @work(exclusive=True, group="team-load")
-    async def load_team(self) -> None:
+    async def load_team(self, delay: float = 0.0) -> None:
+        if not self.team_live_started:
+            self.team_live_started = True
+            self.watch_team_copy()
+        if delay:
+            await asyncio.sleep(delay)
         # The judging child folds the reader's ledgers for the team view too.
         team, _failure = await judge_service.read("team", self.project, self.now)
         if self.is_attached:
             self.team = team
             self.rebuild()
+
+    @work(exclusive=True, group="team-live")
+    async def watch_team_copy(self) -> None:
+        """A sync in another terminal shows without a key: re-read the team copy
+        when it changes (hidden, the next `t` reads it afresh)."""
+        from daimon_tui.store.read import team_live
+
+        root = await asyncio.to_thread(team_live.team_root)
+
+        def fell_back(message: str) -> None:
+            self.notify(message, severity="warning")
+
+        async for _batch in team_live.watch_team(root, on_fallback=fell_back):
+            if not self.is_attached:
+                return
+            if self.show_team:
+                self.load_team(delay=0.1)  # exclusive: a burst of batches costs one read
+            else:
+                self.team = None
 
     def add_team_rows(self, entries: list[Entry], terms: tuple) -> None:
         from daimon_tui.ui.widgets.team_section import team_rows
