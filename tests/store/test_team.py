@@ -228,3 +228,35 @@ async def test_a_team_directory_made_later_is_polled_into_view(tmp_path: Path, m
     (root / "clone" / "authors" / "bob" / "S-1.json").write_text("{}")
     await asyncio.wait_for(first, timeout=2)
     await batches.aclose()
+
+
+@pytest.mark.parametrize("team_on", [True, False])
+def test_retracting_your_own_item_says_whether_daimon_publishes_it(
+    team_store: TeamStore, team_on: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from daimon_briefing import config
+
+    from daimon_tui.domain import verbs
+    from daimon_tui.store.write import plans
+
+    if not team_on:
+        monkeypatch.setattr(config, "team_enabled", lambda: False)
+    project = reader.resolve_project(str(team_store.project))
+    own = next(i for i in reader.load_briefing(project).items() if i.text == SHARED_DECISION)
+    plan = plans.build_plan("retract", (own.id or "",), project, verbs.RetractInput(reason="r", evidence=("issue:1",)))
+    said = [e for e in plan.effects if e.startswith("the team: ")]
+    if team_on:
+        assert said == [f"the team: will be published to {team_store.remote_slug}; teammates withhold it after "
+                        "their next `daimon team sync`"]
+    else:
+        assert said == ["the team: stays on this machine: no team remote receives this project's quarantines"]
+
+
+def test_a_store_without_a_team_says_nothing_of_one_in_a_retract_preview(demo_store) -> None:
+    from daimon_tui.domain import verbs
+    from daimon_tui.store.write import plans
+
+    project = reader.resolve_project(str(demo_store.project))
+    item = reader.load_briefing(project).items()[0]
+    plan = plans.build_plan("retract", (item.id or "",), project, verbs.RetractInput(reason="r", evidence=("x:1",)))
+    assert not [e for e in plan.effects if e.startswith("the team")]

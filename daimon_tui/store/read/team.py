@@ -20,6 +20,7 @@ from typing import Any
 
 from daimon_briefing import briefing, config, schema, store, teamsync, trust, view
 
+from daimon_tui.domain.team import publish_phrase
 from daimon_tui.models import (
     Diagnostic,
     OwnQuarantine,
@@ -103,6 +104,15 @@ def _publishes_to(project: ProjectRef) -> tuple[str, ...]:
     if not config.team_enabled():
         return ()
     return tuple(store._remote_of(d) for d in store._own_team_dirs(project.target, clones_only=True))
+
+
+def quarantine_reach(project: ProjectRef) -> str | None:
+    """What the preview of a new human quarantine in `project` says about the
+    team (daimon publishes it on the team's next sync, or keeps it here), or
+    None on a machine with no team clone: then there is no team to speak of."""
+    if not teamsync.list_remotes():
+        return None
+    return f"the team: {publish_phrase(_publishes_to(project))}"
 
 
 def _arrived(remotes: Iterable[str], author: str, session_id: str | None) -> str | None:

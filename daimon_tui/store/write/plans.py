@@ -184,9 +184,13 @@ def build_plan(verb: verbs.VerbName, item_ids: tuple[str, ...], project: Project
     if verb == "resolve":
         return verbs.plan_resolve(project.slug, facts, guard, data or verbs.ResolveInput())
     if verb == "retract":
-        return verbs.plan_retract(project.slug, facts, guard,
+        from daimon_tui.store.read.team import quarantine_reach
+
+        plan = verbs.plan_retract(project.slug, facts, guard,
                                   data if isinstance(data, verbs.RetractInput)
                                   else verbs.RetractInput(reason="", evidence=()))
+        reach = quarantine_reach(project)  # daimon publishes a human quarantine to the team
+        return plan if reach is None else plan.model_copy(update={"effects": (*plan.effects, reach)})
     if verb == "restore":
         return verbs.plan_restore(project.slug, facts, guard)
     if verb == "reverify":
