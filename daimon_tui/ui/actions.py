@@ -58,6 +58,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
                short="withheld"),
     ActionSpec("as_daimon", "d", "screen.toggle_as_daimon", "Rows as daimon prints them, or compact", "Briefing"),
     ActionSpec("team", "t", "screen.toggle_team", "Show or hide the teammates' memory", "Briefing"),
+    ActionSpec("header", "e", "screen.toggle_header", "Whole header (handoff, rulings) or one line each", "Briefing"),
     ActionSpec("full", "enter", "screen.full_text", "Full text of this item", "Briefing"),
     ActionSpec("mark", "space", "screen.mark", "Mark for a batch verb", "Briefing"),
     ActionSpec("item", "o", "screen.open_item", "Open the item full-screen (evidence, witnesses, lifecycle)",

@@ -43,6 +43,8 @@ DETAIL_REST_S = 0.08
 FIRST_FRAME_S = 0.12
 # Narrower than this, the detail pane sits below the list.
 NARROW_COLUMNS = 100
+# Up to this many rows the header folds (the handoff and rulings one line each).
+SHORT_ROWS = 30
 
 
 if TYPE_CHECKING:
@@ -87,25 +89,44 @@ def handoff_text(handoff: Handoff) -> Text:
     return text
 
 
+def folded_handoff(handoff: Handoff) -> Text:
+    """The baton on one line (a short terminal): `e` shows daimon's whole block."""
+    text = Text("HANDOFF (e): ", style="bold magenta")
+    text.append("  ".join(f"→ {inert(line, limit=400)}" for line in handoff.lines), style="bold")
+    return text
+
+
+def folded_rulings(rulings: tuple[str, ...]) -> Text:
+    """daimon's rulings section on one line, its heading shortened: the rulings come first."""
+    text = Text("Standing rulings (e): ", style="bold cyan")
+    text.append("  ".join(inert(line, limit=400) for line in rulings[1:]), style="bold")
+    return text
+
+
 def header_text(briefing: Briefing, receipt_failures: int = 0, shown: Callable[[str], str] = str, *,
-                latest: bool = True, disabled: bool = False, now: float | None = None) -> Text:
-    """The header; `latest=False` for a retained or past checkpoint (History, as-of)."""
+                latest: bool = True, disabled: bool = False, now: float | None = None, folded: bool = False) -> Text:
+    """The header; `latest=False` for a retained or past checkpoint (History, as-of).
+    `folded` (a short terminal): one line per part, the handoff and rulings folded,
+    no greeting, so the list keeps its rows."""
     text = Text()
     if briefing.handoff:
-        text.append_text(handoff_text(briefing.handoff))
+        text.append_text(folded_handoff(briefing.handoff) if folded else handoff_text(briefing.handoff))
         text.append("\n")
     text.append("Briefing · ", style="bold")
     text.append(inert(briefing.project.name or briefing.project.slug, limit=80), style="bold")
     if briefing.session_id:
         text.append(f"  ·  session {inert(briefing.session_id, limit=60)}")
-    if briefing.created:
-        created = inert(briefing.created, limit=30)
-        text.append(f"  written {with_age(created, now) if now is not None else created}", style="dim")
     counts = f"  {len(briefing.items())} items"
     hidden = len(briefing.resolved) + len(briefing.withheld)
     if hidden:
         counts += f", {hidden} withheld (h)"
-    text.append(counts, style="dim")
+    if folded:  # the counts before the date: a cut line keeps them
+        text.append(counts, style="dim")
+    if briefing.created:
+        created = inert(briefing.created, limit=30)
+        text.append(f"  written {with_age(created, now) if now is not None else created}", style="dim")
+    if not folded:
+        text.append(counts, style="dim")
     if disabled:
         text.append("\n⛔ daimon is disabled (DAIMON_DISABLE): reading works, every verb will be refused.",
                     style="bold red")
@@ -120,8 +141,12 @@ def header_text(briefing: Briefing, receipt_failures: int = 0, shown: Callable[[
     for note in briefing.notes:
         style = "yellow" if note.level != "error" else "bold red"
         text.append(f"\n⚠ {inert(shown(note.message), limit=400)}", style=style)
-    if briefing.greeting and briefing.state == "briefing":
+    if briefing.greeting and briefing.state == "briefing" and not folded:
         text.append(f"\n{briefing.greeting}", style="italic")
+    if folded and len(briefing.rulings) > 1:
+        text.append("\n")
+        text.append_text(folded_rulings(briefing.rulings))
+        return text
     for n, ruling in enumerate(briefing.rulings):
         text.append(f"\n{inert(ruling, limit=400)}", style="bold cyan" if n == 0 else "bold")
     return text
@@ -198,6 +223,8 @@ class BriefingScreen(Screen):
         # The teammates' section (`t`), read when first shown.
         self.team: TeamView | None = None
         self.team_live_started = False
+        # None: the header folds by the terminal's height; `e` decides otherwise.
+        self.fold_header: bool | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(id="briefing-header")
@@ -230,9 +257,11 @@ class BriefingScreen(Screen):
         return self.now if self.now is not None else time.time()
 
     def on_resize(self) -> None:
-        # Under 100 columns the detail pane goes below the list (styles/app.tcss).
+        # Under 100 columns the detail pane goes below the list (styles/app.tcss);
+        # on a short terminal the header folds (unless `e` chose otherwise).
         with contextlib.suppress(NoMatches):
             self.query_one("#briefing-body").set_class(self.size.width < NARROW_COLUMNS, "narrow")
+            self.paint_header()
 
     # ---- loading ---------------------------------------------------------
 
@@ -288,9 +317,7 @@ class BriefingScreen(Screen):
         self.receipt_failures = report.receipt_failures
         if self.briefing is not None:
             with contextlib.suppress(NoMatches):  # the screen closed during the read
-                header = header_text(self.briefing, self.receipt_failures, self._shown, latest=self.LATEST,
-                                     disabled=self.writes_disabled, now=self.ages_at())
-                self.query_one("#briefing-header", Static).update(header)
+                self.paint_header()
 
     def show(self, briefing: Briefing) -> None:
         # Workers call this after a read; the screen may have closed meanwhile
@@ -304,9 +331,25 @@ class BriefingScreen(Screen):
         self.briefing = briefing
         if not briefing.provisional:
             self.details.clear()
-        header.update(header_text(briefing, self.receipt_failures, self._shown, latest=self.LATEST,
-                                  disabled=self.writes_disabled, now=self.ages_at()))
+        self.paint_header(header)
         self.rebuild()
+
+    def header_is_folded(self) -> bool:
+        return self.size.height <= SHORT_ROWS if self.fold_header is None else self.fold_header
+
+    def paint_header(self, header: Static | None = None) -> None:
+        if self.briefing is None:
+            return
+        header = header or self.query_one("#briefing-header", Static)
+        header.set_class(self.header_is_folded(), "folded")  # one row per line (styles/app.tcss)
+        header.update(header_text(self.briefing, self.receipt_failures, self._shown, latest=self.LATEST,
+                                  disabled=self.writes_disabled, now=self.ages_at(), folded=self.header_is_folded()))
+
+    def action_toggle_header(self) -> None:
+        """`e`: the whole header (handoff, rulings) or one line per part."""
+        self.fold_header = not self.header_is_folded()
+        with contextlib.suppress(NoMatches):
+            self.paint_header()
 
     @work(group="briefing-footer")
     async def mount_footer(self) -> None:
