@@ -170,3 +170,24 @@ async def test_the_cursor_row_stays_on_screen_after_shrinking_and_growing_back()
         await pilot.pause()
         await pilot.pause()
         assert on_screen()
+
+
+async def test_the_last_row_brings_the_notes_after_it_into_view() -> None:
+    # The team section ends with lines no cursor can reach (your quarantines):
+    # on the last row they come into view, or nothing could ever show them.
+    rows_ = [*(Entry(Text(f"row {n}"), key=n) for n in range(30)), *(Entry(Text(f"note {n}")) for n in range(3))]
+    app = ListApp(rows_)
+    async with app.run_test(size=(40, 10)) as pilot:
+        await pilot.pause()
+        rows = app.query_one(RowList)
+        height = rows.scrollable_content_region.height
+        rows._show_from(30 - height)  # the last row on the view's bottom line, the notes below it
+        rows.highlighted = 28
+        await pilot.pause()
+        await pilot.press("down")  # onto the last row: no page turn was needed for the row itself
+        await pilot.pause()
+        assert rows.highlighted == 29
+        assert rows.top <= rows._starts[29] and rows.total_lines <= rows.top + height  # the row and every note
+        await pilot.press("home")
+        await pilot.pause()
+        assert rows.top == 0

@@ -271,10 +271,13 @@ class RowList(Widget, can_focus=True):
         if index is None or not 0 <= index < len(self._breaks):
             return
         top, bottom = self._starts[index], self._starts[index] + len(self._breaks[index]) + 1
+        last = self._step(index, 1) is None
+        if last:
+            bottom = self.total_lines  # the notes after the last row: no cursor reaches them otherwise
         view, height = self.top, self.scrollable_content_region.height
         if height <= 0 or (top >= view and bottom <= view + height):
             return
-        margin = min(2, height // 4)  # a line or two of the page before stays in view
+        margin = 0 if last else min(2, height // 4)  # a line or two of the page before stays in view
         y = top - margin if bottom > view + height else bottom - height + margin
         self._show_from(max(0, min(y, top)))
 
