@@ -81,3 +81,14 @@ def publish_phrase(publishes_to: tuple[str, ...]) -> str:
         return "stays on this machine: no team remote receives this project's quarantines"
     return ("will be published to " + ", ".join(inert(r) for r in publishes_to)
             + f"; teammates withhold it after their next `{SYNC_COMMAND}`")
+
+
+def release_phrase(holders: list[str] | tuple[str, ...], team_on: bool) -> str:
+    """What the preview of a release says about the team: the clones that hold the quarantine."""
+    if not holders:
+        return "this quarantine was never published: the release stays on this machine"
+    where = ", ".join(inert(r) for r in holders)
+    if not team_on:
+        return (f"published to {where}, but the team is off here (DAIMON_TEAM): the release is not published "
+                "and teammates keep withholding the value")
+    return f"the release is published to {where} too; teammates show the value again after their next `{SYNC_COMMAND}`"

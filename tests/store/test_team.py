@@ -260,3 +260,26 @@ def test_a_store_without_a_team_says_nothing_of_one_in_a_retract_preview(demo_st
     item = reader.load_briefing(project).items()[0]
     plan = plans.build_plan("retract", (item.id or "",), project, verbs.RetractInput(reason="r", evidence=("x:1",)))
     assert not [e for e in plan.effects if e.startswith("the team")]
+
+
+@pytest.mark.parametrize("team_on", [True, False])
+def test_restoring_a_published_quarantine_says_the_release_reaches_the_team(
+    team_store: TeamStore, team_on: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from daimon_briefing import config
+
+    from daimon_tui.store.write import plans
+
+    if not team_on:
+        monkeypatch.setattr(config, "team_enabled", lambda: False)
+    project = reader.resolve_project(str(team_store.project))
+    withheld = next(w for w in reader.load_briefing(project).withheld if w.state == "quarantined")
+    plan = plans.build_plan("restore", (withheld.id or "",), project)
+    assert plan.allowed and [w.quarantine_id for w in plan.writes] == [team_store.alice_quarantine]
+    said = [e for e in plan.effects if e.startswith("the team: ")]
+    if team_on:
+        assert said == [f"the team: the release is published to {team_store.remote_slug} too; teammates show the "
+                        "value again after their next `daimon team sync`"]
+    else:
+        assert said == [f"the team: published to {team_store.remote_slug}, but the team is off here (DAIMON_TEAM): "
+                        "the release is not published and teammates keep withholding the value"]

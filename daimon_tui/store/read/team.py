@@ -20,7 +20,8 @@ from typing import Any
 
 from daimon_briefing import briefing, config, schema, store, teamsync, trust, view
 
-from daimon_tui.domain.team import publish_phrase
+from daimon_tui.domain.team import publish_phrase, release_phrase
+from daimon_tui.domain.verbs import PlannedWrite
 from daimon_tui.models import (
     Diagnostic,
     OwnQuarantine,
@@ -106,13 +107,22 @@ def _publishes_to(project: ProjectRef) -> tuple[str, ...]:
     return tuple(store._remote_of(d) for d in store._own_team_dirs(project.target, clones_only=True))
 
 
-def quarantine_reach(project: ProjectRef) -> str | None:
-    """What the preview of a new human quarantine in `project` says about the
-    team (daimon publishes it on the team's next sync, or keeps it here), or
-    None on a machine with no team clone: then there is no team to speak of."""
-    if not teamsync.list_remotes():
-        return None
-    return f"the team: {publish_phrase(_publishes_to(project))}"
+def team_effects(project: ProjectRef, writes: Iterable[PlannedWrite]) -> tuple[str, ...]:
+    """What a preview says about the team for quarantines and releases: daimon
+    publishes a human quarantine to the team clones, and a release to every clone
+    that holds the quarantine. Nothing on a machine with no team clone."""
+    writes = tuple(writes)
+    if not any(w.op in ("quarantine", "release") for w in writes) or not teamsync.list_remotes():
+        return ()
+    out = []
+    if any(w.op == "quarantine" for w in writes):
+        out.append(f"the team: {publish_phrase(_publishes_to(project))}")
+    released = {w.quarantine_id for w in writes if w.op == "release" and w.quarantine_id}
+    if released:
+        own, _routed = _own_quarantines(project)
+        holders = sorted({r for q in own if q.quarantine_id in released for r in q.published_to})
+        out.append(f"the team: {release_phrase(holders, config.team_enabled())}")
+    return tuple(out)
 
 
 def _arrived(remotes: Iterable[str], author: str, session_id: str | None) -> str | None:

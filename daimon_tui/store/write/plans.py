@@ -184,15 +184,11 @@ def build_plan(verb: verbs.VerbName, item_ids: tuple[str, ...], project: Project
     if verb == "resolve":
         return verbs.plan_resolve(project.slug, facts, guard, data or verbs.ResolveInput())
     if verb == "retract":
-        from daimon_tui.store.read.team import quarantine_reach
-
-        plan = verbs.plan_retract(project.slug, facts, guard,
-                                  data if isinstance(data, verbs.RetractInput)
-                                  else verbs.RetractInput(reason="", evidence=()))
-        reach = quarantine_reach(project)  # daimon publishes a human quarantine to the team
-        return plan if reach is None else plan.model_copy(update={"effects": (*plan.effects, reach)})
+        return _with_team(project, verbs.plan_retract(project.slug, facts, guard,
+                                                      data if isinstance(data, verbs.RetractInput)
+                                                      else verbs.RetractInput(reason="", evidence=())))
     if verb == "restore":
-        return verbs.plan_restore(project.slug, facts, guard)
+        return _with_team(project, verbs.plan_restore(project.slug, facts, guard))
     if verb == "reverify":
         return verbs.plan_reverify(project.slug, facts, guard,
                                    data if isinstance(data, verbs.ReverifyInput) else verbs.ReverifyInput())
@@ -203,6 +199,14 @@ def build_plan(verb: verbs.VerbName, item_ids: tuple[str, ...], project: Project
         return verbs.plan_forget(project.slug, facts[0], guard,
                                  data if isinstance(data, verbs.ForgetInput) else None)
     raise ValueError(f"use build_undo_plan for {verb!r}")
+
+
+def _with_team(project: ProjectRef, plan: verbs.Plan) -> verbs.Plan:
+    """The plan with what daimon publishes to the team (quarantines, releases) among its effects."""
+    from daimon_tui.store.read.team import team_effects
+
+    said = team_effects(project, plan.writes)
+    return plan.model_copy(update={"effects": (*plan.effects, *said)}) if said else plan
 
 
 def done_records(entry: ActionEntry) -> list[verbs.DoneRecord]:
@@ -220,4 +224,4 @@ def build_undo_plan(project: ProjectRef, entry: ActionEntry | None,
     done = done_records(entry)
     guard = store_guard(project)
     facts = {record.item_id: item_facts(project, record.item_id) for record in done}
-    return verbs.plan_undo(project.slug, entry, done, facts, guard, skipped)
+    return _with_team(project, verbs.plan_undo(project.slug, entry, done, facts, guard, skipped))
