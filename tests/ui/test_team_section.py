@@ -199,9 +199,14 @@ async def test_a_sync_in_another_terminal_shows_in_the_section_without_a_key(tea
     async with app.run_test(size=(150, 45)) as pilot:
         screen = await _open(pilot, app)
         assert "carol" not in [r.mate.author for r in _team_rows(screen) if r.mate]
+        await _cursor_to(pilot, screen, lambda r: r.team and r.team.entry and r.team.entry.item.text == BOB_VERBATIM)
         await pilot.pause(0.3)  # the watch is set up
         reader_syncs()
         await wait_until(pilot, lambda: CAROL_DECISION in [r.entry.item.text for r in _team_rows(screen) if r.entry],
                          timeout=5, what="carol's decision in the section")
         mate = next(r.mate for r in _team_rows(screen) if r.mate and r.mate.author == "carol")
         assert mate.arrived is not None
+        # The cursor stays where the person was, as it does for the briefing's own live changes.
+        row = screen.current_row()
+        assert row is not None and row.team is not None and row.team.entry is not None
+        assert row.team.entry.item.text == BOB_VERBATIM

@@ -80,6 +80,20 @@ class Row:
     team: TeamRow | None = None
 
 
+def row_key(row: Row | None) -> tuple | None:
+    """What a row is across a rebuild (a live change, a verb): the cursor stays on it."""
+    if row is None:
+        return None
+    if row.item is not None:
+        return ("item", row.item.id) if row.item.id else None
+    if row.team is not None and row.team.entry is not None:
+        return ("team", row.team.entry.item.id)
+    if row.team is not None and row.team.quarantine is not None:
+        q = row.team.quarantine
+        return ("team", q.kind, q.author, q.ts)
+    return None
+
+
 def handoff_text(handoff: Handoff) -> Text:
     """daimon's baton block, as it leads `daimon brief`."""
     text = Text(f"HANDOFF (left deliberately by previous session, {inert(handoff.ts, limit=40)}):",
@@ -372,7 +386,9 @@ class BriefingScreen(Screen):
         except NoMatches:
             return  # the screen is closing
         briefing = self.briefing
-        keep = self.current_id()
+        kept_row = self.current_row() if self.rows else None
+        keep = row_key(kept_row)
+        kept_at = self.rows.index(kept_row) if kept_row is not None and kept_row in self.rows else 0
         self.rows = []
         if briefing is None:
             row_list.set_entries([])
@@ -427,7 +443,10 @@ class BriefingScreen(Screen):
             if briefing.state == "no-checkpoint" and briefing.notes:
                 message = "daimon reads no checkpoint for this project: see the note above. P picks another."
             heading(Text(message, style="italic"))
-        target = next((n for n, r in enumerate(self.rows) if r.item and r.item.id == keep), 0 if self.rows else None)
+        # A teammate's row that went (a retract, a sync) leaves the cursor where it was in the section.
+        fallback = min(kept_at, len(self.rows) - 1) if keep and keep[0] == "team" else 0
+        target = next((n for n, r in enumerate(self.rows) if keep and row_key(r) == keep),
+                      fallback if self.rows else None)
         highlight = next((n for n, e in enumerate(entries) if e.key == target), None) if target is not None else None
         row_list.set_entries(entries, highlight)
         if target is None:
