@@ -210,3 +210,23 @@ async def test_a_sync_in_another_terminal_shows_in_the_section_without_a_key(tea
         row = screen.current_row()
         assert row is not None and row.team is not None and row.team.entry is not None
         assert row.team.entry.item.text == BOB_VERBATIM
+
+
+async def test_d_prints_the_teammates_rows_as_daimon_brief_team_does(
+    team_store: TeamStore, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from daimon_tui.ui.widgets.row_list import RowList
+
+    capsys.readouterr()
+    assert daimon_main(["brief", "--team"]) == 0
+    daimon_lines = [line for line in _teammate_blocks(capsys.readouterr().out)[0] if line.startswith("- ")]
+    app = DaimonTUI(project_path=str(team_store.project))
+    async with app.run_test(size=(150, 45)) as pilot:
+        screen = await _open(pilot, app)
+        await pilot.press("d")
+        await settle(pilot)
+        entries = screen.query_one("#items", RowList).entries
+        team_keys = {n for n, r in enumerate(screen.rows) if r.team is not None and r.team.entry is not None}
+        shown = [e.prompt.plain.strip() for e in entries if e.key in team_keys]
+        # daimon's exact line leads each row; who else states it follows.
+        assert all(row.startswith(line) for row, line in zip(shown, daimon_lines, strict=True)), shown

@@ -810,7 +810,7 @@ class BriefingScreen(Screen):
             entries.append(Entry(Text("Teammates: reading the team copy…", style="dim italic")))
             return
         own_ids = {i.id for i in self.briefing.items() if i.id} if self.briefing else set()
-        for text, team_row in team_rows(self.team, terms, own_ids):
+        for text, team_row in team_rows(self.team, terms, own_ids, self.as_daimon):
             if team_row is None:
                 entries.append(Entry(text))
             else:

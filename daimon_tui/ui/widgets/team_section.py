@@ -41,8 +41,9 @@ def _heading(text: str, style: str = "bold underline") -> Text:
     return Text(text, style=style)
 
 
-def _entry_row(entry: TeamItem, team: TeamView, own_ids: set[str]) -> Text:
-    row = item_row(entry.item)
+def _entry_row(entry: TeamItem, team: TeamView, own_ids: set[str], as_daimon: bool) -> Text:
+    # `d`: the line `daimon brief --team` prints (its `_line`), not the reader's briefed line.
+    row = item_row(entry.item.model_copy(update={"briefed_line": None}), as_daimon=as_daimon)
     if entry.item.id in own_ids:
         row.append(f"  [also yours above: {author_names(entry, team.author)}]", style="cyan")
     elif entry.shared:
@@ -61,8 +62,9 @@ def quarantine_row(q: TeamQuarantine) -> Text:
 Line = tuple[Text, TeamRow | None]
 
 
-def team_rows(team: TeamView, terms: tuple[filtering.Term, ...], own_ids: set[str]) -> list[Line]:
-    """The section's lines in order: headings (None) and selectable rows."""
+def team_rows(team: TeamView, terms: tuple[filtering.Term, ...], own_ids: set[str],
+              as_daimon: bool = False) -> list[Line]:
+    """The section's lines in order: headings (None) and selectable rows (`as_daimon`: daimon's lines)."""
     out: list[Line] = []
     out.append((_heading("Teammates — where they left off"), None))
     for note in team.notes:
@@ -88,7 +90,7 @@ def team_rows(team: TeamView, terms: tuple[filtering.Term, ...], own_ids: set[st
                 continue  # a shared claim shows once, under the first teammate stating it
             if entry.item.id:
                 shown.add(entry.item.id)
-            out.append((_entry_row(entry, team, own_ids), TeamRow(entry=entry, mate=mate)))
+            out.append((_entry_row(entry, team, own_ids, as_daimon), TeamRow(entry=entry, mate=mate)))
         if mate.decisions_note:
             out.append((Text(f"  {inert(mate.decisions_note, limit=300)}", style="dim"), None))
     if team.resolved_withheld or team.quarantined_withheld:
