@@ -268,6 +268,11 @@ class TeamRemote(Frozen):
     unpushed: int = 0
     pending: int = 0
     authors: tuple[str, ...] = ()
+    # Which repositories' checkpoints the remote receives (daimon-team.toml [scope]; empty: none),
+    # whether DAIMON_TEAM_PROJECT grants them instead, and a broken toml's parse error.
+    scope: tuple[str, ...] = ()
+    granted_by_env: bool = False
+    config_warning: str | None = None
 
 
 class TeamQuarantine(Frozen):

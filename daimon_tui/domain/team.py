@@ -51,7 +51,21 @@ def remote_phrase(remote: TeamRemote) -> str:
     pending = f", {remote.pending} pending" if remote.pending else ""
     authors = ", ".join(inert(a) for a in remote.authors) or "none yet"
     return (f"Team remote {inert(remote.slug)} ({inert(remote.branch)}): {synced}; {remote.unpushed} unpushed"
-            f"{pending}; authors: {authors}. This copy is as of that sync; `{SYNC_COMMAND}` refreshes it.")
+            f"{pending}; authors: {authors}; {scope_phrase(remote)}.{warning_phrase(remote)} "
+            f"This copy is as of that sync; `{SYNC_COMMAND}` refreshes it.")
+
+
+def scope_phrase(remote: TeamRemote) -> str:
+    """Which projects the remote receives, in `daimon team status`'s words."""
+    if remote.scope:
+        return "scope: " + ", ".join(inert(s) for s in remote.scope)
+    if remote.granted_by_env:
+        return "scope: none configured — DAIMON_TEAM_PROJECT grants this machine's sessions"
+    return "scope: none — this remote receives no checkpoints (add [scope] repos to daimon-team.toml)"
+
+
+def warning_phrase(remote: TeamRemote) -> str:
+    return f" warning: {inert(remote.config_warning, limit=300)}." if remote.config_warning else ""
 
 
 def teammate_origin(mate: Teammate) -> str:

@@ -42,7 +42,9 @@ def team_json(team: TeamView) -> dict[str, Any]:
         "sync_command": SYNC_COMMAND,
         "remotes": [
             {"slug": inert(r.slug), "branch": inert(r.branch), "last_sync": r.last_sync, "unpushed": r.unpushed,
-             "pending": r.pending, "authors": [inert(a) for a in r.authors]}
+             "pending": r.pending, "authors": [inert(a) for a in r.authors], "scope": [inert(s) for s in r.scope],
+             "granted_by_env": r.granted_by_env,
+             "config_warning": inert(r.config_warning, limit=None) if r.config_warning else None}
             for r in team.remotes
         ],
         "teammates": [

@@ -139,9 +139,11 @@ def test_remote_counts_are_what_team_status_says(
     team_store: TeamStore, team: TeamView, capsys: pytest.CaptureFixture[str]
 ) -> None:
     rows = json.loads(_daimon(capsys, "team", "status", "--json"))
-    assert [(r["slug"], r["unpushed"], r["pending"], tuple(r["authors"])) for r in rows] == [
-        (r.slug, r.unpushed, r.pending, r.authors) for r in team.remotes
+    assert [(r["slug"], r["branch"], r["unpushed"], r["pending"], tuple(r["authors"]), tuple(r["scope"]),
+             r["config_warning"]) for r in rows] == [
+        (r.slug, r.branch, r.unpushed, r.pending, r.authors, r.scope, r.config_warning) for r in team.remotes
     ]
+    assert team.remotes[0].scope == ("example.invalid/team/app",)
     # alice's published quarantine is in her clone, not yet committed by a sync.
     assert team.remotes[0].pending == 1
     assert team.remotes[0].last_sync == ALICE_FETCHED
@@ -283,3 +285,16 @@ def test_restoring_a_published_quarantine_says_the_release_reaches_the_team(
     else:
         assert said == [f"the team: published to {team_store.remote_slug}, but the team is off here (DAIMON_TEAM): "
                         "the release is not published and teammates keep withholding the value"]
+
+
+def test_the_remote_line_says_which_projects_it_receives(team: TeamView) -> None:
+    from daimon_tui.domain.team import remote_phrase
+
+    remote = team.remotes[0]
+    assert "scope: example.invalid/team/app" in remote_phrase(remote)
+    closed = remote.model_copy(update={"scope": (), "config_warning": "daimon-team.toml: bad [scope]"})
+    said = remote_phrase(closed)
+    assert "scope: none — this remote receives no checkpoints (add [scope] repos to daimon-team.toml)" in said
+    assert "warning: daimon-team.toml: bad [scope]" in said
+    granted = closed.model_copy(update={"granted_by_env": True})
+    assert "scope: none configured — DAIMON_TEAM_PROJECT grants this machine's sessions" in remote_phrase(granted)

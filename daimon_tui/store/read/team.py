@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from daimon_briefing import briefing, config, schema, store, teamsync, trust, view
+from daimon_briefing import briefing, config, schema, store, teamproject, teamsync, trust, view
 
 from daimon_tui.domain.team import publish_phrase, release_phrase
 from daimon_tui.domain.verbs import PlannedWrite
@@ -78,6 +78,9 @@ def _remotes() -> tuple[tuple[TeamRemote, ...], dict[str, list[str]]]:
             unpushed=teamsync._unpushed_count(sidecar, branch),
             pending=teamsync._pending_count(sidecar),
             authors=authors,
+            scope=tuple(teamproject.scope_entries(sidecar)),
+            granted_by_env=bool(config.team_project()),
+            config_warning=_text(teamproject.config_error(sidecar)),
         ))
     return tuple(rows), holders
 
