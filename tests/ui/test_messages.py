@@ -44,3 +44,16 @@ async def test_a_log_that_cannot_be_opened_is_named_not_called_broken(demo_store
         banner = str(app.screen.query_one("#log-chain", Label).render())
     assert "CHAIN BROKEN" not in banner
     assert str(where) in banner and "not a regular file" in banner and "errno" in banner
+
+
+async def test_an_empty_log_says_what_will_be_logged(demo_store, tmp_path: Path) -> None:
+    from daimon_tui.ui.screens.log import LogScreen
+
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW, action_log=ActionLog(tmp_path / "actions.jsonl"))
+    async with app.run_test(size=(140, 30)) as pilot:
+        await settle(pilot)
+        app.action_view("log")
+        await settle(pilot)
+        assert isinstance(app.screen, LogScreen)
+        banner = str(app.screen.query_one("#log-chain", Label).render())
+    assert "Nothing logged yet: every verb, refusal and world-check made here is logged" in banner

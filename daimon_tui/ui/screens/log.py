@@ -117,7 +117,10 @@ class LogScreen(Screen):
         banner = self.query_one("#log-chain", Label)
         where = f"{self.actions_log.path}"
         if report.ok:
-            banner.update(Text(f"{self.VIEW_NAME} · ✓ {report.message} · {inert(where)}"))
+            # An empty table alone says nothing to someone who has not acted yet.
+            empty = ("\nNothing logged yet: every verb, refusal and world-check made here is logged "
+                     "(ids and hashes, never an item's text).") if not lines else ""
+            banner.update(Text(f"{self.VIEW_NAME} · ✓ {report.message} · {inert(where)}{empty}"))
             banner.set_class(False, "broken")
         elif report.unreadable or (report.unanchored and report.broken_at is None and not report.bad_lines):
             # not a broken chain: a log that cannot be opened, or a kill before its head was written
