@@ -30,6 +30,7 @@ from daimon_tui.domain.search_query import SearchQuery, hit_matches, parse_query
 from daimon_tui.models import Diagnostic, Frozen, ProjectRef
 from daimon_tui.store import paths
 from daimon_tui.store.judging import snapshot_share
+from daimon_tui.store.read import recall_generation
 
 # One search's answer size; facets filter after the fetch, so it over-fetches.
 LIMIT = 50
@@ -206,20 +207,31 @@ def search(project: ProjectRef, text: str, all_projects: bool = False, team: boo
         return SearchResult(query=text, all_projects=all_projects, team=team)
     scope: dict[str, Any] = {"all_projects": True} if all_projects else (
         {"project_dir": project.path} if project.path else {"slug": project.slug})
+    with recall_generation.held():
+        recalled = _recall(words, FACET_FETCH if parsed.facets else limit, scope)
+        if isinstance(recalled, Diagnostic):
+            return SearchResult(query=text, notes=(recalled,), all_projects=all_projects, team=team)
+        hits = _hits(recalled.rows, project, parsed, team, limit)
+    return SearchResult(query=text, hits=tuple(hits), notes=_notes(recalled.notes, cut),
+                        all_projects=all_projects, team=team, seconds=time.perf_counter() - started)
+
+
+def _recall(words: str, limit: int, scope: dict[str, Any]) -> recall.Recalled | Diagnostic:
     try:
-        recalled = recall.query(words, limit=FACET_FETCH if parsed.facets else limit, **scope)
+        return recall.query(words, limit=limit, **scope)
     except recall.RecallError as exc:
-        note = Diagnostic(level="error", message=f"daimon's recall index is unavailable: {exc}")
-        return SearchResult(query=text, notes=(note,), all_projects=all_projects, team=team)
+        return Diagnostic(level="error", message=f"daimon's recall index is unavailable: {exc}")
     except (sqlite3.Error, OSError) as exc:
         # daimon answers a hostile query with no rows; anything that still
         # escapes is said as a note, never raised at the person.
-        note = Diagnostic(level="error", message=f"daimon's recall index could not answer ({type(exc).__name__})")
-        return SearchResult(query=text, notes=(note,), all_projects=all_projects, team=team)
+        return Diagnostic(level="error", message=f"daimon's recall index could not answer ({type(exc).__name__})")
+
+
+def _hits(rows: list, project: ProjectRef, parsed: SearchQuery, team: bool, limit: int) -> list[SearchHit]:
     me = config.author()
     cache: dict[str, _Bucket | None] = {}
     hits: list[SearchHit] = []
-    for row in recalled.rows:
+    for row in rows:
         author = _str(row.get("author"))
         teammate = bool(author and author != me)
         if teammate and not team:
@@ -248,8 +260,7 @@ def search(project: ProjectRef, text: str, all_projects: bool = False, team: boo
             hits.append(hit)
         if len(hits) >= limit:
             break
-    return SearchResult(query=text, hits=tuple(hits), notes=_notes(recalled.notes, cut),
-                        all_projects=all_projects, team=team, seconds=time.perf_counter() - started)
+    return hits
 
 
 def prepare(project: ProjectRef) -> SearchResult:
@@ -257,6 +268,7 @@ def prepare(project: ProjectRef) -> SearchResult:
     (`recall.warm`, daimon's own rebuild when stale) and fold the verdict
     source recall judges every row with (`view.judge`, memoized by daimon)."""
     started = time.perf_counter()
-    recall.warm()
-    view.judge(project.slug)
+    with recall_generation.held():
+        recall.warm()
+        view.judge(project.slug)
     return SearchResult(query="", seconds=time.perf_counter() - started)
