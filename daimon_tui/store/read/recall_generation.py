@@ -24,8 +24,9 @@ import contextlib
 import os
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextvars import ContextVar
+from typing import TypeVar
 
 from daimon_briefing import config, recall, store
 
@@ -39,7 +40,10 @@ _lock = threading.Lock()
 _fresh_at: tuple | None = None  # the generation recall last proved its index fresh in
 _stamp: tuple | None = None  # (sources, forgotten_stamp())
 _walk: tuple | None = None  # (sources, _forgotten_walk())
+_kept: dict[object, tuple] = {}  # name -> (sources, value): `kept`
+_KEPT_SIZE = 16
 _installed = False
+T = TypeVar("T")
 _last: tuple | None = None  # the sources of the last `held()`
 
 
@@ -110,9 +114,9 @@ def _ensure_fresh() -> None:
 def _forgotten_stamp() -> tuple:
     global _stamp
     held = _current.get()
-    kept = _stamp
-    if held is not None and kept is not None and kept[0] == held[0]:
-        return kept[1]
+    last = _stamp
+    if held is not None and last is not None and last[0] == held[0]:
+        return last[1]
     got = _original_forgotten_stamp()
     if held is not None:
         with _lock:
@@ -123,14 +127,31 @@ def _forgotten_stamp() -> tuple:
 def _forgotten_walk() -> tuple[frozenset, frozenset]:
     global _walk
     held = _current.get()
-    kept = _walk
-    if held is not None and kept is not None and kept[0] == held[0]:
-        return kept[1]
+    last = _walk
+    if held is not None and last is not None and last[0] == held[0]:
+        return last[1]
     got = _original_forgotten_walk()
     if held is not None and not got[1]:  # daimon's rule: an unproven ledger is read again
         with _lock:
             _walk = (held[0], got)
     return got
+
+
+def kept(name: object, compute: Callable[[], T]) -> T:
+    """`compute()`, answered again while the sources stand as they did when
+    it last ran; for a read of daimon's files only (outside `held()` it always runs)."""
+    held = _current.get()
+    got = _kept.get(name)
+    if held is not None and got is not None and got[0] == held[0]:
+        return got[1]
+    value = compute()
+    if held is not None:
+        with _lock:
+            _kept.pop(name, None)
+            while len(_kept) >= _KEPT_SIZE:
+                _kept.pop(next(iter(_kept)))
+            _kept[name] = (held[0], value)
+    return value
 
 
 def install() -> None:
@@ -168,3 +189,4 @@ def forget() -> None:
     global _fresh_at, _stamp, _walk, _last
     with _lock:
         _fresh_at = _stamp = _walk = _last = None
+        _kept.clear()
