@@ -95,7 +95,8 @@ def _child(query: str) -> int:
         async def shown(text: str, since: float) -> float:
             assert await _until(pilot, lambda: text in shown_at, 600), f"no answer for {text!r}"
             at = shown_at[text]
-            await _until(pilot, lambda: bool(frames) and frames[-1] >= at, 10)
+            # No frame follows when the answer left the screen as it was (the same hits).
+            await _until(pilot, lambda: bool(frames) and frames[-1] >= at, 0.5)
             return next((f for f in frames if f >= at), at) - since
 
         async with app.run_test(headless=True, size=TERMINAL) as pilot:

@@ -178,6 +178,22 @@ async def test_a_teammates_hits_come_under_a_heading_of_the_shared_project(team_
         assert "shared (daimon files it under" in str(screen.query_one("#search-detail").render())
 
 
+async def test_an_answer_that_leaves_the_hits_as_they_were_keeps_the_cursor(demo_store: demo.DemoStore) -> None:
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = await _search(pilot, "retry")
+        await pilot.press("tab", "down", "down")
+        await settle(pilot)
+        hits = screen.query_one("#search-hits", RowList)
+        at = hits.highlighted
+        assert at is not None and at > 0
+        await pilot.press("shift+tab", "space")  # "retry " asks daimon what "retry" asked
+        await settle(pilot, rounds=4)
+        assert screen.result is not None and screen.result.query == "retry "
+        assert hits.highlighted == at
+
+
 def test_stored_text_is_shown_inert() -> None:
     hit = SearchHit(item_id="r-1", text="[bold]x[/bold] \x1b[31mred \u202eevil", quote="[link=http://a]q[/link]",
                     kind="decision", mark="inferred", state="superseded",

@@ -157,6 +157,8 @@ class SearchScreen(Screen):
         self.marked: set[str] = set()
         self.ready = False
         self.warmup: SearchResult | None = None
+        self.shown = False
+        self._texts: dict[str, Text] = {}
 
     def compose(self) -> ComposeResult:
         # Back in the box the query is refined, not replaced: no select-all on focus.
@@ -178,7 +180,7 @@ class SearchScreen(Screen):
     async def prepare(self) -> None:
         # daimon's cold costs (index freshness, the verdict fold) are paid
         # once, by the judging child, while the person types.
-        self.query_one("#search-status", Static).update(Text("readying daimon's recall index…", style="dim"))
+        self._update("search-status", Text("readying daimon's recall index…", style="dim"))
         self.warmup, _failure = await judge_service.read("search-prepare", self.project)
         self.ready = True
         if self.is_attached:
@@ -224,13 +226,22 @@ class SearchScreen(Screen):
 
     def show(self, result: SearchResult) -> None:
         self.result = result
-        self.hits = list(result.hits)
-        live_ids = {h.item_id for h in self.hits if h.live and h.item_id}
-        self.marked &= live_ids
-        entries = hit_entries(self.hits, self.marked)
-        self.query_one("#search-hits", RowList).set_entries(entries, None)
+        # A keystroke that leaves the hits as they were keeps the list (and its cursor) untouched.
+        if list(result.hits) != self.hits or not self.shown:
+            self.hits = list(result.hits)
+            live_ids = {h.item_id for h in self.hits if h.live and h.item_id}
+            self.marked &= live_ids
+            entries = hit_entries(self.hits, self.marked)
+            self.query_one("#search-hits", RowList).set_entries(entries, None)
+        self.shown = True
         self.show_status()
         self.show_detail()
+
+    def _update(self, widget_id: str, text: Text) -> None:
+        # Each update lays the screen out again: skipped when the text is the same.
+        if self._texts.get(widget_id) != text:
+            self._texts[widget_id] = text
+            self.query_one(f"#{widget_id}", Static).update(text)
 
     def show_status(self) -> None:
         scope = "every project" if self.all_projects else "this project"
@@ -246,7 +257,7 @@ class SearchScreen(Screen):
         problems = parse_query(result.query if result else "").problems
         for note in (*problems, *(d.message for d in (result.notes if result else ()))):
             line.append("\n⚠ " + inert(note, limit=300), style="yellow")
-        self.query_one("#search-status", Static).update(line)
+        self._update("search-status", line)
 
     def current(self) -> SearchHit | None:
         row_list = self.query_one("#search-hits", RowList)
@@ -259,12 +270,12 @@ class SearchScreen(Screen):
     @on(RowList.Highlighted, "#search-hits")
     def show_detail(self) -> None:
         hit = self.current()
-        detail = self.query_one("#search-detail", Static)
         if hit is None:
             empty = self.result is None or not self.result.query.strip()
-            detail.update(Text("Type to search." if empty else "Nothing daimon recalls matches.", style="italic"))
+            self._update("search-detail", Text("Type to search." if empty else "Nothing daimon recalls matches.",
+                                               style="italic"))
         else:
-            detail.update(hit_detail(hit))
+            self._update("search-detail", hit_detail(hit))
 
     # ---- keys --------------------------------------------------------------------
 
