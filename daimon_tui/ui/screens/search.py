@@ -224,8 +224,10 @@ class SearchScreen(Screen):
 
     # ---- showing ---------------------------------------------------------------
 
-    def show(self, result: SearchResult) -> None:
+    def show(self, result: SearchResult) -> bool:
+        """Show `result`; whether anything on screen changed."""
         self.result = result
+        changed = False
         # A keystroke that leaves the hits as they were keeps the list (and its cursor) untouched.
         if list(result.hits) != self.hits or not self.shown:
             self.hits = list(result.hits)
@@ -233,17 +235,20 @@ class SearchScreen(Screen):
             self.marked &= live_ids
             entries = hit_entries(self.hits, self.marked)
             self.query_one("#search-hits", RowList).set_entries(entries, None)
+            changed = True
         self.shown = True
-        self.show_status()
-        self.show_detail()
+        changed = self.show_status() | changed
+        return self.show_detail() | changed
 
-    def _update(self, widget_id: str, text: Text) -> None:
+    def _update(self, widget_id: str, text: Text) -> bool:
         # Each update lays the screen out again: skipped when the text is the same.
-        if self._texts.get(widget_id) != text:
-            self._texts[widget_id] = text
-            self.query_one(f"#{widget_id}", Static).update(text)
+        if self._texts.get(widget_id) == text:
+            return False
+        self._texts[widget_id] = text
+        self.query_one(f"#{widget_id}", Static).update(text)
+        return True
 
-    def show_status(self) -> None:
+    def show_status(self) -> bool:
         scope = "every project" if self.all_projects else "this project"
         team = "teammates shown" if self.team else "teammates hidden"
         line = Text(f"Search · {scope} · {team} (ctrl+o, ctrl+t)", style="bold")
@@ -257,7 +262,7 @@ class SearchScreen(Screen):
         problems = parse_query(result.query if result else "").problems
         for note in (*problems, *(d.message for d in (result.notes if result else ()))):
             line.append("\n⚠ " + inert(note, limit=300), style="yellow")
-        self._update("search-status", line)
+        return self._update("search-status", line)
 
     def current(self) -> SearchHit | None:
         row_list = self.query_one("#search-hits", RowList)
@@ -268,14 +273,13 @@ class SearchScreen(Screen):
         return self.hits[key] if key is not None and key < len(self.hits) else None
 
     @on(RowList.Highlighted, "#search-hits")
-    def show_detail(self) -> None:
+    def show_detail(self) -> bool:
         hit = self.current()
         if hit is None:
             empty = self.result is None or not self.result.query.strip()
-            self._update("search-detail", Text("Type to search." if empty else "Nothing daimon recalls matches.",
-                                               style="italic"))
-        else:
-            self._update("search-detail", hit_detail(hit))
+            return self._update("search-detail", Text("Type to search." if empty else "Nothing daimon recalls matches.",
+                                                      style="italic"))
+        return self._update("search-detail", hit_detail(hit))
 
     # ---- keys --------------------------------------------------------------------
 
