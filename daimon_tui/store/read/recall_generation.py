@@ -78,9 +78,13 @@ def _tree(root: str, out: list[tuple]) -> bool:
                     continue
                 if entry.is_symlink() and entry.is_dir():
                     return False  # daimon's walks follow it; ours would not see inside
+                st = entry.stat()
+            except FileNotFoundError:  # gone since the listing: the next generation sees it
+                out.append((entry.path, None))
+                continue
             except OSError:
                 return False
-            out.append((entry.path, _stat(entry.path)))
+            out.append((entry.path, st.st_ino, st.st_mtime_ns, st.st_ctime_ns, st.st_size))
     return True
 
 
@@ -91,7 +95,9 @@ def generation() -> tuple | None:
         if not _tree(str(root), entries):
             return None
     days = config.team_retention_days()
-    sources = (tuple(sorted(entries, key=lambda e: e[0])), days, int(time.time() // 86400) if days else 0)
+    # In listing order, unsorted: a listing that comes back in another order
+    # only costs one more real check, never a stale answer.
+    sources = (tuple(entries), days, int(time.time() // 86400) if days else 0)
     return (sources, _stat(str(config.recall_db())))
 
 
