@@ -37,7 +37,7 @@ from pydantic import Field
 from daimon_tui.domain.search_query import SearchQuery, hit_matches, parse_query
 from daimon_tui.models import Diagnostic, Frozen, ProjectRef
 from daimon_tui.store import paths
-from daimon_tui.store.judging import snapshot_share
+from daimon_tui.store.judging import kept_fold, snapshot_share
 from daimon_tui.store.read import recall_generation
 
 # One search's answer size; facets filter after the fetch, so it over-fetches.
@@ -273,7 +273,9 @@ def _teammates(project: ProjectRef, me: str) -> _Mates:
         return {}
     mates: _Mates = {}
     self_slug = store.project_slug(me)
-    for author, checkpoint in store.read_team(project_dir=project.path):
+    with kept_fold.active():  # read_team first judges this bucket's events ledger: only its appended rows again
+        team = store.read_team(project_dir=project.path)
+    for author, checkpoint in team:
         slug = _str(checkpoint.get("project_slug"))
         if slug is None or slug == project.slug or store.project_slug(author) == self_slug:
             continue
