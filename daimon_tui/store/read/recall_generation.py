@@ -15,7 +15,8 @@ functions reads, so while it stands each would answer the same. Any write
 that can change an answer (a checkpoint, a forget, a quarantine, a sync, a
 rebuild) moves it. When it cannot be told (a symlinked or unreadable
 directory) nothing is reused. Daimon's own rules stay: a forget walk that
-found a ledger unproven is never kept, so a repair shows at once.
+found a ledger unproven is never kept, so a repair shows at once. `kept`
+does the same for a read of ours over daimon's files (search's teammates map).
 """
 
 from __future__ import annotations
