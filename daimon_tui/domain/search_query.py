@@ -30,6 +30,7 @@ class Facetable(Protocol):
     kind: str
     state: str
     project_slug: str | None
+    shared_project: str | None
     created: str | None
 
 
@@ -107,7 +108,8 @@ def _facet_holds(hit: Facetable, facet: Facet) -> bool:
     if facet.name == "state":
         return hit.state.startswith(facet.value)
     if facet.name == "project":
-        return facet.value in (hit.project_slug or "").lower()
+        # A teammate's copy answers to its shared project as well as to its checkout's slug.
+        return any(facet.value in (slug or "").lower() for slug in (hit.project_slug, hit.shared_project))
     created = _epoch(hit.created)
     return created is not None and facet.since is not None and created >= facet.since
 

@@ -1,5 +1,7 @@
 """`daimon-tui search QUERY`: daimon's recall hits, each with what it is now
-(read-only). Exit 0 with hits, 1 with none."""
+(read-only). Exit 0 with hits, 1 with none. A teammate's copy of the project
+searched from names it (`shared_project`) beside the slug daimon files it
+under (`project`), and is printed under a heading of its own."""
 
 from __future__ import annotations
 
@@ -26,6 +28,7 @@ def hit_json(hit: SearchHit) -> dict[str, Any]:
         "state_detail": _text(hit.state_detail),
         "live": hit.live,
         "project": _text(hit.project_slug),
+        "shared_project": _text(hit.shared_project),
         "session_id": _text(hit.session_id),
         "created": hit.created,
         "author": _text(hit.author),
@@ -43,10 +46,20 @@ def result_json(result: SearchResult) -> dict[str, Any]:
     }
 
 
+def group_heading(hit: SearchHit) -> str:
+    """The heading of a teammate's hits in the shared project (their checkout files them under its own slug)."""
+    shared, filed = inert(hit.shared_project or "", limit=200), inert(hit.project_slug or "?", limit=200)
+    return f"teammate {inert(hit.author or '?', limit=60)} · shared project {shared} (filed under {filed})"
+
+
 def write_plain(result: SearchResult, out: TextIO) -> None:
     for note in result.notes:
         out.write(f"⚠ {inert(note.message)}\n")
+    group: tuple | None = None
     for hit in result.hits:
+        if hit.shared_project and (hit.author, hit.shared_project) != group:
+            out.write(f"{group_heading(hit)}:\n")
+        group = (hit.author, hit.shared_project) if hit.shared_project else None
         state = hit.state + (f" ({inert(hit.state_detail, limit=120)})" if hit.state_detail else "")
         where = " · ".join(inert(v, limit=60) for v in (hit.project_slug, hit.session_id, hit.created, hit.author) if v)
         handle = f" [{inert(hit.item_id)}]" if hit.item_id else ""

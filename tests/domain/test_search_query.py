@@ -18,6 +18,7 @@ class Hit:
     kind: str = "decision"
     state: str = "carried"
     project_slug: str | None = "-tmp-app"
+    shared_project: str | None = None
     created: str | None = "2026-11-30T09:00:00Z"
 
 

@@ -4,12 +4,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from textual.widgets import Static
+
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.store.judging import judge_service
 from daimon_tui.store.read.search import SearchHit
 from daimon_tui.ui.app import DaimonTUI
 from daimon_tui.ui.screens.briefing import BriefingScreen
+from daimon_tui.ui.screens.help import HelpScreen
 from daimon_tui.ui.screens.search import HitSessionScreen, SearchScreen, hit_detail, hit_row
+from daimon_tui.ui.widgets.row_list import RowList
+from tests.team_store import BOB_TOPIC, BOB_VERBATIM, TeamStore
 from tests.ui.settle import settle
 
 NOW = demo.DEMO_NOW.timestamp()
@@ -125,6 +130,68 @@ async def test_a_query_that_asks_the_same_is_not_asked_again(demo_store: demo.De
         await pilot.press("ctrl+o")
         await settle(pilot, rounds=4)
         assert asked[-1] == "retry u" and len(asked) == len(set(asked)) + 1 and screen.result.all_projects
+
+
+async def test_in_the_box_every_key_types_and_tab_leaves_it_for_the_view_keys(demo_store: demo.DemoStore) -> None:
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = await _search(pilot, "429")  # a view key in the box is part of the query
+        box = screen.query_one("#search-box")
+        assert app.screen is screen and box.value == "429" and box.has_focus  # type: ignore[attr-defined]
+        assert "every key types" in str(screen.query_one("#search-status").render())
+        await pilot.press("tab")
+        await settle(pilot)
+        assert screen.query_one("#search-hits").has_focus
+        assert "view keys 1-6 work" in str(screen.query_one("#search-status").render())
+        await pilot.press("question_mark")
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)
+        own = app.screen.query(Static)[0].content  # the screen's own keys, a rich Table
+        said = " ".join(str(c) for c in own.columns[1]._cells)
+        assert "where every key types (digits too)" in said and "the view keys (1-6)" in said
+        await pilot.press("escape")
+        await settle(pilot)
+        await pilot.press("shift+tab")  # back to the box: digits type again
+        await pilot.press("1")
+        await settle(pilot, rounds=4)
+        assert app.screen is screen and box.value == "4291"  # type: ignore[attr-defined]
+        await pilot.press("tab", "1")
+        await settle(pilot)
+        assert type(app.screen) is BriefingScreen
+
+
+async def test_a_teammates_hits_come_under_a_heading_of_the_shared_project(team_store: TeamStore) -> None:
+    app = DaimonTUI(project_path=str(team_store.project))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = await _search(pilot, "importer")
+        rows = screen.query_one("#search-hits", RowList).entries
+        headings = [n for n, e in enumerate(rows) if e.key is None]
+        assert len(headings) == 1
+        assert "teammate bob · this project, shared (filed under" in rows[headings[0]].prompt.plain
+        below = [screen.hits[e.key].text for e in rows[headings[0] + 1:] if e.key is not None]
+        assert set(below) == {BOB_TOPIC, BOB_VERBATIM}
+        await pilot.press("tab")
+        await settle(pilot)
+        assert screen.current() is not None and screen.current().author == "bob"  # type: ignore[union-attr]
+        assert "shared (daimon files it under" in str(screen.query_one("#search-detail").render())
+
+
+async def test_an_answer_that_leaves_the_hits_as_they_were_keeps_the_cursor(demo_store: demo.DemoStore) -> None:
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = await _search(pilot, "retry")
+        await pilot.press("tab", "down", "down")
+        await settle(pilot)
+        hits = screen.query_one("#search-hits", RowList)
+        at = hits.highlighted
+        assert at is not None and at > 0
+        await pilot.press("shift+tab", "space")  # "retry " asks daimon what "retry" asked
+        await settle(pilot, rounds=4)
+        assert screen.result is not None and screen.result.query == "retry "
+        assert hits.highlighted == at
 
 
 def test_stored_text_is_shown_inert() -> None:

@@ -11,6 +11,14 @@ at …); else the lifecycle of its id in its bucket (`view.closing_event` →
 `view.lifecycle_word`); else whether its bucket's latest checkpoint still
 holds it, as daimon's view opens that checkpoint (`view.open`): carried,
 active, withheld (quarantined, forgotten) or only in the session that said it.
+
+Teammates: daimon files a teammate's items under their own checkout's slug.
+Their copies of this project are found by origin, as `daimon brief --team`
+finds them (`store.read_team`), and grouped under it: with the team shown, a
+project search also asks recall for each teammate's slug, and each of those
+hits names the shared project. A resolution or withholding in this project's
+own ledgers closes their copy too (as `brief --team` withholds it); their
+newest checkpoint says whether it stands.
 """
 
 from __future__ import annotations
@@ -23,13 +31,14 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from daimon_briefing import briefing, config, display, recall, schema, view
+from daimon_briefing import briefing, config, display, recall, schema, store, view
 from pydantic import Field
 
 from daimon_tui.domain.search_query import SearchQuery, hit_matches, parse_query
 from daimon_tui.models import Diagnostic, Frozen, ProjectRef
 from daimon_tui.store import paths
-from daimon_tui.store.judging import snapshot_share
+from daimon_tui.store.judging import kept_fold, snapshot_share
+from daimon_tui.store.read import recall_generation
 
 # One search's answer size; facets filter after the fetch, so it over-fetches.
 LIMIT = 50
@@ -56,6 +65,9 @@ class SearchHit(Frozen):
     author: str | None = None
     stated_by: str | None = None
     teammate: bool = False
+    shared_project: str | None = Field(
+        default=None, description="a teammate's copy of the project searched from: its slug (daimon files the copy "
+                                  "under the teammate's own checkout, `project_slug`)")
     state: HitState
     state_detail: str | None = None
     live: bool = Field(default=False, description="in the latest checkpoint of the project searched from")
@@ -206,26 +218,98 @@ def search(project: ProjectRef, text: str, all_projects: bool = False, team: boo
         return SearchResult(query=text, all_projects=all_projects, team=team)
     scope: dict[str, Any] = {"all_projects": True} if all_projects else (
         {"project_dir": project.path} if project.path else {"slug": project.slug})
+    me = config.author()
+    fetch = FACET_FETCH if parsed.facets else limit
+    with recall_generation.held():
+        recalled = _recall(words, fetch, scope)
+        if isinstance(recalled, Diagnostic):
+            return SearchResult(query=text, notes=(recalled,), all_projects=all_projects, team=team)
+        mates = recall_generation.kept(("teammates", project.path, me), lambda: _teammates(project, me)) if team else {}
+        hits = _hits(recalled.rows, project, parsed, me, team, limit, mates)
+        codes = list(recalled.notes)
+        errors: list[Diagnostic] = []
+        if team and not all_projects:
+            # Their copies are filed under their checkouts' slugs: asked for by slug, grouped after ours.
+            for (author, slug) in mates:
+                theirs = _recall(words, fetch, {"slug": slug})
+                if isinstance(theirs, Diagnostic):
+                    errors.append(theirs)
+                    continue
+                codes.extend(theirs.notes)
+                rows = [row for row in theirs.rows if row.get("author") == author]
+                hits.extend(_hits(rows, project, parsed, me, team, limit, mates))
+    notes = (*errors, *_notes(tuple(dict.fromkeys(codes)), cut))
+    return SearchResult(query=text, hits=tuple(hits), notes=notes,
+                        all_projects=all_projects, team=team, seconds=time.perf_counter() - started)
+
+
+def _recall(words: str, limit: int, scope: dict[str, Any]) -> recall.Recalled | Diagnostic:
     try:
-        recalled = recall.query(words, limit=FACET_FETCH if parsed.facets else limit, **scope)
+        return recall.query(words, limit=limit, **scope)
     except recall.RecallError as exc:
-        note = Diagnostic(level="error", message=f"daimon's recall index is unavailable: {exc}")
-        return SearchResult(query=text, notes=(note,), all_projects=all_projects, team=team)
+        return Diagnostic(level="error", message=f"daimon's recall index is unavailable: {exc}")
     except (sqlite3.Error, OSError) as exc:
         # daimon answers a hostile query with no rows; anything that still
         # escapes is said as a note, never raised at the person.
-        note = Diagnostic(level="error", message=f"daimon's recall index could not answer ({type(exc).__name__})")
-        return SearchResult(query=text, notes=(note,), all_projects=all_projects, team=team)
-    me = config.author()
+        return Diagnostic(level="error", message=f"daimon's recall index could not answer ({type(exc).__name__})")
+
+
+_Mates = dict[tuple[str, str], tuple[str | None, frozenset[str]]]
+
+
+def _team_dir_used() -> bool:
+    try:
+        with os.scandir(config.team_dir()) as entries:
+            return any(True for _ in entries)
+    except OSError:
+        return False
+
+
+def _teammates(project: ProjectRef, me: str) -> _Mates:
+    """(author, the slug their checkout files this project under) -> their
+    newest checkpoint's (session, ids), for each teammate whose copy daimon
+    reads as this project's by origin (`store.read_team`, newest first)."""
+    if not project.path or not _team_dir_used():
+        return {}
+    mates: _Mates = {}
+    self_slug = store.project_slug(me)
+    with kept_fold.active():  # read_team first judges this bucket's events ledger: only its appended rows again
+        team = store.read_team(project_dir=project.path)
+    for author, checkpoint in team:
+        slug = _str(checkpoint.get("project_slug"))
+        if slug is None or slug == project.slug or store.project_slug(author) == self_slug:
+            continue
+        ids = frozenset(item["id"] for _field, item in schema.iter_items(checkpoint) if isinstance(item.get("id"), str))
+        mates.setdefault((author, slug), (_str(checkpoint.get("session_id")), ids))
+    return mates
+
+
+def _shared_state(row: Mapping, bucket: _Bucket | None, newest: tuple[str | None, frozenset[str]]
+                  ) -> tuple[HitState, str | None, bool]:
+    """A teammate's copy of this project: this project's ledgers say what
+    closed it, their newest checkpoint whether it stands."""
+    state, detail, _live = _state(row, bucket)
+    session_id, ids = newest
+    if state == "not carried" and (row.get("item_id") in ids or (session_id and row.get("session_id") == session_id)):
+        state = "active"
+    return state, detail, False
+
+
+def _hits(rows: list, project: ProjectRef, parsed: SearchQuery, me: str, team: bool, limit: int,
+          mates: _Mates) -> list[SearchHit]:
     cache: dict[str, _Bucket | None] = {}
     hits: list[SearchHit] = []
-    for row in recalled.rows:
+    for row in rows:
         author = _str(row.get("author"))
         teammate = bool(author and author != me)
         if teammate and not team:
             continue
         slug = _str(row.get("project_slug"))
-        state, detail, live = _state(row, _bucket(cache, slug))
+        newest = mates.get((author, slug)) if teammate and author and slug else None
+        if newest is not None:
+            state, detail, live = _shared_state(row, _bucket(cache, project.slug), newest)
+        else:
+            state, detail, live = _state(row, _bucket(cache, slug))
         hit = SearchHit(
             item_id=_str(row.get("item_id")),
             text=str(row.get("text") or ""),
@@ -239,6 +323,7 @@ def search(project: ProjectRef, text: str, all_projects: bool = False, team: boo
             author=author,
             stated_by=_str(row.get("stated_by")),
             teammate=teammate,
+            shared_project=project.slug if newest is not None else None,
             state=state,
             state_detail=detail,
             live=live and slug == project.slug and not teammate,
@@ -248,8 +333,7 @@ def search(project: ProjectRef, text: str, all_projects: bool = False, team: boo
             hits.append(hit)
         if len(hits) >= limit:
             break
-    return SearchResult(query=text, hits=tuple(hits), notes=_notes(recalled.notes, cut),
-                        all_projects=all_projects, team=team, seconds=time.perf_counter() - started)
+    return hits
 
 
 def prepare(project: ProjectRef) -> SearchResult:
@@ -257,6 +341,7 @@ def prepare(project: ProjectRef) -> SearchResult:
     (`recall.warm`, daimon's own rebuild when stale) and fold the verdict
     source recall judges every row with (`view.judge`, memoized by daimon)."""
     started = time.perf_counter()
-    recall.warm()
-    view.judge(project.slug)
+    with recall_generation.held():
+        recall.warm()
+        view.judge(project.slug)
     return SearchResult(query="", seconds=time.perf_counter() - started)

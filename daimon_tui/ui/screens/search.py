@@ -51,6 +51,26 @@ def hit_row(hit: SearchHit, *, marked: bool = False) -> Text:
     return row
 
 
+def group_heading(hit: SearchHit) -> Text:
+    """Above a teammate's hits in the shared project: whose, and where daimon files them."""
+    heading = Text("── ", style="dim")
+    heading.append(f"teammate {inert(hit.author or '?', limit=40)}", style="bold")
+    heading.append(f" · this project, shared (filed under {inert(hit.project_slug or '?', limit=60)}) ──", style="dim")
+    return heading
+
+
+def hit_entries(hits: list[SearchHit], marked: set[str]) -> list[Entry]:
+    """One row per hit; a heading before each teammate's run of hits in the shared project."""
+    entries: list[Entry] = []
+    group: tuple | None = None
+    for n, hit in enumerate(hits):
+        if hit.shared_project and (hit.author, hit.shared_project) != group:
+            entries.append(Entry(group_heading(hit)))
+        group = (hit.author, hit.shared_project) if hit.shared_project else None
+        entries.append(Entry(hit_row(hit, marked=hit.item_id in marked), key=n))
+    return entries
+
+
 def hit_detail(hit: SearchHit) -> Text:
     out = Text()
     out.append(inert(hit.text, limit=2000))
@@ -61,7 +81,8 @@ def hit_detail(hit: SearchHit) -> Text:
     facts = (
         ("id", hit.item_id or "(no id)"),
         ("state", hit.state + (f" — {hit.state_detail}" if hit.state_detail else "")),
-        ("project", hit.project_slug or "(no project)"),
+        ("project", f"{hit.shared_project}, shared (daimon files it under {hit.project_slug})"
+         if hit.shared_project else hit.project_slug or "(no project)"),
         ("session", hit.session_id or "?"),
         ("date", hit.created or "?"),
         ("author", (hit.author or "?") + (" (teammate)" if hit.teammate else "")
@@ -107,7 +128,12 @@ class HitSessionScreen(SessionScreen):
 
 class SearchScreen(Screen):
     VIEW_NAME = "Search"
+    # In the box every key types (a query may be "429"): the view keys, j/k,
+    # space and the verbs act once Tab (or Enter, or down) has left it for the hits.
     BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("tab,shift+tab", "switch_focus", "box⇄hits", show=True,
+                tooltip="Between the search box, where every key types (digits too), and the hits, "
+                        "where the view keys (1-6), j/k, space and the verbs work"),
         Binding("ctrl+o", "toggle_all", "All projects", show=True),
         Binding("ctrl+t", "toggle_team", "Teammates", show=True),
         Binding("slash", "focus_box", "Search box", show=False),
@@ -131,10 +157,13 @@ class SearchScreen(Screen):
         self.marked: set[str] = set()
         self.ready = False
         self.warmup: SearchResult | None = None
+        self.shown = False
+        self._texts: dict[str, Text] = {}
 
     def compose(self) -> ComposeResult:
+        # Back in the box the query is refined, not replaced: no select-all on focus.
         yield Input(placeholder="search daimon's memory: words, trust:, kind:, state:, project:, since:",
-                    id="search-box")
+                    id="search-box", select_on_focus=False)
         yield Static(id="search-status")
         yield RowList(id="search-hits")
         yield Static(id="search-detail")
@@ -151,7 +180,7 @@ class SearchScreen(Screen):
     async def prepare(self) -> None:
         # daimon's cold costs (index freshness, the verdict fold) are paid
         # once, by the judging child, while the person types.
-        self.query_one("#search-status", Static).update(Text("readying daimon's recall index…", style="dim"))
+        self._update("search-status", Text("readying daimon's recall index…", style="dim"))
         self.warmup, _failure = await judge_service.read("search-prepare", self.project)
         self.ready = True
         if self.is_attached:
@@ -195,17 +224,31 @@ class SearchScreen(Screen):
 
     # ---- showing ---------------------------------------------------------------
 
-    def show(self, result: SearchResult) -> None:
+    def show(self, result: SearchResult) -> bool:
+        """Show `result`; whether anything on screen changed."""
         self.result = result
-        self.hits = list(result.hits)
-        live_ids = {h.item_id for h in self.hits if h.live and h.item_id}
-        self.marked &= live_ids
-        entries = [Entry(hit_row(h, marked=h.item_id in self.marked), key=n) for n, h in enumerate(self.hits)]
-        self.query_one("#search-hits", RowList).set_entries(entries, 0 if entries else None)
-        self.show_status()
-        self.show_detail()
+        changed = False
+        # A keystroke that leaves the hits as they were keeps the list (and its cursor) untouched.
+        if list(result.hits) != self.hits or not self.shown:
+            self.hits = list(result.hits)
+            live_ids = {h.item_id for h in self.hits if h.live and h.item_id}
+            self.marked &= live_ids
+            entries = hit_entries(self.hits, self.marked)
+            self.query_one("#search-hits", RowList).set_entries(entries, None)
+            changed = True
+        self.shown = True
+        changed = self.show_status() | changed
+        return self.show_detail() | changed
 
-    def show_status(self) -> None:
+    def _update(self, widget_id: str, text: Text) -> bool:
+        # Each update lays the screen out again: skipped when the text is the same.
+        if self._texts.get(widget_id) == text:
+            return False
+        self._texts[widget_id] = text
+        self.query_one(f"#{widget_id}", Static).update(text)
+        return True
+
+    def show_status(self) -> bool:
         scope = "every project" if self.all_projects else "this project"
         team = "teammates shown" if self.team else "teammates hidden"
         line = Text(f"Search · {scope} · {team} (ctrl+o, ctrl+t)", style="bold")
@@ -214,10 +257,12 @@ class SearchScreen(Screen):
             line.append(f" · {len(result.hits)} hit(s)")
         elif not self.ready:
             line.append(" · readying daimon's recall index…", style="dim")
+        line.append(" · " + ("typing: every key types; tab for the hits and the view keys"
+                             if self._box_focused() else "hits: view keys 1-6 work; / or tab to type"), style="dim")
         problems = parse_query(result.query if result else "").problems
         for note in (*problems, *(d.message for d in (result.notes if result else ()))):
             line.append("\n⚠ " + inert(note, limit=300), style="yellow")
-        self.query_one("#search-status", Static).update(line)
+        return self._update("search-status", line)
 
     def current(self) -> SearchHit | None:
         row_list = self.query_one("#search-hits", RowList)
@@ -228,14 +273,13 @@ class SearchScreen(Screen):
         return self.hits[key] if key is not None and key < len(self.hits) else None
 
     @on(RowList.Highlighted, "#search-hits")
-    def show_detail(self) -> None:
+    def show_detail(self) -> bool:
         hit = self.current()
-        detail = self.query_one("#search-detail", Static)
         if hit is None:
             empty = self.result is None or not self.result.query.strip()
-            detail.update(Text("Type to search." if empty else "Nothing daimon recalls matches.", style="italic"))
-        else:
-            detail.update(hit_detail(hit))
+            return self._update("search-detail", Text("Type to search." if empty else "Nothing daimon recalls matches.",
+                                                      style="italic"))
+        return self._update("search-detail", hit_detail(hit))
 
     # ---- keys --------------------------------------------------------------------
 
@@ -251,6 +295,17 @@ class SearchScreen(Screen):
 
     def action_focus_box(self) -> None:
         self.query_one("#search-box", Input).focus()
+
+    def action_switch_focus(self) -> None:
+        box = self.query_one("#search-box", Input)
+        if box.has_focus:
+            self.query_one("#search-hits", RowList).focus()
+        else:
+            box.focus()
+
+    def on_descendant_focus(self) -> None:
+        if self.is_mounted:
+            self.show_status()
 
     def action_move(self, delta: int) -> None:
         row_list = self.query_one("#search-hits", RowList)
@@ -270,13 +325,16 @@ class SearchScreen(Screen):
             return
         self.app.pop_screen()
 
+    def _box_focused(self) -> bool:
+        try:
+            return self.query_one("#search-box", Input).has_focus
+        except NoMatches:
+            return False
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # Letters type into the box; list keys act only when the list has focus.
         if action in {"move", "mark", "back", "verb", "focus_box"}:
-            try:
-                return not self.query_one("#search-box", Input).has_focus
-            except NoMatches:
-                return True
+            return not self._box_focused()
         return True
 
     def key_down(self) -> None:
