@@ -181,6 +181,8 @@ class BriefingScreen(Screen):
         self.rows: list[Row] = []
         self.marked: set[str] = set()
         self.details: dict[str, ItemDetails] = {}
+        # answered from the item's own rows while daimon confirms (the benchmark's hook)
+        self.provisional_details: dict[str, ItemDetails] = {}
         self.receipt_failures = 0
         self.audited_stamp: tuple | None = None  # the session files the count was judged on
         self.world: dict[str, tuple[ItemResult, float]] = {}
@@ -303,6 +305,7 @@ class BriefingScreen(Screen):
         self.briefing = briefing
         if not briefing.provisional:
             self.details.clear()
+            self.provisional_details.clear()
         header.update(header_text(briefing, self.receipt_failures, self._shown, latest=self.LATEST,
                                   disabled=self.writes_disabled, now=self.ages_at()))
         self.rebuild()
@@ -493,11 +496,13 @@ class BriefingScreen(Screen):
                 detail.show_item(item, cached.inspection, extras=detail_extras(cached) + self.world_extras(item))
             else:
                 detail.show_item(item, None, loading=item.id is not None)
-                # Before confirmation the full read is running: a `why` now
-                # would fold the ledgers a second time. `show` of the confirmed
-                # briefing rebuilds the list, which lands here again.
+                # Before confirmation the child is busy with the full read: the
+                # item's own rows answer meanwhile (provisional). `show` of the
+                # confirmed briefing rebuilds the list, which lands here again.
                 if item.id and not self.provisional:
                     self.inspect(item)
+                elif item.id:
+                    self.inspect_provisionally(item)
 
     def show_position(self) -> None:
         """Where the cursor is, in the list's border (at rest: it repaints the border)."""
@@ -527,6 +532,25 @@ class BriefingScreen(Screen):
             extras = detail_extras(details) + self.world_extras(item)
             with contextlib.suppress(NoMatches):  # the screen closed during the read
                 self.query_one(ItemDetail).show_item(item, details.inspection, extras=extras)
+
+    @work(exclusive=True, group="inspect")
+    async def inspect_provisionally(self, item: Item) -> None:
+        # While the child confirms: daimon's readers over the item's own rows,
+        # in a thread of this process (a byte search, a few rows folded).
+        await asyncio.sleep(max(0.0, 0.15 - DETAIL_REST_S))
+        if self.current_item() is not item:
+            return
+        from daimon_tui.store.read import provisional_details
+
+        found = await asyncio.to_thread(provisional_details.read_provisional, self.project, item.id or "", self.now)
+        # The confirmed answer wins: arrived meanwhile, it is not painted over.
+        if found is None or not self.provisional or (item.id or "") in self.details:
+            return
+        self.provisional_details[item.id or ""] = found
+        if self.current_item() is item:
+            extras = detail_extras(found) + self.world_extras(item)
+            with contextlib.suppress(NoMatches):  # the screen closed during the read
+                self.query_one(ItemDetail).show_item(item, found.inspection, extras=extras, provisional=True)
 
     # ---- live ------------------------------------------------------------
 
