@@ -13,7 +13,7 @@ from daimon_briefing.surfaces import Writer
 
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.store.judging import snapshot_share
-from daimon_tui.store.read import details, provisional_details, reader
+from daimon_tui.store.read import details, ledger_lines, provisional_details, reader
 from tests.perf.test_kept_fold import _write_every_kind
 
 NOW = demo.DEMO_NOW.timestamp()
@@ -57,15 +57,15 @@ def test_the_provisional_details_equal_daimons_through_every_event_kind(project)
 def test_only_the_items_lines_are_read(project, monkeypatch: pytest.MonkeyPatch) -> None:
     ref, ids = project
     _write_every_kind(Path(ref.target), ids, datetime(2026, 3, 1, 9, 0, tzinfo=UTC), "a")
-    provisional_details._install()
+    ledger_lines._install()
     whole: list[str] = []
-    read = provisional_details._next_read
+    read = ledger_lines._next_read
 
     def spied(path, **options):
         whole.append(Path(path).name)
         return read(path, **options)
 
-    monkeypatch.setattr(provisional_details, "_next_read", spied)
+    monkeypatch.setattr(ledger_lines, "_next_read", spied)
     walks: list[int] = []
     monkeypatch.setattr(store, "all_forgotten_content_keys", lambda *a, **k: walks.append(1) or frozenset())
     assert provisional_details.read_provisional(ref, ids[2], NOW) is not None
