@@ -125,7 +125,24 @@ def provisional_briefing(project: ProjectRef, now: float | None = None) -> Brief
     with snapshot_share.substitute(snap):
         # daimon's budget waits for the confirming read (it needs the whole fold).
         painted = reader.load_briefing(project, now, budget_up_to=0)
-    return apply_cache(painted, cached)
+    return appended_events(project, apply_cache(painted, cached), cached)
+
+
+def appended_events(project: ProjectRef, briefing: Briefing, cached: Cached | None) -> Briefing:
+    """The cached verdicts moved on by the events appended since they were
+    judged (the kept verdicts cover the ledger up to their mark): those rows
+    judged by daimon's line classifier and folded by daimon
+    (`live.apply_events`, `store.fold_resolutions`), still provisional."""
+    data = verdict_cache.appended_since(project, cached.events if cached else None)
+    if not data:
+        return briefing
+    from daimon_tui.store.judging import live
+    from daimon_tui.store.read import ledger_lines
+
+    lines = [line for line in data.decode("utf-8", "surrogateescape").split("\n") if line.strip()]
+    rows = ledger_lines.judged(lines).rows
+    change = live.apply_events(briefing, rows) if rows else None
+    return change.briefing if change is not None else briefing
 
 
 def confirm(project: ProjectRef, now: float | None = None) -> Briefing:
@@ -136,8 +153,9 @@ def confirm(project: ProjectRef, now: float | None = None) -> Briefing:
     # Fingerprint before the read: a write during it leaves a fingerprint that
     # no longer matches, so the next paint treats these verdicts as stale.
     digest = verdict_cache.fingerprint(project)
+    events = verdict_cache.events_mark(project)
     confirmed = reader.load_briefing(project, now)
-    verdict_cache.save(confirmed, digest)
+    verdict_cache.save(confirmed, digest, events)
     return confirmed
 
 
