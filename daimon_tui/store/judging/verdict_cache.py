@@ -234,3 +234,36 @@ def load(slug: str) -> Cached | None:
         visible_items=count if isinstance(count, int) and not isinstance(count, bool) else None,
         events=tuple(mark) if valid else None,
     )
+
+
+# -- the receipt audit's count ----------------------------------------------------
+
+
+def _receipts_file(slug: str) -> Path:
+    return cache_file(slug).with_suffix(".receipts.json")
+
+
+def _stamp_digest(stamp: tuple) -> str:
+    return hashlib.sha256(repr(stamp).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def save_receipts(slug: str, stamp: tuple | None, failures: int) -> None:
+    """Keep how many session receipts failed, for the session files `stamp`
+    (`paths.session_files_stamp`): a count and a digest, nothing else."""
+    if stamp is not None:
+        write_private_json(_receipts_file(slug), {"format": FORMAT, "stamp": _stamp_digest(stamp),
+                                                  "failures": int(failures)}, prefix=".receipts-")
+
+
+def load_receipts(slug: str, stamp: tuple | None) -> int | None:
+    """The kept count when the session files are still `stamp`, else None."""
+    if stamp is None:
+        return None
+    try:
+        data = json.loads(read_regular(_receipts_file(slug)).decode("utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("stamp") != _stamp_digest(stamp):
+        return None
+    failures = data.get("failures")
+    return failures if type(failures) is int and failures >= 0 else None

@@ -28,7 +28,7 @@ from daimon_tui.domain.ages import with_age
 from daimon_tui.domain.inert import inert
 from daimon_tui.models import Briefing, Handoff, Item, ProjectRef, WithheldItem
 from daimon_tui.store import kill_switch, paths
-from daimon_tui.store.judging import first_paint, judge_service
+from daimon_tui.store.judging import first_paint, judge_service, verdict_cache
 from daimon_tui.ui.actions import bindings, lead_bindings
 from daimon_tui.ui.widgets.item_detail import ItemDetail
 from daimon_tui.ui.widgets.item_row import item_row, withheld_row
@@ -87,6 +87,23 @@ def handoff_text(handoff: Handoff) -> Text:
     return text
 
 
+PROVISIONAL_LINE = "provisional: confirming with daimon…"
+
+
+def status_line(provisional: bool, receipt_failures: int) -> Text:
+    """The latest briefing's one status line, always there: whether daimon
+    confirmed the rows and whether session receipts fail. One line in every
+    frame, so the list never moves when the confirmation or the audit lands."""
+    if receipt_failures:
+        text = Text(f"⚠ {receipt_failures} session receipt(s) fail: press 4 for the audit", style="bold red")
+        if provisional:
+            text.append(" · confirming with daimon…", style="italic yellow")
+        return text
+    if provisional:
+        return Text(PROVISIONAL_LINE, style="italic yellow")
+    return Text("confirmed by daimon", style="dim")
+
+
 def header_text(briefing: Briefing, receipt_failures: int = 0, shown: Callable[[str], str] = str, *,
                 latest: bool = True, disabled: bool = False, now: float | None = None) -> Text:
     """The header; `latest=False` for a retained or past checkpoint (History, as-of)."""
@@ -113,10 +130,14 @@ def header_text(briefing: Briefing, receipt_failures: int = 0, shown: Callable[[
         subject = "the latest checkpoint" if latest else "this checkpoint"
         text.append(f"\n⚠ RECEIPT UNVERIFIED: {subject} no longer matches its signed receipt; "
                     "verbatim labels are degraded.", style="bold yellow")
-    if briefing.provisional:
-        text.append("\nprovisional: confirming with daimon…", style="italic yellow")
-    if receipt_failures:
-        text.append(f"\n⚠ {receipt_failures} session receipt(s) fail: press 4 for the audit", style="bold red")
+    if latest:
+        text.append("\n")
+        text.append_text(status_line(briefing.provisional, receipt_failures))
+    else:
+        if briefing.provisional:
+            text.append(f"\n{PROVISIONAL_LINE}", style="italic yellow")
+        if receipt_failures:
+            text.append(f"\n⚠ {receipt_failures} session receipt(s) fail: press 4 for the audit", style="bold red")
     for note in briefing.notes:
         style = "yellow" if note.level != "error" else "bold red"
         text.append(f"\n⚠ {inert(shown(note.message), limit=400)}", style=style)
@@ -220,6 +241,9 @@ class BriefingScreen(Screen):
         self.query_one("#detail-scroll").border_title = "detail · J/K scroll · o full screen"
         self.query_one("#items", RowList).focus()
         if self.first is not None:
+            if self.LATEST:
+                # the audit's last count in the first frame (a scandir: milliseconds)
+                self.receipt_failures = self.kept_receipt_failures() or 0
             self.show(self.first)
             self.load(repaint=False, delay=FIRST_FRAME_S)
         else:
@@ -249,10 +273,10 @@ class BriefingScreen(Screen):
                 quick = await asyncio.to_thread(first_paint.provisional_briefing, self.project, self.now)
             except Exception:  # the confirming read still answers
                 quick = None
+            if self.briefing is None and self.LATEST:
+                # the audit's last count, while the session files are as it judged them
+                self.receipt_failures = await asyncio.to_thread(self.kept_receipt_failures) or 0
             if quick is not None:
-                if self.briefing is not None and quick.handoff is None:
-                    # The light read has no baton; keep the last confirmed one until the confirming read.
-                    quick = quick.model_copy(update={"handoff": self.briefing.handoff})
                 first_frame = self.briefing is None
                 self.show(quick)
                 if first_frame:
@@ -275,6 +299,12 @@ class BriefingScreen(Screen):
             self.live_started = True
             self.watch_live()
 
+    def kept_receipt_failures(self) -> int | None:
+        """How many session receipts the audit found failing, while the session
+        files are still the ones it judged; None when unknown."""
+        stamp = paths.session_files_stamp()
+        return verdict_cache.load_receipts(self.project.slug, stamp) if stamp is not None else None
+
     @work(exclusive=True, group="briefing-receipts")
     async def check_receipts(self) -> None:
         # After confirmation (never alongside it): every session's receipt,
@@ -287,6 +317,7 @@ class BriefingScreen(Screen):
         report, _failure = await judge_service.read("audit", self.project)
         self.audited_stamp = stamp
         self.receipt_failures = report.receipt_failures
+        await asyncio.to_thread(verdict_cache.save_receipts, self.project.slug, stamp, report.receipt_failures)
         if self.briefing is not None:
             with contextlib.suppress(NoMatches):  # the screen closed during the read
                 header = header_text(self.briefing, self.receipt_failures, self._shown, latest=self.LATEST,
