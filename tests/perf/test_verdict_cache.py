@@ -216,3 +216,17 @@ def test_a_rewritten_ledger_is_not_read_as_appended(demo_store: demo.DemoStore) 
     assert verdict_cache.appended_since(project, verdict_cache.load(project.slug).events) is None
     painted = first_paint.provisional_briefing(project, NOW)
     assert target in visible(painted) and painted.find(target).provisional
+
+
+def test_the_first_paint_holds_daimons_baton_and_rulings(demo_store: demo.DemoStore) -> None:
+    """The handoff (daimon's `active_handoff` over the rows that spell it) and
+    the standing rulings are in the first paint as daimon's full read has them,
+    also after the baton is cleared."""
+    project = ref(demo_store)
+    painted = first_paint.provisional_briefing(project, NOW)
+    confirmed = first_paint.confirm(project, NOW)
+    assert painted.handoff is not None and painted.handoff == confirmed.handoff
+    assert painted.rulings and painted.rulings == confirmed.rulings
+    assert store.append_event("", "cleared", note="", kind="handoff", project_dir=project.target,
+                              writer=Writer.HUMAN)
+    assert first_paint.provisional_briefing(project, NOW).handoff is None is first_paint.confirm(project, NOW).handoff
