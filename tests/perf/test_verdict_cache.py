@@ -230,3 +230,15 @@ def test_the_first_paint_holds_daimons_baton_and_rulings(demo_store: demo.DemoSt
     assert store.append_event("", "cleared", note="", kind="handoff", project_dir=project.target,
                               writer=Writer.HUMAN)
     assert first_paint.provisional_briefing(project, NOW).handoff is None is first_paint.confirm(project, NOW).handoff
+
+
+def test_a_hostile_appended_line_never_breaks_the_first_paint(demo_store: demo.DemoStore) -> None:
+    project = ref(demo_store)
+    confirmed = first_paint.confirm(project, NOW)
+    target = item_id(confirmed, NIGHTLY)
+    ledger = view._bucket(project.target) / "events.jsonl"
+    resolve(project, target)
+    assert jsonl.append_lines(ledger, ["\x1b[31m\u202e[bold]not json", '{"item_ref": "torn', "[1, 2]"],
+                              posture=jsonl.WritePosture.PROCEED)
+    painted = first_paint.provisional_briefing(project, NOW)
+    assert target not in visible(painted) and painted.find(target).state == "resolved"
