@@ -7,7 +7,12 @@ at once. daimon's own briefing code then runs over that light snapshot (via
 `snapshot_share.substitute`): marks, order and badges are daimon's. What the
 light snapshot cannot know (resolutions, corroboration, staleness, the
 machine-wide forget set) comes from the verdict cache of the last confirmed
-read; every row is marked provisional until `confirm` answers.
+read, moved on by the events rows appended since that read (daimon's fold
+of them); every row is marked provisional until `confirm` answers. The
+header's furniture is in the first frame too, so nothing moves when daimon
+confirms: the standing rulings (daimon's `rulings_read` of the refutations
+ledger, in the light snapshot) and the handoff (daimon's `active_handoff`
+over the rows that spell it).
 
 Safety: item text always comes from the live pointer, so a forget (which scrubs
 the checkpoint and rewrites latest) never brings text back from the cache; an id
