@@ -31,7 +31,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -188,12 +188,16 @@ def _provisional(app: Any, screen: Any) -> bool:
     return bool(getattr(screen, "provisional", False) or getattr(app, "provisional", False))
 
 
-async def _first_paint(pilot: Any, app: Any, frames: Frames, launched: float, wall0: float) -> dict:
+async def _first_paint(pilot: Any, app: Any, frames: Frames, launched: float, wall0: float,
+                       while_confirming: Callable[[], Awaitable[dict]] | None = None) -> dict:
+    """`while_confirming`: a step run after the first paint, while daimon's
+    confirmation runs (its result joins this one's)."""
     ok = await _wait(pilot, lambda: frames.first_briefing is not None, 120)
     if not ok:
         return {"error": "no briefing painted within 120 s"}
     painted = frames.first_briefing or time.perf_counter()
     screen = _briefing_screen(app)
+    during = await while_confirming() if while_confirming is not None else {}
     await _wait(pilot, lambda: not _provisional(app, screen), 120)
     confirmed = time.perf_counter()
     briefing = screen.briefing
@@ -202,6 +206,7 @@ async def _first_paint(pilot: Any, app: Any, frames: Frames, launched: float, wa
         "confirmed_s": wall0 - launched + confirmed,
         "items": len(briefing.items()),
         "state": briefing.state,
+        **during,
     }
 
 

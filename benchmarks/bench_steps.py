@@ -9,6 +9,9 @@ store (no kept fold in our cache: `--cold` empties it) and an ordinary open
 (the kept fold of the previous run on disk). Each app run times:
 
 * confirmation on open: spawn to the screen's `provisional` going False;
+* item at rest during the first confirmation: `j` right after the first
+  paint, until the detail pane holds an answer (provisional, from the item's
+  own rows: `provisional_details`; or daimon's, if the confirmation won);
 * item at rest: `j`, then until the detail pane holds daimon's answer
   (`why`, witnesses, lifecycle) for the new row; once right after the
   confirmation (the receipt audit may still run) and once with the app idle;
@@ -55,6 +58,27 @@ async def _item_at_rest(pilot: Any, app: Any, timeout: float = 300) -> float | N
         return None
     done = await bench._wait(pilot, lambda: item.id in screen.details, timeout)
     return time.perf_counter() - t0 if done else None
+
+
+async def _item_at_rest_confirming(pilot: Any, app: Any) -> dict:
+    """`j` right after the first paint, while daimon's confirmation runs in
+    the judging child: until the pane holds an answer (provisional from the
+    item's own rows, or daimon's confirmed one if that came first)."""
+    screen = bench._briefing_screen(app)
+    if not bench._provisional(app, screen):
+        return {"at_rest_confirming_note": "confirmed before the key"}
+    t0 = time.perf_counter()
+    await pilot.press("j")
+    item = screen.current_item()
+    if item is None or not item.id:
+        return {"at_rest_confirming_note": "no item under the cursor"}
+    done = await bench._wait(
+        pilot, lambda: item.id in screen.provisional_details or item.id in screen.details, 300)
+    return {
+        "at_rest_confirming_s": time.perf_counter() - t0 if done else None,
+        "at_rest_confirming_by": "provisional" if item.id in screen.provisional_details else "confirmed",
+        "at_rest_confirming_still_confirming": bench._provisional(app, screen),
+    }
 
 
 async def _steps(pilot: Any, app: Any, result: dict) -> None:
@@ -113,7 +137,8 @@ def child_main() -> int:
         app = make()
         frames = bench.Frames(app)
         async with app.run_test(headless=True, size=bench.TERMINAL) as pilot:
-            result.update(await bench._first_paint(pilot, app, frames, launched, wall0))
+            result.update(await bench._first_paint(pilot, app, frames, launched, wall0,
+                                                    lambda: _item_at_rest_confirming(pilot, app)))
             await _steps(pilot, app, result)
 
     asyncio.run(scenario())
@@ -144,6 +169,7 @@ def _metrics(ours: dict, brief: float, why: float, tag: str) -> list[bench.Metri
 
     return [
         m("confirmation on open", "confirmed_s", brief, 0.5, "brief"),
+        m("item at rest, first confirmation running", "at_rest_confirming_s", why, 0.15, "why"),
         m("item at rest, just confirmed", "at_rest_after_confirm_s", why, 0.15, "why"),
         m("item at rest, idle", "at_rest_idle_s", why, 0.15, "why"),
         m("verb preview", "preview_s", why, 0.15, "why"),

@@ -9,7 +9,7 @@ import os
 import stat
 from pathlib import Path
 
-from daimon_briefing import store, trust
+from daimon_briefing import jsonl, store, trust, view
 from daimon_briefing.surfaces import Writer
 
 from daimon_tui.models import Briefing, ProjectRef
@@ -181,3 +181,64 @@ def test_cache_dir_default_is_xdg(monkeypatch, tmp_path: Path) -> None:
     monkeypatch.delenv("DAIMON_TUI_CACHE")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     assert verdict_cache.cache_dir() == tmp_path / "xdg" / "daimon-tui"
+
+
+def test_events_appended_after_the_cache_show_in_the_first_paint(demo_store: demo.DemoStore) -> None:
+    """The cache covers the ledger up to its mark; the appended rows (daimon's
+    fold of them) move the first paint on: resolved, superseded, reopened."""
+    project = ref(demo_store)
+    confirmed = first_paint.confirm(project, NOW)
+    ids = [i.id for i in confirmed.items() if i.id]
+    resolve(project, ids[0])
+    resolve(project, ids[1], f"superseded-by:{ids[2]}")
+    resolve(project, ids[3])
+    resolve(project, ids[3], "reopened")
+    painted = first_paint.provisional_briefing(project, NOW)
+    fresh = first_paint.confirm(project, NOW)
+    assert visible(painted) == visible(fresh) and ids[0] not in visible(painted) and ids[3] in visible(painted)
+    assert {i.id: i.state for i in painted.resolved} == {i.id: i.state for i in fresh.resolved}
+    assert painted.provisional and painted.find(ids[0]).provisional
+
+
+def test_a_rewritten_ledger_is_not_read_as_appended(demo_store: demo.DemoStore) -> None:
+    """A rewrite since the mark (forget's scrub, a repair): the bytes after it
+    are not trusted as appended rows, the cached verdicts stand (provisional)."""
+    project = ref(demo_store)
+    confirmed = first_paint.confirm(project, NOW)
+    target = item_id(confirmed, NIGHTLY)
+    ledger = view._bucket(project.target) / "events.jsonl"
+
+    def renote(line: str, row: object) -> str:
+        return json.dumps({**row, "note": "rewritten"}) if isinstance(row, dict) else line
+
+    assert jsonl.rewrite(ledger, renote)
+    resolve(project, target)
+    assert verdict_cache.appended_since(project, verdict_cache.load(project.slug).events) is None
+    painted = first_paint.provisional_briefing(project, NOW)
+    assert target in visible(painted) and painted.find(target).provisional
+
+
+def test_the_first_paint_holds_daimons_baton_and_rulings(demo_store: demo.DemoStore) -> None:
+    """The handoff (daimon's `active_handoff` over the rows that spell it) and
+    the standing rulings are in the first paint as daimon's full read has them,
+    also after the baton is cleared."""
+    project = ref(demo_store)
+    painted = first_paint.provisional_briefing(project, NOW)
+    confirmed = first_paint.confirm(project, NOW)
+    assert painted.handoff is not None and painted.handoff == confirmed.handoff
+    assert painted.rulings and painted.rulings == confirmed.rulings
+    assert store.append_event("", "cleared", note="", kind="handoff", project_dir=project.target,
+                              writer=Writer.HUMAN)
+    assert first_paint.provisional_briefing(project, NOW).handoff is None is first_paint.confirm(project, NOW).handoff
+
+
+def test_a_hostile_appended_line_never_breaks_the_first_paint(demo_store: demo.DemoStore) -> None:
+    project = ref(demo_store)
+    confirmed = first_paint.confirm(project, NOW)
+    target = item_id(confirmed, NIGHTLY)
+    ledger = view._bucket(project.target) / "events.jsonl"
+    resolve(project, target)
+    assert jsonl.append_lines(ledger, ["\x1b[31m\u202e[bold]not json", '{"item_ref": "torn', "[1, 2]"],
+                              posture=jsonl.WritePosture.PROCEED)
+    painted = first_paint.provisional_briefing(project, NOW)
+    assert target not in visible(painted) and painted.find(target).state == "resolved"

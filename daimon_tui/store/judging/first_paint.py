@@ -7,7 +7,12 @@ at once. daimon's own briefing code then runs over that light snapshot (via
 `snapshot_share.substitute`): marks, order and badges are daimon's. What the
 light snapshot cannot know (resolutions, corroboration, staleness, the
 machine-wide forget set) comes from the verdict cache of the last confirmed
-read; every row is marked provisional until `confirm` answers.
+read, moved on by the events rows appended since that read (daimon's fold
+of them); every row is marked provisional until `confirm` answers. The
+header's furniture is in the first frame too, so nothing moves when daimon
+confirms: the standing rulings (daimon's `rulings_read` of the refutations
+ledger, in the light snapshot) and the handoff (daimon's `active_handoff`
+over the rows that spell it).
 
 Safety: item text always comes from the live pointer, so a forget (which scrubs
 the checkpoint and rewrites latest) never brings text back from the cache; an id
@@ -18,15 +23,17 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from typing import Any
 
-from daimon_briefing import jsonl, view
+from daimon_briefing import briefing as daimon_briefing
+from daimon_briefing import jsonl, store, view
 from daimon_briefing.jsonl import Health
 from daimon_briefing.surfaces import ReadPosture
 
-from daimon_tui.models import Badge, Briefing, Diagnostic, Item, ProjectRef, Section, WithheldItem
+from daimon_tui.models import Badge, Briefing, Diagnostic, Handoff, Item, ProjectRef, Section, WithheldItem
 from daimon_tui.store.judging import judge_service, snapshot_share, verdict_cache
 from daimon_tui.store.judging.verdict_cache import Cached, Verdict
-from daimon_tui.store.read import reader
+from daimon_tui.store.read import daimon_brief, reader
 
 _STATE_WORDS = {"resolved", "superseded", "forgotten", "visible"}
 
@@ -40,6 +47,7 @@ def light_snapshot(project: ProjectRef, cached: Cached | None) -> view.Snapshot:
     empty = view.Snapshot.empty()
     return dataclasses.replace(
         empty,
+        rulings=_rulings(project, bucket),
         quarantined=frozenset(ids),
         quarantine_ids=view._frozen(ids),
         quarantine_items=view._frozen(items),
@@ -48,6 +56,35 @@ def light_snapshot(project: ProjectRef, cached: Cached | None) -> view.Snapshot:
         details=view._frozen({"trust.jsonl": detail} if detail else {}),
         closed=view.posture("trust.jsonl", health) is ReadPosture.CLOSED,
     )
+
+
+def _rulings(project: ProjectRef, bucket: Any) -> Any:
+    """The standing rulings as daimon's snapshot reads them (its own
+    `rulings_read` of the small refutations ledger), so the first frame
+    already holds them where the confirmed one does; None if that fails."""
+    if bucket is None:
+        return None
+    try:
+        return daimon_briefing.rulings_read(project.target, read=jsonl.read(bucket / "refutations.jsonl"))
+    except Exception:  # the confirming read says what failed
+        return None
+
+
+def first_handoff(project: ProjectRef) -> Handoff | None:
+    """daimon's baton (`store.active_handoff`) over the events rows that spell
+    `handoff` (`ledger_lines`: a byte search, daimon's classifier), which hold
+    every baton row: the whole ledger's answer without its fold. Never memoized."""
+    from daimon_tui.store.read import ledger_lines
+
+    try:
+        bucket = view._bucket(project.target)
+        read = ledger_lines.rows_spelling(bucket, "handoff") if bucket is not None else None
+        if read is None or read.health is not Health.OK:
+            return None
+        with ledger_lines.events_as(read):
+            return daimon_brief.as_handoff(store.active_handoff(project.target))
+    except Exception:  # fail-open, as daimon reads a baton
+        return None
 
 
 def _badges(item: Item, verdict: Verdict) -> tuple[Badge, ...]:
@@ -125,7 +162,27 @@ def provisional_briefing(project: ProjectRef, now: float | None = None) -> Brief
     with snapshot_share.substitute(snap):
         # daimon's budget waits for the confirming read (it needs the whole fold).
         painted = reader.load_briefing(project, now, budget_up_to=0)
-    return apply_cache(painted, cached)
+    if painted.state != "unavailable":
+        # the baton leads the header: in the first frame, so nothing moves when daimon confirms
+        painted = painted.model_copy(update={"handoff": first_handoff(project)})
+    return appended_events(project, apply_cache(painted, cached), cached)
+
+
+def appended_events(project: ProjectRef, briefing: Briefing, cached: Cached | None) -> Briefing:
+    """The cached verdicts moved on by the events appended since they were
+    judged (the kept verdicts cover the ledger up to their mark): those rows
+    judged by daimon's line classifier and folded by daimon
+    (`live.apply_events`, `store.fold_resolutions`), still provisional."""
+    data = verdict_cache.appended_since(project, cached.events if cached else None)
+    if not data:
+        return briefing
+    from daimon_tui.store.judging import live
+    from daimon_tui.store.read import ledger_lines
+
+    lines = [line for line in data.decode("utf-8", "surrogateescape").split("\n") if line.strip()]
+    rows = ledger_lines.judged(lines).rows
+    change = live.apply_events(briefing, rows) if rows else None
+    return change.briefing if change is not None else briefing
 
 
 def confirm(project: ProjectRef, now: float | None = None) -> Briefing:
@@ -136,8 +193,9 @@ def confirm(project: ProjectRef, now: float | None = None) -> Briefing:
     # Fingerprint before the read: a write during it leaves a fingerprint that
     # no longer matches, so the next paint treats these verdicts as stale.
     digest = verdict_cache.fingerprint(project)
+    events = verdict_cache.events_mark(project)
     confirmed = reader.load_briefing(project, now)
-    verdict_cache.save(confirmed, digest)
+    verdict_cache.save(confirmed, digest, events)
     return confirmed
 
 

@@ -98,6 +98,12 @@ def drop_stale(project: Any) -> None:
             _drop_stale(key)
 
 
+def daimons_snapshot(project: Any) -> Any:
+    """daimon's own `view.snapshot`, never memoized nor substituted: for a
+    read that changes what the ledgers answer (and must not be shared)."""
+    return _original(project)
+
+
 def install() -> None:
     """Route daimon's `view.snapshot` through the shared memo (idempotent)."""
     kept_fold.install()

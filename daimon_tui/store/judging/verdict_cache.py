@@ -71,6 +71,42 @@ def fingerprint(project: ProjectRef) -> str:
     return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
 
 
+def events_mark(project: ProjectRef) -> list[Any] | None:
+    """Where the events ledger ends now: (size, inode, sha256 of the 4 KiB
+    before that end). Taken with the fingerprint, it lets the first paint read
+    only the rows appended since the verdicts were judged (`appended_since`)."""
+    path = Path(config.checkpoint_dir()) / project.slug / "events.jsonl"
+    try:
+        with open_regular(path) as handle:
+            st = os.fstat(handle.fileno())
+            handle.seek(max(0, st.st_size - _TAIL))
+            return [st.st_size, st.st_ino, hashlib.sha256(handle.read(st.st_size)).hexdigest()]
+    except OSError:
+        return None
+
+
+def appended_since(project: ProjectRef, mark: tuple | None) -> bytes | None:
+    """The bytes appended to the events ledger since `mark` (complete lines
+    only); None when it was rewritten, shrunk or replaced since (forget's
+    scrub, a repair: then only daimon's full read can tell) or has no mark."""
+    if not mark or len(mark) != 3:
+        return None
+    size, inode, digest = mark
+    path = Path(config.checkpoint_dir()) / project.slug / "events.jsonl"
+    try:
+        with open_regular(path) as handle:
+            st = os.fstat(handle.fileno())
+            if st.st_ino != inode or st.st_size < size:
+                return None
+            handle.seek(max(0, size - _TAIL))
+            if hashlib.sha256(handle.read(size - max(0, size - _TAIL))).hexdigest() != digest:
+                return None
+            data = handle.read(st.st_size - size)
+    except (OSError, TypeError, ValueError):
+        return None
+    return data[:data.rfind(b"\n") + 1]  # a torn last line waits for its newline
+
+
 @dataclass(frozen=True)
 class Verdict:
     """daimon's judgement of one item, without its text."""
@@ -99,6 +135,8 @@ class Cached:
     items: dict[str, Verdict] = field(default_factory=dict)
     withheld: tuple[WithheldItem, ...] = ()
     visible_items: int | None = None
+    # where the events ledger ended when these verdicts were judged (`events_mark`)
+    events: tuple | None = None
 
     def forgotten_ids(self) -> frozenset[str]:
         gone = {w.id for w in self.withheld if w.state == "forgotten" and w.id}
@@ -114,7 +152,7 @@ def _status_word(status: str | None) -> str | None:
     return status.split(":", 1)[0][:40] if isinstance(status, str) else None
 
 
-def to_record(briefing: Briefing, digest: str) -> dict[str, Any]:
+def to_record(briefing: Briefing, digest: str, events: list[Any] | None = None) -> dict[str, Any]:
     """What is persisted for a confirmed briefing: verdicts by id, no text."""
     items: dict[str, Any] = {}
     for item in (*briefing.items(), *briefing.resolved):
@@ -141,15 +179,17 @@ def to_record(briefing: Briefing, digest: str) -> dict[str, Any]:
             for w in briefing.withheld
         ],
         "visible_items": len(briefing.items()),
+        "events": events,
     }
 
 
-def save(briefing: Briefing, digest: str) -> Path | None:
+def save(briefing: Briefing, digest: str, events: list[Any] | None = None) -> Path | None:
     """Persist the verdicts of a confirmed briefing (atomic, 0600). Never raises."""
     if briefing.provisional or briefing.state == "unavailable":
         return None
     target = cache_file(briefing.project.slug)
-    return target if write_private_json(target, to_record(briefing, digest), prefix=".verdicts-") else None
+    record = to_record(briefing, digest, events)
+    return target if write_private_json(target, record, prefix=".verdicts-") else None
 
 
 def _verdict(raw: Any) -> Verdict | None:
@@ -183,10 +223,47 @@ def load(slug: str) -> Cached | None:
             withheld.append(WithheldItem(id=raw.get("id"), kind=str(raw.get("kind")), state=raw.get("state"),
                                          quarantine_id=raw.get("quarantine_id")))
     count = data.get("visible_items")
+    mark = data.get("events")
+    valid = (isinstance(mark, list) and len(mark) == 3 and all(type(n) is int for n in mark[:2])
+             and isinstance(mark[2], str))
     return Cached(
         fingerprint=str(data.get("fingerprint") or ""),
         session_id=_short(data.get("session_id")),
         items=items,
         withheld=tuple(withheld),
         visible_items=count if isinstance(count, int) and not isinstance(count, bool) else None,
+        events=tuple(mark) if valid else None,
     )
+
+
+# -- the receipt audit's count ----------------------------------------------------
+
+
+def _receipts_file(slug: str) -> Path:
+    return cache_file(slug).with_suffix(".receipts.json")
+
+
+def _stamp_digest(stamp: tuple) -> str:
+    return hashlib.sha256(repr(stamp).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def save_receipts(slug: str, stamp: tuple | None, failures: int) -> None:
+    """Keep how many session receipts failed, for the session files `stamp`
+    (`paths.session_files_stamp`): a count and a digest, nothing else."""
+    if stamp is not None:
+        write_private_json(_receipts_file(slug), {"format": FORMAT, "stamp": _stamp_digest(stamp),
+                                                  "failures": int(failures)}, prefix=".receipts-")
+
+
+def load_receipts(slug: str, stamp: tuple | None) -> int | None:
+    """The kept count when the session files are still `stamp`, else None."""
+    if stamp is None:
+        return None
+    try:
+        data = json.loads(read_regular(_receipts_file(slug)).decode("utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("stamp") != _stamp_digest(stamp):
+        return None
+    failures = data.get("failures")
+    return failures if type(failures) is int and failures >= 0 else None

@@ -95,6 +95,11 @@ _handoffs: dict[tuple, Handoff | None] = {}
 _handoffs_lock = threading.Lock()
 
 
+def as_handoff(found: Mapping | None) -> Handoff | None:
+    """`store.active_handoff`'s answer as our model."""
+    return Handoff(ts=str(found["ts"]), note=str(found["note"])) if found else None
+
+
 def handoff(target: str) -> Handoff | None:
     """The baton daimon prints above everything (fail-open, as the CLI reads it)."""
     key = _handoff_key(target)
@@ -105,7 +110,7 @@ def handoff(target: str) -> Handoff | None:
         found = store.active_handoff(target)
     except Exception:
         return None
-    baton = Handoff(ts=str(found["ts"]), note=str(found["note"])) if found else None
+    baton = as_handoff(found)
     if key is not None:
         with _handoffs_lock:
             if len(_handoffs) > 8:

@@ -28,7 +28,7 @@ from daimon_tui.domain.ages import with_age
 from daimon_tui.domain.inert import inert
 from daimon_tui.models import Briefing, Handoff, Item, ProjectRef, WithheldItem
 from daimon_tui.store import kill_switch, paths
-from daimon_tui.store.judging import first_paint, judge_service
+from daimon_tui.store.judging import first_paint, judge_service, verdict_cache
 from daimon_tui.ui.actions import bindings, lead_bindings
 from daimon_tui.ui.widgets.item_detail import ItemDetail
 from daimon_tui.ui.widgets.item_row import item_row, withheld_row
@@ -117,6 +117,23 @@ def folded_rulings(rulings: tuple[str, ...]) -> Text:
     return text
 
 
+PROVISIONAL_LINE = "provisional: confirming with daimon…"
+
+
+def status_line(provisional: bool, receipt_failures: int) -> Text:
+    """The latest briefing's one status line, always there: whether daimon
+    confirmed the rows and whether session receipts fail. One line in every
+    frame, so the list never moves when the confirmation or the audit lands."""
+    if receipt_failures:
+        text = Text(f"⚠ {receipt_failures} session receipt(s) fail: press 4 for the audit", style="bold red")
+        if provisional:
+            text.append(" · confirming with daimon…", style="italic yellow")
+        return text
+    if provisional:
+        return Text(PROVISIONAL_LINE, style="italic yellow")
+    return Text("confirmed by daimon", style="dim")
+
+
 def header_text(briefing: Briefing, receipt_failures: int = 0, shown: Callable[[str], str] = str, *,
                 latest: bool = True, disabled: bool = False, now: float | None = None, folded: bool = False) -> Text:
     """The header; `latest=False` for a retained or past checkpoint (History, as-of).
@@ -148,10 +165,14 @@ def header_text(briefing: Briefing, receipt_failures: int = 0, shown: Callable[[
         subject = "the latest checkpoint" if latest else "this checkpoint"
         text.append(f"\n⚠ RECEIPT UNVERIFIED: {subject} no longer matches its signed receipt; "
                     "verbatim labels are degraded.", style="bold yellow")
-    if briefing.provisional:
-        text.append("\nprovisional: confirming with daimon…", style="italic yellow")
-    if receipt_failures:
-        text.append(f"\n⚠ {receipt_failures} session receipt(s) fail: press 4 for the audit", style="bold red")
+    if latest:
+        text.append("\n")
+        text.append_text(status_line(briefing.provisional, receipt_failures))
+    else:
+        if briefing.provisional:
+            text.append(f"\n{PROVISIONAL_LINE}", style="italic yellow")
+        if receipt_failures:
+            text.append(f"\n⚠ {receipt_failures} session receipt(s) fail: press 4 for the audit", style="bold red")
     for note in briefing.notes:
         style = "yellow" if note.level != "error" else "bold red"
         text.append(f"\n⚠ {inert(shown(note.message), limit=400)}", style=style)
@@ -220,6 +241,8 @@ class BriefingScreen(Screen):
         self.rows: list[Row] = []
         self.marked: set[str] = set()
         self.details: dict[str, ItemDetails] = {}
+        # answered from the item's own rows while daimon confirms (the benchmark's hook)
+        self.provisional_details: dict[str, ItemDetails] = {}
         self.receipt_failures = 0
         self.audited_stamp: tuple | None = None  # the session files the count was judged on
         self.world: dict[str, tuple[ItemResult, float]] = {}
@@ -260,6 +283,9 @@ class BriefingScreen(Screen):
         self.query_one("#detail-scroll").border_title = "detail · J/K scroll · o full screen"
         self.query_one("#items", RowList).focus()
         if self.first is not None:
+            if self.LATEST:
+                # the audit's last count in the first frame (a scandir: milliseconds)
+                self.receipt_failures = self.kept_receipt_failures() or 0
             self.show(self.first)
             self.load(repaint=False, delay=FIRST_FRAME_S)
         else:
@@ -291,10 +317,10 @@ class BriefingScreen(Screen):
                 quick = await asyncio.to_thread(first_paint.provisional_briefing, self.project, self.now)
             except Exception:  # the confirming read still answers
                 quick = None
+            if self.briefing is None and self.LATEST:
+                # the audit's last count, while the session files are as it judged them
+                self.receipt_failures = await asyncio.to_thread(self.kept_receipt_failures) or 0
             if quick is not None:
-                if self.briefing is not None and quick.handoff is None:
-                    # The light read has no baton; keep the last confirmed one until the confirming read.
-                    quick = quick.model_copy(update={"handoff": self.briefing.handoff})
                 first_frame = self.briefing is None
                 self.show(quick)
                 if first_frame:
@@ -317,6 +343,12 @@ class BriefingScreen(Screen):
             self.live_started = True
             self.watch_live()
 
+    def kept_receipt_failures(self) -> int | None:
+        """How many session receipts the audit found failing, while the session
+        files are still the ones it judged; None when unknown."""
+        stamp = paths.session_files_stamp()
+        return verdict_cache.load_receipts(self.project.slug, stamp) if stamp is not None else None
+
     @work(exclusive=True, group="briefing-receipts")
     async def check_receipts(self) -> None:
         # After confirmation (never alongside it): every session's receipt,
@@ -329,6 +361,7 @@ class BriefingScreen(Screen):
         report, _failure = await judge_service.read("audit", self.project)
         self.audited_stamp = stamp
         self.receipt_failures = report.receipt_failures
+        await asyncio.to_thread(verdict_cache.save_receipts, self.project.slug, stamp, report.receipt_failures)
         if self.briefing is not None:
             with contextlib.suppress(NoMatches):  # the screen closed during the read
                 self.paint_header()
@@ -345,6 +378,7 @@ class BriefingScreen(Screen):
         self.briefing = briefing
         if not briefing.provisional:
             self.details.clear()
+            self.provisional_details.clear()
         self.paint_header(header)
         self.rebuild()
 
@@ -556,11 +590,13 @@ class BriefingScreen(Screen):
                 detail.show_item(item, cached.inspection, extras=detail_extras(cached) + self.world_extras(item))
             else:
                 detail.show_item(item, None, loading=item.id is not None)
-                # Before confirmation the full read is running: a `why` now
-                # would fold the ledgers a second time. `show` of the confirmed
-                # briefing rebuilds the list, which lands here again.
+                # Before confirmation the child is busy with the full read: the
+                # item's own rows answer meanwhile (provisional). `show` of the
+                # confirmed briefing rebuilds the list, which lands here again.
                 if item.id and not self.provisional:
                     self.inspect(item)
+                elif item.id:
+                    self.inspect_provisionally(item)
 
     def show_position(self) -> None:
         """Where the cursor is, in the list's border (at rest: it repaints the border)."""
@@ -590,6 +626,25 @@ class BriefingScreen(Screen):
             extras = detail_extras(details) + self.world_extras(item)
             with contextlib.suppress(NoMatches):  # the screen closed during the read
                 self.query_one(ItemDetail).show_item(item, details.inspection, extras=extras)
+
+    @work(exclusive=True, group="inspect")
+    async def inspect_provisionally(self, item: Item) -> None:
+        # While the child confirms: daimon's readers over the item's own rows,
+        # in a thread of this process (a byte search, a few rows folded).
+        await asyncio.sleep(max(0.0, 0.15 - DETAIL_REST_S))
+        if self.current_item() is not item:
+            return
+        from daimon_tui.store.read import provisional_details
+
+        found = await asyncio.to_thread(provisional_details.read_provisional, self.project, item.id or "", self.now)
+        # The confirmed answer wins: arrived meanwhile, it is not painted over.
+        if found is None or not self.provisional or (item.id or "") in self.details:
+            return
+        self.provisional_details[item.id or ""] = found
+        if self.current_item() is item:
+            extras = detail_extras(found) + self.world_extras(item)
+            with contextlib.suppress(NoMatches):  # the screen closed during the read
+                self.query_one(ItemDetail).show_item(item, found.inspection, extras=extras, provisional=True)
 
     # ---- live ------------------------------------------------------------
 

@@ -65,7 +65,10 @@ def item_fields(item: Item, ages_at: float | None = None) -> RenderableType:
     return Group(head, meaning, badges, table)
 
 
-def inspection_table(inspection: Inspection | None, *, loading: bool) -> RenderableType:
+PROVISIONAL_NOTE = "provisional: from this item's own ledger rows; daimon is confirming…"
+
+
+def inspection_table(inspection: Inspection | None, *, loading: bool, provisional: bool = False) -> RenderableType:
     if inspection is None:
         return Text("trust inspector: reading…" if loading else "", style="dim italic")
     if not inspection.found:
@@ -86,7 +89,11 @@ def inspection_table(inspection: Inspection | None, *, loading: bool) -> Rendera
         if inspection.corroboration_count
         else "no independent session witnessed it",
     )
-    return Group(Text("trust inspector (daimon why)", style="bold underline"), table)
+    heading = Text("trust inspector (daimon why)", style="bold underline")
+    if provisional:
+        # said above the inspector: the witnesses and lifecycle below are as provisional
+        heading = Text.assemble(heading, "\n", (PROVISIONAL_NOTE, "italic yellow"))
+    return Group(heading, table)
 
 
 class ItemDetail(Static):
@@ -114,12 +121,13 @@ class ItemDetail(Static):
         *,
         loading: bool = False,
         extras: tuple[RenderableType, ...] = (),
+        provisional: bool = False,
     ) -> None:
         if item is None:
             self.update(Text("No item under the cursor.", style="dim"))
             return
         parts: list[RenderableType] = [item_fields(item, self.ages_at), Text(""),
-                                       inspection_table(inspection, loading=loading)]
+                                       inspection_table(inspection, loading=loading, provisional=provisional)]
         for extra in extras:
             parts += [Text(""), extra]
         self.update(Group(*parts))

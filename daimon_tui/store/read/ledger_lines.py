@@ -1,0 +1,154 @@
+"""The rows of the events ledger that spell a word, found by bytes, judged by daimon.
+
+daimon's events folds are per ref, so an answer about one item (its `why`,
+witnesses, lifecycle) or one kind of row (the handoff baton) depends only on
+the rows that spell its id or kind. On a year of memory the whole ledger is
+~200,000 rows of JSON; a byte search (`mmap.find`) finds those few lines in
+milliseconds, and daimon's own `jsonl.classify_line` judges each one.
+
+`events_as(read)` makes daimon's readers see only those rows in the current
+context (a ContextVar, so it follows `asyncio.to_thread`): its events read
+answers `read`, and its judge is read fresh and never memoized, so the
+partial rows never reach a memo a later full read would be served from.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import mmap
+import os
+import stat
+from collections.abc import Iterator
+from contextvars import ContextVar
+from pathlib import Path
+from typing import Any
+
+from daimon_briefing import jsonl, view
+from daimon_briefing.jsonl import Health
+
+from daimon_tui.store.judging import snapshot_share
+
+LEDGER = "events.jsonl"
+# A word spelled the same in every JSON writer's output (no escape applies):
+# then a byte search finds every row that spells it.
+_PLAIN = frozenset(map(ord, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.:"))
+_rows: ContextVar[jsonl.Read | None] = ContextVar("daimon_tui_ledger_lines", default=None)
+_next_read: Any = None
+_next_judge: Any = None
+_installed = False
+
+
+def plain(word: str) -> bytes | None:
+    """`word` as bytes when JSON can spell it only one way, else None."""
+    raw = word.encode("ascii", "replace")
+    return raw if raw and len(raw) == len(word) and all(b in _PLAIN for b in raw) else None
+
+
+def lines_spelling(path: Path, word: str) -> list[str] | None:
+    """Every line of the ledger at `path` that contains `word`, in file order,
+    decoded as daimon decodes them; [] for an absent or empty ledger; None
+    when it cannot be told from bytes (a word JSON may escape, a ledger that
+    is not a regular file, a read that fails)."""
+    needle = plain(word)
+    if needle is None:
+        return None
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except FileNotFoundError:
+        return []
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            return None
+        if st.st_size == 0:
+            return []
+        with mmap.mmap(fd, st.st_size, access=mmap.ACCESS_READ) as data:
+            return _lines_with(data, needle)
+    except (OSError, ValueError):
+        return None
+    finally:
+        os.close(fd)
+
+
+def _lines_with(data: mmap.mmap, needle: bytes) -> list[str]:
+    lines: list[str] = []
+    at = data.find(needle)
+    while at >= 0:
+        start = data.rfind(b"\n", 0, at) + 1
+        end = data.find(b"\n", at)
+        end = len(data) if end < 0 else end
+        lines.append(data[start:end].decode("utf-8", "surrogateescape"))
+        at = data.find(needle, end)
+    return lines
+
+
+def judged(lines: list[str]) -> jsonl.Read:
+    """`lines` as daimon's `jsonl.read` judges a file of them (its own line
+    classifier; garbage is UNREADABLE, torn is DEGRADED)."""
+    rows: list = []
+    torn = garbage = undecodable = 0
+    for line in lines:
+        kind, row = jsonl.classify_line(line)
+        if kind == jsonl.ROW:
+            rows.append(row)
+        elif kind == jsonl.TORN:
+            torn += 1
+        else:
+            garbage += 1
+            undecodable += any("\udc80" <= c <= "\udcff" for c in line)
+    if garbage:
+        return jsonl.Read(Health.UNREADABLE, rows, torn, 0, garbage, "garbage", undecodable)
+    if torn:
+        return jsonl.Read(Health.DEGRADED, rows, torn, 0, 0, "torn")
+    return jsonl.Read(Health.OK, rows)
+
+
+def rows_spelling(bucket: Path, word: str) -> jsonl.Read | None:
+    """The bucket's events rows that spell `word`, judged; None when they
+    cannot be found from bytes."""
+    path = bucket / LEDGER
+    lines = lines_spelling(path, word)
+    if lines is None:
+        return None
+    if not lines and not path.exists():
+        return jsonl.Read(Health.ABSENT, [])
+    return judged(lines)
+
+
+def _read(path: Any, **options: Any) -> jsonl.Read:
+    held = _rows.get()
+    if held is not None and not options and Path(path).name == LEDGER:
+        return held
+    return _next_read(path, **options)
+
+
+def _judge(slug: Any, **options: Any) -> Any:
+    if _rows.get() is None:
+        return _next_judge(slug, **options)
+    return view._read_judge(slug, options.get("forgotten") or frozenset())[0]
+
+
+def _install() -> None:
+    """Route daimon's events read and judge through here (idempotent), on top
+    of the shared snapshot and the kept fold (installed first: they stay under)."""
+    global _next_read, _next_judge, _installed
+    if _installed:
+        return
+    snapshot_share.install()
+    _next_read, _next_judge = jsonl.read, view.judge
+    jsonl.read = _read
+    view.judge = _judge
+    _installed = True
+
+
+@contextlib.contextmanager
+def events_as(read: jsonl.Read) -> Iterator[None]:
+    """In this context daimon's read of any events ledger answers `read`."""
+    _install()
+    token = _rows.set(read)
+    try:
+        yield
+    finally:
+        _rows.reset(token)
