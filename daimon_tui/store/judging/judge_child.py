@@ -1,6 +1,7 @@
 """The judging child: a long-lived process that answers the app's reads that
 fold daimon's ledgers (the confirming briefing, an item's details, the audit,
-the session list and diffs, search), one JSON line per request and per answer.
+the session list and diffs, search) and carries out a verb's confirmed writes
+(`write_request`), one JSON line per request and per answer.
 
 Why a child: a full read folds every ledger (hundreds of MB, seconds of pure
 Python). In the app's process that fold holds the GIL against Textual (a
@@ -83,6 +84,11 @@ READS: dict[str, tuple[str, str]] = {
     "plan": ("daimon_tui.store.judging.plan_request:plan", "daimon_tui.domain.verbs:Plan"),
     "team": ("daimon_tui.store.read.team:load_team", "daimon_tui.models:TeamView"),
 }
+# Not reads: a verb's writes, over the snapshot held here. The app logs the
+# intent before asking and has its own fallback (`write_request.apply`).
+WRITES: dict[str, tuple[str, str]] = {
+    "write": ("daimon_tui.store.judging.write_request:write", "daimon_tui.store.judging.write_request:Written"),
+}
 
 
 def resolve(where: str) -> Any:
@@ -94,7 +100,7 @@ def resolve(where: str) -> Any:
 
 
 def _calls() -> dict[str, Callable[..., Any]]:
-    return {what: resolve(read) for what, (read, _model) in READS.items()}
+    return {what: resolve(call) for what, (call, _model) in (READS | WRITES).items()}
 
 
 def _answer(calls: dict[str, Callable[..., Any]], request: dict) -> bytes:
