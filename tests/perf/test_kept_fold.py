@@ -155,13 +155,19 @@ def test_after_an_append_only_the_appended_rows_are_folded(project, monkeypatch:
     fold = kept_fold._original_fold
     monkeypatch.setattr(kept_fold, "_original_fold",
                         lambda rows, keys: folded.append(len(rows)) or fold(rows, keys=keys))
+    extended: list[Path] = []
+    extend = kept_fold._extend
+    monkeypatch.setattr(kept_fold, "_extend", lambda path, *rest: extended.append(path) or extend(path, *rest))
     store._all_forgotten_cache.clear()
     with kept_fold.active():
         snap = snapshot_share._original(target)
     refs = len(snap.resolutions)
-    # one fold of (each ref's kept winner + the appended row); the rest fold the winners alone
-    assert folded and max(folded) <= refs + 4 < rows_before
+    # one fold of (the appended row's ref's kept winner + that row); the rest fold the winners alone
+    assert min(folded) == 2 and max(folded) <= refs + 4 < rows_before
     assert snap.resolutions[ids[2]]["status"] == "resolved"
+    # the grown bytes were verified as they were read: the snapshot's later reads (daimon's forget
+    # walk) neither read nor hash them again
+    assert [Path(path).name for path in extended] == ["events.jsonl"]
 
     # an item's lifecycle after the append: its own lines, never the whole ledger
     whole: list[str] = []
@@ -207,3 +213,45 @@ def test_the_kept_file_holds_numbers_only_and_a_hostile_one_is_not_trusted(
             cache.write_text(hostile)
         assert kept_fold_file.load(os.path.abspath(ledger)) is None
         _assert_same(target, ids)
+
+
+def test_a_first_fold_built_after_the_answer_is_never_served_half_built(
+        project, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The judging child answers a first open with daimon's full read and keeps the fold after."""
+    target, ledger, ids = project
+    _write_every_kind(Path(target), ids, datetime(2026, 3, 1, 9, 0, tzinfo=UTC), "a")
+    monkeypatch.setattr(kept_fold, "PERSIST_EVERY_BYTES", 0)
+    monkeypatch.setattr(kept_fold, "_defer_builds", True)
+    cache = kept_fold_file.cache_file(os.path.abspath(ledger))
+    kept_fold.forget_held()
+    cache.unlink(missing_ok=True)  # a first open: no kept fold anywhere
+    daimons = kept_fold._original_read(ledger).rows
+
+    def read_kept() -> list[dict]:
+        with kept_fold.active():
+            return jsonl.read(ledger).rows
+
+    # before the build: daimon's own rows, nothing kept in memory or on disk, however often it is read
+    for _ in range(2):
+        assert read_kept() == daimons and not isinstance(read_kept(), kept_fold.KeptRows)
+        assert kept_fold._held == {} and not cache.exists()
+    _assert_same(target, ids)
+
+    # a build that fails halfway holds nothing: the next read is daimon's full read again
+    witness = kept_fold._witness
+    calls = itertools.count()
+
+    def failing(*args: object) -> None:
+        if next(calls) > 3:
+            raise RuntimeError("stopped halfway")
+        witness(*args)
+
+    monkeypatch.setattr(kept_fold, "_witness", failing)
+    kept_fold.build_pending()
+    assert kept_fold._held == {} and not cache.exists()
+    assert read_kept() == daimons
+
+    monkeypatch.setattr(kept_fold, "_witness", witness)
+    kept_fold.build_pending()
+    assert cache.exists() and isinstance(read_kept(), kept_fold.KeptRows)
+    _assert_same(target, ids)

@@ -17,8 +17,9 @@ machine-wide forget walk runs on its own, then the bucket's snapshot (see
 `_warm`): this keeps the peak near one copy of the largest ledger.
 
 Answers are never persisted; the confirming read saves the verdict cache (ids
-and states only, see `verdict_cache`). Anything daimon prints goes to stderr:
-stdout carries only answers.
+and states only, see `verdict_cache`), and a ledger read whole (a first open)
+is kept (`kept_fold`) after its answer is sent, not before. Anything daimon
+prints goes to stderr: stdout carries only answers.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ def _warm(request: dict) -> None:
     from daimon_tui.store.judging import kept_fold, snapshot_share
 
     snapshot_share.install()
+    kept_fold.defer_builds()  # a first open is answered first; `main` builds its kept fold after
     project = request.get("project") or {}
     target = project.get("path") or project.get("slug")
     # A failure here is reported properly by the real read that follows.
@@ -139,6 +141,11 @@ def main() -> int:
             calls = _calls()
         answers.write(_answer(calls, request) + b"\n")
         answers.flush()
+        # With the answer sent: a ledger read whole for it (a first open) is
+        # kept now, so the next request (and the next run) folds only appends.
+        from daimon_tui.store.judging import kept_fold
+
+        kept_fold.build_pending()
     return 0
 
 

@@ -77,6 +77,8 @@ _held: dict[str, _Kept] = {}
 _persisted: dict[str, int] = {}  # ledger -> the size its copy on disk covers
 _lock = threading.Lock()
 _installed = False
+_defer_builds = False
+_pending: dict[str, _Pending] = {}  # ledger -> a full read whose fold `build_pending` keeps
 
 
 class KeptRows(list):
@@ -139,10 +141,16 @@ class _Kept:
     def absorb(self, rows: list[dict], starts: list[int], size: int, digest: str) -> _Kept:
         """This fold with `rows` (lines starting at `starts`) appended."""
         placed = starts if len(starts) == len(rows) else [-1] * len(rows)  # -1: line unknown
-        at = {id(row): start for start, row in (*self.winners.values(), *self.witnesses.values())}
+        # `_fold` is per ref: only the refs the rows name are folded again, each
+        # from its kept winner, and the rest stay (in the same order a fold of
+        # every winner plus the rows would give).
+        named = dict.fromkeys(str(row.get("item_ref") or "") for row in rows if isinstance(row, dict))
+        before = [self.winners[ref] for ref in named if ref in self.winners]
+        at = {id(row): start for start, row in before}
         at.update((id(row), start) for row, start in zip(rows, placed, strict=True))
-        folded = _original_fold([row for _at, row in self.winners.values()] + rows, keys=True)
-        winners = {ref: (at.get(id(row), -1), row) for ref, row in folded.items()}
+        winners = dict(self.winners)
+        for ref, row in _original_fold([row for _at, row in before] + rows, keys=True).items():
+            winners[ref] = (at.get(id(row), -1), row)
         witnesses = dict(self.witnesses)
         for row, start in zip(rows, placed, strict=True):
             _witness(witnesses, row, start)
@@ -172,8 +180,11 @@ class _Kept:
         named = {item for row in rows if (key := _witness_key(row)) is not None and (item := _item_of(key))}
         if not named:
             return self.corroborations
-        again = _original_fold_corroborations(
-            [row for key, (_at, row) in witnesses.items() if _item_of(key) in named])
+        # an item's witness keys, looked up rather than found by a walk of every key
+        statuses = {key[1] for key in witnesses if len(key) == 2}
+        keys = [(item,) for item in named] + [(_CORROBORATION_PREFIX + item, status)
+                                              for item in named for status in statuses]
+        again = _original_fold_corroborations([witnesses[key][1] for key in keys if key in witnesses])
         kept = {item: entry for item, entry in self.corroborations.items() if item not in named}
         kept.update(again)
         return kept
@@ -260,7 +271,8 @@ def _stat_key(st: os.stat_result) -> tuple:
 
 
 def _full(path: Path, key: str) -> jsonl.Read:
-    """daimon's read of the whole ledger; kept when every line is a row."""
+    """daimon's read of the whole ledger; kept when every line is a row (at
+    once, or by `build_pending` once the caller has answered)."""
     try:
         with path.open("rb") as handle:
             before = os.fstat(handle.fileno())
@@ -275,13 +287,55 @@ def _full(path: Path, key: str) -> jsonl.Read:
     if (read.health is not Health.OK or not data.endswith(b"\n") or _stat_id(before) != _stat_id(after)
             or len(data) != after.st_size):
         return read
-    starts = _line_starts(data, 0)
-    if len(starts) != len(read.rows):
+
+    def build() -> _Kept | None:
+        starts = _line_starts(data, 0)
+        if len(starts) != len(read.rows):
+            return None
+        kept = _Kept(0, "").absorb(read.rows, starts, len(data), hashlib.sha256(data).hexdigest())
+        kept.verified = _stat_key(after)
+        _keep(key, kept)
+        return kept
+
+    if _defer_builds:
+        with _lock:
+            _pending[key] = _Pending(_stat_key(after), read, build)
         return read
-    kept = _Kept(0, "").absorb(read.rows, starts, len(data), hashlib.sha256(data).hexdigest())
-    kept.verified = _stat_key(after)
-    _keep(key, kept)
+    kept = build()
+    if kept is None:
+        return read
     return read if _for_ref.get() is not None else read._replace(rows=kept.rows())
+
+
+@dataclass(frozen=True)
+class _Pending:
+    """A full read whose kept fold is not built yet: while the ledger's stat
+    key stands, every read is answered with daimon's own rows."""
+
+    stat_key: tuple
+    read: jsonl.Read
+    build: Callable[[], _Kept | None]
+
+
+def defer_builds() -> None:
+    """From now on, a ledger's first kept fold is built by `build_pending`,
+    not inside the read that found none: the judging child answers a first
+    open with daimon's full read, then builds while it waits for the next
+    request."""
+    global _defer_builds
+    _defer_builds = True
+
+
+def build_pending() -> None:
+    """Build and keep (in memory and on disk) the folds `_full` deferred.
+    Only a whole fold is ever held: until it is, reads get daimon's rows."""
+    with _lock:
+        builds = list(_pending.values())
+        _pending.clear()
+    for pending in builds:
+        # a build that fails holds nothing: the next read is daimon's full read again
+        with contextlib.suppress(Exception):
+            pending.build()
 
 
 def _extend(path: Path, key: str, kept: _Kept | kept_fold_file.Spans) -> jsonl.Read | None:
@@ -320,6 +374,8 @@ def _extend(path: Path, key: str, kept: _Kept | kept_fold_file.Spans) -> jsonl.R
     if tail.health is Health.OK and rest.endswith(b"\n") and len(starts) == len(tail.rows):
         digest = hashlib.sha256(prefix + rest).hexdigest()
         grown = dataclasses.replace(grown, size=kept.size + len(rest), digest=digest)
+        if _stat_key(after) == _stat_key(before):  # nothing moved while we read: the next read trusts it
+            grown.verified = _stat_key(after)
         _keep(key, grown, grown=True)
         return _answer(tail, grown, prefix + rest)
     if _for_ref.get() is not None:
@@ -376,7 +432,10 @@ def read(path: Any, **options: Any) -> jsonl.Read:
         return _original_read(path)
     key = os.path.abspath(target)
     with _lock:
+        pending = _pending.get(key)
         kept: _Kept | kept_fold_file.Spans | None = _held.get(key)
+    if pending is not None and pending.stat_key == _stat_key(st):
+        return pending.read  # daimon's rows, every one: right for any reader
     if kept is None:
         kept = kept_fold_file.load(key)
     if isinstance(kept, _Kept) and kept.verified == _stat_key(st):
@@ -498,6 +557,7 @@ def forget_held() -> None:
     with _lock:
         _held.clear()
         _persisted.clear()
+        _pending.clear()
 
 
 # -- from and to disk (`kept_fold_file`) -----------------------------------------
