@@ -235,7 +235,13 @@ def test_a_first_fold_built_after_the_answer_is_never_served_half_built(
     for _ in range(2):
         assert read_kept() == daimons and not isinstance(read_kept(), kept_fold.KeptRows)
         assert kept_fold._held == {} and not cache.exists()
-    _assert_same(target, ids)
+    first = read_kept()
+    fold = kept_fold._original_fold
+    folds: list[bool] = []  # for each of daimon's folds: was it over the first open's rows?
+    monkeypatch.setattr(kept_fold, "_original_fold", lambda rows, keys: folds.append(rows is first) or fold(
+        rows, keys=keys))
+    _assert_same(target, ids)  # the walk's fold and the snapshot's: one fold of those rows
+    assert folds.count(True) == 1
 
     # a build that fails halfway holds nothing: the next read is daimon's full read again
     witness = kept_fold._witness
@@ -252,6 +258,11 @@ def test_a_first_fold_built_after_the_answer_is_never_served_half_built(
     assert read_kept() == daimons
 
     monkeypatch.setattr(kept_fold, "_witness", witness)
+    _assert_same(target, ids)
+    sizes: list[int] = []
+    monkeypatch.setattr(kept_fold, "_original_fold", lambda rows, keys: sizes.append(len(rows)) or fold(
+        rows, keys=keys))
     kept_fold.build_pending()
+    assert max(sizes, default=0) < len(daimons)  # the build reuses the fold the reads made
     assert cache.exists() and isinstance(read_kept(), kept_fold.KeptRows)
     _assert_same(target, ids)

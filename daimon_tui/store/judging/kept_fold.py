@@ -138,8 +138,11 @@ class _Kept:
                                   [row for _at, row in self.witnesses.values()], self)
         return self._rows
 
-    def absorb(self, rows: list[dict], starts: list[int], size: int, digest: str) -> _Kept:
-        """This fold with `rows` (lines starting at `starts`) appended."""
+    def absorb(self, rows: list[dict], starts: list[int], size: int, digest: str,
+               folded: dict | None = None) -> _Kept:
+        """This fold with `rows` (lines starting at `starts`) appended;
+        `folded`: daimon's fold of `rows` (keys kept), when this one is empty
+        and that fold was already made."""
         placed = starts if len(starts) == len(rows) else [-1] * len(rows)  # -1: line unknown
         # `_fold` is per ref: only the refs the rows name are folded again, each
         # from its kept winner, and the rest stay (in the same order a fold of
@@ -149,7 +152,9 @@ class _Kept:
         at = {id(row): start for start, row in before}
         at.update((id(row), start) for row, start in zip(rows, placed, strict=True))
         winners = dict(self.winners)
-        for ref, row in _original_fold([row for _at, row in before] + rows, keys=True).items():
+        if folded is None or self.winners:
+            folded = _original_fold([row for _at, row in before] + rows, keys=True)
+        for ref, row in folded.items():
             winners[ref] = (at.get(id(row), -1), row)
         witnesses = dict(self.witnesses)
         for row, start in zip(rows, placed, strict=True):
@@ -288,11 +293,11 @@ def _full(path: Path, key: str) -> jsonl.Read:
             or len(data) != after.st_size):
         return read
 
-    def build() -> _Kept | None:
+    def build(folded: dict | None = None) -> _Kept | None:
         starts = _line_starts(data, 0)
         if len(starts) != len(read.rows):
             return None
-        kept = _Kept(0, "").absorb(read.rows, starts, len(data), hashlib.sha256(data).hexdigest())
+        kept = _Kept(0, "").absorb(read.rows, starts, len(data), hashlib.sha256(data).hexdigest(), folded)
         kept.verified = _stat_key(after)
         _keep(key, kept)
         return kept
@@ -307,14 +312,16 @@ def _full(path: Path, key: str) -> jsonl.Read:
     return read if _for_ref.get() is not None else read._replace(rows=kept.rows())
 
 
-@dataclass(frozen=True)
+@dataclass
 class _Pending:
     """A full read whose kept fold is not built yet: while the ledger's stat
-    key stands, every read is answered with daimon's own rows."""
+    key stands, every read is answered with daimon's own rows, and daimon's
+    fold of them is made once (`winners`, keys kept) and reused by the build."""
 
     stat_key: tuple
     read: jsonl.Read
-    build: Callable[[], _Kept | None]
+    build: Callable[[dict | None], _Kept | None]
+    winners: dict | None = None
 
 
 def defer_builds() -> None:
@@ -335,7 +342,7 @@ def build_pending() -> None:
     for pending in builds:
         # a build that fails holds nothing: the next read is daimon's full read again
         with contextlib.suppress(Exception):
-            pending.build()
+            pending.build(pending.winners)
 
 
 def _extend(path: Path, key: str, kept: _Kept | kept_fold_file.Spans) -> jsonl.Read | None:
@@ -453,7 +460,19 @@ def read(path: Any, **options: Any) -> jsonl.Read:
 
 
 def _fold(rows: Any, *, keys: bool) -> dict:
-    return _original_fold(rows.winners if isinstance(rows, KeptRows) else rows, keys=keys)
+    if isinstance(rows, KeptRows):
+        return _original_fold(rows.winners, keys=keys)
+    pending = next((p for p in list(_pending.values()) if p.read.rows is rows), None)
+    if pending is None:
+        return _original_fold(rows, keys=keys)
+    # A first open's rows are folded by daimon's forget walk (keys kept) and
+    # its snapshot (keys left out): `_fold` is per ref, so the second is the
+    # first without the key refs, and the kept fold's build reuses it too.
+    if pending.winners is None:
+        pending.winners = _original_fold(rows, keys=True)
+    if keys:
+        return dict(pending.winners)
+    return {ref: row for ref, row in pending.winners.items() if not store.is_key_ref(ref)}
 
 
 def _fold_corroborations(rows: Any) -> dict:
