@@ -78,9 +78,10 @@ async def _steps(pilot: Any, app: Any, result: dict) -> None:
         result["error"] = "no preview"
         return
     result["preview_s"] = time.perf_counter() - t0
-    # The preview ignores a `y` typed before a person could read it: the write
-    # is timed from the first `y` it takes.
-    await asyncio.sleep(app.screen.CONFIRM_DELAY_S)
+    # The preview ignores a `y` typed before a person could read it (counted
+    # from its mount): the write is timed from the first `y` it takes.
+    preview = app.screen
+    await bench._wait(pilot, lambda: time.monotonic() - preview.opened_at > preview.CONFIRM_DELAY_S + 0.05, 30)
     notes: list[str] = []
     notify = app.notify
     app.notify = lambda message, *a, **kw: notes.append(str(message)) or notify(message, *a, **kw)

@@ -186,6 +186,6 @@ def test_the_child_keeps_a_first_opens_fold_only_after_its_answer_is_sent(monkey
     monkeypatch.setattr(judge_child, "_calls", dict)
     monkeypatch.setattr(judge_child, "_answer", lambda calls, request: request["what"].encode())
     built_after: list[bytes] = []
-    monkeypatch.setattr(kept_fold, "build_pending", lambda: built_after.append(answers.getvalue()))
+    monkeypatch.setattr(kept_fold, "build_in_background", lambda: built_after.append(answers.getvalue()))
     assert judge_child.main() == 0
     assert built_after == [b"a\n", b"a\nb\n"]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import threading
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -265,4 +266,36 @@ def test_a_first_fold_built_after_the_answer_is_never_served_half_built(
     kept_fold.build_pending()
     assert max(sizes, default=0) < len(daimons)  # the build reuses the fold the reads made
     assert cache.exists() and isinstance(read_kept(), kept_fold.KeptRows)
+    _assert_same(target, ids)
+
+
+def test_reads_during_a_background_build_get_daimons_rows_until_the_whole_fold_is_kept(
+        project, monkeypatch: pytest.MonkeyPatch) -> None:
+    target, ledger, ids = project
+    _write_every_kind(Path(target), ids, datetime(2026, 3, 1, 9, 0, tzinfo=UTC), "a")
+    monkeypatch.setattr(kept_fold, "_defer_builds", True)
+    kept_fold.forget_held()
+    kept_fold_file.cache_file(os.path.abspath(ledger)).unlink(missing_ok=True)
+    daimons = kept_fold._original_read(ledger).rows
+    with kept_fold.active():
+        assert jsonl.read(ledger).rows == daimons
+    halfway, go_on = threading.Event(), threading.Event()
+    witness = kept_fold._witness
+
+    def slow(*args: object) -> None:
+        halfway.set()
+        assert go_on.wait(30)
+        witness(*args)
+
+    monkeypatch.setattr(kept_fold, "_witness", slow)
+    builder = kept_fold.build_in_background()
+    assert builder is not None and halfway.wait(30)
+    assert kept_fold.build_in_background() is None  # one build at a time
+    with kept_fold.active():
+        during = jsonl.read(ledger).rows
+    assert during == daimons and not isinstance(during, kept_fold.KeptRows) and kept_fold._held == {}
+    go_on.set()
+    builder.join(30)
+    with kept_fold.active():
+        assert isinstance(jsonl.read(ledger).rows, kept_fold.KeptRows)
     _assert_same(target, ids)

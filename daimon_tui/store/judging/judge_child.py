@@ -142,10 +142,11 @@ def main() -> int:
         answers.write(_answer(calls, request) + b"\n")
         answers.flush()
         # With the answer sent: a ledger read whole for it (a first open) is
-        # kept now, so the next request (and the next run) folds only appends.
+        # kept now, so the next run (and, once built, the next request) folds
+        # only appends. In a thread: a request meanwhile is answered, not queued.
         from daimon_tui.store.judging import kept_fold
 
-        kept_fold.build_pending()
+        kept_fold.build_in_background()
     return 0
 
 

@@ -79,6 +79,7 @@ _lock = threading.Lock()
 _installed = False
 _defer_builds = False
 _pending: dict[str, _Pending] = {}  # ledger -> a full read whose fold `build_pending` keeps
+_builder: threading.Thread | None = None
 
 
 class KeptRows(list):
@@ -335,14 +336,30 @@ def defer_builds() -> None:
 
 def build_pending() -> None:
     """Build and keep (in memory and on disk) the folds `_full` deferred.
-    Only a whole fold is ever held: until it is, reads get daimon's rows."""
+    Only a whole fold is ever held, and a ledger's full read answers until
+    it is: the read is let go only once its fold is kept (or failed)."""
     with _lock:
-        builds = list(_pending.values())
-        _pending.clear()
-    for pending in builds:
+        builds = list(_pending.items())
+    for key, pending in builds:
         # a build that fails holds nothing: the next read is daimon's full read again
         with contextlib.suppress(Exception):
             pending.build(pending.winners)
+        with _lock:
+            if _pending.get(key) is pending:
+                del _pending[key]
+
+
+def build_in_background() -> threading.Thread | None:
+    """`build_pending` in a thread of its own (one at a time), so the reads
+    that come meanwhile are answered (from daimon's rows) instead of waiting
+    for the build. The thread, or None when there is nothing to build."""
+    global _builder
+    with _lock:
+        if not _pending or (_builder is not None and _builder.is_alive()):
+            return None
+        _builder = threading.Thread(target=build_pending, name="kept-fold-build", daemon=True)
+    _builder.start()
+    return _builder
 
 
 def _extend(path: Path, key: str, kept: _Kept | kept_fold_file.Spans) -> jsonl.Read | None:
