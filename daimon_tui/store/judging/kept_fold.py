@@ -313,6 +313,17 @@ def _full(path: Path, key: str) -> jsonl.Read:
     return read if _for_ref.get() is not None else read._replace(rows=kept.rows())
 
 
+def _subset(read: jsonl.Read) -> jsonl.Read:
+    """daimon's read, or inside `rows_of` the rows it asks for (file order):
+    what the kept fold would answer, picked from every row."""
+    ref = _for_ref.get()
+    if ref is None:
+        return read
+    if ref == TOMBSTONES:
+        return read._replace(rows=[row for row in read.rows if _may_be_tombstone(row)])
+    return read._replace(rows=[row for row in read.rows if row.get("item_ref") == ref])
+
+
 @dataclass
 class _Pending:
     """A full read whose kept fold is not built yet: while the ledger's stat
@@ -459,7 +470,7 @@ def read(path: Any, **options: Any) -> jsonl.Read:
         pending = _pending.get(key)
         kept: _Kept | kept_fold_file.Spans | None = _held.get(key)
     if pending is not None and pending.stat_key == _stat_key(st):
-        return pending.read  # daimon's rows, every one: right for any reader
+        return _subset(pending.read)  # daimon's rows, not yet kept
     if kept is None:
         kept = kept_fold_file.load(key)
     if isinstance(kept, _Kept) and kept.verified == _stat_key(st):
