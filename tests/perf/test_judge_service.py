@@ -10,6 +10,8 @@ import io
 import os
 import signal
 import sys
+import threading
+import time
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -186,6 +188,21 @@ def test_the_child_keeps_a_first_opens_fold_only_after_its_answer_is_sent(monkey
     monkeypatch.setattr(judge_child, "_calls", dict)
     monkeypatch.setattr(judge_child, "_answer", lambda calls, request: request["what"].encode())
     built_after: list[bytes] = []
-    monkeypatch.setattr(kept_fold, "build_in_background", lambda: built_after.append(answers.getvalue()))
+    monkeypatch.setattr(kept_fold, "build_in_background", lambda wait: built_after.append(answers.getvalue()))
     assert judge_child.main() == 0
     assert built_after == [b"a\n", b"a\nb\n"]
+
+
+def test_the_childs_kept_fold_build_waits_until_no_request_came_for_a_while(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(judge_child, "_idle_since", None)  # an answer is being made
+    waiter = threading.Thread(target=judge_child._until_idle, daemon=True)
+    waiter.start()
+    waiter.join(0.3)
+    assert waiter.is_alive()
+    monkeypatch.setattr(judge_child, "_idle_since", time.monotonic())  # just answered
+    waiter.join(0.3)
+    assert waiter.is_alive()
+    monkeypatch.setattr(judge_child, "_idle_since", time.monotonic() - judge_child.BUILD_AFTER_IDLE_S)
+    waiter.join(5)
+    assert not waiter.is_alive()

@@ -29,6 +29,7 @@ import json
 import os
 import stat
 import sys
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -121,11 +122,25 @@ def _answer(calls: dict[str, Callable[..., Any]], request: dict) -> bytes:
         return json.dumps({"ok": False, "error": f"{type(error).__name__}: {str(error)[:300]}"}).encode()
 
 
+# A first open's kept fold is built once no request has come for this long:
+# the reads that follow a confirmation (the row under the cursor, the audit)
+# are answered first, not beside the build.
+BUILD_AFTER_IDLE_S = 1.0
+_idle_since: float | None = None  # when the last answer was sent; None while one is being made
+
+
+def _until_idle() -> None:
+    while (since := _idle_since) is None or time.monotonic() - since < BUILD_AFTER_IDLE_S:
+        time.sleep(0.1)
+
+
 def main() -> int:
+    global _idle_since
     answers = sys.stdout.buffer
     sys.stdout = sys.stderr
     calls: dict[str, Callable[..., Any]] | None = None
     for line in sys.stdin.buffer:
+        _idle_since = None
         try:
             request = json.loads(line)
         except ValueError:
@@ -141,12 +156,14 @@ def main() -> int:
             calls = _calls()
         answers.write(_answer(calls, request) + b"\n")
         answers.flush()
+        _idle_since = time.monotonic()
         # With the answer sent: a ledger read whole for it (a first open) is
-        # kept now, so the next run (and, once built, the next request) folds
-        # only appends. In a thread: a request meanwhile is answered, not queued.
+        # kept once the child is idle, so the next run (and, once built, the
+        # next request) folds only appends. In a thread: a request meanwhile
+        # is answered, not queued behind the build.
         from daimon_tui.store.judging import kept_fold
 
-        kept_fold.build_in_background()
+        kept_fold.build_in_background(_until_idle)
     return 0
 
 

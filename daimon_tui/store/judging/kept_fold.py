@@ -360,15 +360,21 @@ def build_pending() -> None:
                 del _pending[key]
 
 
-def build_in_background() -> threading.Thread | None:
-    """`build_pending` in a thread of its own (one at a time), so the reads
-    that come meanwhile are answered (from daimon's rows) instead of waiting
-    for the build. The thread, or None when there is nothing to build."""
+def build_in_background(wait: Callable[[], None] = lambda: None) -> threading.Thread | None:
+    """`build_pending` in a thread of its own (one at a time), after `wait()`
+    returns, so the reads that come meanwhile are answered (from daimon's
+    rows) instead of waiting for the build. The thread, or None when there
+    is nothing to build."""
     global _builder
+
+    def run() -> None:
+        wait()
+        build_pending()
+
     with _lock:
         if not _pending or (_builder is not None and _builder.is_alive()):
             return None
-        _builder = threading.Thread(target=build_pending, name="kept-fold-build", daemon=True)
+        _builder = threading.Thread(target=run, name="kept-fold-build", daemon=True)
     _builder.start()
     return _builder
 
