@@ -299,3 +299,24 @@ def test_reads_during_a_background_build_get_daimons_rows_until_the_whole_fold_i
     with kept_fold.active():
         assert isinstance(jsonl.read(ledger).rows, kept_fold.KeptRows)
     _assert_same(target, ids)
+
+
+def test_a_write_before_the_first_fold_is_kept_folds_only_the_write_onto_it(
+        project, monkeypatch: pytest.MonkeyPatch) -> None:
+    target, ledger, ids = project
+    _write_every_kind(Path(target), ids, datetime(2026, 3, 1, 9, 0, tzinfo=UTC), "a")
+    monkeypatch.setattr(kept_fold, "_defer_builds", True)
+    kept_fold.forget_held()
+    kept_fold_file.cache_file(os.path.abspath(ledger)).unlink(missing_ok=True)
+    with kept_fold.active():
+        jsonl.read(ledger)  # a first open: daimon's rows, the fold not built yet
+    assert store.append_event(ids[1], "resolved", source="ui", project_dir=target, writer=Writer.HUMAN)
+    whole: list[Path] = []
+    read = kept_fold._original_read
+    monkeypatch.setattr(kept_fold, "_original_read", lambda path, **options: (
+        whole.append(path) if not options else None) or read(path, **options))
+    with kept_fold.active():
+        rows = jsonl.read(ledger).rows
+    assert isinstance(rows, kept_fold.KeptRows) and whole == []  # built from the first read, the write folded on
+    monkeypatch.setattr(kept_fold, "_original_read", read)
+    assert _assert_same(target, ids).resolutions[ids[1]]["status"] == "resolved"

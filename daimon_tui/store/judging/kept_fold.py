@@ -80,6 +80,7 @@ _installed = False
 _defer_builds = False
 _pending: dict[str, _Pending] = {}  # ledger -> a full read whose fold `build_pending` keeps
 _builder: threading.Thread | None = None
+_building = threading.Lock()
 
 
 class KeptRows(list):
@@ -349,15 +350,16 @@ def build_pending() -> None:
     """Build and keep (in memory and on disk) the folds `_full` deferred.
     Only a whole fold is ever held, and a ledger's full read answers until
     it is: the read is let go only once its fold is kept (or failed)."""
-    with _lock:
-        builds = list(_pending.items())
-    for key, pending in builds:
-        # a build that fails holds nothing: the next read is daimon's full read again
-        with contextlib.suppress(Exception):
-            pending.build(pending.winners)
+    with _building:  # one build at a time: a reader that needs it waits for the one under way
         with _lock:
-            if _pending.get(key) is pending:
-                del _pending[key]
+            builds = list(_pending.items())
+        for key, pending in builds:
+            # a build that fails holds nothing: the next read is daimon's full read again
+            with contextlib.suppress(Exception):
+                pending.build(pending.winners)
+            with _lock:
+                if _pending.get(key) is pending:
+                    del _pending[key]
 
 
 def build_in_background(wait: Callable[[], None] = lambda: None) -> threading.Thread | None:
@@ -475,8 +477,14 @@ def read(path: Any, **options: Any) -> jsonl.Read:
     with _lock:
         pending = _pending.get(key)
         kept: _Kept | kept_fold_file.Spans | None = _held.get(key)
-    if pending is not None and pending.stat_key == _stat_key(st):
-        return _subset(pending.read)  # daimon's rows, not yet kept
+    if pending is not None:
+        if pending.stat_key == _stat_key(st):
+            return _subset(pending.read)  # daimon's rows, not yet kept
+        # the ledger moved (our own write, say): the fold of the rows read is
+        # built now, and only what came since is folded onto it
+        build_pending()
+        with _lock:
+            kept = _held.get(key)
     if kept is None:
         kept = kept_fold_file.load(key)
     if isinstance(kept, _Kept) and kept.verified == _stat_key(st):
