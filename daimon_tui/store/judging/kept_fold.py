@@ -295,13 +295,13 @@ def _full(path: Path, key: str) -> jsonl.Read:
             or len(data) != after.st_size):
         return read
 
-    def build(folded: dict | None = None) -> _Kept | None:
+    def build(folded: dict | None = None, persist: bool = True) -> _Kept | None:
         starts = _line_starts(data, 0)
         if len(starts) != len(read.rows):
             return None
         kept = _Kept(0, "").absorb(read.rows, starts, len(data), hashlib.sha256(data).hexdigest(), folded)
         kept.verified = _stat_key(after)
-        _keep(key, kept)
+        _keep(key, kept, persist=persist)
         return kept
 
     if _defer_builds:
@@ -333,7 +333,7 @@ class _Pending:
 
     stat_key: tuple
     read: jsonl.Read
-    build: Callable[[dict | None], _Kept | None]
+    build: Callable[[dict | None, bool], _Kept | None]
     winners: dict | None = None
 
 
@@ -350,16 +350,22 @@ def build_pending() -> None:
     """Build and keep (in memory and on disk) the folds `_full` deferred.
     Only a whole fold is ever held, and a ledger's full read answers until
     it is: the read is let go only once its fold is kept (or failed)."""
+    built: list[tuple[str, _Kept]] = []
     with _building:  # one build at a time: a reader that needs it waits for the one under way
         with _lock:
             builds = list(_pending.items())
         for key, pending in builds:
             # a build that fails holds nothing: the next read is daimon's full read again
             with contextlib.suppress(Exception):
-                pending.build(pending.winners)
+                kept = pending.build(pending.winners, False)
+                if kept is not None:
+                    built.append((key, kept))
             with _lock:
                 if _pending.get(key) is pending:
                     del _pending[key]
+    for key, kept in built:  # on disk once held: a reader waiting on the build does not wait for the file
+        with contextlib.suppress(Exception):
+            _persist(key, kept)
 
 
 def build_in_background(wait: Callable[[], None] = lambda: None) -> threading.Thread | None:
@@ -665,13 +671,19 @@ def _rows_at(data: bytes, starts: list[int], size: int) -> dict[int, dict] | Non
     return dict(zip(starts, rows, strict=True))
 
 
-def _keep(key: str, kept: _Kept, *, grown: bool = False) -> None:
-    """Hold `kept` for the ledger `key`; on disk too unless it only grew by
-    less than PERSIST_EVERY_BYTES since the copy there."""
+def _keep(key: str, kept: _Kept, *, grown: bool = False, persist: bool = True) -> None:
+    """Hold `kept` for the ledger `key`; on disk too (unless `persist` is
+    False) unless it only grew by less than PERSIST_EVERY_BYTES since the
+    copy there."""
     with _lock:
         _held[key] = kept
-    if grown and kept.size - _persisted.get(key, 0) < PERSIST_EVERY_BYTES:
+    if not persist or (grown and kept.size - _persisted.get(key, 0) < PERSIST_EVERY_BYTES):
         return
+    _persist(key, kept)
+
+
+def _persist(key: str, kept: _Kept) -> None:
+    """`kept`'s numbers on disk (`kept_fold_file`), when every kept row's line is placed."""
     winners = tuple(at for at, _row in kept.winners.values())
     witnesses = tuple(at for at, _row in kept.witnesses.values())
     if kept.refs is None or kept.tombstones is None or min((*winners, *witnesses), default=0) < 0:
