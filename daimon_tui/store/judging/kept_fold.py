@@ -26,6 +26,11 @@ tombstone start, so daimon's `item_events` (an item's lifecycle, read by
 `lineage`, `why`, the verb plans and the writer's checks) and the receipt
 audit read a handful of lines instead of parsing the whole ledger.
 
+A first open (no kept fold anywhere) is daimon's full read; in the judging
+child (`defer_builds`) the kept fold of it is built after the answer
+(`build_pending`, `build_in_background`), and until it is whole every read
+gets daimon's rows.
+
 Scope: `active()` turns it on for the current context only (the shared
 snapshot, daimon's judge and forget walk, its ledger-health reads and write
 gate), `rows_of(ref)` / `tombstone_rows()` for a subset of rows. Every other
