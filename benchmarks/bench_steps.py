@@ -16,9 +16,12 @@ store (no kept fold in our cache: `--cold` empties it) and an ordinary open
   (`why`, witnesses, lifecycle) for the new row; once right after the
   confirmation (the receipt audit may still run) and once with the app idle;
 * verb preview: `r`, Enter, until the plan preview is the screen;
-* write and acknowledgement: `y` until the verb's worker ends (the write is on
-  disk and the notice "… daimon now says …" is posted);
-* settled: `y` until no verdict is provisional and no read is running.
+* write and acknowledgement: `y` (once the preview takes it: it ignores a `y`
+  in its first `CONFIRM_DELAY_S`) until the verb's worker ends (the write is
+  on disk and the notice "… daimon now says …" is posted);
+* settled: `y` until no verdict is provisional and no read is running;
+* peak memory after the verb: the app's and the judging child's peaks added,
+  against `daimon brief`'s.
 
 The item is put back afterwards (a `reopened` row by daimon's writer, source
 `ui`), so each run leaves two rows. Ratios: the item and the verb steps to one
@@ -99,6 +102,10 @@ async def _steps(pilot: Any, app: Any, result: dict) -> None:
         result["error"] = "no preview"
         return
     result["preview_s"] = time.perf_counter() - t0
+    # The preview ignores a `y` typed before a person could read it (counted
+    # from its mount): the write is timed from the first `y` it takes.
+    preview = app.screen
+    await bench._wait(pilot, lambda: time.monotonic() - preview.opened_at > preview.CONFIRM_DELAY_S + 0.05, 30)
     notes: list[str] = []
     notify = app.notify
     app.notify = lambda message, *a, **kw: notes.append(str(message)) or notify(message, *a, **kw)
@@ -142,6 +149,11 @@ def child_main() -> int:
             await _steps(pilot, app, result)
 
     asyncio.run(scenario())
+    import resource
+
+    # Peaks after a verb: the app's own and the judging child's (closed with the app)
+    result["self_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    result["children_rss_mb"] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     _restore(result.get("item"))
     print(json.dumps(result))
     return 0
@@ -159,6 +171,16 @@ def _ours(store_dir: Path, heavy: dict, cold: bool) -> dict:
     if run.returncode != 0 or not lines:
         raise RuntimeError(f"app run failed (rc {run.returncode}):\n{run.stderr[-3000:]}")
     return json.loads(lines[-1])
+
+
+def _memory(ours: dict, brief_mb: float | None, tag: str) -> bench.Metric:
+    """Both processes' peaks added (what the machine may hold at once) against `daimon brief`'s."""
+    own, child = ours.get("self_rss_mb"), ours.get("children_rss_mb")
+    together = own + child if own is not None and child is not None else None
+    passed = None if together is None or not brief_mb else together <= brief_mb
+    note = "" if together is None else f"{'PASS' if passed else 'FAIL'} (app {own:.0f} + child {child:.0f} MB)"
+    return bench.Metric(f"peak memory after a verb ({tag})", together, brief_mb, "<= 1.0x brief", passed, "MB",
+                        note)
 
 
 def _metrics(ours: dict, brief: float, why: float, tag: str) -> list[bench.Metric]:
@@ -184,7 +206,7 @@ def parent_main(args: argparse.Namespace) -> int:
     load = os.getloadavg()
     print(f"store: {store_dir}  shape: {json.dumps(heavy['shape'])}", file=sys.stderr)
     brief = bench.daimon_cli(["brief"], heavy)
-    print(f"daimon brief: {brief.wall:.2f} s", file=sys.stderr)
+    print(f"daimon brief: {brief.wall:.2f} s, {brief.rss_mb or 0:.0f} MB", file=sys.stderr)
     runs = []
     if args.cold:
         runs.append(("first open", _ours(store_dir, heavy, cold=True)))
@@ -196,7 +218,7 @@ def parent_main(args: argparse.Namespace) -> int:
     metrics: list[bench.Metric] = []
     for tag, ours in runs:
         print(f"ours ({tag}): {json.dumps(ours)}", file=sys.stderr)
-        metrics += _metrics(ours, brief.wall, why_wall, tag)
+        metrics += [*_metrics(ours, brief.wall, why_wall, tag), _memory(ours, brief.rss_mb, tag)]
     print(f"load average before / after: {load[0]:.1f} / {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores",
           file=sys.stderr)
     print(bench.table(metrics))

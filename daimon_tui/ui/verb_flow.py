@@ -1,6 +1,6 @@
 """One coroutine runs a verb end to end: inputs → plan → preview → confirm →
-intent logged → apply (in a thread, daimon's ContextVars follow
-`asyncio.to_thread`) → re-read → outcome logged → notify.
+intent logged → apply (by the judging child, which holds daimon's folded
+snapshot; `write_request`) → re-read → outcome logged → notify.
 
 Write-ahead rule: nothing reaches daimon unless its intent is durably in the
 action log first. A log that cannot be written is named in the preview (no
@@ -22,8 +22,8 @@ from textual.app import App
 from daimon_tui.domain import verbs
 from daimon_tui.domain.action_log import ActionEntry, ActionLog, ActionLogError, LoggedRecord
 from daimon_tui.models import ProjectRef
-from daimon_tui.store.judging import plan_request
-from daimon_tui.store.write import plans, writer
+from daimon_tui.store.judging import plan_request, write_request
+from daimon_tui.store.write import plans
 from daimon_tui.ui.screens.verb_modals import (
     ForgetConfirmModal,
     NothingSelectedModal,
@@ -110,8 +110,7 @@ def _undo_plan(log: ActionLog, project: ProjectRef,
 
 
 async def run_verb(app: App, verb: verbs.VerbName, items: tuple[str, ...], project: ProjectRef,
-                   log: ActionLog, *, timing: writer.Timing = writer.DEFAULT_TIMING,
-                   status: str = "resolved", statuses: dict[str, str] | None = None,
+                   log: ActionLog, *, status: str = "resolved", statuses: dict[str, str] | None = None,
                    confirmed: frozenset[str] = frozenset(), undo_of: ActionEntry | None = None) -> verbs.Outcome:
     """`undo_of` undoes that logged action (a Log row) instead of the last one."""
     items = tuple(dict.fromkeys(i for i in items if i))
@@ -130,9 +129,6 @@ async def run_verb(app: App, verb: verbs.VerbName, items: tuple[str, ...], proje
     if verb in ("resolve", "retract", "reverify") and data is None:
         return verbs.Outcome(verb=verb, status="cancelled")
 
-    # The writer's own checks need the folded snapshot in this process: folded
-    # in a thread while the plan is built and the person reads the preview.
-    warm = asyncio.create_task(asyncio.to_thread(plan_request.warm_for_write, project))
     undo_entry = None
     if verb == "undo":
         # the chain cannot vouch for its own last line: its head file does.
@@ -173,7 +169,6 @@ async def run_verb(app: App, verb: verbs.VerbName, items: tuple[str, ...], proje
         plan = plan.model_copy(update={"writes": tuple(w.model_copy(update={"note": confirmed.reason})
                                                        for w in plan.writes)})
     rulings = tuple(r for f in plan.items if f.reach for r in f.reach.active_rulings)
-    await warm  # two folds of the same files at once would be twice the work
     try:
         intent = await asyncio.to_thread(log.intend, project=project.slug, verb=verb, item_ids=logged_items,
                                          planned=_planned(plan), undoes=undoes)
@@ -181,8 +176,8 @@ async def run_verb(app: App, verb: verbs.VerbName, items: tuple[str, ...], proje
         message = f"nothing was written to daimon: {exc}"
         app.notify(message, title=f"{plan.title}: refused", severity="error")
         return verbs.Outcome(verb=verb, status="refused", refusals=plan.refusals, message=message)
-    results = await asyncio.to_thread(writer.apply_plan, plan, project=project, timing=timing,
-                                      typed_id=typed_id, approved_rulings=rulings)
+    results = await write_request.apply(plan, project=project, intent=intent, typed_id=typed_id,
+                                        approved_rulings=rulings)
     status_word = verbs.outcome_status(results, plan.refusals)
     action_id = _log(log, project, verb, logged_items, status_word, results, plan.refusals, undoes, intent)
     message = verbs.summarize(verb, results, plan.refusals)

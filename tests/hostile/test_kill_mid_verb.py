@@ -25,30 +25,31 @@ from .test_concurrent_writers import _env
 
 NOW = demo.DEMO_NOW.timestamp()
 
-# The app itself, driven by keys in its own process; daimon's write is wrapped
-# so the process stops (to be killed) at the named moment.
+# The app itself, driven by keys in its own process; its call for daimon's
+# write (carried out by the judging child) is wrapped so the process stops (to
+# be killed) at the named moment.
 APP = """
 import asyncio, sys, time
 from pathlib import Path
-from daimon_tui.store.write import writer
+from daimon_tui.store.judging import write_request
 from daimon_tui.ui.screens.verb_modals import PlanPreviewModal, ResolveModal
 from daimon_tui.ui.screens.briefing import BriefingScreen
 from daimon_tui.ui.app import DaimonTUI
 
 project, stage, marker, now = sys.argv[1], sys.argv[2], Path(sys.argv[3]), float(sys.argv[4])
 PlanPreviewModal.CONFIRM_DELAY_S = 0.0
-real = writer.apply_plan
+real = write_request.apply
 
-def stopped(*args, **kwargs):
+async def stopped(*args, **kwargs):
     if stage == "before-write":
         marker.write_text(stage)
         time.sleep(3600)
-    out = real(*args, **kwargs)
+    out = await real(*args, **kwargs)
     marker.write_text(stage)
     time.sleep(3600)
     return out
 
-writer.apply_plan = stopped
+write_request.apply = stopped
 
 async def until(pilot, check):
     for _ in range(3000):

@@ -6,9 +6,14 @@ and a failed child falls back to the in-process read with a diagnostic."""
 from __future__ import annotations
 
 import asyncio
+import io
 import os
 import signal
+import sys
+import threading
+import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from daimon_briefing import config, store
@@ -16,7 +21,7 @@ from daimon_briefing.surfaces import Writer
 
 from daimon_tui.models import Briefing, ProjectRef
 from daimon_tui.store.demo import builder as demo
-from daimon_tui.store.judging import first_paint, judge_service, verdict_cache
+from daimon_tui.store.judging import first_paint, judge_child, judge_service, kept_fold, verdict_cache
 from daimon_tui.store.read import audit, details, reader
 
 NOW = demo.DEMO_NOW.timestamp()
@@ -173,3 +178,31 @@ def test_waiting_reads_go_by_priority_and_one_nobody_waits_for_is_never_sent(
     assert all(isinstance(a, ProjectRef) for a in answers)
     assert sent == ["audit", "details", "briefing"]  # the row under the cursor before the briefing
     assert service.dropped == 1
+
+
+def test_the_child_keeps_a_first_opens_fold_only_after_its_answer_is_sent(monkeypatch: pytest.MonkeyPatch) -> None:
+    answers = io.BytesIO()
+    monkeypatch.setattr(sys, "stdin", SimpleNamespace(buffer=io.BytesIO(b'{"what": "a"}\n{"what": "b"}\n')))
+    monkeypatch.setattr(sys, "stdout", SimpleNamespace(buffer=answers))
+    monkeypatch.setattr(judge_child, "_warm", lambda request: None)
+    monkeypatch.setattr(judge_child, "_calls", dict)
+    monkeypatch.setattr(judge_child, "_answer", lambda calls, request: request["what"].encode())
+    built_after: list[bytes] = []
+    monkeypatch.setattr(kept_fold, "build_in_background", lambda wait: built_after.append(answers.getvalue()))
+    assert judge_child.main() == 0
+    assert built_after == [b"a\n", b"a\nb\n"]
+
+
+def test_the_childs_kept_fold_build_waits_until_no_request_came_for_a_while(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(judge_child, "_idle_since", None)  # an answer is being made
+    waiter = threading.Thread(target=judge_child._until_idle, daemon=True)
+    waiter.start()
+    waiter.join(0.3)
+    assert waiter.is_alive()
+    monkeypatch.setattr(judge_child, "_idle_since", time.monotonic())  # just answered
+    waiter.join(0.3)
+    assert waiter.is_alive()
+    monkeypatch.setattr(judge_child, "_idle_since", time.monotonic() - judge_child.BUILD_AFTER_IDLE_S)
+    waiter.join(5)
+    assert not waiter.is_alive()

@@ -294,7 +294,7 @@ def test_z_on_a_log_row_undoes_that_action_through_its_preview(demo_store, tmp_p
             await _until(pilot, lambda: isinstance(app.screen, PlanPreviewModal))
             plan = app.screen.plan
             await pilot.press("y")
-            await _until(pilot, lambda: len(log.entries()) == 3)
+            await _until(pilot, lambda: len(log.entries()) == 3 and not log.pending())  # written and settled
             await pilot.press("z")  # the same row again: already undone, refused with its name
             await _until(pilot, lambda: len(log.entries()) == 4)
             return plan
@@ -319,7 +319,7 @@ def test_z_in_the_queue_undoes_the_last_action(demo_store, tmp_path: Path) -> No
             await pilot.press("z")
             await _until(pilot, lambda: isinstance(app.screen, PlanPreviewModal))
             await pilot.press("y")
-            await _until(pilot, lambda: len(log.entries()) == 2)
+            await _until(pilot, lambda: len(log.entries()) == 2 and not log.pending())
 
     asyncio.run(go())
     assert lifecycle(demo_store, item) == "active"

@@ -1,6 +1,7 @@
 """The judging child: a long-lived process that answers the app's reads that
 fold daimon's ledgers (the confirming briefing, an item's details, the audit,
-the session list and diffs, search), one JSON line per request and per answer.
+the session list and diffs, search) and carries out a verb's confirmed writes
+(`write_request`), one JSON line per request and per answer.
 
 Why a child: a full read folds every ledger (hundreds of MB, seconds of pure
 Python). In the app's process that fold holds the GIL against Textual (a
@@ -16,8 +17,9 @@ machine-wide forget walk runs on its own, then the bucket's snapshot (see
 `_warm`): this keeps the peak near one copy of the largest ledger.
 
 Answers are never persisted; the confirming read saves the verdict cache (ids
-and states only, see `verdict_cache`). Anything daimon prints goes to stderr:
-stdout carries only answers.
+and states only, see `verdict_cache`), and a ledger read whole (a first open)
+is kept (`kept_fold`) after its answer is sent, not before. Anything daimon
+prints goes to stderr: stdout carries only answers.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import json
 import os
 import stat
 import sys
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -40,6 +43,7 @@ def _warm(request: dict) -> None:
     from daimon_tui.store.judging import kept_fold, snapshot_share
 
     snapshot_share.install()
+    kept_fold.defer_builds()  # a first open is answered first; `main` builds its kept fold after
     project = request.get("project") or {}
     target = project.get("path") or project.get("slug")
     # A failure here is reported properly by the real read that follows.
@@ -83,6 +87,11 @@ READS: dict[str, tuple[str, str]] = {
     "plan": ("daimon_tui.store.judging.plan_request:plan", "daimon_tui.domain.verbs:Plan"),
     "team": ("daimon_tui.store.read.team:load_team", "daimon_tui.models:TeamView"),
 }
+# Not reads: a verb's writes, over the snapshot held here. The app logs the
+# intent before asking and has its own fallback (`write_request.apply`).
+WRITES: dict[str, tuple[str, str]] = {
+    "write": ("daimon_tui.store.judging.write_request:write", "daimon_tui.store.judging.write_request:Written"),
+}
 
 
 def resolve(where: str) -> Any:
@@ -94,7 +103,7 @@ def resolve(where: str) -> Any:
 
 
 def _calls() -> dict[str, Callable[..., Any]]:
-    return {what: resolve(read) for what, (read, _model) in READS.items()}
+    return {what: resolve(call) for what, (call, _model) in (READS | WRITES).items()}
 
 
 def _answer(calls: dict[str, Callable[..., Any]], request: dict) -> bytes:
@@ -113,11 +122,25 @@ def _answer(calls: dict[str, Callable[..., Any]], request: dict) -> bytes:
         return json.dumps({"ok": False, "error": f"{type(error).__name__}: {str(error)[:300]}"}).encode()
 
 
+# A first open's kept fold is built once no request has come for this long:
+# the reads that follow a confirmation (the row under the cursor, the audit)
+# are answered first, not beside the build.
+BUILD_AFTER_IDLE_S = 1.0
+_idle_since: float | None = None  # when the last answer was sent; None while one is being made
+
+
+def _until_idle() -> None:
+    while (since := _idle_since) is None or time.monotonic() - since < BUILD_AFTER_IDLE_S:
+        time.sleep(0.1)
+
+
 def main() -> int:
+    global _idle_since
     answers = sys.stdout.buffer
     sys.stdout = sys.stderr
     calls: dict[str, Callable[..., Any]] | None = None
     for line in sys.stdin.buffer:
+        _idle_since = None
         try:
             request = json.loads(line)
         except ValueError:
@@ -133,6 +156,14 @@ def main() -> int:
             calls = _calls()
         answers.write(_answer(calls, request) + b"\n")
         answers.flush()
+        _idle_since = time.monotonic()
+        # With the answer sent: a ledger read whole for it (a first open) is
+        # kept once the child is idle, so the next run (and, once built, the
+        # next request) folds only appends. In a thread: a request meanwhile
+        # is answered, not queued behind the build.
+        from daimon_tui.store.judging import kept_fold
+
+        kept_fold.build_in_background(_until_idle)
     return 0
 
 

@@ -39,11 +39,11 @@ from daimon_tui.models import ProjectRef
 from daimon_tui.store.judging import judge_child
 
 TIMEOUT_S = 900.0
-# Lower is sooner. A read a person waits on (the row under the cursor, a
-# verb's preview, a search keystroke) before the confirming briefing and the
+# Lower is sooner. A confirmed write, then a read a person waits on (the row
+# under the cursor, a verb's preview, a search keystroke), before the confirming briefing and the
 # search screen's warm-up, the audit after all of them.
-PRIORITY = {"details": 0, "plan": 0, "search": 0, "briefing": 1, "search-prepare": 1, "sessions": 1, "diff": 1,
-            "audit": 2}
+PRIORITY = {"write": -1, "details": 0, "plan": 0, "search": 0, "briefing": 1, "search-prepare": 1, "sessions": 1,
+            "diff": 1, "audit": 2}
 CHILD_MODULE = "daimon_tui.store.judging.judge_child"
 _EMPTY_ENV: Path | None = None
 

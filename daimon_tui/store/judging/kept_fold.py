@@ -26,6 +26,11 @@ tombstone start, so daimon's `item_events` (an item's lifecycle, read by
 `lineage`, `why`, the verb plans and the writer's checks) and the receipt
 audit read a handful of lines instead of parsing the whole ledger.
 
+A first open (no kept fold anywhere) is daimon's full read; in the judging
+child (`defer_builds`) the kept fold of it is built after the answer
+(`build_pending`, `build_in_background`), and until it is whole every read
+gets daimon's rows.
+
 Scope: `active()` turns it on for the current context only (the shared
 snapshot, daimon's judge and forget walk, its ledger-health reads and write
 gate), `rows_of(ref)` / `tombstone_rows()` for a subset of rows. Every other
@@ -77,6 +82,10 @@ _held: dict[str, _Kept] = {}
 _persisted: dict[str, int] = {}  # ledger -> the size its copy on disk covers
 _lock = threading.Lock()
 _installed = False
+_defer_builds = False
+_pending: dict[str, _Pending] = {}  # ledger -> a full read whose fold `build_pending` keeps
+_builder: threading.Thread | None = None
+_building = threading.Lock()
 
 
 class KeptRows(list):
@@ -136,13 +145,24 @@ class _Kept:
                                   [row for _at, row in self.witnesses.values()], self)
         return self._rows
 
-    def absorb(self, rows: list[dict], starts: list[int], size: int, digest: str) -> _Kept:
-        """This fold with `rows` (lines starting at `starts`) appended."""
+    def absorb(self, rows: list[dict], starts: list[int], size: int, digest: str,
+               folded: dict | None = None) -> _Kept:
+        """This fold with `rows` (lines starting at `starts`) appended;
+        `folded`: daimon's fold of `rows` (keys kept), when this one is empty
+        and that fold was already made."""
         placed = starts if len(starts) == len(rows) else [-1] * len(rows)  # -1: line unknown
-        at = {id(row): start for start, row in (*self.winners.values(), *self.witnesses.values())}
+        # `_fold` is per ref: only the refs the rows name are folded again, each
+        # from its kept winner, and the rest stay (in the same order a fold of
+        # every winner plus the rows would give).
+        named = dict.fromkeys(str(row.get("item_ref") or "") for row in rows if isinstance(row, dict))
+        before = [self.winners[ref] for ref in named if ref in self.winners]
+        at = {id(row): start for start, row in before}
         at.update((id(row), start) for row, start in zip(rows, placed, strict=True))
-        folded = _original_fold([row for _at, row in self.winners.values()] + rows, keys=True)
-        winners = {ref: (at.get(id(row), -1), row) for ref, row in folded.items()}
+        winners = dict(self.winners)
+        if folded is None or self.winners:
+            folded = _original_fold([row for _at, row in before] + rows, keys=True)
+        for ref, row in folded.items():
+            winners[ref] = (at.get(id(row), -1), row)
         witnesses = dict(self.witnesses)
         for row, start in zip(rows, placed, strict=True):
             _witness(witnesses, row, start)
@@ -172,8 +192,11 @@ class _Kept:
         named = {item for row in rows if (key := _witness_key(row)) is not None and (item := _item_of(key))}
         if not named:
             return self.corroborations
-        again = _original_fold_corroborations(
-            [row for key, (_at, row) in witnesses.items() if _item_of(key) in named])
+        # an item's witness keys, looked up rather than found by a walk of every key
+        statuses = {key[1] for key in witnesses if len(key) == 2}
+        keys = [(item,) for item in named] + [(_CORROBORATION_PREFIX + item, status)
+                                              for item in named for status in statuses]
+        again = _original_fold_corroborations([witnesses[key][1] for key in keys if key in witnesses])
         kept = {item: entry for item, entry in self.corroborations.items() if item not in named}
         kept.update(again)
         return kept
@@ -260,7 +283,8 @@ def _stat_key(st: os.stat_result) -> tuple:
 
 
 def _full(path: Path, key: str) -> jsonl.Read:
-    """daimon's read of the whole ledger; kept when every line is a row."""
+    """daimon's read of the whole ledger; kept when every line is a row (at
+    once, or by `build_pending` once the caller has answered)."""
     try:
         with path.open("rb") as handle:
             before = os.fstat(handle.fileno())
@@ -275,13 +299,97 @@ def _full(path: Path, key: str) -> jsonl.Read:
     if (read.health is not Health.OK or not data.endswith(b"\n") or _stat_id(before) != _stat_id(after)
             or len(data) != after.st_size):
         return read
-    starts = _line_starts(data, 0)
-    if len(starts) != len(read.rows):
+
+    def build(folded: dict | None = None, persist: bool = True) -> _Kept | None:
+        starts = _line_starts(data, 0)
+        if len(starts) != len(read.rows):
+            return None
+        kept = _Kept(0, "").absorb(read.rows, starts, len(data), hashlib.sha256(data).hexdigest(), folded)
+        kept.verified = _stat_key(after)
+        _keep(key, kept, persist=persist)
+        return kept
+
+    if _defer_builds:
+        with _lock:
+            _pending[key] = _Pending(_stat_key(after), read, build)
         return read
-    kept = _Kept(0, "").absorb(read.rows, starts, len(data), hashlib.sha256(data).hexdigest())
-    kept.verified = _stat_key(after)
-    _keep(key, kept)
+    kept = build()
+    if kept is None:
+        return read
     return read if _for_ref.get() is not None else read._replace(rows=kept.rows())
+
+
+def _subset(read: jsonl.Read) -> jsonl.Read:
+    """daimon's read, or inside `rows_of` the rows it asks for (file order):
+    what the kept fold would answer, picked from every row."""
+    ref = _for_ref.get()
+    if ref is None:
+        return read
+    if ref == TOMBSTONES:
+        return read._replace(rows=[row for row in read.rows if _may_be_tombstone(row)])
+    return read._replace(rows=[row for row in read.rows if row.get("item_ref") == ref])
+
+
+@dataclass
+class _Pending:
+    """A full read whose kept fold is not built yet: while the ledger's stat
+    key stands, every read is answered with daimon's own rows, and daimon's
+    fold of them is made once (`winners`, keys kept) and reused by the build."""
+
+    stat_key: tuple
+    read: jsonl.Read
+    build: Callable[[dict | None, bool], _Kept | None]
+    winners: dict | None = None
+
+
+def defer_builds() -> None:
+    """From now on, a ledger's first kept fold is built by `build_pending`,
+    not inside the read that found none: the judging child answers a first
+    open with daimon's full read, then builds while it waits for the next
+    request."""
+    global _defer_builds
+    _defer_builds = True
+
+
+def build_pending() -> None:
+    """Build and keep (in memory and on disk) the folds `_full` deferred.
+    Only a whole fold is ever held, and a ledger's full read answers until
+    it is: the read is let go only once its fold is kept (or failed)."""
+    built: list[tuple[str, _Kept]] = []
+    with _building:  # one build at a time: a reader that needs it waits for the one under way
+        with _lock:
+            builds = list(_pending.items())
+        for key, pending in builds:
+            # a build that fails holds nothing: the next read is daimon's full read again
+            with contextlib.suppress(Exception):
+                kept = pending.build(pending.winners, False)
+                if kept is not None:
+                    built.append((key, kept))
+            with _lock:
+                if _pending.get(key) is pending:
+                    del _pending[key]
+    for key, kept in built:  # on disk once held: a reader waiting on the build does not wait for the file
+        with contextlib.suppress(Exception):
+            _persist(key, kept)
+
+
+def build_in_background(wait: Callable[[], None] = lambda: None) -> threading.Thread | None:
+    """`build_pending` in a thread of its own (one at a time), after `wait()`
+    returns, so the reads that come meanwhile are answered (from daimon's
+    rows) instead of waiting for the build. The thread, or None when there
+    is nothing to build."""
+    global _builder
+
+    def run() -> None:
+        wait()
+        build_pending()
+
+    with _lock:
+        if not _pending or (_builder is not None and _builder.is_alive()):
+            return None
+        _builder = threading.Thread(target=run, name="kept-fold-build", daemon=True)
+    _builder.start()
+    return _builder
 
 
 def _extend(path: Path, key: str, kept: _Kept | kept_fold_file.Spans) -> jsonl.Read | None:
@@ -320,6 +428,8 @@ def _extend(path: Path, key: str, kept: _Kept | kept_fold_file.Spans) -> jsonl.R
     if tail.health is Health.OK and rest.endswith(b"\n") and len(starts) == len(tail.rows):
         digest = hashlib.sha256(prefix + rest).hexdigest()
         grown = dataclasses.replace(grown, size=kept.size + len(rest), digest=digest)
+        if _stat_key(after) == _stat_key(before):  # nothing moved while we read: the next read trusts it
+            grown.verified = _stat_key(after)
         _keep(key, grown, grown=True)
         return _answer(tail, grown, prefix + rest)
     if _for_ref.get() is not None:
@@ -376,7 +486,16 @@ def read(path: Any, **options: Any) -> jsonl.Read:
         return _original_read(path)
     key = os.path.abspath(target)
     with _lock:
+        pending = _pending.get(key)
         kept: _Kept | kept_fold_file.Spans | None = _held.get(key)
+    if pending is not None:
+        if pending.stat_key == _stat_key(st):
+            return _subset(pending.read)  # daimon's rows, not yet kept
+        # the ledger moved (our own write, say): the fold of the rows read is
+        # built now, and only what came since is folded onto it
+        build_pending()
+        with _lock:
+            kept = _held.get(key)
     if kept is None:
         kept = kept_fold_file.load(key)
     if isinstance(kept, _Kept) and kept.verified == _stat_key(st):
@@ -394,7 +513,19 @@ def read(path: Any, **options: Any) -> jsonl.Read:
 
 
 def _fold(rows: Any, *, keys: bool) -> dict:
-    return _original_fold(rows.winners if isinstance(rows, KeptRows) else rows, keys=keys)
+    if isinstance(rows, KeptRows):
+        return _original_fold(rows.winners, keys=keys)
+    pending = next((p for p in list(_pending.values()) if p.read.rows is rows), None)
+    if pending is None:
+        return _original_fold(rows, keys=keys)
+    # A first open's rows are folded by daimon's forget walk (keys kept) and
+    # its snapshot (keys left out): `_fold` is per ref, so the second is the
+    # first without the key refs, and the kept fold's build reuses it too.
+    if pending.winners is None:
+        pending.winners = _original_fold(rows, keys=True)
+    if keys:
+        return dict(pending.winners)
+    return {ref: row for ref, row in pending.winners.items() if not store.is_key_ref(ref)}
 
 
 def _fold_corroborations(rows: Any) -> dict:
@@ -498,6 +629,7 @@ def forget_held() -> None:
     with _lock:
         _held.clear()
         _persisted.clear()
+        _pending.clear()
 
 
 # -- from and to disk (`kept_fold_file`) -----------------------------------------
@@ -544,13 +676,19 @@ def _rows_at(data: bytes, starts: list[int], size: int) -> dict[int, dict] | Non
     return dict(zip(starts, rows, strict=True))
 
 
-def _keep(key: str, kept: _Kept, *, grown: bool = False) -> None:
-    """Hold `kept` for the ledger `key`; on disk too unless it only grew by
-    less than PERSIST_EVERY_BYTES since the copy there."""
+def _keep(key: str, kept: _Kept, *, grown: bool = False, persist: bool = True) -> None:
+    """Hold `kept` for the ledger `key`; on disk too (unless `persist` is
+    False) unless it only grew by less than PERSIST_EVERY_BYTES since the
+    copy there."""
     with _lock:
         _held[key] = kept
-    if grown and kept.size - _persisted.get(key, 0) < PERSIST_EVERY_BYTES:
+    if not persist or (grown and kept.size - _persisted.get(key, 0) < PERSIST_EVERY_BYTES):
         return
+    _persist(key, kept)
+
+
+def _persist(key: str, kept: _Kept) -> None:
+    """`kept`'s numbers on disk (`kept_fold_file`), when every kept row's line is placed."""
     winners = tuple(at for at, _row in kept.winners.values())
     witnesses = tuple(at for at, _row in kept.witnesses.values())
     if kept.refs is None or kept.tombstones is None or min((*winners, *witnesses), default=0) < 0:

@@ -9,7 +9,6 @@ in `store.write.plans`; this only carries the request over the pipe.
 
 from __future__ import annotations
 
-import contextlib
 from typing import Any
 
 from daimon_tui.domain import verbs
@@ -31,19 +30,6 @@ def plan(project: ProjectRef, verb: str, item_ids: list[str], data: dict[str, An
     model = _INPUTS.get(verb)
     value = model.model_validate(data) if model is not None and data is not None else None
     return plans.build_plan(verb, tuple(item_ids), project, value)  # type: ignore[arg-type]
-
-
-def warm_for_write(project: ProjectRef) -> None:
-    """Fold the snapshot the writer's checks read in this process (daimon's
-    write runs here, never in the child): from the kept fold, while the
-    person reads the preview. Never raises: the write reads it again anyway."""
-    from daimon_briefing import view
-
-    from daimon_tui.store.judging import snapshot_share
-
-    snapshot_share.install()
-    with contextlib.suppress(Exception):
-        view.snapshot(project.target)
 
 
 async def ask(project: ProjectRef, verb: verbs.VerbName, item_ids: tuple[str, ...],
