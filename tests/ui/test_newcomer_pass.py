@@ -50,3 +50,37 @@ async def test_ctrl_r_reloads_every_screen_that_reloads(demo_store: demo.DemoSto
             await pilot.press("R")
             await pilot.pause()
             assert not loads, f"R still reloads {type(screen).__name__}"
+
+
+async def reverify_words(demo_store: demo.DemoStore, section: str, withheld: bool) -> tuple[str, str]:
+    from daimon_tui.ui.screens.verb_modals import ReverifyModal
+
+    app = make_app(demo_store)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await settle(pilot)
+        await wait_until(pilot, lambda: not app.screen.briefing.provisional, what="the confirmed briefing")
+        if withheld:
+            await pilot.press("h")
+            await settle(pilot)
+        screen = app.screen
+        while (item := screen.current_item()) is None or item.section != section or \
+                (item.state == "visible") == withheld:
+            await pilot.press("j")
+        await pilot.press("v")
+        await wait_until(pilot, lambda: isinstance(app.screen, ReverifyModal), what="the reverify modal")
+        words = (str(app.screen.query_one("#verb-title").render()),
+                 str(app.screen.query_one("#verb-meaning").render()))
+        await pilot.press("escape")
+        return words
+
+
+async def test_reverify_says_recheck_for_an_active_item(demo_store: demo.DemoStore) -> None:
+    title, meaning = await reverify_words(demo_store, "decisions", withheld=False)
+    assert title == "Reverify: re-check with evidence"
+    assert "stale mark clears" in meaning
+
+
+async def test_reverify_says_reopen_for_a_resolved_item(demo_store: demo.DemoStore) -> None:
+    title, meaning = await reverify_words(demo_store, "open_loops", withheld=True)
+    assert title == "Reverify: reopen with evidence"
+    assert "live again" in meaning
