@@ -84,3 +84,43 @@ async def test_reverify_says_reopen_for_a_resolved_item(demo_store: demo.DemoSto
     title, meaning = await reverify_words(demo_store, "open_loops", withheld=True)
     assert title == "Reverify: reopen with evidence"
     assert "live again" in meaning
+
+
+async def test_t_on_a_retained_session_shows_the_team_as_of_that_session(demo_store: demo.DemoStore) -> None:
+    from daimon_tui.ui.screens.history import SessionScreen
+
+    app = make_app(demo_store)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("2")
+        await settle(pilot)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, SessionScreen), what="a retained session")
+        await settle(pilot)
+        screen = app.screen
+        await pilot.press("t")
+        await wait_until(pilot, lambda: screen.team is not None, what="the team as of the session")
+        assert screen.show_team
+        assert any(f"as of {screen.session_id}" in note.message or "as of" in note.message
+                   for note in screen.team.notes)
+
+
+async def test_t_says_why_when_the_team_then_cannot_be_read(demo_store: demo.DemoStore, monkeypatch) -> None:
+    from daimon_tui.ui.screens import history
+
+    def refused(project: object, when: str) -> None:
+        raise ValueError("no team clone history reaches that far")
+
+    monkeypatch.setattr(history, "_team_as_of", refused)
+    app = make_app(demo_store)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("2")
+        await settle(pilot)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, history.SessionScreen), what="a retained session")
+        await settle(pilot)
+        await pilot.press("t")
+        await settle(pilot)
+        assert not app.screen.show_team
+        assert any("no team clone history" in str(n.message) for n in app._notifications)

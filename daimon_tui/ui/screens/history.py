@@ -169,6 +169,8 @@ class SessionScreen(ReadOnlyBriefingScreen):
             loader=lambda: reader.load_briefing(project, now, session_id=session_id),
             banner=f"session {session_id} as written",
             now=now,
+            # the teammates as this machine held them when the session was written
+            team_loader=lambda: _team_as_of(project, session_id),
         )
         self.session_id = session_id
 
