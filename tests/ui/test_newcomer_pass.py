@@ -101,8 +101,7 @@ async def test_t_on_a_retained_session_shows_the_team_as_of_that_session(demo_st
         await pilot.press("t")
         await wait_until(pilot, lambda: screen.team is not None, what="the team as of the session")
         assert screen.show_team
-        assert any(f"as of {screen.session_id}" in note.message or "as of" in note.message
-                   for note in screen.team.notes)
+        assert any(f"({screen.session_id}): what had reached" in note.message for note in screen.team.notes)
 
 
 async def test_t_says_why_when_the_team_then_cannot_be_read(demo_store: demo.DemoStore, monkeypatch) -> None:

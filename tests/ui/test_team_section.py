@@ -175,7 +175,7 @@ async def test_as_of_the_section_shows_the_team_as_it_had_arrived(
         assert "what had reached this machine's team clone" in screen.team.notes[0].message
 
 
-async def test_a_retained_session_offers_no_team_section(team_store: TeamStore) -> None:
+async def test_a_retained_session_shows_the_team_as_it_had_arrived_then(team_store: TeamStore) -> None:
     from daimon_tui.ui.screens.history import SessionScreen
 
     project = reader.resolve_project(str(team_store.project))
@@ -186,8 +186,9 @@ async def test_a_retained_session_offers_no_team_section(team_store: TeamStore) 
         app.push_screen(screen)
         await settle(pilot, rounds=4)
         await pilot.press("t")
-        await settle(pilot)
-        assert not screen.show_team and screen.team is None
+        await settle(pilot, rounds=4)
+        assert screen.show_team and screen.team is not None
+        assert "(S-alice-1): what had reached this machine" in screen.team.notes[0].message
 
 
 CAROL_DECISION = "Serve the importer's status page from the cache"
