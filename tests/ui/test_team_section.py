@@ -231,3 +231,30 @@ async def test_d_prints_the_teammates_rows_as_daimon_brief_team_does(
         shown = [e.prompt.plain.strip() for e in entries if e.key in team_keys]
         # daimon's exact line leads each row; who else states it follows.
         assert all(row.startswith(line) for row, line in zip(shown, daimon_lines, strict=True)), shown
+
+
+async def test_u_on_your_own_quarantine_in_the_section_offers_the_restore(
+    team_store: TeamStore, private_action_log: Path
+) -> None:
+    project = reader.resolve_project(str(team_store.project))
+    app = DaimonTUI(project_path=str(team_store.project))
+    async with app.run_test(size=(150, 45)) as pilot:
+        screen = await _open(pilot, app)
+        await _cursor_to(pilot, screen, lambda r: r.team and r.team.own
+                         and r.team.own.quarantine_id == team_store.alice_quarantine)
+        await pilot.press("u")
+        await settle(pilot)
+        assert isinstance(app.screen, PlanPreviewModal)
+        assert [w.op for w in app.screen.plan.writes] == ["release"]
+        await pilot.press("y")
+        await settle(pilot, rounds=8)
+        assert trust.get(team_store.alice_quarantine, project_dir=str(team_store.project))["state"] == "released"
+        assert team_store.alice_quarantine not in [q.quarantine_id for q in load_team(project).own_quarantines]
+        await pilot.press("z")  # undo: the same flow as on the withheld row
+        await settle(pilot)
+        assert isinstance(app.screen, PlanPreviewModal)
+        await pilot.press("y")
+        await settle(pilot, rounds=8)
+    assert [(e["verb"], e["outcome"]) for e in _logged(private_action_log)] == [  # write-ahead, then the outcome
+        ("restore", "intent"), ("restore", "applied"), ("undo", "intent"), ("undo", "applied")]
+    assert trust.get(team_store.alice_quarantine, project_dir=str(team_store.project))["state"] == "active"
