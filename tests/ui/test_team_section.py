@@ -258,3 +258,19 @@ async def test_u_on_your_own_quarantine_in_the_section_offers_the_restore(
     assert [(e["verb"], e["outcome"]) for e in _logged(private_action_log)] == [  # write-ahead, then the outcome
         ("restore", "intent"), ("restore", "applied"), ("undo", "intent"), ("undo", "applied")]
     assert trust.get(team_store.alice_quarantine, project_dir=str(team_store.project))["state"] == "active"
+
+
+async def test_u_on_your_quarantine_with_no_item_here_says_why(team_store: TeamStore, private_action_log: Path) -> None:
+    from daimon_tui.ui.widgets.team_section import OWN_QUARANTINE_UNLISTED
+
+    made = trust.propose(text="A value no checkpoint holds", kind="decision", reason="a test",
+                         evidence=["artifact:runbook"], channel="ui", project_dir=str(team_store.project))
+    app = DaimonTUI(project_path=str(team_store.project))
+    async with app.run_test(size=(150, 45)) as pilot:
+        screen = await _open(pilot, app)
+        await _cursor_to(pilot, screen, lambda r: r.team and r.team.own and r.team.own.quarantine_id == str(made))
+        await pilot.press("u")
+        await settle(pilot)
+        assert app.screen is screen
+        assert OWN_QUARANTINE_UNLISTED in [n.message for n in app._notifications]
+    assert trust.get(str(made), project_dir=str(team_store.project))["state"] == "active"
