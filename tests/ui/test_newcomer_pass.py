@@ -123,3 +123,16 @@ async def test_t_says_why_when_the_team_then_cannot_be_read(demo_store: demo.Dem
         await settle(pilot)
         assert not app.screen.show_team
         assert any("no team clone history" in str(n.message) for n in app._notifications)
+
+
+async def test_reverify_meaning_wraps_at_80_columns(demo_store: demo.DemoStore) -> None:
+    from daimon_tui.ui.screens.verb_modals import ReverifyModal
+
+    app = make_app(demo_store)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("v")
+        await wait_until(pilot, lambda: isinstance(app.screen, ReverifyModal), what="the reverify modal")
+        meaning = app.screen.query_one("#verb-meaning")
+        assert meaning.size.height >= 2  # the whole sentence, on two lines
+        assert meaning.region.right <= app.screen.query_one("#verb-dialog").region.right
