@@ -175,7 +175,7 @@ async def test_as_of_the_section_shows_the_team_as_it_had_arrived(
         assert "what had reached this machine's team clone" in screen.team.notes[0].message
 
 
-async def test_a_retained_session_offers_no_team_section(team_store: TeamStore) -> None:
+async def test_a_retained_session_shows_the_team_as_it_had_arrived_then(team_store: TeamStore) -> None:
     from daimon_tui.ui.screens.history import SessionScreen
 
     project = reader.resolve_project(str(team_store.project))
@@ -186,8 +186,9 @@ async def test_a_retained_session_offers_no_team_section(team_store: TeamStore) 
         app.push_screen(screen)
         await settle(pilot, rounds=4)
         await pilot.press("t")
-        await settle(pilot)
-        assert not screen.show_team and screen.team is None
+        await settle(pilot, rounds=4)
+        assert screen.show_team and screen.team is not None
+        assert "(S-alice-1): what had reached this machine" in screen.team.notes[0].message
 
 
 CAROL_DECISION = "Serve the importer's status page from the cache"
@@ -230,3 +231,46 @@ async def test_d_prints_the_teammates_rows_as_daimon_brief_team_does(
         shown = [e.prompt.plain.strip() for e in entries if e.key in team_keys]
         # daimon's exact line leads each row; who else states it follows.
         assert all(row.startswith(line) for row, line in zip(shown, daimon_lines, strict=True)), shown
+
+
+async def test_u_on_your_own_quarantine_in_the_section_offers_the_restore(
+    team_store: TeamStore, private_action_log: Path
+) -> None:
+    project = reader.resolve_project(str(team_store.project))
+    app = DaimonTUI(project_path=str(team_store.project))
+    async with app.run_test(size=(150, 45)) as pilot:
+        screen = await _open(pilot, app)
+        await _cursor_to(pilot, screen, lambda r: r.team and r.team.own
+                         and r.team.own.quarantine_id == team_store.alice_quarantine)
+        await pilot.press("u")
+        await settle(pilot)
+        assert isinstance(app.screen, PlanPreviewModal)
+        assert [w.op for w in app.screen.plan.writes] == ["release"]
+        await pilot.press("y")
+        await settle(pilot, rounds=8)
+        assert trust.get(team_store.alice_quarantine, project_dir=str(team_store.project))["state"] == "released"
+        assert team_store.alice_quarantine not in [q.quarantine_id for q in load_team(project).own_quarantines]
+        await pilot.press("z")  # undo: the same flow as on the withheld row
+        await settle(pilot)
+        assert isinstance(app.screen, PlanPreviewModal)
+        await pilot.press("y")
+        await settle(pilot, rounds=8)
+    assert [(e["verb"], e["outcome"]) for e in _logged(private_action_log)] == [  # write-ahead, then the outcome
+        ("restore", "intent"), ("restore", "applied"), ("undo", "intent"), ("undo", "applied")]
+    assert trust.get(team_store.alice_quarantine, project_dir=str(team_store.project))["state"] == "active"
+
+
+async def test_u_on_your_quarantine_with_no_item_here_says_why(team_store: TeamStore, private_action_log: Path) -> None:
+    from daimon_tui.ui.widgets.team_section import OWN_QUARANTINE_UNLISTED
+
+    made = trust.propose(text="A value no checkpoint holds", kind="decision", reason="a test",
+                         evidence=["artifact:runbook"], channel="ui", project_dir=str(team_store.project))
+    app = DaimonTUI(project_path=str(team_store.project))
+    async with app.run_test(size=(150, 45)) as pilot:
+        screen = await _open(pilot, app)
+        await _cursor_to(pilot, screen, lambda r: r.team and r.team.own and r.team.own.quarantine_id == str(made))
+        await pilot.press("u")
+        await settle(pilot)
+        assert app.screen is screen
+        assert OWN_QUARANTINE_UNLISTED in [n.message for n in app._notifications]
+    assert trust.get(str(made), project_dir=str(team_store.project))["state"] == "active"

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from daimon_briefing import api
 
-from daimon_tui.models import Diagnostic, ProjectSummary
+from daimon_tui.models import Diagnostic, ProjectRef, ProjectSummary
 from daimon_tui.store import paths
 from daimon_tui.store.judging import verdict_cache
 from daimon_tui.store.read import reader
@@ -53,3 +53,20 @@ def quick_projects() -> tuple[tuple[ProjectSummary, ...], tuple[Diagnostic, ...]
         ))
     rows.sort(key=lambda row: (row.created or "", row.mtime), reverse=True)
     return tuple(rows), tuple(notes)
+
+
+def briefed_counts(rows: tuple[ProjectSummary, ...]) -> tuple[ProjectSummary, ...]:
+    """`rows` with each count as the project's briefing gives it, where known.
+
+    daimon's listing count (`view.Peek`) keeps loops a resolution closed, which
+    its briefing leaves out, so the switcher said 12 where the briefing said 11.
+    Where the verdict cache was judged on the bucket's current bytes, its count is
+    the briefing's own; elsewhere daimon's listing count stands."""
+    out = []
+    for row in rows:
+        cached = verdict_cache.load(row.slug)
+        if (cached is not None and cached.visible_items is not None and cached.session_id == row.session_id
+                and cached.fingerprint == verdict_cache.fingerprint(ProjectRef(slug=row.slug))):
+            row = row.model_copy(update={"visible_items": cached.visible_items})
+        out.append(row)
+    return tuple(out)

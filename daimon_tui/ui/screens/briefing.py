@@ -91,6 +91,8 @@ def row_key(row: Row | None) -> tuple | None:
     if row.team is not None and row.team.quarantine is not None:
         q = row.team.quarantine
         return ("team", q.kind, q.author, q.ts)
+    if row.team is not None and row.team.own is not None:
+        return ("own-quarantine", row.team.own.quarantine_id)
     return None
 
 
@@ -549,6 +551,10 @@ class BriefingScreen(Screen):
             return tuple(i for i in dict.fromkeys(shown) if i and i in self.marked)
         row = self.current_row()
         found = row.item.id if row and row.item else (row.withheld.id if row and row.withheld else None)
+        if row and row.team and row.team.own:
+            from daimon_tui.ui.widgets.team_section import own_quarantine_item
+
+            found = own_quarantine_item(row.team.own, self.briefing)
         return (found,) if found else ()
 
     def action_cursor(self, delta: int) -> None:
@@ -811,7 +817,13 @@ class BriefingScreen(Screen):
 
     def action_verb(self, verb: str) -> None:
         row = self.current_row()
-        if row is not None and row.team is not None and self.team is not None and verb != "undo":
+        if row is not None and row.team is not None and row.team.own is not None and not self.target_ids():
+            from daimon_tui.ui.widgets.team_section import OWN_QUARANTINE_UNLISTED
+
+            self.notify(OWN_QUARANTINE_UNLISTED, title=verb, severity="warning")
+            return
+        if row is not None and row.team is not None and row.team.own is None and self.team is not None \
+                and verb != "undo":
             self.team_verb(verb, row.team, self.team)
             return
         self.app.run_verb(verb, self)  # type: ignore[attr-defined]

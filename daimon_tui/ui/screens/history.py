@@ -52,6 +52,7 @@ class HistoryScreen(Screen[None]):
         Binding("j", "cursor(1)", "Next session", show=False),
         Binding("k", "cursor(-1)", "Previous session", show=False),
         Binding("enter", "open", "Open the session read-only", show=False),
+        Binding("ctrl+r", "reload", "Reload", show=False),
     ]
 
     def __init__(self, project: ProjectRef) -> None:
@@ -80,6 +81,7 @@ class HistoryScreen(Screen[None]):
         listing, _failure = await judge_service.read("sessions", self.project)
         self.rows = listing.rows
         table = self.query_one("#history-table", DataTable)
+        keep = table.cursor_row
         table.clear()
         for row in listing.rows:
             counts = [str(row.counts.get(k, 0)) for k in COUNT_KEYS]
@@ -96,7 +98,12 @@ class HistoryScreen(Screen[None]):
         if not listing.rows:
             notes = (Diagnostic(level="info", message="no retained session for this project"), *notes)
         self.query_one("#history-notes", Static).update(_notes(notes))
+        if keep > 0:  # a reload keeps the person's place
+            table.move_cursor(row=keep)
         table.focus()
+
+    def action_reload(self) -> None:
+        self.load()
 
     def _cursor_sid(self) -> str | None:
         table = self.query_one("#history-table", DataTable)
@@ -162,6 +169,8 @@ class SessionScreen(ReadOnlyBriefingScreen):
             loader=lambda: reader.load_briefing(project, now, session_id=session_id),
             banner=f"session {session_id} as written",
             now=now,
+            # the teammates as this machine held them when the session was written
+            team_loader=lambda: _team_as_of(project, session_id),
         )
         self.session_id = session_id
 

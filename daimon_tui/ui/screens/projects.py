@@ -53,6 +53,7 @@ class ProjectsScreen(ModalScreen[ProjectRef | None]):
         if quick:
             self.fill(quick, quick_notes, provisional=True)
         projects, notes = await asyncio.to_thread(reader.list_projects)
+        projects = await asyncio.to_thread(project_index.briefed_counts, projects)
         self.fill(projects, notes, provisional=False)
 
     def fill(self, projects: tuple[ProjectSummary, ...], notes: tuple, *, provisional: bool) -> None:

@@ -238,7 +238,7 @@ class QueueScreen(Screen):
         Binding("p", "move(-1)", "Previous"),
         Binding("s", "skip", "Skip"),
         *(Binding(key, f"verb('{key}')", KEY_WORDS[key], show=False) for key in KEY_VERBS),
-        Binding("R", "reload", "Reload", show=False),
+        Binding("ctrl+r", "reload", "Reload", show=False),
         Binding("z", "undo", "Undo", show=False),
     ]
 
@@ -356,7 +356,7 @@ class QueueScreen(Screen):
         entry = self.current
         if entry is None:
             card.update(Text("Loading what was done…"))
-            keys.update(lead_keys() + Text(" p  previous   R  reload"))
+            keys.update(lead_keys() + Text(" p  previous   ctrl+r  reload"))
             self.show_summary()
             return
         self.seen.add(entry.key)

@@ -37,12 +37,12 @@ class ReadOnlyBriefingScreen(BriefingScreen):
         banner: str,
         now: float | None = None,
         inspect_today: bool = True,
-        team_loader: Callable[[], TeamView] | None = None,
+        team_loader: Callable[[], TeamView],
     ) -> None:
         super().__init__(project, now=now)
         self.loader = loader
-        # The teammates as they stood for this record; without one, `t` is off
-        # (today's team beside a past record would mislead).
+        # The teammates as they stood for this record (today's team beside a
+        # past record would mislead).
         self.team_loader = team_loader
         self.banner = banner
         self.writes_disabled = False  # nothing here writes: the banner says read-only
@@ -63,8 +63,6 @@ class ReadOnlyBriefingScreen(BriefingScreen):
         self.app.pop_screen()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "toggle_team":
-            return self.team_loader is not None
         return action not in DISABLED_ACTIONS
 
     @work(exclusive=True, group="briefing-load")
@@ -83,9 +81,13 @@ class ReadOnlyBriefingScreen(BriefingScreen):
 
     @work(exclusive=True, group="team-load")
     async def load_team(self) -> None:
-        if self.team_loader is None:
+        try:
+            team = await asyncio.to_thread(self.team_loader)
+        except (OSError, ValueError) as exc:  # an as-of cut that cannot be made: say so, keep the briefing
+            self.show_team = False
+            self.notify(f"The teammates' memory then cannot be shown: {inert(str(exc), limit=200)}",
+                        severity="warning")
             return
-        team = await asyncio.to_thread(self.team_loader)
         if self.is_attached:
             self.team = team
             self.rebuild()

@@ -285,12 +285,43 @@ class RetractModal(_InputModal):
         self.dismiss(verbs.RetractInput(reason=reason, evidence=evidence))
 
 
+# What daimon's reverify records (a human `reopened` event, `_cmd_reverify`)
+# means for the item's state: an active item is re-checked, a closed one reopened.
+_REVERIFY_WORDS = {
+    "active": ("Reverify: re-check with evidence",
+               "daimon records a human reopen: the item reads as checked now and its stale mark clears"),
+    "closed": ("Reverify: reopen with evidence",
+               "daimon records a human reopen: the item is live again in the briefing"),
+    "both": ("Reverify: reopen or re-check with evidence",
+             "daimon records a human reopen: a closed item is live again; an active one reads as checked now"),
+}
+
+
+def reverify_words(states: tuple[str | None, ...]) -> tuple[str, str]:
+    """The modal's title and meaning for items in these states (`Item.state`;
+    None where the state is not known, as for a queue entry: a claimed closure)."""
+    active = {state == "visible" for state in states}
+    return _REVERIFY_WORDS["both" if len(active) > 1 else "active" if active == {True} else "closed"]
+
+
 class ReverifyModal(_InputModal):
-    heading = "Reverify: reopen with evidence"
+    def __init__(self, item_ids: tuple[str, ...], *, states: tuple[str | None, ...] | None = None) -> None:
+        super().__init__(item_ids)
+        self.states = states
+
+    def _known_states(self) -> tuple[str | None, ...]:
+        """Each item's state from the screen the verb came from (its briefing)."""
+        for screen in reversed(self.app.screen_stack):
+            shown = getattr(screen, "briefing", None)
+            if screen is not self and shown is not None and hasattr(shown, "find"):
+                return tuple(getattr(shown.find(i), "state", None) for i in self.item_ids)
+        return tuple(None for _ in self.item_ids)
 
     def compose(self) -> ComposeResult:
+        self.heading, meaning = reverify_words(self.states or self._known_states())
         with Vertical(id="verb-dialog"):
             yield from self._head()
+            yield Label(_text(meaning), id="verb-meaning")
             yield SafeInput(placeholder="evidence you checked (without it daimon's gate may refuse)",
                         id="reverify-evidence")
             yield Label("", id="verb-error")

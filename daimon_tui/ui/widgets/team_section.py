@@ -23,18 +23,32 @@ from daimon_tui.domain.team import (
     teammate_origin,
 )
 from daimon_tui.domain.team_verbs import WHY_REFUSED
-from daimon_tui.models import NOT_CORROBORATION, TeamItem, Teammate, TeamQuarantine, TeamView
+from daimon_tui.models import NOT_CORROBORATION, Briefing, OwnQuarantine, TeamItem, Teammate, TeamQuarantine, TeamView
 from daimon_tui.ui.widgets.item_detail import item_fields
 from daimon_tui.ui.widgets.item_row import item_row
 
 
 @dataclass(frozen=True)
 class TeamRow:
-    """A selectable row of the section: a teammate's item or a quarantine they published."""
+    """A selectable row of the section: a teammate's item, a quarantine they
+    published, or one of your own quarantines (its verbs are the withheld row's)."""
 
     entry: TeamItem | None = None
     mate: Teammate | None = None
     quarantine: TeamQuarantine | None = None
+    own: OwnQuarantine | None = None
+
+
+def own_quarantine_item(own: OwnQuarantine, briefing: Briefing | None) -> str | None:
+    """The id of the withheld item your quarantine holds back in this briefing, if it has one:
+    the verbs (`u` restore) act on it as on its withheld row."""
+    if briefing is None:
+        return None
+    return next((w.id for w in briefing.withheld if w.id and w.quarantine_id == own.quarantine_id), None)
+
+
+OWN_QUARANTINE_UNLISTED = ("this quarantine holds back no item of the latest checkpoint, so there is no row to "
+                           "restore here; `daimon trust release <id>` at a terminal releases it")
 
 
 def _heading(text: str, style: str = "bold underline") -> Text:
@@ -104,11 +118,18 @@ def team_rows(team: TeamView, terms: tuple[filtering.Term, ...], own_ids: set[st
         out.append((_heading("Your quarantines and the team"), None))
         for own in team.own_quarantines:
             out.append((Text(f"  {inert(own.quarantine_id, limit=40)} {inert(own.kind, limit=30)}: "
-                             f"{own_quarantine_phrase(own, team.routed)}", style="dim"), None))
+                             f"{own_quarantine_phrase(own, team.routed)}", style="dim"), TeamRow(own=own)))
     return out
 
 
 def team_detail(row: TeamRow, team: TeamView) -> RenderableType:
+    if row.own is not None:
+        text = Text()
+        text.append(f"Your quarantine {inert(row.own.quarantine_id, limit=40)} ", style="bold")
+        text.append(f"({inert(row.own.kind, limit=30)}): {own_quarantine_phrase(row.own, team.routed)}\n")
+        text.append("u restores it (releases the quarantine) with a preview, as on its withheld row (h); "
+                    "z undoes.", style="italic")
+        return text
     if row.quarantine is not None:
         q = row.quarantine
         text = Text()
