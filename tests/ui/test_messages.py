@@ -57,3 +57,24 @@ async def test_an_empty_log_says_what_will_be_logged(demo_store, tmp_path: Path)
         assert isinstance(app.screen, LogScreen)
         banner = str(app.screen.query_one("#log-chain", Label).render())
     assert "Nothing logged yet: every verb, refusal and world-check made here is logged" in banner
+
+
+async def test_the_apps_own_write_is_not_announced_as_a_change_to_daimons_ledger(demo_store) -> None:
+    """The verb's own notice says what was written; the live watch must not add
+    "daimon's ledger changed: 1 resolved" as if someone else had written."""
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, BriefingScreen)
+        before = len(app._notifications)
+        await pilot.press("r")
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.press("y")
+        await settle(pilot, rounds=6)
+        await pilot.pause(1.5)  # past the change toasts' coalescing window
+        said = [n.message for n in list(app._notifications)[before:]]
+        assert any("daimon now says" in m for m in said), said
+        assert not any("ledger changed" in m for m in said), said

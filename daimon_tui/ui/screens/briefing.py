@@ -29,6 +29,7 @@ from daimon_tui.domain.inert import inert
 from daimon_tui.models import Briefing, Handoff, Item, ProjectRef, WithheldItem
 from daimon_tui.store import kill_switch, paths
 from daimon_tui.store.judging import first_paint, judge_service, verdict_cache
+from daimon_tui.ui import own_writes
 from daimon_tui.ui.actions import bindings, lead_bindings
 from daimon_tui.ui.widgets.item_detail import ItemDetail
 from daimon_tui.ui.widgets.item_row import item_row, withheld_row
@@ -674,11 +675,16 @@ class BriefingScreen(Screen):
             if not names:
                 continue
             rows = await asyncio.to_thread(tail.appended) if "events.jsonl" in names else []
-            change = live.apply_events(self.briefing, rows) if rows and self.briefing else None
-            if change is not None:
+            shown = self.briefing
+            change = live.apply_events(shown, rows) if rows and shown else None
+            if change is not None and shown is not None:
                 self.show(change.briefing)
                 self.provisional = True
-                self.ledger_changed(change.summary())
+                # the verb's own notice already said what the app wrote
+                others = [row for row in rows if not own_writes.is_own(self.app, row)]
+                told = change if len(others) == len(rows) else live.apply_events(shown, others) if others else None
+                if told is not None:
+                    self.ledger_changed(told.summary())
             before = self.briefing.session_id if self.briefing else None
             new_pointer = "latest.json" in names
             self.load(repaint=new_pointer or rows is None, delay=0.3)

@@ -30,6 +30,7 @@ from daimon_tui.domain.inert import inert
 from daimon_tui.models import ProjectRef
 from daimon_tui.store.read.queue import QueueEntry, TriageQueue, build_queue, reclassify
 from daimon_tui.store.write import decisions
+from daimon_tui.ui import own_writes
 from daimon_tui.ui.screens.verb_modals import ConfirmModal
 from daimon_tui.ui.widgets.item_detail import item_fields
 
@@ -481,9 +482,13 @@ class QueueScreen(Screen):
         log_problem = await asyncio.to_thread(self.action_log.probe)
         if not await self.app.push_screen_wait(DecisionModal(entry, verb, log_problem=log_problem)):
             return None
-        verdict = await asyncio.to_thread(
-            decisions.decide, entry, verb, self.project, log=self.action_log, evidence=evidence
-        )
+        own_writes.writing(self.app)
+        try:
+            verdict = await asyncio.to_thread(
+                decisions.decide, entry, verb, self.project, log=self.action_log, evidence=evidence
+            )
+        finally:
+            own_writes.wrote(self.app)
         if verdict.applied:
             self.notify(f"{VERB_LABELS[verb]}: daimon now says {verdict.after}", title=entry.ref)
             return verb
