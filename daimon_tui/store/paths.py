@@ -154,3 +154,13 @@ def session_files_stamp() -> tuple | None:
     except OSError:
         return None
     return tuple(sorted(files))
+
+
+def file_stamp(path: str | os.PathLike[str]) -> tuple | None:
+    """A file's identity for "has it changed": inode, mtime, ctime (a chmod
+    moves it) and size; None when it cannot be statted."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_ino, st.st_mtime_ns, st.st_ctime_ns, st.st_size)

@@ -27,6 +27,7 @@ from typing import Any
 
 from daimon_briefing import config, store, surfaces, view
 
+from daimon_tui.store import paths
 from daimon_tui.store.judging import kept_fold
 
 _original = view.snapshot
@@ -34,14 +35,6 @@ _override: ContextVar[Any] = ContextVar("daimon_tui_snapshot_override", default=
 _memo: dict[tuple, Any] = {}
 _lock = threading.Lock()
 _MEMO_SIZE = 4
-
-
-def _stat(path: str) -> tuple | None:
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return (st.st_ino, st.st_mtime_ns, st.st_ctime_ns, st.st_size)
 
 
 def memo_key(project: Any) -> tuple | None:
@@ -53,7 +46,7 @@ def memo_key(project: Any) -> tuple | None:
     if bucket is None:
         return None
     base = str(bucket)
-    ledgers = tuple((name, _stat(os.path.join(base, name))) for name in surfaces.bucket_ledger_names())
+    ledgers = tuple((name, paths.file_stamp(os.path.join(base, name))) for name in surfaces.bucket_ledger_names())
     return (str(config.checkpoint_dir()), base, ledgers, store.forgotten_stamp())
 
 

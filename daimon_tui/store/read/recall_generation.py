@@ -31,6 +31,8 @@ from typing import TypeVar
 
 from daimon_briefing import config, recall, store
 
+from daimon_tui.store import paths
+
 _original_ensure_fresh = recall._ensure_fresh
 _original_forgotten_stamp = store.forgotten_stamp
 _original_forgotten_walk = store._forgotten_walk
@@ -48,14 +50,6 @@ T = TypeVar("T")
 _last: tuple | None = None  # the sources of the last `held()`
 
 
-def _stat(path: str) -> tuple | None:
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return (st.st_ino, st.st_mtime_ns, st.st_ctime_ns, st.st_size)
-
-
 def _tree(root: str, out: list[tuple]) -> bool:
     """Every entry under `root` with its stat into `out`; False when the
     tree cannot be told (a symlinked or unreadable directory)."""
@@ -69,7 +63,7 @@ def _tree(root: str, out: list[tuple]) -> bool:
             continue
         except OSError:
             return False
-        out.append((folder, _stat(folder)))
+        out.append((folder, paths.file_stamp(folder)))
         for entry in entries:
             if entry.name == ".git":
                 continue
@@ -99,7 +93,7 @@ def generation() -> tuple | None:
     # In listing order, unsorted: a listing that comes back in another order
     # only costs one more real check, never a stale answer.
     sources = (tuple(entries), days, int(time.time() // 86400) if days else 0)
-    return (sources, _stat(str(config.recall_db())))
+    return (sources, paths.file_stamp(str(config.recall_db())))
 
 
 def _ensure_fresh() -> None:
