@@ -77,8 +77,7 @@ def first_handoff(project: ProjectRef) -> Handoff | None:
     from daimon_tui.store.read import ledger_lines
 
     try:
-        bucket = view._bucket(project.target)
-        read = ledger_lines.rows_spelling(bucket, "handoff") if bucket is not None else None
+        read = daimon_brief.baton_rows(project.target)
         if read is None or read.health is not Health.OK:
             return None
         with ledger_lines.events_as(read):
