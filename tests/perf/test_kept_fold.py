@@ -308,18 +308,30 @@ def test_a_write_before_the_first_fold_is_kept_is_read_over_daimons_rows_and_bui
     monkeypatch.setattr(kept_fold, "_defer_builds", True)
     kept_fold.forget_held()
     kept_fold_file.cache_file(os.path.abspath(ledger)).unlink(missing_ok=True)
-    with kept_fold.active():
-        jsonl.read(ledger)  # a first open: daimon's rows, the fold not built yet
+    _assert_same(target, ids)  # a first open: daimon's rows and folds, the kept fold not built yet
+    assert kept_fold._held == {}
     assert store.append_event(ids[1], "resolved", source="ui", project_dir=target, writer=Writer.HUMAN)
+    assert store.append_events(  # a new witness, and a contradiction that demotes the older ones
+        [{"item_ref": store.corroboration_ref(ids[2]), "status": "corroborated-by:S-new", "kind": "corroboration",
+          "source": "serializer"},
+         {"item_ref": ids[0], "status": "done, shipped it", "item_text": "again", "source": "cli"}],
+        project_dir=target, writer=Writer.HUMAN)
     whole: list[Path] = []
     read = kept_fold._original_read
     monkeypatch.setattr(kept_fold, "_original_read", lambda path, **options: (
         whole.append(path) if not options else None) or read(path, **options))
+    folded: list[int] = []  # the corroborations: only the named items' rows are folded again
+    fold = kept_fold._original_fold_corroborations
+    monkeypatch.setattr(kept_fold, "_original_fold_corroborations", lambda rows: folded.append(len(rows)) or fold(
+        rows))
     with kept_fold.active():
         rows = jsonl.read(ledger).rows
-    # daimon's rows and the appended one (read alone), nothing built behind the write
+        store.fold_corroborations(rows)
+    # daimon's rows and the appended ones (read alone), nothing built behind the write
     assert whole == [] and not isinstance(rows, kept_fold.KeptRows) and kept_fold._held == {}
+    assert len(folded) == 1 and folded[0] < len(rows) // 4
     monkeypatch.setattr(kept_fold, "_original_read", read)
+    monkeypatch.setattr(kept_fold, "_original_fold_corroborations", fold)
     assert rows == read(ledger).rows
     assert _assert_same(target, ids).resolutions[ids[1]]["status"] == "resolved"
     kept_fold.build_pending()  # built later, over the bytes with the appended row

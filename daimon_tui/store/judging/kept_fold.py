@@ -345,6 +345,7 @@ class _Pending:
     read: jsonl.Read
     data: bytes  # the bytes `read` read: the build places its rows in them
     winners: dict | None = None
+    corroborations: dict | None = None  # daimon's `fold_corroborations` of the rows, once made
 
     def build(self, key: str) -> _Kept | None:
         return _build(key, self.data, self.read, self.stat_key, self.winners, persist=False)
@@ -379,12 +380,31 @@ def _grow_pending(path: Path, key: str, pending: _Pending) -> _Pending | None:
         named = dict.fromkeys(str(row.get("item_ref") or "") for row in tail.rows if isinstance(row, dict))
         winners = dict(winners)
         winners.update(_original_fold([winners[ref] for ref in named if ref in winners] + tail.rows, keys=True))
-    grown = _Pending(_stat_key(after), pending.read._replace(rows=[*pending.read.rows, *tail.rows]), data, winners)
+    grown = _Pending(_stat_key(after), pending.read._replace(rows=[*pending.read.rows, *tail.rows]), data, winners,
+                     _corroborations_after(pending.corroborations, pending.read.rows, tail.rows))
     with _lock:
         if _pending.get(key) is not pending:
             return None  # built or grown meanwhile
         _pending[key] = grown
     return grown
+
+
+def _corroborations_after(folded: dict | None, rows: list, appended: list) -> dict | None:
+    """daimon's corroboration fold of `rows + appended`, from `folded` (its
+    fold of `rows`): an item's entry reads only the rows addressed to it or
+    to its corroboration ref, so only the items `appended` names are folded
+    again, over their own rows."""
+    if folded is None:
+        return None
+    named = {ref[len(_CORROBORATION_PREFIX):] if ref.startswith(_CORROBORATION_PREFIX) else ref
+             for row in appended if isinstance(row, dict) and (ref := str(row.get("item_ref") or ""))}
+    if not named:
+        return folded
+    refs = named | {_CORROBORATION_PREFIX + item for item in named}
+    theirs = [row for row in (*rows, *appended) if isinstance(row, dict) and str(row.get("item_ref") or "") in refs]
+    kept = {item: entry for item, entry in folded.items() if item not in named}
+    kept.update(_original_fold_corroborations(theirs))
+    return kept
 
 
 def defer_builds() -> None:
@@ -580,7 +600,12 @@ def _fold(rows: Any, *, keys: bool) -> dict:
 
 def _fold_corroborations(rows: Any) -> dict:
     if not isinstance(rows, KeptRows):
-        return _original_fold_corroborations(rows)
+        pending = next((p for p in list(_pending.values()) if p.read.rows is rows), None)
+        if pending is None:
+            return _original_fold_corroborations(rows)
+        if pending.corroborations is None:  # made once; a write's rows are folded onto it (`_grow_pending`)
+            pending.corroborations = _original_fold_corroborations(rows)
+        return dict(pending.corroborations)
     kept = rows.kept
     if kept is not None and kept.corroborations is not None:
         return dict(kept.corroborations)
