@@ -301,22 +301,82 @@ def test_reads_during_a_background_build_get_daimons_rows_until_the_whole_fold_i
     _assert_same(target, ids)
 
 
-def test_a_write_before_the_first_fold_is_kept_folds_only_the_write_onto_it(
+def test_a_write_before_the_first_fold_is_kept_is_read_over_daimons_rows_and_built_after(
         project, monkeypatch: pytest.MonkeyPatch) -> None:
     target, ledger, ids = project
     _write_every_kind(Path(target), ids, datetime(2026, 3, 1, 9, 0, tzinfo=UTC), "a")
     monkeypatch.setattr(kept_fold, "_defer_builds", True)
     kept_fold.forget_held()
     kept_fold_file.cache_file(os.path.abspath(ledger)).unlink(missing_ok=True)
-    with kept_fold.active():
-        jsonl.read(ledger)  # a first open: daimon's rows, the fold not built yet
+    _assert_same(target, ids)  # a first open: daimon's rows and folds, the kept fold not built yet
+    assert kept_fold._held == {}
     assert store.append_event(ids[1], "resolved", source="ui", project_dir=target, writer=Writer.HUMAN)
+    assert store.append_events(  # a new witness, and a contradiction that demotes the older ones
+        [{"item_ref": store.corroboration_ref(ids[2]), "status": "corroborated-by:S-new", "kind": "corroboration",
+          "source": "serializer"},
+         {"item_ref": ids[0], "status": "done, shipped it", "item_text": "again", "source": "cli"}],
+        project_dir=target, writer=Writer.HUMAN)
     whole: list[Path] = []
     read = kept_fold._original_read
     monkeypatch.setattr(kept_fold, "_original_read", lambda path, **options: (
         whole.append(path) if not options else None) or read(path, **options))
+    folded: list[int] = []  # the corroborations: only the named items' rows are folded again
+    fold = kept_fold._original_fold_corroborations
+    monkeypatch.setattr(kept_fold, "_original_fold_corroborations", lambda rows: folded.append(len(rows)) or fold(
+        rows))
     with kept_fold.active():
         rows = jsonl.read(ledger).rows
-    assert isinstance(rows, kept_fold.KeptRows) and whole == []  # built from the first read, the write folded on
+        store.fold_corroborations(rows)
+    # daimon's rows and the appended ones (read alone), nothing built behind the write
+    assert whole == [] and not isinstance(rows, kept_fold.KeptRows) and kept_fold._held == {}
+    assert len(folded) == 1 and folded[0] < len(rows) // 4
     monkeypatch.setattr(kept_fold, "_original_read", read)
+    monkeypatch.setattr(kept_fold, "_original_fold_corroborations", fold)
+    assert rows == read(ledger).rows
     assert _assert_same(target, ids).resolutions[ids[1]]["status"] == "resolved"
+    kept_fold.build_pending()  # built later, over the bytes with the appended row
+    with kept_fold.active():
+        assert isinstance(jsonl.read(ledger).rows, kept_fold.KeptRows)
+    assert _assert_same(target, ids).resolutions[ids[1]]["status"] == "resolved"
+
+
+def test_a_verb_written_before_the_first_fold_is_built_writes_what_one_after_it_writes(
+        demo_store: demo.DemoStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The judging child's write right after a first open (`_grow_pending`)
+    against the same verb once the kept fold is built."""
+    from daimon_tui.domain import verbs
+    from daimon_tui.store.write import plans, writer
+
+    ref = reader.resolve_project(str(demo_store.project))
+    items = [i.id for i in reader.load_briefing(ref, demo.DEMO_NOW.timestamp()).items() if i.id]
+    ledger = view._bucket(ref.target) / "events.jsonl"
+    _write_every_kind(Path(ref.target), items, datetime(2026, 3, 1, 9, 0, tzinfo=UTC), "a")
+    monkeypatch.setattr(kept_fold, "_defer_builds", True)
+    kept_fold.forget_held()
+    kept_fold_file.cache_file(os.path.abspath(ledger)).unlink(missing_ok=True)
+    snapshot_share.install()
+    asked = verbs.ResolveInput(status="merged", note="shipped in 1.2")
+
+    def resolve(item: str) -> list[verbs.WriteResult]:
+        plan = plans.build_plan("resolve", (item,), ref, asked)
+        assert plan.allowed, plan.refusals
+        return list(writer.apply_plan(plan, project=ref))
+
+    builds: list[int] = []
+    build = kept_fold.build_pending
+    monkeypatch.setattr(kept_fold, "build_pending", lambda: builds.append(1) or build())
+    [before] = resolve(items[2])  # the fold not built: over daimon's rows
+    assert builds == [] and kept_fold._held == {} and kept_fold._pending
+    kept_fold.build_pending()
+    assert kept_fold._held and not kept_fold._pending
+    [after] = resolve(items[3])  # the ordinary path: over the kept fold
+    assert before.outcome == after.outcome == "applied"
+    assert before.model_dump(exclude={"item_id", "ref", "ts"}) == after.model_dump(exclude={"item_id", "ref", "ts"})
+    written = {row["item_ref"]: row for row in kept_fold._original_read(ledger).rows
+               if row.get("item_ref") in items[2:4] and row.get("status") == "merged"}
+    drop = ("item_ref", "ts")
+    assert {k: v for k, v in written[items[2]].items() if k not in drop} == {
+        k: v for k, v in written[items[3]].items() if k not in drop}
+    _assert_same(ref.target, items)
+    for item in items[2:4]:
+        assert view.lineage(ref.target, item).lifecycle == "resolved"

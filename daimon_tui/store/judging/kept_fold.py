@@ -29,7 +29,8 @@ audit read a handful of lines instead of parsing the whole ledger.
 A first open (no kept fold anywhere) is daimon's full read; in the judging
 child (`defer_builds`) the kept fold of it is built after the answer
 (`build_pending`, `build_in_background`), and until it is whole every read
-gets daimon's rows.
+gets daimon's rows (with the rows a write appended meanwhile, read alone:
+`_grow_pending`).
 
 Scope: `active()` turns it on for the current context only (the shared
 snapshot, daimon's judge and forget walk, its ledger-health reads and write
@@ -300,23 +301,27 @@ def _full(path: Path, key: str) -> jsonl.Read:
             or len(data) != after.st_size):
         return read
 
-    def build(folded: dict | None = None, persist: bool = True) -> _Kept | None:
-        starts = _line_starts(data, 0)
-        if len(starts) != len(read.rows):
-            return None
-        kept = _Kept(0, "").absorb(read.rows, starts, len(data), hashlib.sha256(data).hexdigest(), folded)
-        kept.verified = _stat_key(after)
-        _keep(key, kept, persist=persist)
-        return kept
-
     if _defer_builds:
         with _lock:
-            _pending[key] = _Pending(_stat_key(after), read, build)
+            _pending[key] = _Pending(_stat_key(after), read, data)
         return read
-    kept = build()
+    kept = _build(key, data, read, _stat_key(after))
     if kept is None:
         return read
     return read if _for_ref.get() is not None else read._replace(rows=kept.rows())
+
+
+def _build(key: str, data: bytes, read: jsonl.Read, verified: tuple, folded: dict | None = None,
+           persist: bool = True) -> _Kept | None:
+    """Keep the fold of `read` (daimon's read of exactly `data`, every line a
+    row); `folded`: daimon's fold of its rows (keys kept), when already made."""
+    starts = _line_starts(data, 0)
+    if len(starts) != len(read.rows):
+        return None
+    kept = _Kept(0, "").absorb(read.rows, starts, len(data), hashlib.sha256(data).hexdigest(), folded)
+    kept.verified = verified
+    _keep(key, kept, persist=persist)
+    return kept
 
 
 def _subset(read: jsonl.Read) -> jsonl.Read:
@@ -338,8 +343,68 @@ class _Pending:
 
     stat_key: tuple
     read: jsonl.Read
-    build: Callable[[dict | None, bool], _Kept | None]
+    data: bytes  # the bytes `read` read: the build places its rows in them
     winners: dict | None = None
+    corroborations: dict | None = None  # daimon's `fold_corroborations` of the rows, once made
+
+    def build(self, key: str) -> _Kept | None:
+        return _build(key, self.data, self.read, self.stat_key, self.winners, persist=False)
+
+
+def _grow_pending(path: Path, key: str, pending: _Pending) -> _Pending | None:
+    """`pending` with the rows appended since, when the ledger only grew by
+    whole rows: a verb written right after a first open is checked over
+    daimon's rows read so far plus daimon's read of the appended bytes alone,
+    not behind the build (seconds of placing every line); the build comes
+    later, over the bytes with the appended rows. None when it did not only
+    grow (then the build and daimon's reads decide)."""
+    try:
+        with path.open("rb") as handle:
+            before = os.fstat(handle.fileno())
+            if not stat.S_ISREG(before.st_mode) or before.st_size <= len(pending.data):
+                return None
+            data = handle.read()
+        if len(data) != before.st_size or not data.endswith(b"\n") or not data.startswith(pending.data):
+            return None
+        rest = len(data) - len(pending.data)
+        # daimon judges exactly the appended bytes (as `_extend` does)
+        tail = _original_read(path, tail_bytes=rest + 1)
+        after = os.stat(path)
+    except OSError:
+        return None
+    if (tail.health is not Health.OK or _stat_id(after) != _stat_id(before)
+            or len(_line_starts(data[len(pending.data):], 0)) != len(tail.rows)):
+        return None
+    winners = pending.winners
+    if winners is not None:  # `_fold` is per ref: only the refs the appended rows name are folded again
+        named = dict.fromkeys(str(row.get("item_ref") or "") for row in tail.rows if isinstance(row, dict))
+        winners = dict(winners)
+        winners.update(_original_fold([winners[ref] for ref in named if ref in winners] + tail.rows, keys=True))
+    grown = _Pending(_stat_key(after), pending.read._replace(rows=[*pending.read.rows, *tail.rows]), data, winners,
+                     _corroborations_after(pending.corroborations, pending.read.rows, tail.rows))
+    with _lock:
+        if _pending.get(key) is not pending:
+            return None  # built or grown meanwhile
+        _pending[key] = grown
+    return grown
+
+
+def _corroborations_after(folded: dict | None, rows: list, appended: list) -> dict | None:
+    """daimon's corroboration fold of `rows + appended`, from `folded` (its
+    fold of `rows`): an item's entry reads only the rows addressed to it or
+    to its corroboration ref, so only the items `appended` names are folded
+    again, over their own rows."""
+    if folded is None:
+        return None
+    named = {ref[len(_CORROBORATION_PREFIX):] if ref.startswith(_CORROBORATION_PREFIX) else ref
+             for row in appended if isinstance(row, dict) and (ref := str(row.get("item_ref") or ""))}
+    if not named:
+        return folded
+    refs = named | {_CORROBORATION_PREFIX + item for item in named}
+    theirs = [row for row in (*rows, *appended) if isinstance(row, dict) and str(row.get("item_ref") or "") in refs]
+    kept = {item: entry for item, entry in folded.items() if item not in named}
+    kept.update(_original_fold_corroborations(theirs))
+    return kept
 
 
 def defer_builds() -> None:
@@ -362,7 +427,7 @@ def build_pending() -> None:
         for key, pending in builds:
             # a build that fails holds nothing: the next read is daimon's full read again
             with contextlib.suppress(Exception):
-                kept = pending.build(pending.winners, False)
+                kept = pending.build(key)
                 if kept is not None:
                     built.append((key, kept))
             with _lock:
@@ -491,8 +556,13 @@ def read(path: Any, **options: Any) -> jsonl.Read:
     if pending is not None:
         if pending.stat_key == _stat_key(st):
             return _subset(pending.read)  # daimon's rows, not yet kept
-        # the ledger moved (our own write, say): the fold of the rows read is
-        # built now, and only what came since is folded onto it
+        # the ledger grew (our own write, say): daimon's rows plus the appended
+        # ones answer, the build still waits (`_grow_pending`)
+        grown = _grow_pending(target, key, pending)
+        if grown is not None:
+            return _subset(grown.read)
+        # it moved otherwise: the fold of the rows read is built now, and
+        # what came since is folded onto it (or daimon's full read decides)
         build_pending()
         with _lock:
             kept = _held.get(key)
@@ -530,7 +600,12 @@ def _fold(rows: Any, *, keys: bool) -> dict:
 
 def _fold_corroborations(rows: Any) -> dict:
     if not isinstance(rows, KeptRows):
-        return _original_fold_corroborations(rows)
+        pending = next((p for p in list(_pending.values()) if p.read.rows is rows), None)
+        if pending is None:
+            return _original_fold_corroborations(rows)
+        if pending.corroborations is None:  # made once; a write's rows are folded onto it (`_grow_pending`)
+            pending.corroborations = _original_fold_corroborations(rows)
+        return dict(pending.corroborations)
     kept = rows.kept
     if kept is not None and kept.corroborations is not None:
         return dict(kept.corroborations)
