@@ -20,7 +20,7 @@ from daimon_tui.models import Briefing, ProjectRef
 from daimon_tui.settings import Settings, load_settings
 from daimon_tui.store import paths
 from daimon_tui.store.demo.builder import demo_root
-from daimon_tui.store.judging import first_paint, judge_service
+from daimon_tui.store.judging import first_paint, judge_service, verdict_cache
 from daimon_tui.store.read import reader
 from daimon_tui.ui.actions import bindings
 from daimon_tui.ui.commands import ActionCommands
@@ -113,10 +113,10 @@ class DaimonTUI(App[int]):
             except Exception as exc:
                 self.notify(f"cannot resolve the project: {type(exc).__name__}", severity="error")
                 self.project = None
-        exists, first = (False, None) if self.project is None else await asyncio.to_thread(
+        exists, first, receipts = (False, None, 0) if self.project is None else await asyncio.to_thread(
             self._first_look, self.project)
         if exists and self.project is not None:
-            self.open_project(self.project, first=first)
+            self.open_project(self.project, first=first, first_receipts=receipts)
         else:
             where = self.project.target if self.project else (self.project_path or "this directory")
             where = self.shown(where)
@@ -131,23 +131,24 @@ class DaimonTUI(App[int]):
         """Text naming store paths, as the person sees it (the demo's temporary directory masked)."""
         return self.path_mask.apply(text) if self.path_mask else text
 
-    def _first_look(self, project: ProjectRef) -> tuple[bool, Briefing | None]:
-        """Does the bucket exist, and its first paint: in one thread hop, so the
-        screen opens with its items in hand (one layout, one frame), not an
-        empty frame and then a second one."""
+    def _first_look(self, project: ProjectRef) -> tuple[bool, Briefing | None, int]:
+        """Does the bucket exist, its first paint and the audit's kept receipt
+        count: in one thread hop, so the screen opens with its items and its
+        banner in hand (one layout, one frame), not an empty frame and then a second one."""
         if not reader.project_exists(project):
-            return False, None
+            return False, None, 0
+        receipts = verdict_cache.kept_receipt_failures(project.slug)
         try:
-            return True, first_paint.provisional_briefing(project, self.now)
+            return True, first_paint.provisional_briefing(project, self.now), receipts
         except Exception:  # the screen's own read reports it; the confirmation still answers
-            return True, None
+            return True, None, receipts
 
-    def open_project(self, project: ProjectRef, *, first: Briefing | None = None) -> None:
+    def open_project(self, project: ProjectRef, *, first: Briefing | None = None, first_receipts: int = 0) -> None:
         self.project = project
         self.sub_title = ("demo store · " if self.demo else "") + project.name
         while len(self.screen_stack) > 1:
             self.pop_screen()
-        self.push_screen(BriefingScreen(project, now=self.now, first=first))
+        self.push_screen(BriefingScreen(project, now=self.now, first=first, first_receipts=first_receipts))
         self.recover_interrupted(project)
 
     @work(group="recovery")

@@ -26,6 +26,7 @@ from daimon_briefing import config, store, surfaces
 
 from daimon_tui.domain.own_files import open_regular, read_regular, write_private_json, xdg_dir
 from daimon_tui.models import Briefing, ProjectRef, WithheldItem
+from daimon_tui.store import paths
 
 FORMAT = 1
 _TAIL = 4096
@@ -267,3 +268,9 @@ def load_receipts(slug: str, stamp: tuple | None) -> int | None:
         return None
     failures = data.get("failures")
     return failures if type(failures) is int and failures >= 0 else None
+
+
+def kept_receipt_failures(slug: str) -> int:
+    """The audit's last count of failing session receipts while the session
+    files are still the ones it judged (a scandir and one small file), else 0."""
+    return load_receipts(slug, paths.session_files_stamp()) or 0

@@ -123,12 +123,16 @@ def folded_rulings(rulings: tuple[str, ...]) -> Text:
 PROVISIONAL_LINE = "provisional: confirming with daimon…"
 
 
+def receipts_line(failures: int) -> Text:
+    return Text(f"⚠ {failures} session receipt(s) fail: press 4 for the audit", style="bold red")
+
+
 def status_line(provisional: bool, receipt_failures: int) -> Text:
     """The latest briefing's one status line, always there: whether daimon
     confirmed the rows and whether session receipts fail. One line in every
     frame, so the list never moves when the confirmation or the audit lands."""
     if receipt_failures:
-        text = Text(f"⚠ {receipt_failures} session receipt(s) fail: press 4 for the audit", style="bold red")
+        text = receipts_line(receipt_failures)
         if provisional:
             text.append(" · confirming with daimon…", style="italic yellow")
         return text
@@ -175,7 +179,8 @@ def header_text(briefing: Briefing, receipt_failures: int = 0, shown: Callable[[
         if briefing.provisional:
             text.append(f"\n{PROVISIONAL_LINE}", style="italic yellow")
         if receipt_failures:
-            text.append(f"\n⚠ {receipt_failures} session receipt(s) fail: press 4 for the audit", style="bold red")
+            text.append("\n")
+            text.append_text(receipts_line(receipt_failures))
     for note in briefing.notes:
         style = "yellow" if note.level != "error" else "bold red"
         text.append(f"\n⚠ {inert(shown(note.message), limit=400)}", style=style)
@@ -234,12 +239,13 @@ class BriefingScreen(Screen):
     show_team: reactive[bool] = reactive(False, init=False)
 
     def __init__(self, project: ProjectRef, *, now: float | None = None,
-                 first: Briefing | None = None) -> None:
+                 first: Briefing | None = None, first_receipts: int = 0) -> None:
         super().__init__()
         self.project = project
         self.now = now
-        # The first paint, when the app read it before opening this screen.
+        # The first paint (and the audit's kept count), when the app read them before opening this screen.
         self.first = first
+        self.first_receipts = first_receipts
         self.briefing: Briefing | None = None
         self.rows: list[Row] = []
         self.marked: set[str] = set()
@@ -287,8 +293,7 @@ class BriefingScreen(Screen):
         self.query_one("#items", RowList).focus()
         if self.first is not None:
             if self.LATEST:
-                # the audit's last count in the first frame (a scandir: milliseconds)
-                self.receipt_failures = self.kept_receipt_failures() or 0
+                self.receipt_failures = self.first_receipts  # read with the first paint, off this thread
             self.show(self.first)
             self.load(repaint=False, delay=FIRST_FRAME_S)
         else:
@@ -322,7 +327,8 @@ class BriefingScreen(Screen):
                 quick = None
             if self.briefing is None and self.LATEST:
                 # the audit's last count, while the session files are as it judged them
-                self.receipt_failures = await asyncio.to_thread(self.kept_receipt_failures) or 0
+                self.receipt_failures = await asyncio.to_thread(verdict_cache.kept_receipt_failures,
+                                                                self.project.slug)
             if quick is not None:
                 first_frame = self.briefing is None
                 self.show(quick)
@@ -345,12 +351,6 @@ class BriefingScreen(Screen):
         if not self.live_started:
             self.live_started = True
             self.watch_live()
-
-    def kept_receipt_failures(self) -> int | None:
-        """How many session receipts the audit found failing, while the session
-        files are still the ones it judged; None when unknown."""
-        stamp = paths.session_files_stamp()
-        return verdict_cache.load_receipts(self.project.slug, stamp) if stamp is not None else None
 
     @work(exclusive=True, group="briefing-receipts")
     async def check_receipts(self) -> None:
@@ -392,9 +392,10 @@ class BriefingScreen(Screen):
         if self.briefing is None:
             return
         header = header or self.query_one("#briefing-header", Static)
-        header.set_class(self.header_is_folded(), "folded")  # one row per line (styles/app.tcss)
+        folded = self.header_is_folded()
+        header.set_class(folded, "folded")  # one row per line (styles/app.tcss)
         header.update(header_text(self.briefing, self.receipt_failures, self._shown, latest=self.LATEST,
-                                  disabled=self.writes_disabled, now=self.ages_at(), folded=self.header_is_folded()))
+                                  disabled=self.writes_disabled, now=self.ages_at(), folded=folded))
 
     def action_toggle_header(self) -> None:
         """`e`: the whole header (handoff, rulings) or one line per part."""
