@@ -112,8 +112,10 @@ def _undo_plan(log: ActionLog, project: ProjectRef,
 
 async def run_verb(app: App, verb: verbs.VerbName, items: tuple[str, ...], project: ProjectRef,
                    log: ActionLog, *, status: str = "resolved", statuses: dict[str, str] | None = None,
-                   confirmed: frozenset[str] = frozenset(), undo_of: ActionEntry | None = None) -> verbs.Outcome:
-    """`undo_of` undoes that logged action (a Log row) instead of the last one."""
+                   confirmed: frozenset[str] = frozenset(), undo_of: ActionEntry | None = None,
+                   states: tuple[str | None, ...] | None = None) -> verbs.Outcome:
+    """`undo_of` undoes that logged action (a Log row) instead of the last one;
+    `states` are the items' states where the verb came from (reverify's words)."""
     items = tuple(dict.fromkeys(i for i in items if i))
     data: verbs.VerbInput = None
     if verb != "undo" and not items:
@@ -126,7 +128,7 @@ async def run_verb(app: App, verb: verbs.VerbName, items: tuple[str, ...], proje
     elif verb == "retract":
         data = await _ask(app, RetractModal(items, check=plans.retract_input_refusal))
     elif verb == "reverify":
-        data = await _ask(app, ReverifyModal(items))
+        data = await _ask(app, ReverifyModal(items, states=states))
     if verb in ("resolve", "retract", "reverify") and data is None:
         return verbs.Outcome(verb=verb, status="cancelled")
 

@@ -559,6 +559,11 @@ class BriefingScreen(Screen):
             found = own_quarantine_item(row.team.own, self.briefing)
         return (found,) if found else ()
 
+    def item_states(self, ids: tuple[str, ...]) -> tuple[str | None, ...]:
+        """Each item's state as this briefing shows it (None where it is not listed)."""
+        briefing = self.briefing
+        return tuple(getattr(briefing.find(i), "state", None) if briefing else None for i in ids)
+
     def action_cursor(self, delta: int) -> None:
         row_list = self.query_one("#items", RowList)
         if delta > 0:

@@ -307,18 +307,11 @@ def reverify_words(states: tuple[str | None, ...]) -> tuple[str, str]:
 class ReverifyModal(_InputModal):
     def __init__(self, item_ids: tuple[str, ...], *, states: tuple[str | None, ...] | None = None) -> None:
         super().__init__(item_ids)
+        # each item's state where the verb came from; unknown (a queue entry): a claimed closure
         self.states = states
 
-    def _known_states(self) -> tuple[str | None, ...]:
-        """Each item's state from the screen the verb came from (its briefing)."""
-        for screen in reversed(self.app.screen_stack):
-            shown = getattr(screen, "briefing", None)
-            if screen is not self and shown is not None and hasattr(shown, "find"):
-                return tuple(getattr(shown.find(i), "state", None) for i in self.item_ids)
-        return tuple(None for _ in self.item_ids)
-
     def compose(self) -> ComposeResult:
-        self.heading, meaning = reverify_words(self.states or self._known_states())
+        self.heading, meaning = reverify_words(self.states or tuple(None for _ in self.item_ids))
         with Vertical(id="verb-dialog"):
             yield from self._head()
             yield Label(_text(meaning), id="verb-meaning")
