@@ -62,6 +62,9 @@ NARROW_COLUMNS = 100
 # the audit, item details) is imported where it is used: the first frame
 # waits for every module imported at startup.
 
+ESC_NEVER_QUITS = "Esc never quits: press q to quit, ctrl+q from anywhere."
+ESC_TOAST_S = 5.0
+
 EMPTY_MESSAGES = {
     "no-checkpoint": "daimon has no checkpoint for this project yet. Press P to pick a project that has one.",
     "empty": "The latest checkpoint has nothing worth surfacing.",
@@ -107,6 +110,7 @@ class BriefingScreen(Screen):
         # (the benchmark's hook); the header and each row say so too.
         self.provisional = True
         self.writes_disabled = kill_switch.writes_disabled()
+        self._esc_told_until = 0.0
         # The widgets that own each concern; made here so a worker may reach them before mount.
         self.header = BriefingHeader(latest=self.LATEST, id="briefing-header")
         self.filter_box = FilterBox(id="filter")
@@ -469,7 +473,12 @@ class BriefingScreen(Screen):
             self.escape_fallback()
 
     def escape_fallback(self) -> None:
-        self.notify("Esc never quits: press q to quit, ctrl+q from anywhere.")
+        # Said once while the toast shows: Esc pressed again must not stack copies over the pane.
+        now = time.monotonic()
+        if now < self._esc_told_until:
+            return
+        self._esc_told_until = now + ESC_TOAST_S
+        self.notify(ESC_NEVER_QUITS, timeout=ESC_TOAST_S)
 
     # ---- verbs (wired by their own modules) and world-checks ----------------
 

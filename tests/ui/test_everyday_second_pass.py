@@ -1,0 +1,55 @@
+"""Issue 28, the everyday surface's second pass: each point's Pilot test."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from daimon_briefing import testing
+
+from daimon_tui.store.demo import builder as demo
+from daimon_tui.ui.app import DaimonTUI
+from daimon_tui.ui.screens.briefing import BriefingScreen
+from daimon_tui.ui.widgets.row_list import RowList
+from tests.ui.settle import settle
+
+NOW = demo.DEMO_NOW.timestamp()
+SIZE = (140, 40)
+LONG = "Keep the upload ceiling " + " ".join(f"step{n:03d}" for n in range(120)) + " END-OF-LINE"
+
+
+def rows(screen: BriefingScreen) -> list[str]:
+    return [e.prompt.plain for e in screen.query_one("#items", RowList).entries]
+
+
+def seed_long(project) -> None:  # type: ignore[no-untyped-def]
+    cp = demo.session("S-long", demo.DEMO_NOW - timedelta(hours=2), "Long lines")
+    cp["working_context"]["open_questions"] = [{"text": LONG, "trust": "inferred"}]
+    testing.seed_checkpoint(project, cp, session_id="S-long")
+
+
+async def test_d_shows_daimons_whole_line_however_long(empty_store: demo.DemoStore) -> None:
+    """Point 5: `d` must not cut daimon's lines at 300 characters."""
+    seed_long(empty_store.project)
+    assert len(LONG) > 900
+    app = DaimonTUI(project_path=str(empty_store.project), now=NOW)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, BriefingScreen) and not screen.provisional
+        await pilot.press("d")
+        await settle(pilot)
+        line = next(r for r in rows(screen) if "Keep the upload ceiling" in r)
+        assert "END-OF-LINE" in line and "chars]" not in line
+
+
+async def test_esc_never_quits_is_said_once_not_stacked(demo_store: demo.DemoStore) -> None:
+    """Point 12: Esc pressed again and again says it once while the toast shows."""
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        before = len(app._notifications)
+        await pilot.press("escape", "escape", "escape", "escape")
+        await pilot.pause()
+        said = [n.message for n in list(app._notifications)[before:] if "never quits" in n.message]
+        assert app.is_running
+        assert len(said) == 1, said
