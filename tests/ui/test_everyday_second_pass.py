@@ -53,3 +53,35 @@ async def test_esc_never_quits_is_said_once_not_stacked(demo_store: demo.DemoSto
         said = [n.message for n in list(app._notifications)[before:] if "never quits" in n.message]
         assert app.is_running
         assert len(said) == 1, said
+
+
+async def test_a_y_too_soon_is_answered_and_a_second_y_confirms(demo_store: demo.DemoStore, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Point 2: the guard keeps a `y` typed before the preview could be read,
+    but says so (press it again), and the next `y` confirms."""
+    from textual.widgets import Label
+
+    from daimon_tui.ui.screens.verb_modals import ConfirmModal, PlanPreviewModal
+
+    monkeypatch.setattr(ConfirmModal, "CONFIRM_DELAY_S", 3600.0)  # every y is "too soon" until we say otherwise
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("r")
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        preview = app.screen
+        assert isinstance(preview, PlanPreviewModal)
+        await pilot.press("y")
+        await pilot.pause()
+        assert app.screen is preview
+        hint = str(preview.query_one("#verb-hint", Label).render())
+        assert "too soon" in hint and "again" in hint, hint
+        # Keys the preview cannot take stay in it: they neither act there nor reach another dialog.
+        await pilot.press("r", "x")
+        await pilot.pause()
+        assert app.screen is preview
+        preview.opened_at -= 7200.0
+        await pilot.press("y")
+        await settle(pilot)
+        assert not isinstance(app.screen, ConfirmModal)

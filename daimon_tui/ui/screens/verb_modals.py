@@ -89,6 +89,9 @@ def plan_text(plan: verbs.Plan) -> Text:
 BODY_ROWS = 22
 
 
+TOO_SOON = "y came too soon, before the preview could be read: press y again to confirm · n/esc cancel"
+
+
 class ConfirmModal(ModalScreen[bool]):
     """A preview that asks y/n before a write.
 
@@ -127,9 +130,21 @@ class ConfirmModal(ModalScreen[bool]):
             body.styles.max_height = max(3, min(BODY_ROWS, self.size.height - 10))
 
     def action_confirm(self) -> None:
-        if not self.can_confirm or time.monotonic() - self.opened_at < self.CONFIRM_DELAY_S:
+        if not self.can_confirm:
+            return
+        if time.monotonic() - self.opened_at < self.CONFIRM_DELAY_S:
+            # Kept, never silently: the person learns the key was not taken.
+            for hint in self.query("#verb-hint").results(Label):
+                hint.update(Text(TOO_SOON, style="bold yellow"))
             return
         self.dismiss(True)
+
+    def on_key(self, event: events.Key) -> None:
+        # Typed-ahead text this dialog has no use for (the next `r`, an Enter)
+        # ends here: it must not act on the app or on the dialog that opens next.
+        if (event.is_printable or event.key == "enter") and event.key not in ("y", "n", "question_mark"):
+            event.stop()
+            event.prevent_default()
 
     def action_cancel(self) -> None:
         self.dismiss(False)
