@@ -85,3 +85,28 @@ async def test_a_y_too_soon_is_answered_and_a_second_y_confirms(demo_store: demo
         await pilot.press("y")
         await settle(pilot)
         assert not isinstance(app.screen, ConfirmModal)
+
+
+async def test_the_read_only_session_view_offers_no_verb_under_full_text(demo_store: demo.DemoStore) -> None:
+    """Point 11: with full text open over a retained session, its footer offers
+    no `r resolve  x retract` (the `screen.` actions resolved to the open dialog)."""
+    from textual.widgets import Footer
+
+    from daimon_tui.store.read import reader
+    from daimon_tui.ui.screens.full_text import FullTextScreen
+    from daimon_tui.ui.screens.history import SessionScreen
+
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        session = SessionScreen(reader.resolve_project(str(demo_store.project)), "S-day1", now=NOW)
+        app.push_screen(session)
+        await settle(pilot, rounds=4)
+        assert session.current_item() is not None
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, FullTextScreen)
+        shown = [b.binding.action for b in session.active_bindings.values() if b.binding.show]
+        assert not [a for a in shown if "verb" in a or "mark" in a], shown
+        footers = list(session.query(Footer))
+        assert all("resolve" not in str(f.render()) for f in footers)

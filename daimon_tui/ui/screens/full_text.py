@@ -40,3 +40,8 @@ class FullTextScreen(ModalScreen[None]):
 
     def on_mount(self) -> None:
         self.query_one(TextArea).focus()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # While this view is open, the view below's `screen.…` keys (verbs, marks)
+        # resolve to it: none runs here, so its footer must not offer them.
+        return hasattr(self, f"action_{action}")
