@@ -110,3 +110,37 @@ async def test_the_read_only_session_view_offers_no_verb_under_full_text(demo_st
         assert not [a for a in shown if "verb" in a or "mark" in a], shown
         footers = list(session.query(Footer))
         assert all("resolve" not in str(f.render()) for f in footers)
+
+
+def _help_text(screen) -> str:  # type: ignore[no-untyped-def]
+    import io
+
+    from rich.console import Console
+    from textual.widgets import Static
+
+    console = Console(width=160, record=True, file=io.StringIO())
+    for static in screen.query(Static):
+        console.print(static.content)
+    return console.export_text()
+
+
+async def test_help_shows_the_remapped_keys_and_the_action_ids(demo_store: demo.DemoStore, tmp_path,  # type: ignore[no-untyped-def]
+                                                               monkeypatch) -> None:
+    """Point 4: `?` lists the keys as remapped in settings, with each action's id."""
+    from daimon_tui.ui.screens.help import HelpScreen
+
+    config = tmp_path / "config.toml"
+    config.write_text('[keys]\n"withheld" = "H"\n')
+    monkeypatch.setenv("DAIMON_TUI_CONFIG", str(config))
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)
+        shown = _help_text(app.screen)
+        line = next((x for x in shown.splitlines() if "withheld items" in x), shown)
+        assert line.split()[0] == "H", line
+        assert "withheld" in line.split()[-1]  # the action id, what `[keys]` remaps
+        assert "cursor.down" in shown
+        assert "closes this help" in shown
