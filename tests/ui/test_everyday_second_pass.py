@@ -10,7 +10,7 @@ from daimon_tui.store.demo import builder as demo
 from daimon_tui.ui.app import DaimonTUI
 from daimon_tui.ui.screens.briefing import BriefingScreen
 from daimon_tui.ui.widgets.row_list import RowList
-from tests.ui.settle import settle
+from tests.ui.settle import settle, wait_until
 
 NOW = demo.DEMO_NOW.timestamp()
 SIZE = (140, 40)
@@ -144,3 +144,63 @@ async def test_help_shows_the_remapped_keys_and_the_action_ids(demo_store: demo.
         assert "withheld" in line.split()[-1]  # the action id, what `[keys]` remaps
         assert "cursor.down" in shown
         assert "closes this help" in shown
+
+
+async def test_full_text_says_how_to_close_it(demo_store: demo.DemoStore) -> None:
+    """Point 13 (part): the full-text view names its closing keys."""
+    from textual.widgets import Static
+
+    from daimon_tui.ui.screens.full_text import FullTextScreen
+
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, FullTextScreen)
+        assert "esc/q close" in str(app.screen.query_one("#full-text-title", Static).render())
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, BriefingScreen)
+
+
+async def test_the_detail_pane_never_paints_an_answer_for_a_row_the_cursor_left(
+    demo_store: demo.DemoStore, monkeypatch  # type: ignore[no-untyped-def]
+) -> None:
+    """Point 10: daimon's answer for the first row is held back while the cursor
+    moves on; released, it is kept but never painted over the second row."""
+    import asyncio
+
+    from daimon_tui.store.judging import judge_service
+    from daimon_tui.ui.widgets.item_detail import ItemDetail
+
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, BriefingScreen) and not screen.provisional
+        screen.details.clear()
+        first = screen.current_item()
+        assert first is not None
+        release = asyncio.Event()
+        real = judge_service.read
+        held: list[str] = []
+
+        async def slow_read(kind, project, *args, **kwargs):  # type: ignore[no-untyped-def]
+            if kind == "details" and args and args[0] == first.id and not held:
+                held.append(first.id)
+                await release.wait()
+            return await real(kind, project, *args, **kwargs)
+
+        monkeypatch.setattr(judge_service, "read", slow_read)
+        detail = screen.query_one(ItemDetail)
+        await pilot.press("j", "k")  # leave the row and come back: its lookup starts and is held
+        await wait_until(pilot, lambda: bool(held), what="the first row's lookup is held")
+        await pilot.press("j")
+        await settle(pilot)
+        second = screen.current_item()
+        assert second is not None and second is not first
+        release.set()
+        await settle(pilot)
+        assert second.text[:40] in detail.plain()
+        assert first.text[:40] not in detail.plain()

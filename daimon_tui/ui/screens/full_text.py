@@ -33,8 +33,8 @@ class FullTextScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="full-text"):
-            yield Static(f"{inert(self.item.id or '(no id)', limit=60)} — full text ({len(self.item.text):,} chars)",
-                         id="full-text-title", markup=False)
+            title = f"{inert(self.item.id or '(no id)', limit=60)} — full text ({len(self.item.text):,} chars)"
+            yield Static(f"{title} · esc/q close", id="full-text-title", markup=False)
             # A read-only TextArea renders only what is on screen: megabytes stay responsive.
             yield TextArea(full_text(self.item), read_only=True, soft_wrap=True, id="full-text-body")
 
