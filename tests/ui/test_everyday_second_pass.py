@@ -204,3 +204,27 @@ async def test_the_detail_pane_never_paints_an_answer_for_a_row_the_cursor_left(
         await settle(pilot)
         assert second.text[:40] in detail.plain()
         assert first.text[:40] not in detail.plain()
+
+
+async def test_history_shortens_session_ids_and_gives_the_topic_the_room(empty_store: demo.DemoStore) -> None:
+    """Point 6: 36-character session ids show as their shortest unique prefix; the topic is whole."""
+    from textual.widgets import DataTable
+
+    from daimon_tui.ui.screens.history import HistoryScreen
+
+    topic = "Retry ceiling for uploads under sustained HTTP 429 load"
+    sids = ["0b9f3c1e-5a4d-4d2b-9c11-1234567890ab", "7c2e9d00-1111-4a2b-8c33-abcdefabcdef"]
+    for n, sid in enumerate(sids):
+        cp = demo.session(sid, demo.DEMO_NOW - timedelta(hours=5 - n), topic)
+        testing.seed_checkpoint(empty_store.project, cp, session_id=sid)
+    app = DaimonTUI(project_path=str(empty_store.project), now=NOW)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("2")
+        await settle(pilot, rounds=4)
+        assert isinstance(app.screen, HistoryScreen)
+        table = app.screen.query_one("#history-table", DataTable)
+        cells = [[str(c) for c in table.get_row_at(r)] for r in range(table.row_count)]
+        assert sorted(row[1] for row in cells) == ["0b9f3c1", "7c2e9d0"]
+        assert all(row[-1] == topic for row in cells)
+        assert {str(k.value) for k in table.rows} == set(sids)  # the rows keep the full ids
