@@ -290,7 +290,8 @@ class DaimonTUI(App[int]):
         statuses = {i: screen.prefill_status(i) for i in ids}
         outcome = await run_verb(self, verb, ids, self.project, self.action_log,  # type: ignore[arg-type]
                                  status=screen.prefill_status(), statuses=statuses,
-                                 confirmed=screen.world_confirmed(ids), states=screen.item_states(ids))
+                                 confirmed=screen.world_confirmed(ids), states=screen.item_states(ids),
+                                 texts=screen.item_texts(ids))
         if outcome.status != "cancelled":
             screen.marked.clear()
             screen.load()

@@ -228,3 +228,32 @@ async def test_history_shortens_session_ids_and_gives_the_topic_the_room(empty_s
         assert sorted(row[1] for row in cells) == ["0b9f3c1", "7c2e9d0"]
         assert all(row[-1] == topic for row in cells)
         assert {str(k.value) for k in table.rows} == set(sids)  # the rows keep the full ids
+
+
+async def test_resolve_names_the_item_by_its_text_in_the_dialog_and_the_toast(demo_store: demo.DemoStore) -> None:
+    """Point 7: the resolve dialog and its toast show the item's text, not only its id."""
+    from textual.widgets import Label
+
+    from daimon_tui.ui.screens.verb_modals import PlanPreviewModal, ResolveModal
+
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, BriefingScreen)
+        item = screen.current_item()
+        assert item is not None and item.text
+        await pilot.press("r")
+        await settle(pilot)
+        assert isinstance(app.screen, ResolveModal)
+        assert item.text[:40] in str(app.screen.query_one("#verb-items", Label).render())
+        await pilot.press("enter")
+        await settle(pilot)
+        preview = app.screen
+        assert isinstance(preview, PlanPreviewModal)
+        preview.opened_at -= 7200.0
+        before = len(app._notifications)
+        await pilot.press("y")
+        await settle(pilot, rounds=6)
+        said = [n.message for n in list(app._notifications)[before:]]
+        assert any(item.text[:30] in m for m in said), said

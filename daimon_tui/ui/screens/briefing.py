@@ -404,6 +404,11 @@ class BriefingScreen(Screen):
         briefing = self.briefing
         return tuple(getattr(briefing.find(i), "state", None) if briefing else None for i in ids)
 
+    def item_texts(self, ids: tuple[str, ...]) -> dict[str, str]:
+        """Each item's text as this briefing shows it (a withheld item has none)."""
+        found = {i: getattr(self.briefing.find(i), "text", "") if self.briefing else "" for i in ids}
+        return {i: text for i, text in found.items() if text}
+
     def action_cursor(self, delta: int) -> None:
         self.item_list.cursor(delta)
 

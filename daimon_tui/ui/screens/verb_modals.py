@@ -29,6 +29,25 @@ def _text(value: object, style: str = "", limit: int = 300) -> Text:
     return Text(inert(value, limit=limit), style=style)
 
 
+# How much of each item's text the dialogs show (the preview's full list shows more).
+ITEM_TEXT_CUT = 100
+
+
+def items_text(item_ids: tuple[str, ...], texts: dict[str, str]) -> Text:
+    """The items a dialog acts on: each id with its text (inert, cut), or a count."""
+    if len(item_ids) > 4:
+        return _text(f"{len(item_ids)} marked items", "dim")
+    out = Text()
+    for n, item_id in enumerate(item_ids):
+        if n:
+            out.append("\n")
+        out.append_text(_text(item_id, "dim"))
+        if texts.get(item_id):
+            out.append("  ")
+            out.append_text(_text(texts[item_id], limit=ITEM_TEXT_CUT))
+    return out
+
+
 def plan_text(plan: verbs.Plan) -> Text:
     """The preview body: items, what is written where, side effects, refusals."""
     out = Text()
@@ -193,11 +212,17 @@ class _InputModal(ModalScreen):
     def __init__(self, item_ids: tuple[str, ...]) -> None:
         super().__init__(classes="verb-modal")
         self.item_ids = item_ids
+        # Each item's text, where the verb came from (`with_texts`): the person
+        # sees what they act on, not only its id.
+        self.texts: dict[str, str] = {}
+
+    def with_texts(self, texts: dict[str, str] | None) -> _InputModal:
+        self.texts = dict(texts or {})
+        return self
 
     def _head(self) -> ComposeResult:
         yield Label(Text(self.heading, style="bold"), id="verb-title")
-        ids = ", ".join(self.item_ids) if len(self.item_ids) <= 4 else f"{len(self.item_ids)} marked items"
-        yield Label(_text(ids, "dim"), id="verb-items")
+        yield Label(items_text(self.item_ids, self.texts), id="verb-items")
 
     def _error(self, message: str) -> None:
         self.query_one("#verb-error", Label).update(Text(message))
