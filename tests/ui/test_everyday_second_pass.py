@@ -257,3 +257,36 @@ async def test_resolve_names_the_item_by_its_text_in_the_dialog_and_the_toast(de
         await settle(pilot, rounds=6)
         said = [n.message for n in list(app._notifications)[before:]]
         assert any(item.text[:30] in m for m in said), said
+
+
+async def test_the_log_is_one_row_per_action_refusals_marked_and_fits_at_120(demo_store: demo.DemoStore,  # type: ignore[no-untyped-def]
+                                                                              tmp_path) -> None:
+    """Point 8: an intent and its outcome are one row; a refused undo reads as a refusal;
+    the outcome column is on screen at 120 columns; the row is spelled out below."""
+    from textual.widgets import DataTable, Static
+
+    from daimon_tui.domain.action_log import ActionLog
+    from daimon_tui.store.read import reader
+    from daimon_tui.ui.screens.log import LogScreen
+
+    slug = reader.resolve_project(str(demo_store.project)).slug
+    log = ActionLog(tmp_path / "actions.jsonl")
+    intent = log.intend(project=slug, verb="resolve", item_ids=("o-aaaa11112222",))
+    log.settle(intent, "applied")
+    log.record(project=slug, verb="undo", outcome="refused", item_ids=("o-aaaa11112222",), reason="already-undone")
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW, action_log=log)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await settle(pilot)
+        app.action_view("log")
+        await settle(pilot)
+        assert isinstance(app.screen, LogScreen)
+        table = app.screen.query_one("#log-table", DataTable)
+        assert table.row_count == 2  # three lines, two actions
+        newest = [str(c) for c in table.get_row_at(0)]
+        assert newest[1].startswith("undo") and "refused" in newest[1] and "refused" in newest[2]
+        outcome_ends = sum(c.get_render_width(table) for c in list(table.columns.values())[:3])
+        assert outcome_ends <= 120 - 4, outcome_ends
+        await pilot.press("j")
+        await settle(pilot)
+        below = str(app.screen.query_one("#log-entry", Static).render())
+        assert "resolve" in below and intent.action_id in below
