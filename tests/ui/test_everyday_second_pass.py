@@ -290,3 +290,35 @@ async def test_the_log_is_one_row_per_action_refusals_marked_and_fits_at_120(dem
         await settle(pilot)
         below = str(app.screen.query_one("#log-entry", Static).render())
         assert "resolve" in below and intent.action_id in below
+
+
+async def test_history_says_it_is_reading_while_the_sessions_load(demo_store: demo.DemoStore,  # type: ignore[no-untyped-def]
+                                                                  monkeypatch) -> None:
+    """Point 13 (part): History is never an empty table without a word while daimon reads."""
+    import asyncio
+
+    from textual.widgets import Static
+
+    from daimon_tui.store.judging import judge_service
+    from daimon_tui.ui.screens.history import HistoryScreen
+
+    release = asyncio.Event()
+    real = judge_service.read
+
+    async def held(kind, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if kind == "sessions":
+            await release.wait()
+        return await real(kind, *args, **kwargs)
+
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        monkeypatch.setattr(judge_service, "read", held)
+        await pilot.press("2")
+        await pilot.pause()
+        await pilot.pause()
+        assert isinstance(app.screen, HistoryScreen)
+        assert "reading" in str(app.screen.query_one("#history-notes", Static).render())
+        release.set()
+        await settle(pilot)
+        assert "reading" not in str(app.screen.query_one("#history-notes", Static).render())

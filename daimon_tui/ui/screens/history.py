@@ -74,6 +74,8 @@ class HistoryScreen(Screen[None]):
         table = self.query_one("#history-table", DataTable)
         table.add_column("", key="mark", width=1)
         table.add_columns("session", "created", *COUNT_KEYS, "topic")
+        # The first read can take seconds on a long history: say so, not an empty table.
+        self.query_one("#history-notes", Static).update(Text("reading daimon's retained sessions…", style="dim italic"))
         self.load()
 
     @work(exclusive=True, group="history")
