@@ -322,3 +322,30 @@ async def test_history_says_it_is_reading_while_the_sessions_load(demo_store: de
         release.set()
         await settle(pilot)
         assert "reading" not in str(app.screen.query_one("#history-notes", Static).render())
+
+
+async def test_a_two_megabyte_item_opens_wrapped_and_esc_closes_it(empty_store: demo.DemoStore) -> None:
+    """Point 9: a 2 MB one-line item opens in lines that fit the view (no soft wrap
+    to re-measure), and the first Esc closes it. (How fast: benchmarks/.)"""
+    from textual.widgets import TextArea
+
+    from daimon_tui.ui.screens.full_text import FullTextScreen
+
+    cp = demo.session("S-huge", demo.DEMO_NOW - timedelta(hours=1), "huge")
+    cp["working_context"]["open_questions"] = [{"text": "Huge " + "z" * 2_000_000, "trust": "inferred"}]
+    testing.seed_checkpoint(empty_store.project, cp, session_id="S-huge")
+    app = DaimonTUI(project_path=str(empty_store.project), now=NOW)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, BriefingScreen)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, FullTextScreen)
+        area = app.screen.query_one(TextArea)
+        assert area.document.line_count > 1000  # wrapped: not one 2 MB line
+        assert max(len(area.document.get_line(n)) for n in range(5)) < 100
+        assert area.text.replace("\n", "").startswith("Huge zzz")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is screen
