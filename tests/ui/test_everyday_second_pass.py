@@ -349,3 +349,29 @@ async def test_a_two_megabyte_item_opens_wrapped_and_esc_closes_it(empty_store: 
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is screen
+
+
+async def test_the_trust_inspector_reads_whole_words_in_a_narrow_pane(demo_store: demo.DemoStore) -> None:
+    """Point 3: at 120 columns the inspector's meanings go under each row at the
+    pane's full width: no word is cut or folded to a few characters."""
+    import re
+
+    from daimon_tui.ui.widgets.item_detail import ItemDetail
+
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, BriefingScreen)
+        item = screen.current_item()
+        assert item is not None and item.id
+        await wait_until(pilot, lambda: (item.id or "") in screen.details, what="the inspection arrived")
+        await settle(pilot)
+        inspection = screen.details[item.id].inspection
+        assert inspection is not None and inspection.axes
+        detail = screen.query_one(ItemDetail)
+        shown = detail.plain(width=detail.content_region.width)
+        words = set(re.findall(r"[A-Za-z]{6,}", shown))
+        for axis in inspection.axes:
+            for word in re.findall(r"[A-Za-z]{6,}", axis.meaning):
+                assert word in words, (word, axis.meaning, detail.content_region.width)
