@@ -2,7 +2,7 @@
 
 A year of memory is ~200,000 rows in one bucket's `events.jsonl`, and every
 `view.snapshot` (and daimon's machine-wide forget walk) reads and folds them
-all. The folds are per-ref maxima: `store._fold` keeps each ref's latest
+all. The folds are per-ref maxima: daimon's events fold keeps each ref's latest
 event (resolutions, tombstones), `store.fold_corroborations` each (item,
 witness) latest stamp and each ref's latest contradiction. So the rows that
 can still change an answer are few (each ref's winner, each witness's and
@@ -281,7 +281,7 @@ def _stat_id(st: os.stat_result) -> tuple:
 
 
 def _stat_key(st: os.stat_result) -> tuple:
-    # daimon's own memo key (`view._stat_key`): ctime moves on any write or chmod
+    # daimon's own memo key (its view's stat key): ctime moves on any write or chmod
     return (st.st_ino, st.st_mtime_ns, st.st_ctime_ns, st.st_size)
 
 
@@ -650,7 +650,7 @@ def _posture(path: Path, name: str, writer: Any, **options: Any) -> jsonl.Postur
 def install() -> None:
     """Route daimon's events reads and folds through here (idempotent): its
     item lifecycle reads (`item_events`) read one ref's rows; its snapshot's
-    light twin (`view._read_judge`) folds the kept rows; a ledger health read
+    light twin (`daimon_api.judging.read_judge`) folds the kept rows; a ledger health read
     (`view.ledger_states`, `view.team_notes`, the write gate `jsonl.posture`)
     judges only the appended bytes. Outside those, and for any rows but
     `KeptRows`, daimon's own code runs; in safe mode (`daimon_api.mode`)
