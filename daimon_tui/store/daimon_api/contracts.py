@@ -31,6 +31,9 @@ class Contract:
     check: Callable[[], None]
     # An optimization only: safe mode turns it off even when it holds.
     optional: bool = False
+    # The adapter composes public names only; the contract pins that they
+    # still equal daimon's private answer.
+    public: bool = False
 
 
 @dataclass(frozen=True)
@@ -43,8 +46,22 @@ class Outcome:
         return self.problem is None
 
 
+# "module:name" -> daimon's own function, for each one an adapter swapped: the
+# contracts are about daimon, never about our stand-ins (a mode decided again
+# after a swap must see daimon's).
+_originals: dict[str, Any] = {}
+
+
+def swap(module: Any, name: str, replacement: Any) -> None:
+    """Put `replacement` in place of `module.name` (adapters only), daimon's own kept."""
+    _originals.setdefault(f"{module.__name__}:{name}", getattr(module, name))
+    setattr(module, name, replacement)
+
+
 def _get(where: str) -> Any:
     module, _, name = where.rpartition(":")
+    if where in _originals:
+        return _originals[where]
     obj: Any = importlib.import_module(module)
     for part in name.split("."):
         try:
@@ -183,6 +200,8 @@ def _bucket_is_public() -> None:
 
 
 def _marks() -> None:
+    for name in ("_VERBATIM_MARK", "_INFERRED_MARK", "_UNTAGGED_MARK", "_DEGRADED_MARK"):
+        _get(f"daimon_briefing.briefing:{name}")
     mark = _get("daimon_briefing.briefing:_mark")
     for trust, name in (("verbatim", "_VERBATIM_MARK"), ("inferred", "_INFERRED_MARK"), (None, "_UNTAGGED_MARK")):
         if mark({"trust": trust}) != _get(f"daimon_briefing.briefing:{name}"):
@@ -280,7 +299,7 @@ CONTRACTS: tuple[Contract, ...] = (
              _all(_signature("daimon_briefing.store:_demotes", "evt status"), _demotes_rule)),
     Contract("reading.bucket", "reading", "view._bucket",
              "a bucket is checkpoint_dir() / project_slug(resolve_project_dir(project))",
-             "the bucket of a project", _bucket_is_public),
+             "the bucket of a project", _bucket_is_public, public=True),
     Contract("reading.session-files", "reading", "store._session_files, store._POINTER_RE",
              "a bucket's session files and its pointer names (latest.json, prev-N.json)", "the briefing as of a time",
              _all(_signature("daimon_briefing.store:_session_files", "d"), _pointer_names)),
@@ -351,10 +370,10 @@ CONTRACTS: tuple[Contract, ...] = (
              "briefing._mark, briefing._line, briefing._section_field, the four mark constants",
              "an item's mark and line as daimon renders them (mark, text, badges in that order)",
              "the briefing's item lines",
-             _all(_signature("daimon_briefing.briefing:_mark", "item degraded"),
+             _all(_marks, _signature("daimon_briefing.briefing:_mark", "item degraded"),
                   _signature("daimon_briefing.briefing:_line", "item degraded briefable full_quotes"),
                   _signature("daimon_briefing.briefing:_section_field", "section"),
-                  _marks, _line_order, _section_field)),
+                  _line_order, _section_field)),
     Contract("rendering.panel", "rendering",
              "render._panel_lines, render._format_handoff, render._format_version_note, render._format_drift, "
              "briefing._sel_line, briefing._TRUNCATION_MARKER, cli.brief._withheld_trailer",

@@ -9,7 +9,7 @@ from typing import Any
 
 from daimon_briefing import jsonl, store, view
 
-from daimon_tui.store.daimon_api import mode
+from daimon_tui.store.daimon_api import contracts, mode
 
 daimon_read_judge = view._read_judge
 daimon_snapshot = view.snapshot
@@ -35,14 +35,14 @@ def frozen(mapping: Mapping) -> Mapping:
 
 def swap_read_judge(replacement: Callable[..., Any]) -> None:
     """Called by `reading.install_kept_fold` only (which checked the mode)."""
-    view._read_judge = replacement
+    contracts.swap(view, "_read_judge", replacement)
 
 
 def install_shared_snapshot(replacement: Callable[[Any], Any]) -> bool:
     """Every daimon reader's `view.snapshot` becomes `replacement`; False in safe mode."""
     if not mode.allows("judging.swaps"):
         return False
-    view.snapshot = replacement
+    contracts.swap(view, "snapshot", replacement)
     return True
 
 
@@ -52,8 +52,8 @@ def install_events_judge(read: Callable[..., Any], judge: Callable[..., Any]) ->
     if not (mode.allows("judging.swaps") and mode.allows("judging.read-judge")):
         return None
     previous = jsonl.read, view.judge
-    jsonl.read = read
-    view.judge = judge
+    contracts.swap(jsonl, "read", read)
+    contracts.swap(view, "judge", judge)
     return previous
 
 
@@ -63,6 +63,6 @@ def install_machine_walk(machine_sets: Callable[[], Any], incomplete: Callable[[
     if not mode.allows("judging.swaps"):
         return None
     previous = view.machine_sets, store.forgotten_incomplete
-    view.machine_sets = machine_sets
-    store.forgotten_incomplete = incomplete
+    contracts.swap(view, "machine_sets", machine_sets)
+    contracts.swap(store, "forgotten_incomplete", incomplete)
     return previous

@@ -3,10 +3,11 @@
 Full mode: the tested daimon series and every contract holds; the adapters
 make their private calls and swaps. Safe mode: any other daimon release, a
 broken contract, or `DAIMON_TUI_SAFE_MODE=1`. Then the kept fold and every
-swap are off (daimon's own public code answers: exact, slower); an optional
-private read (a first paint, a provisional detail) is skipped; a private read
-the app cannot do without is made only while its own contract holds, else the
-view it serves says why it is off; a verb that needs a private call is off.
+swap are off (daimon's own code answers: exact, slower); an optional private
+read (a first paint, a provisional detail) is skipped; a private read daimon's
+public API has no equivalent for (an item's rendered line, the as-of copy, the
+team counts) is made only while its own contract holds, else what it serves
+is off with the reason; a verb that needs a private call is off.
 """
 
 from __future__ import annotations
@@ -94,12 +95,20 @@ class Mode:
             lines.setdefault(f"verb {verb}", f"verb {verb}: off (needs {where})")
         return tuple(lines.values())
 
+    def still_private(self) -> tuple[str, ...]:
+        """In safe mode, what still makes a private call: reads daimon's public
+        API has no equivalent for, each only while its own contract holds."""
+        if not self.safe:
+            return ()
+        return tuple(dict.fromkeys(c.serves for c in contracts.CONTRACTS if c.id in self.allowed and not c.public
+                                   and c.serves not in contracts.VERBS_NEEDING_PRIVATE))
+
     def banner(self) -> str | None:
         if not self.safe:
             return None
         off = sorted({line.split(":")[0] for line in self.off()})
-        return (f"Safe mode: daimon-briefing {self.version or '?'} ({self.why()}). Reads use daimon's public "
-                f"API only and are exact but slower. Off: {', '.join(off)}.")
+        return (f"Safe mode: daimon-briefing {self.version or '?'} ({self.why()}). No kept fold, no swap of "
+                f"daimon's functions: reads are exact but slower. Off: {', '.join(off)}. See `daimon-tui doctor`.")
 
 
 _lock = threading.Lock()

@@ -11,7 +11,7 @@ from typing import Any
 
 from daimon_briefing import config, jsonl, store, teamproject, view
 
-from daimon_tui.store.daimon_api import judging, mode
+from daimon_tui.store.daimon_api import contracts, judging, mode
 
 # daimon's own functions, taken before any swap (every swap goes through an adapter).
 daimon_read = jsonl.read
@@ -106,13 +106,13 @@ def install_kept_fold(hooks: KeptFoldHooks) -> bool:
     swapped: daimon's own code answers) in safe mode."""
     if not kept_fold_allowed():
         return False
-    jsonl.read = hooks.read
-    store._fold = hooks.fold
-    store.fold_corroborations = hooks.fold_corroborations
-    view.item_events = hooks.view_item_events
-    store.item_events = hooks.store_item_events
+    contracts.swap(jsonl, "read", hooks.read)
+    contracts.swap(store, "_fold", hooks.fold)
+    contracts.swap(store, "fold_corroborations", hooks.fold_corroborations)
+    contracts.swap(view, "item_events", hooks.view_item_events)
+    contracts.swap(store, "item_events", hooks.store_item_events)
     judging.swap_read_judge(hooks.read_judge)
-    view.ledger_states = hooks.ledger_states
-    view.team_notes = hooks.team_notes
-    jsonl.posture = hooks.posture
+    contracts.swap(view, "ledger_states", hooks.ledger_states)
+    contracts.swap(view, "team_notes", hooks.team_notes)
+    contracts.swap(jsonl, "posture", hooks.posture)
     return True

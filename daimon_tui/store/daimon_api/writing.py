@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from daimon_briefing import store, trust
 
-from daimon_tui.store.daimon_api import mode
+from daimon_tui.store.daimon_api import contracts, mode
 
 
 def quarantine_input_refusal(reason: str, evidence: tuple[str, ...]) -> str | None:
@@ -30,8 +30,8 @@ def store_clock(clock: type) -> Iterator[None]:
     """daimon's store reads the time through `clock` in this block (the demo's fixed dates)."""
     mode.require("writing.demo-clock")
     original = store.datetime
-    store.datetime = clock
+    contracts.swap(store, "datetime", clock)
     try:
         yield
     finally:
-        store.datetime = original
+        contracts.swap(store, "datetime", original)
