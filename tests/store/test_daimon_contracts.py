@@ -72,9 +72,16 @@ def test_contract_ids_are_unique_and_name_an_adapter() -> None:
 # -- a broken assumption is named, with where it broke -----------------------------------
 
 
+def break_daimon(monkeypatch: pytest.MonkeyPatch, module: object, name: str, value: object) -> None:
+    """daimon's `module.name` becomes `value` for this test, also where an
+    adapter's swap keeps daimon's own (the contracts read that one)."""
+    monkeypatch.setattr(module, name, value)
+    monkeypatch.setitem(contracts._originals, f"{module.__name__}:{name}", value)  # type: ignore[attr-defined]
+
+
 def test_a_changed_signature_names_the_function_and_both_signatures(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = store._fold
-    monkeypatch.setattr(store, "_fold", lambda rows, keys, extra=None: real(rows, keys=keys))
+    real = contracts._originals.get("daimon_briefing.store:_fold", store._fold)
+    break_daimon(monkeypatch, store, "_fold", lambda rows, keys, extra=None: real(rows, keys=keys))
     outcome = contracts.check(contracts.by_id("reading.fold-appended"))
     assert not outcome.holds
     assert "store:_fold takes (rows, keys, extra), we call it with (rows, *, keys)" in outcome.problem
@@ -88,7 +95,7 @@ def test_a_fold_that_is_not_per_ref_latest_breaks_the_kept_folds_premise(monkeyp
             out[ref] = {**row, "rows": out.get(ref, {}).get("rows", 0) + 1}
         return out
 
-    monkeypatch.setattr(store, "_fold", counting)
+    break_daimon(monkeypatch, store, "_fold", counting)
     outcome = contracts.check(contracts.by_id("reading.fold-appended"))
     assert outcome.problem and "winners plus the rest differs from the full fold" in outcome.problem
 
@@ -100,7 +107,7 @@ def test_a_changed_line_order_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
         line = real(item, degraded, briefable, full_quotes)
         return "[×3] " + line
 
-    monkeypatch.setattr(briefing, "_line", badge_first)
+    break_daimon(monkeypatch, briefing, "_line", badge_first)
     outcome = contracts.check(contracts.by_id("rendering.item-line"))
     assert outcome.problem and "not mark, text, corroboration in that order" in outcome.problem
 
