@@ -35,6 +35,7 @@ from daimon_tui.ui.widgets.item_detail import ItemDetail
 from daimon_tui.ui.widgets.item_row import item_row, withheld_row
 from daimon_tui.ui.widgets.row_list import Entry, RowList
 from daimon_tui.ui.widgets.safe_input import SafeInput
+from daimon_tui.ui.widgets.safe_mode_banner import SafeModeBanner
 
 # How long the cursor rests on a row before the detail pane shows it.
 DETAIL_REST_S = 0.08
@@ -273,6 +274,7 @@ class BriefingScreen(Screen):
         self.fold_header: bool | None = None
 
     def compose(self) -> ComposeResult:
+        yield SafeModeBanner()
         yield Static(id="briefing-header")
         yield SafeInput(placeholder="filter: words, trust:verbatim, section:open, briefed:no, carried, stale, -word",
                         id="filter", max_length=FILTER_MAX)
