@@ -127,6 +127,12 @@ async def run_verb(app: App, verb: verbs.VerbName, items: tuple[str, ...], proje
     if verb != "undo" and not items:
         await _ask(app, NothingSelectedModal(verb))
         return verbs.Outcome(verb=verb, status="cancelled", message="no item selected")
+    off = plans.verb_off(verb)
+    if off:  # safe mode: the verb needs a private daimon call; refused (and logged) before any modal
+        refusals = tuple(verbs.Refusal(item_id=i, code="safe-mode", reason=off) for i in items)
+        action_id = _log(log, project, verb, items, "refused", (), refusals, None)
+        app.notify(off, title=f"{verb}: off in safe mode", severity="error")
+        return verbs.Outcome(verb=verb, status="refused", refusals=refusals, action_id=action_id, message=off)
     if verb == "resolve":
         data = await _ask(app, ResolveModal(items, status=status).with_texts(texts))
         if isinstance(data, verbs.ResolveInput):

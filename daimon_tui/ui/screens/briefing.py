@@ -39,6 +39,7 @@ from daimon_tui.ui.widgets.item_list import ItemList
 from daimon_tui.ui.widgets.item_row import item_row, withheld_row
 from daimon_tui.ui.widgets.live_watch import LiveWatch
 from daimon_tui.ui.widgets.row_list import Entry, RowList
+from daimon_tui.ui.widgets.safe_mode_banner import SafeModeBanner
 from daimon_tui.ui.widgets.team_feed import TeamFeed
 from daimon_tui.ui.widgets.world_check import WorldCheck, world_summary
 
@@ -150,6 +151,7 @@ class BriefingScreen(Screen):
         return self.team_feed.team
 
     def compose(self) -> ComposeResult:
+        yield SafeModeBanner()
         yield self.header
         yield self.filter_box
         with Horizontal(id="briefing-body"):
