@@ -306,6 +306,8 @@ class TeamView(Frozen):
     teammates: tuple[Teammate, ...] = ()
     resolved_withheld: int = 0
     quarantined_withheld: int = 0
+    # of those, the items a teammate's published quarantine withholds (not the reader's ledgers)
+    team_quarantined_withheld: int = 0
     team_quarantines: tuple[TeamQuarantine, ...] = ()
     own_quarantines: tuple[OwnQuarantine, ...] = ()
     routed: bool = False
