@@ -30,6 +30,7 @@ from pathlib import Path
 
 from daimon_briefing import config, store, surfaces, teamproject, view
 
+from daimon_tui.domain.when import parse_when
 from daimon_tui.models import Diagnostic, Frozen, Handoff, ProjectRef
 from daimon_tui.store import paths
 from daimon_tui.store.read import team_history
@@ -71,35 +72,82 @@ def parse_time(text: str) -> datetime:
 WRITE_WINDOW_S = 3600
 
 
-def written_at(path: Path, created: str) -> str:
-    """When the session's checkpoint was written: the file's mtime, which is
-    daimon's own write-side record (`store.checkpoints_written_since` counts
-    checkpoints written by it), when it lies in the capture window after
-    `created`; else `created`."""
+def written_at(path: Path | None, created: str, own_rows: tuple[str, ...] = ()) -> str:
+    """When the session's checkpoint was written. A capture appends its
+    corroboration rows (`corroborated-by:<session>`: only that session's
+    capture writes them) just before it writes the file, so those rows say
+    when, even when the file was touched since; the rows of its first
+    capture are the burst from the earliest one. The file's mtime (daimon's
+    own write-side record: `store.checkpoints_written_since` counts by it)
+    says so too while it lies in the capture window after `created`. The
+    latest of these wins; with none, `created`."""
     try:
         born = parse_time(created)
-        mtime = datetime.fromtimestamp(path.stat().st_mtime, UTC)
-    except (OSError, ValueError):
+    except ValueError:
         return created
-    if born <= mtime <= born + timedelta(seconds=WRITE_WINDOW_S):
-        return stamp(mtime)
-    return created
+    seen = [born]
+    with contextlib.suppress(OSError, ValueError, TypeError, AttributeError):
+        mtime = datetime.fromtimestamp(path.stat().st_mtime, UTC)  # type: ignore[union-attr]
+        if born <= mtime <= born + timedelta(seconds=WRITE_WINDOW_S):
+            seen.append(mtime)
+    stamps = sorted(t for t in (_moment(r) for r in own_rows) if t is not None)
+    if stamps:
+        seen.extend(t for t in stamps if t <= stamps[0] + timedelta(seconds=WRITE_WINDOW_S))
+    return stamp(max(seen))
 
 
-def resolve_when(project: ProjectRef, when: str | datetime) -> tuple[datetime, str | None]:
+def _moment(text: str) -> datetime | None:
+    try:
+        return parse_time(text)
+    except ValueError:
+        return None
+
+
+_WITNESS = "corroborated-by:"
+
+
+def session_rows(bucket: Path) -> dict[str, tuple[str, ...]]:
+    """session id -> the `ts` of the rows its capture wrote naming it
+    (`corroborated-by:<session>` in the bucket's events ledger)."""
+    out: dict[str, list[str]] = {}
+    try:
+        handle = (bucket / "events.jsonl").open("r", encoding="utf-8", errors="replace")
+    except OSError:
+        return {}
+    with handle:
+        for line in handle:
+            if _WITNESS not in line:
+                continue
+            try:
+                row = json.loads(line)
+            except ValueError:
+                continue
+            status = row.get("status") if isinstance(row, dict) else None
+            ts = _row_time(line)
+            if isinstance(status, str) and status.startswith(_WITNESS) and ts:
+                out.setdefault(status[len(_WITNESS):].strip(), []).append(ts)
+    return {sid: tuple(stamps) for sid, stamps in out.items()}
+
+
+def resolve_when(project: ProjectRef, when: str | datetime,
+                 now: datetime | None = None) -> tuple[datetime, str | None]:
     """`when` as a UTC moment, and the session id it named if it named one.
-    A session id means the moment that session's checkpoint was written.
-    Raises ValueError for neither a time nor a session of this project."""
+    Text is read by the one parser the `@` box uses (`domain.when`: a
+    session id, "yesterday", "3d", a date, an ISO-8601 time). A session id
+    means the moment that session's checkpoint was written. Raises
+    ValueError, with the box's reason, for anything else."""
     if isinstance(when, datetime):
         return (when if when.tzinfo else when.replace(tzinfo=UTC)), None
-    for row in view.sessions(project.target).rows:
-        if row.session_id == when and isinstance(row.created, str):
-            path = paths.contained(config.checkpoint_dir(), when, ".json")
-            return parse_time(written_at(path, row.created) if path else row.created), when
-    try:
-        return parse_time(when), None
-    except ValueError:
-        raise ValueError(f"{when!r} is neither an ISO-8601 time nor a session of this project") from None
+    rows = {row.session_id: row for row in view.sessions(project.target).rows}
+    parsed = parse_when(when, rows, now or datetime.now(UTC))
+    if parsed.value is None:
+        raise ValueError(parsed.problem or f"{when!r} is not a time or a session of this project")
+    row = rows.get(parsed.value)
+    if row is not None and isinstance(row.created, str):
+        path = paths.contained(config.checkpoint_dir(), parsed.value, ".json")
+        own = session_rows(config.checkpoint_dir() / project.slug).get(parsed.value, ())
+        return parse_time(written_at(path, row.created, own)), parsed.value
+    return parse_time(parsed.value), None
 
 
 def _row_time(line: str) -> str | None:
@@ -173,6 +221,7 @@ def _session_files(root: Path, slug: str, cutoff: str) -> list[tuple[str, str, P
     or before `cutoff` (a checkpoint is written a minute or two after its
     `created`), oldest first."""
     out = []
+    own_rows = session_rows(root / slug)
     for path in store._session_files(root):
         try:
             raw = json.loads(path.read_text(encoding="utf-8"))
@@ -181,7 +230,7 @@ def _session_files(root: Path, slug: str, cutoff: str) -> list[tuple[str, str, P
         if not isinstance(raw, dict) or raw.get("project_slug") != slug:
             continue
         created = raw.get("created")
-        if isinstance(created, str) and written_at(path, created) <= cutoff:
+        if isinstance(created, str) and written_at(path, created, own_rows.get(path.stem, ())) <= cutoff:
             out.append((created, path.stem, path))
     out.sort()
     return out

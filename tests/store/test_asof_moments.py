@@ -1,0 +1,69 @@
+"""Issue 25 point 5: the as-of copy cuts at the moment a session was written
+(its capture's own rows say when, even when the file was touched since),
+keeps that session's own write rows, and reads TIME with the `@` box's parser."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from daimon_briefing import api, capture, testing
+
+from daimon_tui import cli
+from daimon_tui.store.demo import builder as demo
+from daimon_tui.store.read import history, reader
+from daimon_tui.store.read.asof import stamp
+from tests.daimon_records import events_stamped
+
+QUESTION = demo.RETRY_QUESTION["text"]
+CAPTURE_DELAY = timedelta(minutes=5)
+
+
+def _late_captures(project: Path) -> list:
+    """Three sessions restating one question; each capture ran five minutes
+    after its session ended (its rows say so), and every file's mtime lies
+    far outside the capture window (copied or touched since)."""
+    created = []
+    for n, days in enumerate((10, 5, 1), start=1):
+        when = demo.DEMO_NOW - timedelta(days=days)
+        cp = demo.session(f"S-day{n}", when, f"topic {n}")
+        cp["working_context"]["open_questions"] = [dict(demo.RETRY_QUESTION)]
+        with events_stamped(when + CAPTURE_DELAY):
+            carried = capture.carry_forward(demo.witnessed(cp), str(project))
+        testing.seed_checkpoint(project, carried, session_id=f"S-day{n}")
+        created.append(when)
+    return created
+
+
+def _line(text: str) -> str:
+    return next(line for line in text.splitlines() if QUESTION in line)
+
+
+def test_as_of_a_session_keeps_its_own_write_rows(empty_store: demo.DemoStore) -> None:
+    _late_captures(empty_store.project)
+    ref = reader.resolve_project(str(empty_store.project))
+    now = api.render_briefing(ref.target, now=demo.DEMO_NOW.timestamp()).text
+    assert "×3" in _line(now)
+    with history.as_of(ref, "S-day3") as cut:
+        then = api.render_briefing(cut.project.target, now=demo.DEMO_NOW.timestamp()).text
+    assert _line(then) == _line(now)  # ×3, as daimon said right after S-day3 was written
+
+
+def test_inside_a_sessions_write_window_the_previous_session_stands(empty_store: demo.DemoStore) -> None:
+    created = _late_captures(empty_store.project)
+    ref = reader.resolve_project(str(empty_store.project))
+    with history.as_of(ref, stamp(created[2] + timedelta(minutes=2))) as cut:
+        assert cut.session_id == "S-day2"
+    with history.as_of(ref, stamp(created[2] + CAPTURE_DELAY + timedelta(seconds=1))) as cut:
+        assert cut.session_id == "S-day3"
+
+
+@pytest.mark.parametrize("when", ["yesterday", "3d", "2w", "2026-11-28"])
+def test_headless_as_of_takes_what_the_box_takes(demo_store: demo.DemoStore, when: str,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["brief", "--as-of", when, "--json", "--project", str(demo_store.project)]) == 0
+    assert json.loads(capsys.readouterr().out)
+    assert cli.main(["brief", "--as-of", "not a time", "--project", str(demo_store.project)]) == 2
+    assert "is not a session id" in capsys.readouterr().err
