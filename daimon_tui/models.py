@@ -128,6 +128,9 @@ class WithheldItem(Frozen):
     quarantine_id: str | None = None
     origin_session: str | None = None
     when: str | None = None
+    # a historical view: the item stood then; its value was forgotten at this
+    # later time, and a forget is never undone by going back
+    forgotten_after: str | None = None
 
 
 class Section(Frozen):

@@ -67,3 +67,19 @@ def test_headless_as_of_takes_what_the_box_takes(demo_store: demo.DemoStore, whe
     assert json.loads(capsys.readouterr().out)
     assert cli.main(["brief", "--as-of", "not a time", "--project", str(demo_store.project)]) == 2
     assert "is not a session id" in capsys.readouterr().err
+
+
+def test_as_of_before_a_forget_does_not_call_the_item_forgotten(demo_store: demo.DemoStore) -> None:
+    from daimon_tui.headless.asof import briefing_as_of
+    from daimon_tui.store.write import writer
+    from tests.daimon_records import item_ids, project_ref
+
+    item = item_ids(demo_store.project)["Switch the nightly job to its own bucket prefix"]
+    assert writer.forget_item(item, item, project=project_ref(demo_store)).outcome == "applied"
+    ref = reader.resolve_project(str(demo_store.project))
+    now = {w.id: w for w in reader.load_briefing(ref).withheld}
+    assert now[item].state == "forgotten"
+    then = {w.id: w for w in briefing_as_of(ref, "S-day3").withheld}
+    # not forgotten yet then; its value stays removed (a forget is never undone by going back)
+    assert then[item].state == "withheld" and then[item].forgotten_after == now[item].when
+    assert item not in {i.id for i in briefing_as_of(ref, "S-day3").items()}
