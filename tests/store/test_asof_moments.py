@@ -83,3 +83,51 @@ def test_as_of_before_a_forget_does_not_call_the_item_forgotten(demo_store: demo
     # not forgotten yet then; its value stays removed (a forget is never undone by going back)
     assert then[item].state == "withheld" and then[item].forgotten_after == now[item].when
     assert item not in {i.id for i in briefing_as_of(ref, "S-day3").items()}
+
+
+def _printed_ids(text: str) -> set[str]:
+    import re
+
+    return set(re.findall(r"\[([a-z]-[0-9a-f]{6,40})\]", text))
+
+
+def daimon_brief_at(target: str, moment: float, capsys: pytest.CaptureFixture[str]) -> str:
+    """`daimon brief`'s own output with its clock pinned at `moment` (run inside an as-of copy)."""
+    from unittest import mock
+
+    from daimon_briefing.cli import main as daimon_main
+
+    capsys.readouterr()
+    with mock.patch("time.time", return_value=moment):
+        assert daimon_main(["brief", "--project", target]) == 0
+    return capsys.readouterr().out
+
+
+@pytest.mark.parametrize("days_later", [0, 400])
+def test_as_of_splits_briefed_items_by_that_instants_ranking(budget_store: demo.DemoStore, days_later: int,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """Which items daimon briefs at an instant is ranked at that instant (ages, staleness), not today."""
+    from daimon_tui.headless.asof import briefing_as_of
+
+    ref = reader.resolve_project(str(budget_store.project))
+    when = stamp(demo.DEMO_NOW + timedelta(days=days_later))
+    then = briefing_as_of(ref, when)
+    briefed = {i.briefed_line for i in then.items() if i.briefed}
+    with history.as_of(ref, when) as cut:
+        text = daimon_brief_at(cut.project.target, cut.timestamp, capsys)
+    printed = set(text.splitlines())
+    assert briefed and briefed <= printed
+    assert not {i.briefed_line for i in then.items() if i.briefed is False and i.briefed_line} & printed
+
+
+@pytest.mark.parametrize("when", ["S-day2", "S-day3"])
+def test_as_of_briefed_split_on_the_demo_store(demo_store: demo.DemoStore, when: str,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    from daimon_tui.headless.asof import briefing_as_of
+
+    ref = reader.resolve_project(str(demo_store.project))
+    then = briefing_as_of(ref, when)
+    with history.as_of(ref, when) as cut:
+        text = daimon_brief_at(cut.project.target, cut.timestamp, capsys)
+    printed = set(text.splitlines())
+    assert {i.briefed_line for i in then.items() if i.briefed} <= printed

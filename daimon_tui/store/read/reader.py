@@ -507,7 +507,7 @@ def load_briefing(project: ProjectRef, now: float | None = None, *, session_id: 
                 "takes most of a minute at this size); `daimon-tui brief` computes it")),)
         else:
             try:
-                allotted = daimon_brief.budget(project, annotated, baton)
+                allotted = daimon_brief.budget(project, annotated, baton, now)
             except Exception as exc:  # the split is extra; the briefing still shows
                 notes += (Diagnostic(message=f"daimon's budget could not be computed ({type(exc).__name__})"),)
     sections: list[Section] = []
