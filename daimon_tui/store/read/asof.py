@@ -77,23 +77,33 @@ def written_at(path: Path | None, created: str, own_rows: tuple[str, ...] = ()) 
     corroboration rows (`corroborated-by:<session>`: only that session's
     capture writes them) just before it writes the file, so those rows say
     when, even when the file was touched since; the rows of its first
-    capture are the burst from the earliest one. The file's mtime (daimon's
-    own write-side record: `store.checkpoints_written_since` counts by it)
-    says so too while it lies in the capture window after `created`. The
-    latest of these wins; with none, `created`."""
+    capture are the burst from the earliest one. Without such rows, the
+    file's mtime (daimon's own write-side record:
+    `store.checkpoints_written_since` counts by it) while it lies in the
+    capture window after `created`; with neither, `created`."""
     try:
         born = parse_time(created)
     except ValueError:
         return created
     seen = [born]
-    with contextlib.suppress(OSError, ValueError, TypeError, AttributeError):
-        mtime = datetime.fromtimestamp(path.stat().st_mtime, UTC)  # type: ignore[union-attr]
-        if born <= mtime <= born + timedelta(seconds=WRITE_WINDOW_S):
-            seen.append(mtime)
     stamps = sorted(t for t in (_moment(r) for r in own_rows) if t is not None)
     if stamps:
+        # the capture's rows are append-only: a later edit of the file moves its mtime, never them
         seen.extend(t for t in stamps if t <= stamps[0] + timedelta(seconds=WRITE_WINDOW_S))
+    else:
+        # the receipt is written right after the file, and a hand edit of the file leaves it alone
+        for written in (_mtime(path.with_suffix(".receipt")) if path else None, _mtime(path)):
+            if written is not None and born <= written <= born + timedelta(seconds=WRITE_WINDOW_S):
+                seen.append(written)
+                break
     return stamp(max(seen))
+
+
+def _mtime(path: Path | None) -> datetime | None:
+    try:
+        return datetime.fromtimestamp(path.stat().st_mtime, UTC) if path is not None else None
+    except (OSError, ValueError):
+        return None
 
 
 def _moment(text: str) -> datetime | None:
@@ -236,9 +246,8 @@ def _session_files(root: Path, slug: str, cutoff: str) -> list[tuple[str, str, P
     return out
 
 
-def _pointer_bytes(bucket: Path, session_id: str, fallback: Path) -> bytes:
-    """The bytes the bucket's pointer held for this session when a retained
-    pointer still holds it, else the session file's own."""
+def _retained_bytes(bucket: Path, session_id: str) -> bytes | None:
+    """The bytes a retained pointer of the bucket holds for this session, if one does."""
     for path in sorted(bucket.glob("*.json")):
         if not store._POINTER_RE.match(path.name):
             continue
@@ -248,7 +257,21 @@ def _pointer_bytes(bucket: Path, session_id: str, fallback: Path) -> bytes:
                 return data
         except (OSError, ValueError, AttributeError):
             continue
-    return fallback.read_bytes()
+    return None
+
+
+def _pointer_bytes(bucket: Path, session_id: str, fallback: Path) -> bytes:
+    """The bytes the bucket's pointer held for this session when a retained
+    pointer still holds it, else the session file's own."""
+    held = _retained_bytes(bucket, session_id)
+    return held if held is not None else fallback.read_bytes()
+
+
+def _changed_after(path: Path, cutoff: str) -> bool:
+    try:
+        return stamp(datetime.fromtimestamp(path.stat().st_mtime, UTC)) > cutoff
+    except OSError:
+        return False
 
 
 def _copy_team(dst: Path, cutoff: str) -> None:
@@ -321,8 +344,14 @@ def _build(project: ProjectRef, moment: datetime, named: str | None, copy_root: 
     _copy_team(copy_root / "team", cutoff)
     team_history.copy_arrived(copy_root / "team", moment.timestamp())
     held = _session_files(root, slug, cutoff)
-    for _created, _sid, path in held:
-        shutil.copy2(path, dst_root / path.name)
+    for _created, sid, path in held:
+        # A file changed after the moment (a hand edit) is copied as it stood
+        # then, where a retained pointer still holds those bytes.
+        before = _retained_bytes(bucket, sid) if _changed_after(path, cutoff) else None
+        if before is not None:
+            (dst_root / path.name).write_bytes(before)
+        else:
+            shutil.copy2(path, dst_root / path.name)
         receipt = path.with_suffix(".receipt")
         if receipt.is_file():
             shutil.copy2(receipt, dst_root / receipt.name)
