@@ -254,9 +254,13 @@ async def test_resolve_names_the_item_by_its_text_in_the_dialog_and_the_toast(de
         preview.opened_at -= 7200.0
         before = len(app._notifications)
         await pilot.press("y")
-        await settle(pilot, rounds=6)
-        said = [n.message for n in list(app._notifications)[before:]]
-        assert any(item.text[:30] in m for m in said), said
+
+        def said() -> list[str]:
+            return [n.message for n in list(app._notifications)[before:]]
+
+        # the verb's worker is not waited for by settle (it waits on the person): wait for its toast
+        await wait_until(pilot, lambda: any("resolve" in m.lower() for m in said()), timeout=60, what="the toast")
+        assert any(item.text[:30] in m for m in said()), said()
 
 
 async def test_the_log_is_one_row_per_action_refusals_marked_and_fits_at_120(demo_store: demo.DemoStore,  # type: ignore[no-untyped-def]
