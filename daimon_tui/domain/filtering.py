@@ -5,7 +5,8 @@ unverified-verbatim, stale), `stored:` (the stored trust class),
 `section:` (decisions, external, open_loops, beliefs, uncertainties,
 contradictions; a prefix is enough), `state:` (visible, resolved, superseded,
 ...), `briefed:` (yes/no: whether `daimon brief` prints it), and the flags
-`carried`, `stale`, `corroborated`, `contradicted`, `world-checked`. A leading
+`carried`, `stale`, `corroborated`, `contradicted`, `world-checked`, and `new`
+(not yet reviewed, or changed since: the review says which). A leading
 `-` negates a word or facet. A withheld row has no text: it matches on its id,
 kind and state only. An unknown facet or value is reported, not matched.
 """
@@ -107,7 +108,8 @@ def _word(needle: str, negated: bool) -> Term:
     return Term(test, negated, withheld_test)
 
 
-def read(query: str) -> Query:
+def read(query: str, *, is_new: Callable[[Item], bool] | None = None) -> Query:
+    """`is_new` answers the `new` flag (the review's; without it nothing is new)."""
     terms: list[Term] = []
     problems: list[str] = []
     for word in query.split():
@@ -121,6 +123,9 @@ def read(query: str) -> Query:
                 problems.append(found)
             else:
                 terms.append(found)
+        elif lowered == "new":
+            new = is_new or (lambda _item: False)
+            terms.append(Term(new, negated, lambda w: new(w)))  # type: ignore[arg-type]
         elif lowered in FLAGS:
             terms.append(Term(FLAGS[lowered], negated))
         else:

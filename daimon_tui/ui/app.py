@@ -38,6 +38,7 @@ VIEWS = {
     "audit": ("daimon_tui.ui.screens.audit", "AuditScreen"),
     "log": ("daimon_tui.ui.screens.log", "LogScreen"),
     "search": ("daimon_tui.ui.screens.search", "SearchScreen"),
+    "health": ("daimon_tui.ui.screens.health", "HealthScreen"),
 }
 
 
@@ -217,8 +218,12 @@ class DaimonTUI(App[int]):
         """`q`: back from a view; from the briefing, quit."""
         if len(self.screen_stack) > 2:
             self.pop_screen()
-        else:
-            self.exit(0)
+            return
+        review = getattr(self.screen, "review", None)
+        if review is not None and review.acted and not review.summary_shown and review.state is not None:
+            review.show_summary(quitting=True)  # after verbs, the review's summary first; q again quits
+            return
+        self.exit(0)
 
     def action_escape(self) -> None:
         """Esc goes back and never quits (the briefing handles its own Esc)."""
@@ -283,6 +288,8 @@ class DaimonTUI(App[int]):
         outcome = await run_verb(self, verb, ids, self.project, self.action_log,  # type: ignore[arg-type]
                                  status=screen.prefill_status(), statuses=statuses,
                                  confirmed=screen.world_confirmed(ids), states=screen.item_states(ids))
+        if outcome.status in ("applied", "partial"):
+            screen.review.verb_acted(ids if verb != "undo" else tuple(r.item_id for r in outcome.results))
         if outcome.status != "cancelled":
             screen.marked.clear()
             screen.load()

@@ -33,6 +33,7 @@ from daimon_tui.ui import own_writes
 from daimon_tui.ui.actions import bindings, lead_bindings
 from daimon_tui.ui.widgets.item_detail import ItemDetail
 from daimon_tui.ui.widgets.item_row import item_row, withheld_row
+from daimon_tui.ui.widgets.review_tracker import ReviewTracker
 from daimon_tui.ui.widgets.row_list import Entry, RowList
 from daimon_tui.ui.widgets.safe_input import SafeInput
 
@@ -223,7 +224,7 @@ class BriefingScreen(Screen):
 
     BINDINGS: ClassVar[list[Binding]] = [
         *lead_bindings("quit"),
-        *bindings({"Move", "Briefing", "Verbs", "World"}),
+        *bindings({"Move", "Briefing", "Review", "Verbs", "World"}),
         Binding("down", "cursor(1)", show=False),
         Binding("up", "cursor(-1)", show=False),
         Binding("escape", "escape", "Clear the filter, then the marks (never quits)", show=False),
@@ -271,6 +272,7 @@ class BriefingScreen(Screen):
         self.team_live_started = False
         # None: the header folds by the terminal's height; `e` decides otherwise.
         self.fold_header: bool | None = None
+        self.review = ReviewTracker(project, enabled=self.LATEST)  # what is new since the last review
 
     def compose(self) -> ComposeResult:
         yield Static(id="briefing-header")
@@ -284,6 +286,7 @@ class BriefingScreen(Screen):
             with VerticalScroll(id="detail-scroll"):
                 yield ItemDetail(id="detail")
         yield ProgressBar(id="world-progress", show_eta=False)
+        yield self.review
         # The Footer comes after the first painted briefing (`show`): styling
         # its few dozen key widgets cost ~0.1 s of the first frame.
 
@@ -382,6 +385,7 @@ class BriefingScreen(Screen):
         if not briefing.provisional:
             self.details.clear()
             self.provisional_details.clear()
+        self.review.observe(briefing)
         self.paint_header(header)
         self.rebuild()
 
@@ -394,8 +398,10 @@ class BriefingScreen(Screen):
         header = header or self.query_one("#briefing-header", Static)
         folded = self.header_is_folded()
         header.set_class(folded, "folded")  # one row per line (styles/app.tcss)
-        header.update(header_text(self.briefing, self.receipt_failures, self._shown, latest=self.LATEST,
-                                  disabled=self.writes_disabled, now=self.ages_at(), folded=folded))
+        text = header_text(self.briefing, self.receipt_failures, self._shown, latest=self.LATEST,
+                           disabled=self.writes_disabled, now=self.ages_at(), folded=folded)
+        review = self.review.header()
+        header.update(Text.assemble(text, "\n", review) if review is not None else text)
 
     def action_toggle_header(self) -> None:
         """`e`: the whole header (handoff, rulings) or one line per part."""
@@ -431,7 +437,7 @@ class BriefingScreen(Screen):
         if briefing is None:
             row_list.set_entries([])
             return
-        query = filtering.read(self.filter_text)
+        query = filtering.read(self.filter_text, is_new=self.review.is_new)
         terms = query.terms
         self.show_filter_problems(query.problems)
         entries: list[Entry] = []
@@ -470,7 +476,8 @@ class BriefingScreen(Screen):
             for item in resolved:
                 add_item(item)
             for entry in withheld:
-                entries.append(Entry(withheld_row(entry, marked=entry.id in self.marked), key=len(self.rows)))
+                entries.append(Entry(withheld_row(entry, marked=entry.id in self.marked,
+                                                  change=self.review.change(entry.id)), key=len(self.rows)))
                 self.rows.append(Row(withheld=entry))
         if self.show_team:
             self.add_team_rows(entries, terms)
@@ -487,6 +494,7 @@ class BriefingScreen(Screen):
                       fallback if self.rows else None)
         highlight = next((n for n, e in enumerate(entries) if e.key == target), None) if target is not None else None
         row_list.set_entries(entries, highlight)
+        self.review.show_progress()
         if target is None:
             self.query_one(ItemDetail).show_item(None)
 
@@ -497,7 +505,7 @@ class BriefingScreen(Screen):
 
     def row_text(self, item: Item) -> Text:
         return item_row(item, marked=item.id in self.marked, provisional=item.provisional,
-                        as_daimon=self.as_daimon)
+                        as_daimon=self.as_daimon, change=self.review.change(item.id))
 
     def show_filter_problems(self, problems: tuple[str, ...]) -> None:
         box = self.query_one("#filter", Input)
@@ -577,6 +585,7 @@ class BriefingScreen(Screen):
         # screen (its height follows its content), which at 5,000 rows held the
         # cursor back; so the pane fills once the cursor rests DETAIL_REST_S,
         # and a move in between cancels the pending fill (exclusive group).
+        self.review.leave()
         self.fill_detail()
 
     @work(exclusive=True, group="detail")
@@ -588,6 +597,7 @@ class BriefingScreen(Screen):
             self.show_position()
         except NoMatches:
             return  # the screen is closing
+        self.review.rest(row)
         if row is None:
             detail.show_item(None)
         elif row.withheld is not None:
@@ -788,6 +798,9 @@ class BriefingScreen(Screen):
             row_list.replace_prompt(row_list.highlighted, prompt)
         self.action_cursor(1)
 
+    def action_review(self, what: str) -> None:
+        self.review.act(what)
+
     def action_escape(self) -> None:
         """Esc clears the filter (and leaves it), then the marks; it never quits."""
         box = self.query_one("#filter", Input)
@@ -893,7 +906,7 @@ class BriefingScreen(Screen):
             if team_row is None:
                 entries.append(Entry(text))
             else:
-                entries.append(Entry(text, key=len(self.rows)))
+                entries.append(Entry(self.review.team_prompt(text, team_row), key=len(self.rows)))
                 self.rows.append(Row(team=team_row))
 
     @work(exclusive=True, group="verb")
