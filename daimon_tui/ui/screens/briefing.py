@@ -494,7 +494,7 @@ class BriefingScreen(Screen):
                       fallback if self.rows else None)
         highlight = next((n for n, e in enumerate(entries) if e.key == target), None) if target is not None else None
         row_list.set_entries(entries, highlight)
-        self.review.show_progress()
+        self.review.rebuilt()
         if target is None:
             self.query_one(ItemDetail).show_item(None)
 

@@ -312,6 +312,11 @@ class ReviewTracker(Widget):
             rebuild()
         self._repaint_header()
 
+    def rebuilt(self) -> None:
+        """The list was rebuilt: what it counts may have changed (withheld or team rows shown)."""
+        if self.state is not None and self.confirmed is not None:
+            self._repaint_header()
+
     def show_progress(self) -> None:
         try:
             box = self.screen.query_one("#items-box")
