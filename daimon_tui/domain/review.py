@@ -126,6 +126,9 @@ def what_changed(before: Seen | None, now: Seen) -> str | None:
     said: list[str] = []
     if before.state != now.state:
         said.append(f"was {before.state}" if now.state == "visible" else f"now {now.state}")
+    if not before.mark or not now.mark:
+        # a withheld row shows no text, mark or badge: only its state compares
+        return said[0] if said else None
     gained, lost = _kinds(now.badges) - _kinds(before.badges), _kinds(before.badges) - _kinds(now.badges)
     if gained & CONTRADICTIONS:
         said.append("contradicted")

@@ -11,7 +11,7 @@ from daimon_tui.store.demo import builder as demo
 from daimon_tui.store.review_place import review_path
 from daimon_tui.ui.app import DaimonTUI
 from daimon_tui.ui.screens.briefing import BriefingScreen
-from daimon_tui.ui.widgets.review_tracker import DWELL_S, row_review_key
+from daimon_tui.ui.widgets.review_tracker import DWELL_S
 from tests.ui.settle import settle, wait_until
 
 NOW = demo.DEMO_NOW.timestamp()
@@ -135,3 +135,96 @@ async def test_a_daimon_cli_verb_and_a_new_session_are_new_with_what_changed(dem
     # carried on: S-day4 did not restate it
     assert "+⟳ carried" in new[ids["Ship the retry change behind the UPLOAD_RETRY flag"]]
     assert f"{len(new)} new since your last review" in head
+
+
+async def test_forget_rewrites_the_ledgers_and_only_its_row_changes(demo_store: demo.DemoStore) -> None:
+    """daimon's forget scrubs ledgers and session files: the review, keyed by
+    id, survives it; only the forgotten row is new, and its text hash is dropped."""
+    from tests.daimon_records import item_ids
+
+    await mark_all(demo_store)
+    gone = item_ids(demo_store.project)["Use a 30 second ceiling for upload retries"]
+    assert daimon("forget", gone, "--reason", "test", "--project", str(demo_store.project)) == 0
+    new, head, _rows = await reopen(demo_store)
+    assert new == {gone: "now forgotten"}, new
+    assert "new since your last review" in head
+
+
+async def test_n_jumps_to_unreviewed_rows_m_marks_and_the_new_facet_filters(demo_store: demo.DemoStore) -> None:
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    app.review_clock = FakeClock()  # type: ignore[attr-defined]  # frozen: nothing counts by resting
+    async with app.run_test(size=(140, 40)) as pilot:
+        screen = await open_app(app, pilot)
+        total = len(screen.rows)
+        first = screen.current_item()
+        await pilot.press("m")  # mark reviewed
+        await settle(pilot)
+        assert screen.review.change(first.id) is None
+        assert f"{total - 1} new since your last review" in header(screen)
+        assert screen.query_one("#items-box").border_title == f"1 of {total} reviewed"
+        await pilot.press("k")  # back on the reviewed row; `n` skips it
+        await pilot.press("n")
+        await settle(pilot)
+        assert screen.current_item().id != first.id and screen.review.change(screen.current_item().id) == "new"
+        await pilot.press("N")  # wraps to the last unreviewed row
+        await settle(pilot)
+        assert screen.review.change(screen.current_item().id) == "new"
+        await pilot.press("slash")
+        await pilot.press(*"new")
+        await pilot.press("enter")
+        await settle(pilot)
+        shown = {r.item.id for r in screen.rows if r.item}
+        assert first.id not in shown and len(shown) == total - 1
+        await pilot.press("escape")
+        await pilot.press("M")
+        await settle(pilot)
+        assert "nothing new since your last review" in header(screen)
+        await pilot.press("n")
+        await settle(pilot)
+        assert "Nothing left to review" in " ".join(str(n.message) for n in app._notifications)
+
+
+async def test_a_verb_marks_reviewed_and_quitting_after_it_shows_the_summary(demo_store: demo.DemoStore) -> None:
+    from daimon_tui.ui.screens.review_summary import ReviewSummaryScreen
+
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    app.review_clock = FakeClock()  # type: ignore[attr-defined]
+    async with app.run_test(size=(140, 40)) as pilot:
+        screen = await open_app(app, pilot)
+        target = screen.current_item()
+        await pilot.press("r")
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.press("y")
+        await settle(pilot, rounds=6)
+        await wait_until(pilot, lambda: target.id not in screen.review.pending and not screen.provisional,
+                         what="the verb's row reviewed at daimon's confirmation")
+        assert screen.review.state.rows[target.id].state == "resolved"
+        await pilot.press("q")
+        await settle(pilot)
+        assert isinstance(app.screen, ReviewSummaryScreen)
+        assert app.screen.summary.resolved == (target.id,)
+        assert "resolved" in str(app.screen.query_one("Static").render())
+        await pilot.press("q")
+        await settle(pilot)
+    assert app.return_code == 0
+
+
+async def test_an_unreadable_state_file_is_named_set_aside_and_the_app_opens_fresh(
+        demo_store: demo.DemoStore) -> None:
+    from daimon_tui.store.read import reader
+
+    path = review_path(reader.resolve_project(str(demo_store.project)).slug)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text('{"format": 1, "rows": "not a mapping"')
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    app.review_clock = FakeClock()  # type: ignore[attr-defined]
+    async with app.run_test(size=(140, 40)) as pilot:
+        screen = await open_app(app, pilot)
+        total = len(screen.briefing.items())
+        assert f"{total} new since your last review" in header(screen)
+        said = " ".join(str(n.message) for n in app._notifications)
+        assert str(path) in said and "set aside as" in said
+    aside = list(path.parent.glob(path.name + ".unreadable-*"))
+    assert len(aside) == 1 and aside[0].read_text().startswith('{"format": 1')

@@ -11,8 +11,8 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.screen import ModalScreen
 from textual.renderables.sparkline import Sparkline
+from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
 from daimon_tui.domain.inert import inert
