@@ -108,6 +108,14 @@ def _word(needle: str, negated: bool) -> Term:
     return Term(test, negated, withheld_test)
 
 
+def _new_term(is_new: Callable[[Item], bool] | None, negated: bool) -> Term:
+    """`new`: not yet reviewed, or changed since (a withheld row by its id too)."""
+    def test(entry: Item | WithheldItem) -> bool:
+        return bool(is_new and is_new(entry))  # type: ignore[arg-type]
+
+    return Term(test, negated, test)
+
+
 def read(query: str, *, is_new: Callable[[Item], bool] | None = None) -> Query:
     """`is_new` answers the `new` flag (the review's; without it nothing is new)."""
     terms: list[Term] = []
@@ -124,8 +132,7 @@ def read(query: str, *, is_new: Callable[[Item], bool] | None = None) -> Query:
             else:
                 terms.append(found)
         elif lowered == "new":
-            new = is_new or (lambda _item: False)
-            terms.append(Term(new, negated, lambda w: new(w)))  # type: ignore[arg-type]
+            terms.append(_new_term(is_new, negated))
         elif lowered in FLAGS:
             terms.append(Term(FLAGS[lowered], negated))
         else:

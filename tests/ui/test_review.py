@@ -41,14 +41,12 @@ async def open_app(pilot_app: DaimonTUI, pilot) -> BriefingScreen:
 
 async def read_every_row(pilot, screen: BriefingScreen, clock: FakeClock) -> None:
     """Rest on each row long enough (the clock moves, nobody sleeps), then move on."""
-    seen = 0
-    for _ in range(len(screen.rows) + 1):
+    for seen in range(1, len(screen.rows) + 1):
         await settle(pilot, rounds=1)
         await wait_until(pilot, lambda: screen.review._resting is not None, what="the detail at rest")
         clock.now += DWELL_S + 0.1
-        seen += 1
-        if seen >= len(screen.rows):
-            screen.review.leave()
+        if seen == len(screen.rows):
+            screen.review.leave()  # the last row: the cursor leaves the list (the app quits)
             break
         await pilot.press("j")
 
@@ -228,3 +226,44 @@ async def test_an_unreadable_state_file_is_named_set_aside_and_the_app_opens_fre
         assert str(path) in said and "set aside as" in said
     aside = list(path.parent.glob(path.name + ".unreadable-*"))
     assert len(aside) == 1 and aside[0].read_text().startswith('{"format": 1')
+
+
+async def test_headless_review_reads_the_state_and_the_log_and_writes_nothing(
+        demo_store: demo.DemoStore, capsys) -> None:
+    import json
+
+    from daimon_tui import cli
+
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    app.review_clock = FakeClock()  # type: ignore[attr-defined]
+    async with app.run_test(size=(140, 40)) as pilot:
+        screen = await open_app(app, pilot)
+        kept = screen.current_item()
+        await pilot.press("m")
+        await pilot.press("j")
+        target = screen.current_item()
+        await pilot.press("r")
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.press("y")
+        await settle(pilot, rounds=6)
+        await wait_until(pilot, lambda: not screen.review.pending and not screen.provisional, what="confirmed")
+        await pilot.press("S")
+        await settle(pilot)
+        assert app.screen.summary.resolved == (target.id,) and app.screen.summary.kept == (kept.id,)
+    path = review_path(app.project.slug)
+    files = [*demo_store.root.rglob("*"), *path.parent.rglob("*")]
+    before = {p: p.read_bytes() for p in files if p.is_file()}
+    capsys.readouterr()
+    assert cli.main(["review", "--json", "--project", str(demo_store.project)]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["resolved"] == [target.id] and printed["kept"] == [kept.id]
+    assert {n["id"] for n in printed["new"]} == {i.id for i in screen.briefing.items()} - {kept.id, target.id}
+    assert cli.main(["review", "--markdown", "--since", "2000-01-01T00:00:00Z",
+                     "--project", str(demo_store.project)]) == 0
+    markdown = capsys.readouterr().out
+    assert markdown.startswith("## Review of") and f"`{target.id}`" in markdown and "*new*" in markdown
+    assert cli.main(["review", "--since", "yesterday", "--project", str(demo_store.project)]) == 2
+    after = {p: p.read_bytes() for p in files if p.is_file()}
+    assert before == after
