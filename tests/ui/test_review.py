@@ -267,3 +267,37 @@ async def test_headless_review_reads_the_state_and_the_log_and_writes_nothing(
     assert cli.main(["review", "--since", "yesterday", "--project", str(demo_store.project)]) == 2
     after = {p: p.read_bytes() for p in files if p.is_file()}
     assert before == after
+
+
+async def test_a_teammates_new_claim_after_a_sync_is_new(team_store) -> None:
+    from tests.team_store import reader_syncs, teammate_pushes
+
+    carol = "Move the importer behind a feature flag"
+
+    async def open_team(app: DaimonTUI, pilot) -> BriefingScreen:
+        screen = await open_app(app, pilot)
+        await pilot.press("t")
+        await settle(pilot, rounds=5)
+        await wait_until(pilot, lambda: screen.team is not None, what="the team section")
+        await settle(pilot)
+        return screen
+
+    app = DaimonTUI(project_path=str(team_store.project))
+    app.review_clock = FakeClock()  # type: ignore[attr-defined]
+    async with app.run_test(size=(150, 45)) as pilot:
+        screen = await open_team(app, pilot)
+        assert any(k.startswith("team:") for k, _ in screen.review.left())
+        await pilot.press("M")
+        await settle(pilot)
+        assert screen.review.left() == []
+    teammate_pushes(team_store, "carol", carol)
+    reader_syncs()
+    app = DaimonTUI(project_path=str(team_store.project))
+    app.review_clock = FakeClock()  # type: ignore[attr-defined]
+    async with app.run_test(size=(150, 45)) as pilot:
+        screen = await open_team(app, pilot)
+        left = dict(screen.review.left())
+        carols = [r.team.entry.item.id for r in screen.rows
+                  if r.team and r.team.entry and r.team.entry.item.text == carol]
+        assert carols and left == {f"team:{carols[0]}": "new"}
+        assert "1 new since your last review" in header(screen)
