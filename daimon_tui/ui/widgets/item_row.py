@@ -35,7 +35,8 @@ def item_row(item: Item, *, marked: bool = False, provisional: bool = False, as_
         row.append(f"{NOT_BRIEFED} ", style="dim")
     else:
         row.append("  ")
-    row.append_text(change_marker(change))
+    if not as_daimon:  # daimon's exact line stays exact; n/N still find the row
+        row.append_text(change_marker(change))
     # A world contradiction beats every other mark: it leads the row.
     leading = [b for b in item.badges if b.kind == "world-contradicted"]
     for badge in leading:

@@ -45,6 +45,10 @@ if TYPE_CHECKING:
 DWELL_S = 1.0
 
 
+def monotonic() -> float:
+    return time.monotonic()
+
+
 def stamp() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
@@ -87,7 +91,7 @@ class ReviewTracker(Widget):
 
     @property
     def clock(self) -> Callable[[], float]:
-        return getattr(self.app, "review_clock", None) or time.monotonic
+        return getattr(self.app, "review_clock", None) or monotonic
 
     # ---- reading and writing the state (threads) -------------------------------
 
