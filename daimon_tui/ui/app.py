@@ -272,6 +272,8 @@ class DaimonTUI(App[int]):
             return screen_class(self.project, log=self.action_log)
         if screen_class.__name__ == "QueueScreen":
             return screen_class(self.project, now=self.now, log=self.action_log)
+        if screen_class.__name__ == "HealthScreen":
+            return screen_class(self.project, now=self.now)
         return screen_class(self.project)
 
     def run_verb(self, verb: str, screen: BriefingScreen) -> None:

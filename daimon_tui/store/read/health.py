@@ -88,13 +88,14 @@ def _failing_by_session(project: ProjectRef) -> tuple[dict[str, tuple[str | None
 NOW = "now"
 
 
-def _now(project: ProjectRef, receipts: dict[str, tuple[str | None, bool]], notes: list[Diagnostic]) -> SessionHealth:
+def _now(project: ProjectRef, receipts: dict[str, tuple[str | None, bool]], notes: list[Diagnostic],
+         now: float | None) -> SessionHealth:
     """The last point: the briefing as daimon reads it now (verbs and
     world-checks since the latest session included)."""
     from daimon_tui.store.read.reader import load_briefing
 
     try:
-        counts = briefing_counts(load_briefing(project, budget_up_to=None))
+        counts = briefing_counts(load_briefing(project, now, budget_up_to=None))
     except Exception as exc:
         notes.append(Diagnostic(message=f"the current briefing could not be read ({type(exc).__name__})"))
         counts = {}
@@ -102,9 +103,10 @@ def _now(project: ProjectRef, receipts: dict[str, tuple[str | None, bool]], note
     return SessionHealth(session_id=NOW, counts=counts)
 
 
-def health(project: ProjectRef, *, limit: int = SESSIONS_CHARTED,
+def health(project: ProjectRef, *, limit: int = SESSIONS_CHARTED, now: float | None = None,
            progress: Callable[[int, int], None] | None = None) -> HealthReport:
-    """Numbers for the newest `limit` retained sessions, oldest first, then now."""
+    """Numbers for the newest `limit` retained sessions, oldest first, then
+    now (`now`: the moment stale marks are judged at; None: the clock)."""
     from daimon_tui.headless.asof import briefing_as_of
     from daimon_tui.store.read.history import sessions
 
@@ -129,5 +131,5 @@ def health(project: ProjectRef, *, limit: int = SESSIONS_CHARTED,
         out.append(SessionHealth(session_id=row.session_id, created=row.created, counts=counts))
         if progress is not None:
             progress(n + 1, len(rows) + 1)
-    out.append(_now(project, receipts, notes))
+    out.append(_now(project, receipts, notes, now))
     return HealthReport(project=project, sessions=tuple(out), retained=len(listing.rows), diagnostics=tuple(notes))

@@ -44,9 +44,10 @@ class HealthScreen(Screen):
         Binding("ctrl+r", "reload", "Reload"),
     ]
 
-    def __init__(self, project: ProjectRef) -> None:
+    def __init__(self, project: ProjectRef, *, now: float | None = None) -> None:
         super().__init__()
         self.project = project
+        self.now = now
         self.report: HealthReport | None = None
 
     def compose(self) -> ComposeResult:
@@ -76,7 +77,7 @@ class HealthScreen(Screen):
         def progress(done: int, total: int) -> None:
             self.app.call_from_thread(bar.update, total=total, progress=done)
 
-        report = await asyncio.to_thread(health, self.project, progress=progress)
+        report = await asyncio.to_thread(health, self.project, now=self.now, progress=progress)
         if self.is_attached:
             self.show(report)
 

@@ -225,7 +225,7 @@ class ReviewTracker(Widget):
 
     def header(self) -> Text | None:
         """The header's review line; None before the state and daimon's answer are in."""
-        if self.state is None or self.confirmed is None or not self.enabled:
+        if self.state is None or self.confirmed is None or not self.enabled or self.confirmed.state != "briefing":
             return None
         new = len(self.left())
         return Text(header_words(new), style="bold yellow" if new else "dim")
