@@ -301,3 +301,22 @@ async def test_a_teammates_new_claim_after_a_sync_is_new(team_store) -> None:
                   if r.team and r.team.entry and r.team.entry.item.text == carol]
         assert carols and left == {f"team:{carols[0]}": "new"}
         assert "1 new since your last review" in header(screen)
+
+
+async def test_the_project_switcher_draws_a_sparkline_per_project(demo_store: demo.DemoStore) -> None:
+    from textual.renderables.sparkline import Sparkline
+    from textual.widgets import DataTable
+
+    from daimon_tui.ui.screens.projects import ProjectsScreen
+
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await open_app(app, pilot)
+        await pilot.press("P")
+        await settle(pilot, rounds=5)
+        screen = app.screen
+        assert isinstance(screen, ProjectsScreen)
+        await wait_until(pilot, lambda: app.project.slug in screen.trends, what="the trend")
+        assert screen.trends[app.project.slug] == (7, 7, 12)  # items per retained session, oldest first
+        table = screen.query_one(DataTable)
+        assert isinstance(table.get_cell(app.project.slug, screen.trend_column), Sparkline)
