@@ -182,6 +182,17 @@ async def test_n_jumps_to_unreviewed_rows_m_marks_and_the_new_facet_filters(demo
         assert "Nothing left to review" in " ".join(str(n.message) for n in app._notifications)
 
 
+async def resolve_here(pilot, screen: BriefingScreen):
+    """`r` on the row under the cursor, its default status, `y`; then daimon's confirmation."""
+    target = screen.current_item()
+    for key in ("r", "enter", "y"):
+        await pilot.press(key)
+        await settle(pilot)
+    await wait_until(pilot, lambda: target.id not in screen.review.pending and not screen.provisional,
+                     what="the verb's row reviewed at daimon's confirmation")
+    return target
+
+
 async def test_a_verb_marks_reviewed_and_quitting_after_it_shows_the_summary(demo_store: demo.DemoStore) -> None:
     from daimon_tui.ui.screens.review_summary import ReviewSummaryScreen
 
@@ -189,15 +200,7 @@ async def test_a_verb_marks_reviewed_and_quitting_after_it_shows_the_summary(dem
     app.review_clock = FakeClock()  # type: ignore[attr-defined]
     async with app.run_test(size=(140, 40)) as pilot:
         screen = await open_app(app, pilot)
-        target = screen.current_item()
-        await pilot.press("r")
-        await settle(pilot)
-        await pilot.press("enter")
-        await settle(pilot)
-        await pilot.press("y")
-        await settle(pilot, rounds=6)
-        await wait_until(pilot, lambda: target.id not in screen.review.pending and not screen.provisional,
-                         what="the verb's row reviewed at daimon's confirmation")
+        target = await resolve_here(pilot, screen)
         assert screen.review.state.rows[target.id].state == "resolved"
         await pilot.press("q")
         await settle(pilot)
@@ -241,14 +244,7 @@ async def test_headless_review_reads_the_state_and_the_log_and_writes_nothing(
         kept = screen.current_item()
         await pilot.press("m")
         await pilot.press("j")
-        target = screen.current_item()
-        await pilot.press("r")
-        await settle(pilot)
-        await pilot.press("enter")
-        await settle(pilot)
-        await pilot.press("y")
-        await settle(pilot, rounds=6)
-        await wait_until(pilot, lambda: not screen.review.pending and not screen.provisional, what="confirmed")
+        target = await resolve_here(pilot, screen)
         await pilot.press("S")
         await settle(pilot)
         assert app.screen.summary.resolved == (target.id,) and app.screen.summary.kept == (kept.id,)
