@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from collections.abc import Iterable
+from typing import NamedTuple
 
 from pydantic import Field
 
@@ -27,8 +28,9 @@ CONTRADICTIONS = frozenset({"world-contradicted", "supersede-candidate", "agent-
 RUNS_KEPT = 20
 
 
-class Seen(Frozen):
-    """The fingerprint of one row as it was seen."""
+class Seen(NamedTuple):
+    """The fingerprint of one row as it was seen. A tuple, not a model: the
+    list fingerprints and compares thousands of rows on the UI thread."""
 
     text: str = ""
     mark: str = ""
@@ -36,13 +38,11 @@ class Seen(Frozen):
     state: str = ""
 
 
-class Reviewed(Seen):
+class Reviewed(NamedTuple):
     """A fingerprint recorded as reviewed, and when (ISO UTC)."""
 
+    seen: Seen
     at: str = ""
-
-    def seen(self) -> Seen:
-        return Seen(text=self.text, mark=self.mark, badges=self.badges, state=self.state)
 
 
 class ReviewState(Frozen):
@@ -64,7 +64,7 @@ class ReviewState(Frozen):
     def with_reviewed(self, found: dict[str, Seen], when: str) -> ReviewState:
         rows = dict(self.rows)
         for key, seen in found.items():
-            rows[key] = Reviewed(**seen.model_dump(), at=when)
+            rows[key] = Reviewed(seen, when)
         return self.model_copy(update={"rows": rows})
 
     def kept_only(self, keys: Iterable[str]) -> ReviewState:
@@ -98,7 +98,7 @@ def seen_team(entry: TeamItem, salt: str) -> Seen:
     seen = seen_item(entry.item, salt)
     # another author stating the same claim is a change; their names are hashed too
     authors = tuple(f"author:{text_hash(salt, a)[:8]}" for a in sorted(entry.authors))
-    return seen.model_copy(update={"badges": (*seen.badges, *authors)})
+    return seen._replace(badges=(*seen.badges, *authors))
 
 
 def _corroboration(badges: tuple[str, ...]) -> int:

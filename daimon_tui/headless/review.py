@@ -25,7 +25,7 @@ def review_of(briefing: Briefing, state: ReviewState | None, entries: list, sinc
             continue
         keys.append(item.id)
         before = state.rows.get(item.id)
-        change = what_changed(before.seen() if before else None, seen_item(item, state.salt))
+        change = what_changed(before.seen if before else None, seen_item(item, state.salt))
         if change:
             left.append((item.id, change))
     return summarize(briefing.project.slug, entries, state, since=since, live_keys=keys, left=left)

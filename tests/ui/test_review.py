@@ -201,7 +201,7 @@ async def test_a_verb_marks_reviewed_and_quitting_after_it_shows_the_summary(dem
     async with app.run_test(size=(140, 40)) as pilot:
         screen = await open_app(app, pilot)
         target = await resolve_here(pilot, screen)
-        assert screen.review.state.rows[target.id].state == "resolved"
+        assert screen.review.state.rows[target.id].seen.state == "resolved"
         await pilot.press("q")
         await settle(pilot)
         assert isinstance(app.screen, ReviewSummaryScreen)

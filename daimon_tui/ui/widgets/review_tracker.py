@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -86,6 +86,13 @@ class ReviewTracker(Widget):
         self._timer: Timer | None = None
         self._writer: StateWriter | None = None
         self._sequence = 0
+        # what changed, per key, for the current state and fingerprints (each
+        # paint asks for every row; a change to either drops what it touches)
+        self._said: dict[str, str | None] = {}
+
+    def _forget_said(self, keys: Iterable[str]) -> None:
+        for key in keys:
+            self._said.pop(key, None)
 
     # ---- the clock: tests freeze it (`app.review_clock`) instead of sleeping ----
 
@@ -116,6 +123,7 @@ class ReviewTracker(Widget):
     def _loaded(self, path: Path, state: ReviewState, problem: str | None) -> None:
         self._writer = StateWriter(path)
         self.state = state.opened(self.opened_at)
+        self._said.clear()
         self.problem = problem
         if problem:
             self.notify(problem, title="review", severity="warning", timeout=20)
@@ -141,8 +149,8 @@ class ReviewTracker(Widget):
             return state
         live = set(self.current) | {k for k in state.rows if k.startswith("team:") and k not in self.current}
         state = state.kept_only(live)
-        forgotten = {k: v.model_copy(update={"text": ""}) for k, v in state.rows.items()
-                     if k in self.current and self.current[k].state == "forgotten" and v.text}
+        forgotten = {k: v._replace(seen=v.seen._replace(text="")) for k, v in state.rows.items()
+                     if k in self.current and self.current[k].state == "forgotten" and v.seen.text}
         return state.model_copy(update={"rows": {**state.rows, **forgotten}}) if forgotten else state
 
     # ---- what daimon says now --------------------------------------------------
@@ -155,6 +163,7 @@ class ReviewTracker(Widget):
         salt = self.state.salt if self.state is not None else None
         team = {k: v for k, v in self.current.items() if k.startswith("team:")}
         self.current = dict(team)
+        self._said.clear()
         if salt is None:
             return  # fingerprinted when the state arrives (`_loaded` repaints)
         self._fingerprint(briefing, salt)
@@ -177,12 +186,16 @@ class ReviewTracker(Widget):
         if ready:
             self.pending -= ready
             self.state = self.state.with_reviewed({k: self.current[k] for k in ready}, stamp())
+            self._forget_said(ready)
             self.save()
 
     def team_seen(self, entry: Any) -> str | None:
         key = team_key(entry)
         if key is not None and self.state is not None:
-            self.current[key] = seen_team(entry, self.state.salt)
+            seen = seen_team(entry, self.state.salt)
+            if self.current.get(key) != seen:
+                self.current[key] = seen
+                self._said.pop(key, None)
         return key
 
     def team_prompt(self, text: Text, team_row: Any) -> Text:
@@ -201,8 +214,11 @@ class ReviewTracker(Widget):
         seen = self.current.get(key)
         if seen is None:
             return None
+        if key in self._said:
+            return self._said[key]
         before = self.state.rows.get(key)
-        return what_changed(before.seen() if before else None, seen)
+        said = self._said[key] = what_changed(before.seen if before else None, seen)
+        return said
 
     def is_new(self, item: Item) -> bool:
         return bool(self.change(item.id) or (item.id and self.change(f"team:{item.id}")))
@@ -277,6 +293,7 @@ class ReviewTracker(Widget):
         if not now:
             return
         self.state = self.state.with_reviewed(now, stamp())
+        self._forget_said(now)
         self.save()
         if changed:
             self._repaint(changed)
