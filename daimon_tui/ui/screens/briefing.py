@@ -143,10 +143,12 @@ def status_line(provisional: bool, receipt_failures: int) -> Text:
 
 
 def header_text(briefing: Briefing, receipt_failures: int = 0, shown: Callable[[str], str] = str, *,
-                latest: bool = True, disabled: bool = False, now: float | None = None, folded: bool = False) -> Text:
+                latest: bool = True, disabled: bool = False, now: float | None = None, folded: bool = False,
+                review: Text | None = None) -> Text:
     """The header; `latest=False` for a retained or past checkpoint (History, as-of).
     `folded` (a short terminal): one line per part, the handoff and rulings folded,
-    no greeting, so the list keeps its rows."""
+    no greeting, so the list keeps its rows. `review` (what is new since the last
+    review) ends the status line: no line of its own, so nothing moves when it lands."""
     text = Text()
     if briefing.handoff:
         text.append_text(folded_handoff(briefing.handoff) if folded else handoff_text(briefing.handoff))
@@ -176,6 +178,9 @@ def header_text(briefing: Briefing, receipt_failures: int = 0, shown: Callable[[
     if latest:
         text.append("\n")
         text.append_text(status_line(briefing.provisional, receipt_failures))
+        if review is not None:
+            text.append(" · ", style="dim")
+            text.append_text(review)
     else:
         if briefing.provisional:
             text.append(f"\n{PROVISIONAL_LINE}", style="italic yellow")
@@ -398,10 +403,9 @@ class BriefingScreen(Screen):
         header = header or self.query_one("#briefing-header", Static)
         folded = self.header_is_folded()
         header.set_class(folded, "folded")  # one row per line (styles/app.tcss)
-        text = header_text(self.briefing, self.receipt_failures, self._shown, latest=self.LATEST,
-                           disabled=self.writes_disabled, now=self.ages_at(), folded=folded)
-        review = self.review.header()
-        header.update(Text.assemble(text, "\n", review) if review is not None else text)
+        header.update(header_text(self.briefing, self.receipt_failures, self._shown, latest=self.LATEST,
+                                  disabled=self.writes_disabled, now=self.ages_at(), folded=folded,
+                                  review=self.review.header()))
 
     def action_toggle_header(self) -> None:
         """`e`: the whole header (handoff, rulings) or one line per part."""
