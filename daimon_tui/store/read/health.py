@@ -107,8 +107,9 @@ def health(project: ProjectRef, *, limit: int = SESSIONS_CHARTED, now: float | N
            progress: Callable[[int, int], None] | None = None) -> HealthReport:
     """Numbers for the newest `limit` retained sessions, oldest first, then
     now (`now`: the moment stale marks are judged at; None: the clock)."""
-    from daimon_tui.headless.asof import briefing_as_of
+    from daimon_tui.store.read.asof import as_of
     from daimon_tui.store.read.history import sessions
+    from daimon_tui.store.read.reader import load_briefing
 
     listing = sessions(project)
     notes = list(listing.diagnostics)
@@ -118,7 +119,8 @@ def health(project: ProjectRef, *, limit: int = SESSIONS_CHARTED, now: float | N
     out = []
     for n, row in enumerate(rows):
         try:
-            briefing = briefing_as_of(project, row.session_id)
+            with as_of(project, row.session_id) as cut:  # daimon's reader over the store as it stood then
+                briefing = load_briefing(cut.project, now=cut.timestamp)
         except Exception as exc:
             notes.append(Diagnostic(message=f"session {row.session_id} could not be read as of then "
                                             f"({type(exc).__name__})"))
