@@ -44,6 +44,8 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("view.log", "5", "app.view('log')", "Action log", "Views", show=True, short="log"),
     ActionSpec("view.search", "6", "app.view('search')", "Search everything daimon remembers", "Views",
                short="search"),
+    ActionSpec("view.health", "7", "app.view('health')", "Health: where memory is heading, across sessions",
+               "Views", short="health"),
     ActionSpec("projects", "P", "app.projects", "Switch project", "Views", show=True, short="proj"),
     ActionSpec("help", "question_mark", "app.help", "Keys and meanings", "App", show=True, short="help"),
     ActionSpec("palette", "colon,ctrl+p", "app.command_palette", "Command palette", "App", palette=False),
@@ -68,6 +70,12 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("detail.up", "K,ctrl+u", "screen.scroll_detail(-1)", "Scroll the detail pane up", "Briefing",
                palette=False),
     ActionSpec("reload", "ctrl+r", "screen.reload", "Re-read daimon's store", "Briefing"),
+    ActionSpec("review.next", "n", "screen.review('next')", "Next row not yet reviewed", "Review"),
+    ActionSpec("review.previous", "N", "screen.review('previous')", "Previous row not yet reviewed", "Review"),
+    ActionSpec("review.mark", "m", "screen.review('mark')", "Mark this row reviewed", "Review"),
+    ActionSpec("review.all", "M", "screen.review('all')", "Mark every row reviewed", "Review"),
+    ActionSpec("review.summary", "S", "screen.review('summary')",
+               "The review's summary: resolved, retracted, restored, reverified, kept, left", "Review"),
     # The curation verbs: their keys come from the verb registry itself.
     *(
         ActionSpec(f"verb.{v.name}", v.key, f"screen.verb('{v.name}')", VERB_WORDS[v.name], "Verbs",

@@ -1,6 +1,6 @@
 """Command line entry: the interactive app, or a read-only headless report.
 
-Headless subcommands (`brief`, `check`, `audit`, `search`) never write; every write
+Headless subcommands (`brief`, `check`, `audit`, `search`, `review`, `stats`) never write; every write
 needs a person at the interactive app.
 """
 
@@ -14,7 +14,10 @@ import sys
 from collections.abc import Iterator
 from importlib import metadata
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:
+    from daimon_tui.models import ProjectRef
 
 
 def daimon_missing() -> str | None:
@@ -68,6 +71,15 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("query", help="words and facets (trust:, kind:, state:, project:, since:)")
     search.add_argument("--all-projects", action="store_true", help="every project, not just this one")
     search.add_argument("--json", action="store_true")
+    review = sub.add_parser("review", parents=[where],
+                            help="the review's summary: what was done since TIME and what is new (read-only)")
+    review.add_argument("--since", metavar="TIME", help="ISO time (default: when the latest review in the app began)")
+    review_format = review.add_mutually_exclusive_group()
+    review_format.add_argument("--json", action="store_true")
+    review_format.add_argument("--markdown", action="store_true", help="for a team lead's notes")
+    stats = sub.add_parser("stats", parents=[where],
+                           help="where memory is heading: numbers per retained session (read-only)")
+    stats.add_argument("--json", action="store_true")
     doctor = sub.add_parser("doctor", help="the installed daimon, which of our assumptions hold, what the app does")
     doctor.add_argument("--json", action="store_true")
     return parser
@@ -147,6 +159,34 @@ def _search(args: argparse.Namespace, project_path: str | None, out: TextIO) -> 
     return run_search(found, as_json=args.json, out=out)
 
 
+def _review(args: argparse.Namespace, project: ProjectRef, out: TextIO) -> int:
+    from daimon_tui.domain import review_file
+    from daimon_tui.domain.action_log import ActionLog
+    from daimon_tui.headless.review import review_of, run_review
+    from daimon_tui.store.read import reader
+    from daimon_tui.store.read.asof import parse_time, stamp
+    from daimon_tui.store.review_place import review_path
+
+    since = None
+    if args.since:
+        try:
+            since = stamp(parse_time(args.since))
+        except ValueError:
+            print(f"daimon-tui: --since takes an ISO time, not {args.since!r}", file=sys.stderr)
+            return 2
+    state, problem = review_file.peek(review_path(project.slug))  # read only: nothing set aside
+    if since is None and state is not None:
+        since = state.runs[-1] if state.runs else None
+    try:
+        entries = ActionLog().entries()
+    except OSError as exc:
+        problem = f"the action log cannot be read: {exc}"
+        entries = []
+    briefing = reader.load_briefing(project, budget_up_to=None)
+    summary = review_of(briefing, state, entries, since)
+    return run_review(summary, briefing, as_json=args.json, markdown=args.markdown, out=out, problem=problem)
+
+
 def _headless(args: argparse.Namespace, project_path: str | None, out: TextIO) -> int:
     from daimon_tui.store.read import reader
 
@@ -188,6 +228,13 @@ def _headless(args: argparse.Namespace, project_path: str | None, out: TextIO) -
 
             return run_brief_team(briefing, project, as_json=args.json, out=out, when=args.as_of)
         return run_brief(briefing, as_json=args.json, out=out)
+    if args.command == "review":
+        return _review(args, project, out)
+    if args.command == "stats":
+        from daimon_tui.headless.stats import run_stats
+        from daimon_tui.store.read.health import health
+
+        return run_stats(health(project), as_json=args.json, out=out)
     if args.command == "audit":
         from daimon_tui.headless.audit import run_audit
 

@@ -7,6 +7,7 @@ the teammates' section, on the test suite's two-home team store).
 from __future__ import annotations
 
 import asyncio
+import os
 import shutil
 import sys
 import tempfile
@@ -28,6 +29,7 @@ SHOTS: dict[str, tuple[str, ...]] = {
     "queue": ("3",),
     "log": ("5",),
     "search": ("6", "r", "e", "t", "r", "y"),
+    "health": ("7",),
 }
 
 
@@ -65,8 +67,46 @@ async def shoot_team() -> None:
         shutil.rmtree(root, ignore_errors=True)
 
 
+async def shoot_review() -> None:
+    """The review after a day's changes: everything marked reviewed, then a new
+    session and a resolution by daimon's own CLI; the next open shows what changed."""
+    sys.path.insert(0, str(ROOT))  # the verb runs through the test suite's in-process daimon CLI
+    from datetime import timedelta
+
+    from daimon_tui.store.demo import builder as demo
+    from tests.daimon_records import item_ids
+    from tests.ui.test_review import daimon
+
+    with demo_store() as store:
+        app = DaimonTUI(project_path=str(store.project), now=DEMO_NOW.timestamp(), demo=True)
+        async with app.run_test(size=(150, 42)) as pilot:
+            for _ in range(40):
+                await pilot.pause(0.1)
+                if getattr(app.screen, "review", None) and app.screen.review.header() is not None:
+                    break
+            await pilot.press("h", "M")
+            await pilot.pause(0.5)
+        day4 = demo.session("S-day4", DEMO_NOW - timedelta(hours=1), "Retry policy rollout")
+        day4["working_context"]["open_questions"] = [{"text": "Who owns the upload dashboards?", "trust": "inferred"}]
+        demo.seed(store.project, day4)
+        nightly = item_ids(store.project)["Switch the nightly job to its own bucket prefix"]
+        daimon("resolve", nightly, "--project", str(store.project))
+        await take(DaimonTUI(project_path=str(store.project), now=DEMO_NOW.timestamp(), demo=True), "review",
+                   ("h", "n"))
+
+
 def main() -> None:
     OUT.mkdir(exist_ok=True)
+    # The review state and the action log go to a temporary state directory,
+    # never the person's own; the review's dwell clock stands still, so what
+    # counts as read is the same on every machine however slow it is.
+    os.environ["XDG_STATE_HOME"] = tempfile.mkdtemp(prefix="daimon-tui-shots-")
+    os.environ.pop("DAIMON_TUI_LOG", None)
+    from daimon_tui.ui.widgets import review_tracker
+
+    review_tracker.monotonic = lambda: 0.0
+    asyncio.run(shoot_review())
+    print("screenshots/review.svg")
     for name, keys in SHOTS.items():
         asyncio.run(shoot(name, keys))
         print(f"screenshots/{name}.svg")

@@ -6,7 +6,8 @@ unverified-verbatim, stale), `stored:` (the stored trust class),
 contradictions; a prefix is enough), `state:` (visible, resolved, superseded,
 retracted, i.e. daimon's quarantined, ...), `briefed:` (yes/no: whether
 `daimon brief` prints it), and the flags
-`carried`, `stale`, `corroborated`, `contradicted`, `world-checked`. A leading
+`carried`, `stale`, `corroborated`, `contradicted`, `world-checked`, and `new`
+(not yet reviewed, or changed since: the review says which). A leading
 `-` negates a word or facet. A withheld row has no text: it matches on its id,
 kind and state only. An unknown facet or value is reported, not matched.
 """
@@ -111,7 +112,16 @@ def _word(needle: str, negated: bool) -> Term:
     return Term(test, negated, withheld_test)
 
 
-def read(query: str) -> Query:
+def _new_term(is_new: Callable[[Item], bool] | None, negated: bool) -> Term:
+    """`new`: not yet reviewed, or changed since (a withheld row by its id too)."""
+    def test(entry: Item | WithheldItem) -> bool:
+        return bool(is_new and is_new(entry))  # type: ignore[arg-type]
+
+    return Term(test, negated, test)
+
+
+def read(query: str, *, is_new: Callable[[Item], bool] | None = None) -> Query:
+    """`is_new` answers the `new` flag (the review's; without it nothing is new)."""
     terms: list[Term] = []
     problems: list[str] = []
     for word in query.split():
@@ -125,6 +135,8 @@ def read(query: str) -> Query:
                 problems.append(found)
             else:
                 terms.append(found)
+        elif lowered == "new":
+            terms.append(_new_term(is_new, negated))
         elif lowered in FLAGS:
             terms.append(Term(FLAGS[lowered], negated))
         else:

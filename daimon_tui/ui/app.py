@@ -46,6 +46,7 @@ VIEWS = {
     "audit": ("daimon_tui.ui.screens.audit", "AuditScreen"),
     "log": ("daimon_tui.ui.screens.log", "LogScreen"),
     "search": ("daimon_tui.ui.screens.search", "SearchScreen"),
+    "health": ("daimon_tui.ui.screens.health", "HealthScreen"),
 }
 
 
@@ -225,8 +226,12 @@ class DaimonTUI(App[int]):
         """`q`: back from a view; from the briefing, quit."""
         if len(self.screen_stack) > 2:
             self.pop_screen()
-        else:
-            self.exit(0)
+            return
+        review = getattr(self.screen, "review", None)
+        if review is not None and review.acted and not review.summary_shown and review.state is not None:
+            review.show_summary(quitting=True)  # after verbs, the review's summary first; q again quits
+            return
+        self.exit(0)
 
     def action_escape(self) -> None:
         """Esc goes back and never quits (the briefing handles its own Esc)."""
@@ -275,6 +280,8 @@ class DaimonTUI(App[int]):
             return screen_class(self.project, log=self.action_log)
         if screen_class.__name__ == "QueueScreen":
             return screen_class(self.project, now=self.now, log=self.action_log)
+        if screen_class.__name__ == "HealthScreen":
+            return screen_class(self.project, now=self.now)
         return screen_class(self.project)
 
     def run_verb(self, verb: str, screen: BriefingScreen) -> None:
@@ -292,6 +299,8 @@ class DaimonTUI(App[int]):
                                  status=screen.prefill_status(), statuses=statuses,
                                  confirmed=screen.world_confirmed(ids), states=screen.item_states(ids),
                                  texts=screen.item_texts(ids))
+        if outcome.status in ("applied", "partial"):
+            screen.review.verb_acted(ids if verb != "undo" else tuple(r.item_id for r in outcome.results))
         if outcome.status != "cancelled":
             screen.marked.clear()
             screen.load()

@@ -12,3 +12,12 @@ def instant_confirm(monkeypatch: pytest.MonkeyPatch) -> None:
     """Pilot presses `y` the moment a preview opens; the delay that stops a
     person's stray key is proven by its own test, which sets it back."""
     monkeypatch.setattr(ConfirmModal, "CONFIRM_DELAY_S", 0.0)
+
+
+@pytest.fixture(autouse=True)
+def frozen_review_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The review's dwell clock stands still: a row counts as read only when a
+    test moves the clock (`app.review_clock`), never because the machine was slow."""
+    from daimon_tui.ui.widgets import review_tracker
+
+    monkeypatch.setattr(review_tracker, "monotonic", lambda: 0.0)

@@ -38,6 +38,7 @@ from daimon_tui.ui.widgets.item_detail import ItemDetail
 from daimon_tui.ui.widgets.item_list import ItemList
 from daimon_tui.ui.widgets.item_row import item_row, withheld_row
 from daimon_tui.ui.widgets.live_watch import LiveWatch
+from daimon_tui.ui.widgets.review_tracker import ReviewTracker
 from daimon_tui.ui.widgets.row_list import Entry, RowList
 from daimon_tui.ui.widgets.safe_mode_banner import SafeModeBanner
 from daimon_tui.ui.widgets.team_feed import TeamFeed
@@ -81,7 +82,7 @@ class BriefingScreen(Screen):
 
     BINDINGS: ClassVar[list[Binding]] = [
         *lead_bindings("quit"),
-        *bindings({"Move", "Briefing", "Verbs", "World"}),
+        *bindings({"Move", "Briefing", "Review", "Verbs", "World"}),
         Binding("down", "cursor(1)", show=False),
         Binding("up", "cursor(-1)", show=False),
         Binding("escape", "escape", "Clear the filter, then the marks (never quits)", show=False),
@@ -120,6 +121,7 @@ class BriefingScreen(Screen):
         self.world_checks = WorldCheck(id="world-progress")
         self.team_feed = self.make_team_feed()
         self.live = LiveWatch()
+        self.review = ReviewTracker(project, enabled=self.LATEST)  # what is new since the last review
 
     def make_team_feed(self) -> TeamFeed:
         return TeamFeed(self.project, self.now)
@@ -160,6 +162,7 @@ class BriefingScreen(Screen):
         yield self.world_checks
         yield self.team_feed
         yield self.live
+        yield self.review
         # The Footer comes after the first painted briefing (`show`): styling
         # its few dozen key widgets cost ~0.1 s of the first frame.
 
@@ -252,6 +255,7 @@ class BriefingScreen(Screen):
         self.briefing = briefing
         if not briefing.provisional:
             self.detail_pane.forget()
+        self.review.observe(briefing)
         self.paint_header()
         self.rebuild()
 
@@ -259,7 +263,7 @@ class BriefingScreen(Screen):
         if self.briefing is None or not self.header.is_attached:
             return
         self.header.paint(self.briefing, self.receipt_failures, self._shown,
-                          disabled=self.writes_disabled, now=self.ages_at())
+                          disabled=self.writes_disabled, now=self.ages_at(), review=self.review.header())
 
     def action_toggle_header(self) -> None:
         """`e`: the whole header (handoff, rulings) or one line per part."""
@@ -291,7 +295,7 @@ class BriefingScreen(Screen):
         if briefing is None:
             self.item_list.set_rows([], rows, None, 0)
             return
-        query = filtering.read(self.filter_text)
+        query = filtering.read(self.filter_text, is_new=self.review.is_new)
         terms = query.terms
         self.filter_box.show_problems(query.problems)
         entries: list[Entry] = []
@@ -331,7 +335,8 @@ class BriefingScreen(Screen):
             for item in resolved:
                 add_item(item)
             for entry in withheld:
-                entries.append(Entry(withheld_row(entry, marked=entry.id in self.marked), key=len(rows)))
+                entries.append(Entry(withheld_row(entry, marked=entry.id in self.marked,
+                                                  change=self.review.change(entry.id)), key=len(rows)))
                 rows.append(Row(withheld=entry))
         if self.show_team:
             self.add_team_rows(entries, rows, terms)
@@ -344,6 +349,7 @@ class BriefingScreen(Screen):
             heading(Text(message, style="italic"))
         if self.item_list.set_rows(entries, rows, kept_row, kept_at) is None:
             self.query_one(ItemDetail).show_item(None)
+        self.review.rebuilt()
 
     def _shown(self, text: str) -> str:
         # The app masks the demo's temporary directory; a test host may have no mask.
@@ -352,7 +358,7 @@ class BriefingScreen(Screen):
 
     def row_text(self, item: Item) -> Text:
         return item_row(item, marked=item.id in self.marked, provisional=item.provisional,
-                        as_daimon=self.as_daimon)
+                        as_daimon=self.as_daimon, change=self.review.change(item.id))
 
     def focus_item(self, item_id: str) -> bool:
         """Put the cursor on an item (another view's Enter); False when today's
@@ -416,6 +422,7 @@ class BriefingScreen(Screen):
 
     @on(RowList.Highlighted, "#items")
     def follow_cursor(self) -> None:
+        self.review.leave()
         self.detail_pane.follow()
 
     def show_position(self) -> None:
@@ -465,6 +472,9 @@ class BriefingScreen(Screen):
             self.notify("This item has no id: a verb cannot name it.")
             return
         self.action_cursor(1)
+
+    def action_review(self, what: str) -> None:
+        self.review.act(what)
 
     def action_escape(self) -> None:
         """Esc clears the filter (and leaves it), then the marks; it never quits."""
@@ -555,7 +565,7 @@ class BriefingScreen(Screen):
             if team_row is None:
                 entries.append(Entry(text))
             else:
-                entries.append(Entry(text, key=len(rows)))
+                entries.append(Entry(self.review.team_prompt(text, team_row), key=len(rows)))
                 rows.append(Row(team=team_row))
 
     @work(exclusive=True, group="verb")

@@ -6,16 +6,21 @@ from __future__ import annotations
 import asyncio
 from typing import ClassVar
 
+from rich.console import RenderableType
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.renderables.sparkline import Sparkline
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
 from daimon_tui.domain.inert import inert
 from daimon_tui.models import ProjectRef, ProjectSummary
 from daimon_tui.store.read import project_index, reader
+
+# Columns the trend sparkline takes in the project list.
+TREND_WIDTH = 12
 
 
 class ProjectsScreen(ModalScreen[ProjectRef | None]):
@@ -30,6 +35,7 @@ class ProjectsScreen(ModalScreen[ProjectRef | None]):
         self.current = current
         self.reason = reason
         self.projects: tuple[ProjectSummary, ...] = ()
+        self.trends: dict[str, tuple[int, ...]] = {}
 
     def compose(self) -> ComposeResult:
         yield Static(Text(self.reason or "Projects daimon remembers (enter opens one)", style="bold"),
@@ -39,7 +45,9 @@ class ProjectsScreen(ModalScreen[ProjectRef | None]):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns("", "project", "latest session", "written", "items", "topic")
+        table.add_columns("", "project", "latest session", "written", "items")
+        self.trend_column = table.add_column("items per session", width=TREND_WIDTH + 5)
+        table.add_column("topic")
         self.load()
 
     @work(exclusive=True, group="projects")
@@ -55,6 +63,28 @@ class ProjectsScreen(ModalScreen[ProjectRef | None]):
         projects, notes = await asyncio.to_thread(reader.list_projects)
         projects = await asyncio.to_thread(project_index.briefed_counts, projects)
         self.fill(projects, notes, provisional=False)
+        self.read_trends(projects)
+
+    @work(exclusive=True, group="projects-trends")
+    async def read_trends(self, projects: tuple[ProjectSummary, ...]) -> None:
+        """Items per retained session, oldest first, per project (daimon's session
+        listing), each drawn as it arrives."""
+        from daimon_tui.store.read.history import sessions
+
+        table = self.query_one(DataTable)
+        for row in projects:
+            if not row.readable:
+                continue
+            try:
+                project = await asyncio.to_thread(reader.resolve_project, None, row.slug)
+                listing = await asyncio.to_thread(sessions, project)
+            except Exception:  # a project that cannot be listed keeps its dash
+                continue
+            values = tuple(sum(r.counts.get(k, 0) for k in ("verbatim", "inferred", "untagged"))
+                           for r in reversed(listing.rows))
+            self.trends[row.slug] = values
+            if self.is_attached and row.slug in table.rows:
+                table.update_cell(row.slug, self.trend_column, self.trend_cell(row.slug))
 
     def fill(self, projects: tuple[ProjectSummary, ...], notes: tuple, *, provisional: bool) -> None:
         self.projects = projects
@@ -69,6 +99,7 @@ class ProjectsScreen(ModalScreen[ProjectRef | None]):
                 Text(inert(row.session_id or "—", limit=30)),
                 Text(inert(row.created or "—", limit=20)),
                 self.count_cell(row, provisional),
+                self.trend_cell(row.slug),
                 Text(inert(row.topic or "", limit=60)),
                 key=row.slug,
             )
@@ -81,6 +112,13 @@ class ProjectsScreen(ModalScreen[ProjectRef | None]):
         if keep:
             table.move_cursor(row=keep)
         table.focus()
+
+    def trend_cell(self, slug: str) -> RenderableType:
+        """A sparkline of items per retained session (Textual's own renderable)."""
+        values = self.trends.get(slug)
+        if not values:
+            return Text("…" if values is None else "—", style="dim")
+        return Sparkline(values, width=min(TREND_WIDTH, max(len(values), 1) * 3))
 
     @staticmethod
     def count_cell(row: ProjectSummary, provisional: bool) -> str | Text:

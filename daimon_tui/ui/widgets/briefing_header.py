@@ -61,10 +61,12 @@ def status_line(provisional: bool, receipt_failures: int) -> Text:
 
 
 def header_text(briefing: Briefing, receipt_failures: int = 0, shown: Callable[[str], str] = str, *,
-                latest: bool = True, disabled: bool = False, now: float | None = None, folded: bool = False) -> Text:
+                latest: bool = True, disabled: bool = False, now: float | None = None, folded: bool = False,
+                review: Text | None = None) -> Text:
     """The header; `latest=False` for a retained or past checkpoint (History, as-of).
     `folded` (a short terminal): one line per part, the handoff and rulings folded,
-    no greeting, so the list keeps its rows."""
+    no greeting, so the list keeps its rows. `review` (what is new since the last
+    review) ends the status line: no line of its own, so nothing moves when it lands."""
     text = Text()
     if briefing.handoff:
         text.append_text(folded_handoff(briefing.handoff) if folded else handoff_text(briefing.handoff))
@@ -94,6 +96,9 @@ def header_text(briefing: Briefing, receipt_failures: int = 0, shown: Callable[[
     if latest:
         text.append("\n")
         text.append_text(status_line(briefing.provisional, receipt_failures))
+        if review is not None:
+            text.append(" · ", style="dim")
+            text.append_text(review)
     else:
         if briefing.provisional:
             text.append(f"\n{PROVISIONAL_LINE}", style="italic yellow")
@@ -131,8 +136,8 @@ class BriefingHeader(Static):
         self.fold = not self.is_folded()
 
     def paint(self, briefing: Briefing, receipt_failures: int, shown: Callable[[str], str], *,
-              disabled: bool, now: float | None) -> None:
+              disabled: bool, now: float | None, review: Text | None = None) -> None:
         folded = self.is_folded()
         self.set_class(folded, "folded")  # one row per line (styles/app.tcss)
         self.update(header_text(briefing, receipt_failures, shown, latest=self.latest, disabled=disabled,
-                                now=now, folded=folded))
+                                now=now, folded=folded, review=review))

@@ -95,6 +95,7 @@ class DetailPane(VerticalScroll):
             host.show_position()
         except NoMatches:
             return  # the screen is closing
+        host.review.rest(row)  # the detail is on screen: the row counts as read after a rest
         if row is None:
             detail.show_item(None)
         elif row.withheld is not None:

@@ -20,8 +20,17 @@ def mark_text(mark: str) -> Text:
     return Text(f"[{style.label}]", style=style.style)
 
 
-def item_row(item: Item, *, marked: bool = False, provisional: bool = False, as_daimon: bool = False) -> Text:
-    """The compact row, or (`as_daimon`) the exact line daimon prints for it."""
+def change_marker(change: str | None) -> Text:
+    """What changed since the person's last review ("new", "was ~ inferred"): leads the row."""
+    if not change:
+        return Text()
+    return Text(f"«{inert(change, limit=60)}» ", style="bold yellow")
+
+
+def item_row(item: Item, *, marked: bool = False, provisional: bool = False, as_daimon: bool = False,
+             change: str | None = None) -> Text:
+    """The compact row, or (`as_daimon`) the exact line daimon prints for it;
+    `change` is what changed since the last review."""
     row = Text()
     if marked:
         row.append("● ", style="bold magenta")
@@ -29,6 +38,8 @@ def item_row(item: Item, *, marked: bool = False, provisional: bool = False, as_
         row.append(f"{NOT_BRIEFED} ", style="dim")
     else:
         row.append("  ")
+    if not as_daimon:  # daimon's exact line stays exact; n/N still find the row
+        row.append_text(change_marker(change))
     # A world contradiction beats every other mark: it leads the row.
     leading = [b for b in item.badges if b.kind == "world-contradicted"]
     for badge in leading:
@@ -62,9 +73,10 @@ def item_row(item: Item, *, marked: bool = False, provisional: bool = False, as_
     return row
 
 
-def withheld_row(entry: WithheldItem, *, marked: bool = False) -> Text:
+def withheld_row(entry: WithheldItem, *, marked: bool = False, change: str | None = None) -> Text:
     row = Text()
     row.append("● " if marked else "  ", style="bold magenta")
+    row.append_text(change_marker(change))
     row.append("[⛔ withheld]", style="bold red")
     row.append(f" {entry.kind} {inert(entry.id or '(no id)', limit=60)}", style="dim")
     if entry.forgotten_after:

@@ -1,0 +1,413 @@
+"""The review: which rows the person has seen, what changed since, and where
+they stopped. A hidden widget the briefing screen composes; it owns the
+review state (loaded and written in threads: never on the UI thread), the
+dwell that counts a row as read, `n`/`N`, "mark reviewed" and the summary.
+
+A row counts as reviewed once its detail has been on screen for `DWELL_S`
+under the cursor (a person reading, not the cursor passing), once a verb
+acted on it, or by `m` / `M`. Fingerprints come from daimon's confirmed
+read only: a provisional paint (before daimon answers) is not what the
+person reviewed, so a row read then is recorded at the confirmation.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Iterable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+from textual import work
+from textual.timer import Timer
+from textual.widget import Widget
+
+from daimon_tui.domain.review import (
+    ReviewState,
+    Seen,
+    header_words,
+    progress_words,
+    seen_item,
+    seen_team,
+    seen_withheld,
+    team_key,
+    what_changed,
+)
+from daimon_tui.domain.review_file import StateWriter
+from daimon_tui.models import Briefing, Item, ProjectRef
+
+if TYPE_CHECKING:
+    from daimon_tui.domain.review_summary import ReviewSummary
+
+# How long a row's detail must be on screen for the row to count as read.
+DWELL_S = 1.0
+
+
+def monotonic() -> float:
+    return time.monotonic()
+
+
+def stamp() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def row_review_key(row: Any) -> str | None:
+    """The review key of a briefing row (an item, a withheld row, a teammate's claim)."""
+    if row is None:
+        return None
+    if getattr(row, "item", None) is not None:
+        return row.item.id or None
+    if getattr(row, "withheld", None) is not None:
+        return row.withheld.id or None
+    team = getattr(row, "team", None)
+    if team is not None and team.entry is not None:
+        return team_key(team.entry)
+    return None
+
+
+class ReviewTracker(Widget):
+    DEFAULT_CSS = "ReviewTracker { display: none; }"
+
+    def __init__(self, project: ProjectRef, *, enabled: bool = True) -> None:
+        super().__init__(id="review-tracker")
+        self.project = project
+        self.enabled = enabled
+        self.state: ReviewState | None = None  # None until read
+        self.problem: str | None = None
+        self.confirmed: Briefing | None = None
+        self.current: dict[str, Seen] = {}  # fingerprints of daimon's confirmed read, by key
+        self.pending: set[str] = set()  # reviewed while the paint was provisional
+        self.acted: set[str] = set()  # items a verb acted on this run
+        self.opened_at = stamp()
+        self.summary_shown = False
+        self._resting: tuple[str, float] | None = None
+        self._timer: Timer | None = None
+        self._writer: StateWriter | None = None
+        self._sequence = 0
+        # what changed, per key, for the current state and fingerprints (each
+        # paint asks for every row; a change to either drops what it touches)
+        self._said: dict[str, str | None] = {}
+
+    def _forget_said(self, keys: Iterable[str]) -> None:
+        for key in keys:
+            self._said.pop(key, None)
+
+    # ---- the clock: tests freeze it (`app.review_clock`) instead of sleeping ----
+
+    @property
+    def clock(self) -> Callable[[], float]:
+        return getattr(self.app, "review_clock", None) or monotonic
+
+    # ---- reading and writing the state (threads) -------------------------------
+
+    def on_mount(self) -> None:
+        if self.enabled:
+            self.load()
+
+    @work(group="review-load")
+    async def load(self) -> None:
+        # asyncio's thread hop carries the context (daimon's configuration) with it
+        path, (state, problem) = await asyncio.to_thread(self._read)
+        if self.is_attached:
+            self._loaded(path, state, problem)
+
+    def _read(self) -> tuple[Path, tuple[ReviewState, str | None]]:
+        from daimon_tui.domain import review_file
+        from daimon_tui.store.review_place import review_path
+
+        path = review_path(self.project.slug)
+        return path, review_file.load(path)
+
+    def _loaded(self, path: Path, state: ReviewState, problem: str | None) -> None:
+        self._writer = StateWriter(path)
+        self.state = state.opened(self.opened_at)
+        self._said.clear()
+        self.problem = problem
+        if problem:
+            self.notify(problem, title="review", severity="warning", timeout=20)
+        self._settle_pending()
+        self.save()
+        self._repaint_all()
+
+    def save(self) -> None:
+        if self.state is None or self._writer is None:
+            return
+        self._sequence += 1
+        self._write(self._pruned(self.state), self._sequence)
+
+    @work(group="review-save")
+    async def _write(self, state: ReviewState, sequence: int) -> None:
+        writer = self._writer
+        if writer is not None and not await asyncio.to_thread(writer.write, state, sequence):
+            self.notify(f"the review state {writer.path} could not be written", title="review", severity="warning")
+
+    def _pruned(self, state: ReviewState) -> ReviewState:
+        """Keep only rows daimon still has; a forgotten row keeps no text hash."""
+        if self.confirmed is None:
+            return state
+        live = set(self.current) | {k for k in state.rows if k.startswith("team:") and k not in self.current}
+        state = state.kept_only(live)
+        forgotten = {k: v._replace(seen=v.seen._replace(text="")) for k, v in state.rows.items()
+                     if k in self.current and self.current[k].state == "forgotten" and v.seen.text}
+        return state.model_copy(update={"rows": {**state.rows, **forgotten}}) if forgotten else state
+
+    # ---- what daimon says now --------------------------------------------------
+
+    def observe(self, briefing: Briefing) -> None:
+        """A briefing was painted; only daimon's confirmed read is fingerprinted."""
+        if briefing.provisional or not self.enabled:
+            return
+        self.confirmed = briefing
+        salt = self.state.salt if self.state is not None else None
+        team = {k: v for k, v in self.current.items() if k.startswith("team:")}
+        self.current = dict(team)
+        self._said.clear()
+        if salt is None:
+            return  # fingerprinted when the state arrives (`_loaded` repaints)
+        self._fingerprint(briefing, salt)
+        self._settle_pending()
+
+    def _fingerprint(self, briefing: Briefing, salt: str) -> None:
+        for item in (*briefing.items(), *briefing.resolved):
+            if item.id:
+                self.current[item.id] = seen_item(item, salt)
+        for entry in briefing.withheld:
+            if entry.id:
+                self.current[entry.id] = seen_withheld(entry)
+
+    def _settle_pending(self) -> None:
+        if self.state is None:
+            return
+        if self.confirmed is not None and not any(not k.startswith("team:") for k in self.current):
+            self._fingerprint(self.confirmed, self.state.salt)
+        ready = {k for k in self.pending if k in self.current}
+        if ready:
+            self.pending -= ready
+            self.state = self.state.with_reviewed({k: self.current[k] for k in ready}, stamp())
+            self._forget_said(ready)
+            self.save()
+
+    def team_seen(self, entry: Any) -> str | None:
+        key = team_key(entry)
+        if key is not None and self.state is not None:
+            seen = seen_team(entry, self.state.salt)
+            if self.current.get(key) != seen:
+                self.current[key] = seen
+                self._said.pop(key, None)
+        return key
+
+    def team_prompt(self, text: Text, team_row: Any) -> Text:
+        """A teammate's claim row, led by what changed since the last review."""
+        from daimon_tui.ui.widgets.item_row import change_marker
+
+        if getattr(team_row, "entry", None) is None:
+            return text
+        change = self.change(self.team_seen(team_row.entry))
+        return Text.assemble(change_marker(change), text) if change else text
+
+    def change(self, key: str | None) -> str | None:
+        """What changed under this row since it was last reviewed (None: nothing, or not known yet)."""
+        if key is None or self.state is None or not self.enabled:
+            return None
+        seen = self.current.get(key)
+        if seen is None:
+            return None
+        if key in self._said:
+            return self._said[key]
+        before = self.state.rows.get(key)
+        said = self._said[key] = what_changed(before.seen if before else None, seen)
+        return said
+
+    def is_new(self, item: Item) -> bool:
+        return bool(self.change(item.id) or (item.id and self.change(f"team:{item.id}")))
+
+    def universe(self) -> list[str]:
+        """The rows the count and the progress are over: daimon's briefing
+        (its withheld rows only when shown) and the teammates' claims when shown."""
+        if self.confirmed is None:
+            return []
+        keys = [i.id for i in self.confirmed.items() if i.id]
+        screen = self.screen
+        if getattr(screen, "show_withheld", False):
+            keys += [i.id for i in self.confirmed.resolved if i.id] + [w.id for w in self.confirmed.withheld if w.id]
+        if getattr(screen, "show_team", False):
+            keys += [k for k in self.current if k.startswith("team:")]
+        return list(dict.fromkeys(keys))
+
+    def left(self) -> list[tuple[str, str]]:
+        return [(k, c) for k in self.universe() if (c := self.change(k))]
+
+    def header(self) -> Text | None:
+        """The header's review line; None before the state and daimon's answer are in."""
+        if self.state is None or self.confirmed is None or not self.enabled or self.confirmed.state != "briefing":
+            return None
+        new = len(self.left())
+        return Text(header_words(new), style="bold yellow" if new else "dim")
+
+    def progress(self) -> str:
+        universe = self.universe()
+        if self.state is None or not universe:
+            return ""
+        return progress_words(len(universe) - len(self.left()), len(universe))
+
+    # ---- reviewing ---------------------------------------------------------------
+
+    def rest(self, row: Any) -> None:
+        """The row's detail is on screen: it counts as read after `DWELL_S`."""
+        self.leave()
+        key = row_review_key(row)
+        if key is None or not self.enabled:
+            return
+        self._resting = (key, self.clock())
+        self._timer = self.set_timer(DWELL_S, self._settle_rest)
+
+    def leave(self) -> None:
+        """The cursor moved: a row it rested on long enough counts."""
+        self._settle_rest()
+        self._resting = None
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+
+    def _settle_rest(self) -> None:
+        resting = self._resting
+        if resting is not None and self.clock() - resting[1] >= DWELL_S:
+            self._resting = None
+            self.reviewed((resting[0],))
+
+    def verb_acted(self, ids: tuple[str, ...]) -> None:
+        """A verb acted on these items: reviewed as daimon shows them after it."""
+        self.acted.update(ids)
+        self.pending.update(ids)
+        self.summary_shown = False
+
+    def reviewed(self, keys: tuple[str, ...]) -> None:
+        if self.state is None or not self.enabled:
+            self.pending.update(keys)
+            return
+        now = {k: self.current[k] for k in keys if k in self.current}
+        self.pending.update(k for k in keys if k not in self.current)
+        changed = {k for k, seen in now.items() if self.change(k) is not None or k not in self.state.rows}
+        if not now:
+            return
+        self.state = self.state.with_reviewed(now, stamp())
+        self._forget_said(now)
+        self.save()
+        if changed:
+            self._repaint(changed)
+
+    def _repaint(self, keys: set[str]) -> None:
+        """Only the rows whose marker went, then the header and the border."""
+        from daimon_tui.ui.widgets.row_list import RowList
+
+        screen = self.screen
+        rows = getattr(screen, "rows", [])
+        try:
+            row_list = screen.query_one("#items", RowList)
+        except Exception:
+            return
+        for index, entry in enumerate(row_list.entries):
+            if entry.key is None or entry.key >= len(rows):
+                continue
+            row = rows[entry.key]
+            if row_review_key(row) not in keys:
+                continue
+            if getattr(row, "item", None) is not None:
+                row_list.replace_prompt(index, screen.row_text(row.item))
+            else:
+                screen.rebuild()
+                break
+        self._repaint_header()
+
+    def _repaint_header(self) -> None:
+        paint = getattr(self.screen, "paint_header", None)
+        if callable(paint):
+            paint()
+        self.show_progress()
+
+    def _repaint_all(self) -> None:
+        rebuild = getattr(self.screen, "rebuild", None)
+        if callable(rebuild):
+            rebuild()
+        self._repaint_header()
+
+    def rebuilt(self) -> None:
+        """The list was rebuilt: what it counts may have changed (withheld or team rows shown)."""
+        if self.state is not None and self.confirmed is not None:
+            self._repaint_header()
+
+    def show_progress(self) -> None:
+        try:
+            box = self.screen.query_one("#items-box")
+        except Exception:
+            return
+        box.border_title = self.progress() or None
+
+    # ---- keys --------------------------------------------------------------------
+
+    def act(self, what: str) -> None:
+        if not self.enabled:
+            self.notify("The review follows the latest briefing (1).")
+            return
+        if self.state is None or self.confirmed is None:
+            self.notify("The review is still reading (it waits for daimon's answer).")
+            return
+        if what in ("next", "previous"):
+            self.jump(1 if what == "next" else -1)
+        elif what == "mark":
+            key = row_review_key(self.screen.current_row())
+            if key is None:
+                self.notify("No row under the cursor to mark reviewed.")
+                return
+            self.reviewed((key,))
+            self.notify("Marked reviewed." if self.change(key) is None else "Reviewed once daimon confirms it.")
+        elif what == "all":
+            keys = tuple(self.universe())
+            self.reviewed(keys)
+            self._repaint_all()
+            self.notify(f"Marked {len(keys):,} row(s) reviewed.")
+        elif what == "summary":
+            self.show_summary(quitting=False)
+
+    def jump(self, direction: int) -> None:
+        from daimon_tui.ui.widgets.row_list import RowList
+
+        screen = self.screen
+        row_list = screen.query_one("#items", RowList)
+        entries, rows = row_list.entries, screen.rows
+        count = len(entries)
+        start = row_list.highlighted if row_list.highlighted is not None else (-1 if direction > 0 else count)
+        for step in range(1, count + 1):
+            index = (start + direction * step) % count if count else 0
+            key = entries[index].key
+            if key is not None and key < len(rows) and self.change(row_review_key(rows[key])):
+                if (index - start) * direction < 0:
+                    self.notify("Wrapped around the list.")
+                row_list.highlighted = index
+                return
+        self.notify("Nothing left to review in this list.")
+
+    # ---- the summary ---------------------------------------------------------
+
+    def summary(self, entries: list | None = None) -> ReviewSummary:
+        from daimon_tui.domain.review_summary import summarize
+
+        if entries is None:
+            entries = self.app.action_log.entries()  # type: ignore[attr-defined]
+        assert self.state is not None
+        return summarize(self.project.slug, entries, self.state, since=self.opened_at,
+                         live_keys=self.universe(), left=self.left())
+
+    @work(group="review-summary")
+    async def show_summary(self, quitting: bool) -> None:
+        from daimon_tui.ui.screens.review_summary import ReviewSummaryScreen
+
+        try:
+            entries = await asyncio.to_thread(self.app.action_log.entries)  # type: ignore[attr-defined]
+        except OSError as exc:
+            self.notify(f"The action log cannot be read: {exc}", severity="error")
+            entries = []
+        self.summary_shown = True
+        await self.app.push_screen(ReviewSummaryScreen(self.summary(entries), quitting=quitting))
