@@ -7,7 +7,7 @@ import asyncio
 from typing import ClassVar
 
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import ModalScreen
@@ -16,6 +16,7 @@ from textual.widgets import DataTable, Static
 from daimon_tui.domain.inert import inert
 from daimon_tui.models import ProjectRef, ProjectSummary
 from daimon_tui.store.read import project_index, reader
+from daimon_tui.ui.read_worker import work
 
 
 class ProjectsScreen(ModalScreen[ProjectRef | None]):

@@ -9,7 +9,6 @@ from collections.abc import Awaitable, Callable
 from typing import ClassVar
 
 from rich.text import Text
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import Static
@@ -17,6 +16,7 @@ from textual.widgets import Static
 from daimon_tui.domain.inert import inert
 from daimon_tui.models import Briefing, Item, ProjectRef, TeamView
 from daimon_tui.store.read.details import ItemDetails
+from daimon_tui.ui.read_worker import work
 from daimon_tui.ui.screens.briefing import BriefingScreen
 from daimon_tui.ui.widgets.item_detail import ItemDetail
 
