@@ -13,7 +13,6 @@ from textual import events
 from textual.app import App, SystemCommand
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
-from textual.worker import Worker, WorkerState
 
 from daimon_tui.domain.action_log import ActionLog
 from daimon_tui.domain.path_mask import PathMask
@@ -23,7 +22,6 @@ from daimon_tui.store import paths
 from daimon_tui.store.demo.builder import demo_root
 from daimon_tui.store.judging import first_paint, judge_service, verdict_cache
 from daimon_tui.store.read import reader
-from daimon_tui.ui import read_worker
 from daimon_tui.ui.actions import bindings
 from daimon_tui.ui.commands import ActionCommands
 from daimon_tui.ui.heap import TICK_S, IdleCollector
@@ -102,12 +100,6 @@ class DaimonTUI(App[int]):
     def on_unmount(self) -> None:
         self.heap.stop()
         judge_service.service().close()
-
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        # A worker that raised (`read_worker.work` keeps the app running): a
-        # message in the pane that asked, naming the files; the rest works on.
-        if event.state is WorkerState.ERROR:
-            read_worker.show_failure(event.worker, self.project)
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key):

@@ -169,3 +169,58 @@ def every_read(project_dir: Path, now: float) -> list[str]:
     search.prepare(project)
     search.search(project, "retry")
     return [str(n) for n in document.get("notes", ())]
+
+
+# ---- the Pilot walk ----------------------------------------------------------------
+
+HOSTILE_AS_OF = ("\x1b[2J\x1b]52;c;cm0K\x07", "[@click=app.quit]x[/]", "\u202e2026-11-28",
+                 "0001-01-01T00:00:00+14:00", "9" * 300, "S-day1\x00")
+
+
+async def walk(app: Any, pilot: Any, *, as_of: tuple[str, ...] = ("S-day1",)) -> list[str]:
+    """Every view of the app, the way a person tours it: the cursor and the
+    detail pane, `o`, the teammates' section, History and its as-of box (each
+    of `as_of` typed and submitted), the Queue, Audit, Log and Search. After
+    each step the app must still run. Returns the screens seen."""
+    from textual.widgets import Input
+
+    from tests.ui.settle import settle
+
+    seen: list[str] = []
+
+    async def step(*keys: str) -> None:
+        if keys:
+            await pilot.press(*keys)
+        await settle(pilot)
+        assert app.is_running, f"the app ended after {keys}"
+        seen.append(type(app.screen).__name__)
+
+    await step()
+    await step("j", "j", "k")
+    await pilot.pause(0.3)  # the detail pane fills once the cursor rests
+    await step()
+    await step("o")
+    await step("escape")
+    await step("t")
+    await step("j", "j")
+    await step("t")
+    await step("2")
+    await step("j")
+    for text in as_of:
+        await step("@")
+        boxes = list(app.screen.query(Input))
+        if boxes:
+            boxes[0].value = text
+            await step("enter")
+        await step("escape")
+        if type(app.screen).__name__ != "HistoryScreen":
+            await step("escape")
+    await step("3")
+    await step("4")
+    await step("5")
+    await step("6")
+    await pilot.press(*"retry")
+    await step()
+    await step("tab", "j")
+    await step("1")
+    return seen
