@@ -109,9 +109,9 @@ def _set(document: Any, keys: tuple[str | int, ...], value: Any) -> None:
 
 
 @contextlib.contextmanager
-def damaged(checkpoint_dir: Path, field: Field, value: Any) -> Iterator[None]:
-    """`field` set to `value` for the block; the file's bytes are put back after."""
-    file = checkpoint_dir / field.path
+def damaged(base: Path, field: Field, value: Any) -> Iterator[None]:
+    """`field` (a path under `base`) set to `value` for the block; the file's bytes are put back after."""
+    file = base / field.path
     before = file.read_bytes()
     try:
         if field.row is None:
@@ -224,3 +224,45 @@ async def walk(app: Any, pilot: Any, *, as_of: tuple[str, ...] = ("S-day1",)) ->
     await step("tab", "j")
     await step("1")
     return seen
+
+
+# ---- the team's files ------------------------------------------------------------------
+
+
+def team_fields(team_dir: Path) -> tuple[Field, ...]:
+    """Every field of each author's checkpoint and quarantine ledger in the
+    reader's team clone (`path` relative to `team_dir`)."""
+    out: list[Field] = []
+    for file in sorted(team_dir.rglob("authors/*/*")):
+        rel = str(file.relative_to(team_dir))
+        if file.suffix == ".json":
+            out += [Field(rel, None, keys) for keys in _paths(json.loads(file.read_text(encoding="utf-8")))]
+        elif file.suffix == ".jsonl":
+            for row, line in enumerate(file.read_text(encoding="utf-8").splitlines()[:2]):
+                out += [Field(rel, row, keys) for keys in _paths(json.loads(line))]
+    return tuple(out)
+
+
+def every_team_read(project_dir: Path) -> None:
+    """Every read of the teammates' memory: the section (rows and detail),
+    `brief --team` (plain and JSON) and search with teammates."""
+    from rich.console import Console
+
+    from daimon_tui.domain import filtering
+    from daimon_tui.headless.team import run_brief_team, team_json
+    from daimon_tui.store.read import search
+    from daimon_tui.store.read.team import load_team
+    from daimon_tui.ui.widgets.team_section import team_detail, team_rows
+
+    project = reader.resolve_project(str(project_dir))
+    team = load_team(project)
+    json.dumps(team_json(team))
+    console = Console(file=io.StringIO(), width=120, color_system=None)
+    for text, row in team_rows(team, filtering.read("").terms, set()):
+        console.print(text)
+        if row is not None:
+            console.print(team_detail(row, team))
+    briefing = reader.load_briefing(project)
+    for as_json in (True, False):
+        assert run_brief_team(briefing, project, as_json=as_json, out=io.StringIO()) == 0
+    search.search(project, "importer retries")
