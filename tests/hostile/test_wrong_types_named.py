@@ -77,3 +77,16 @@ def test_every_items_details_read_without_raising(demo_store: demo.DemoStore, ca
         if found.timeline is not None:
             named += [d.message for d in found.timeline.diagnostics]
     assert any(field in message and ".json" in message for message in named), named
+
+
+def test_a_headless_read_that_raises_is_one_line_not_a_traceback(demo_store: demo.DemoStore,
+                                                                 monkeypatch: pytest.MonkeyPatch,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    def broken(*_args: object, **_kwargs: object) -> None:
+        raise TypeError("'int' object is not iterable")
+
+    monkeypatch.setattr(reader, "load_briefing", broken)
+    assert main(["brief", "--json", "--project", str(demo_store.project)]) == 3
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert "brief could not finish reading daimon's store in" in err and "TypeError" in err
