@@ -48,42 +48,41 @@ def build(checkpoint: Mapping, now: float | None, where: str) -> tuple[dict | No
 
 def well_formed(checkpoint: Mapping, call: Callable[[dict], Any], where: str) -> tuple[dict, tuple[Diagnostic, ...]]:
     """A copy of `checkpoint` on which `call` does not raise: blocks that are
-    not objects emptied, then list fields that are not lists, then, field by
-    field, the single items `call` cannot take. Each removal is a note."""
+    not objects emptied, list fields that are not lists emptied, then every
+    item field rebuilt item by item, each item kept only if `call` still
+    takes the checkpoint with it (so a clash between two items is caught
+    too). Each removal is a note naming the field and the item."""
     kept: dict = copy.deepcopy(dict(checkpoint))
     notes: list[Diagnostic] = []
-    for section in {f.section for f in schema.ITEM_FIELDS}:
+    for section in sorted({f.section for f in schema.ITEM_FIELDS}):
         if section in kept and kept[section] is not None and not isinstance(kept[section], Mapping):
             notes.append(_note(where, f"{section} is a {type(kept[section]).__name__}, not an object; "
                                       "its items are not shown"))
             kept[section] = {}
-    for field in schema.ITEM_FIELDS:
+    held: list[tuple[schema.ItemField, Any]] = []
+    for field in schema.ITEM_FIELDS:  # every item field emptied, then filled again one by one
         block = kept.get(field.section)
-        if not isinstance(block, dict) or block.get(field.key) is None:
-            continue
-        value = block[field.key]
-        name = f"{field.section}.{field.key}"
+        if isinstance(block, dict) and block.get(field.key) is not None:
+            held.append((field, block[field.key]))
+            block[field.key] = None if field.singleton else []
+    for field, value in held:
+        block, name = kept[field.section], f"{field.section}.{field.key}"
         if field.singleton:
-            if not isinstance(value, Mapping) or _fails(call, _only(field, value)):
+            block[field.key] = value
+            if not isinstance(value, Mapping) or _fails(call, kept):
                 notes.append(_note(where, f"{name} is not an item daimon can read; it is not shown"))
                 block[field.key] = None
             continue
         if not isinstance(value, list):
             notes.append(_note(where, f"{name} is a {type(value).__name__}, not a list; nothing in it is shown"))
-            block[field.key] = []
             continue
-        good = []
         for index, item in enumerate(value):
-            why = _fails(call, _only(field, [item]))
+            block[field.key].append(item)
+            why = _fails(call, kept)
             if why is None:
-                good.append(item)
                 continue
+            block[field.key].pop()
             ident = item.get("id") if isinstance(item, Mapping) else None
-            label = f"item {index + 1}" + (f" ({str(ident)[:40]})" if isinstance(ident, str) else "")
+            label = f"item {index + 1}" + (f" ({ident[:40]})" if isinstance(ident, str) else "")
             notes.append(_note(where, f"{name} {label} has a field daimon cannot read ({why}); it is not shown"))
-        block[field.key] = good
     return kept, tuple(notes)
-
-
-def _only(field: schema.ItemField, value: Any) -> dict:
-    return {field.section: {field.key: value}}
