@@ -93,6 +93,7 @@ def test_hostile_names_are_inert_in_search(hostile_names: TeamStore, capsys: pyt
             json.loads(printed)
 
 
+@pytest.mark.timeout(600)
 def test_hostile_names_are_inert_in_the_app(hostile_names: TeamStore) -> None:
     from daimon_tui.ui.app import DaimonTUI
     from daimon_tui.ui.screens.search import SearchScreen

@@ -9,8 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 from textual.widgets import Static
 
 from daimon_tui.store.demo import builder as demo
@@ -19,7 +17,7 @@ from daimon_tui.ui.widgets.item_detail import ItemDetail
 
 from .conftest import NOW
 from .test_wrong_types_named import CASES, damage
-from .wrong_types import HOSTILE_AS_OF, KINDS, Field, damaged, sweep_store, values, walk
+from .wrong_types import HOSTILE_AS_OF, sweep, sweep_store, walk
 
 SIZE = (140, 40)
 
@@ -36,6 +34,7 @@ EVERY_VIEW = ("BriefingScreen", "ItemScreen", "HistoryScreen", "QueueScreen", "A
               "SearchScreen")
 
 
+@pytest.mark.timeout(600)
 def test_the_app_survives_every_view_with_all_five(demo_store: demo.DemoStore) -> None:
     """The issue's five cases in one checkpoint (one tour in the default run)."""
     for edit, _field in CASES.values():
@@ -45,6 +44,7 @@ def test_the_app_survives_every_view_with_all_five(demo_store: demo.DemoStore) -
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(600)
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_the_app_survives_every_view(demo_store: demo.DemoStore, case: str) -> None:
     damage(demo_store, CASES[case][0])
@@ -52,6 +52,7 @@ def test_the_app_survives_every_view(demo_store: demo.DemoStore, case: str) -> N
     assert all(screen in seen for screen in EVERY_VIEW), seen
 
 
+@pytest.mark.timeout(600)
 def test_hostile_text_in_the_as_of_box_is_refused_inert(demo_store: demo.DemoStore) -> None:
     async def run() -> None:
         from daimon_tui.ui.screens.history import AsOfPicker, HistoryScreen
@@ -81,6 +82,7 @@ def test_hostile_text_in_the_as_of_box_is_refused_inert(demo_store: demo.DemoSto
     asyncio.run(run())
 
 
+@pytest.mark.timeout(600)
 def test_a_read_that_raises_is_a_message_in_its_pane(demo_store: demo.DemoStore,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """The boundary itself: whatever a read raises (here, the detail pane's
@@ -120,20 +122,10 @@ def test_a_read_that_raises_is_a_message_in_its_pane(demo_store: demo.DemoStore,
 
 def _app_sweep(root: Path, examples: int) -> None:
     with sweep_store(root) as (store, fields):
-
-        @settings(max_examples=examples, deadline=None, derandomize=True, database=None,
-                  suppress_health_check=list(HealthCheck))
-        @given(data=st.data())
-        def one(data: st.DataObject) -> None:
-            field: Field = data.draw(st.sampled_from(fields), label="field")
-            kind = data.draw(st.sampled_from(KINDS), label="kind")
-            value = data.draw(values(kind), label="value")
-            with damaged(store.checkpoint_dir, field, value):
-                asyncio.run(_tour(store.project))
-
-        one()
+        sweep(fields, store.checkpoint_dir, examples, lambda: asyncio.run(_tour(store.project)))
 
 
+@pytest.mark.timeout(600)
 def test_the_app_survives_damaged_fields(sandbox_root: Path) -> None:
     _app_sweep(sandbox_root, 1)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -266,3 +266,20 @@ def every_team_read(project_dir: Path) -> None:
     for as_json in (True, False):
         assert run_brief_team(briefing, project, as_json=as_json, out=io.StringIO()) == 0
     search.search(project, "importer retries")
+
+
+def sweep(fields: tuple[Field, ...], base: Path, examples: int, check: Callable[[], object]) -> None:
+    """Hypothesis draws a field, a JSON type and a value of it; with the field
+    so damaged, `check` (every read, or a Pilot tour) must not raise."""
+    from hypothesis import HealthCheck, given, settings
+
+    @settings(max_examples=examples, deadline=None, derandomize=True, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(data=st.data())
+    def one(data: st.DataObject) -> None:
+        field: Field = data.draw(st.sampled_from(fields), label="field")
+        kind = data.draw(st.sampled_from(KINDS), label="kind")
+        with damaged(base, field, data.draw(values(kind), label="value")):
+            check()
+
+    one()
