@@ -247,6 +247,18 @@ def _headless(args: argparse.Namespace, project_path: str | None, out: TextIO) -
     return run_check(Path(project.path or ""), items, as_json=args.json, out=out)
 
 
+def _read_failed(command: str, exc: Exception) -> str:
+    from daimon_tui.domain.inert import inert
+    from daimon_tui.store import paths
+
+    try:
+        where = str(paths.checkpoint_root())
+    except Exception:
+        where = "daimon's checkpoint dir"
+    return (f"daimon-tui: {command} could not finish reading daimon's store in {inert(where)} "
+            f"({type(exc).__name__}: {inert(str(exc), limit=200)}); nothing was written")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     try:
@@ -277,6 +289,9 @@ def main(argv: list[str] | None = None) -> int:
                 # `daimon-tui brief | head`: the reader left; say nothing more.
                 os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
                 return 0
+            except Exception as exc:  # a read nobody foresaw: one line, never a traceback
+                print(_read_failed(args.command, exc), file=sys.stderr)
+                return 3
         if not (sys.stdin.isatty() and sys.stdout.isatty()):
             print("daimon-tui: the interactive app needs a terminal; use `daimon-tui brief --json` "
                   "for a read-only report", file=sys.stderr)

@@ -90,17 +90,21 @@ def _git_date(when: str) -> contextlib.AbstractContextManager:
     return mock.patch.dict(os.environ, {"GIT_AUTHOR_DATE": when, "GIT_COMMITTER_DATE": when})
 
 
-def _synced(expect_fetch: bool, when: str) -> None:
+def _synced(expect_fetch: bool, when: str, *, strict: bool = True) -> None:
+    """`strict`: no warnings (a hostile author name draws daimon's author-mismatch warning)."""
     with _git_date(when):
         reports = teamsync.sync()
-    assert reports and not any(r["warnings"] for r in reports), reports
+    assert reports and (not strict or not any(r["warnings"] for r in reports)), reports
     assert all(r["fetched"] for r in reports) or not expect_fetch, reports
 
 
 @contextlib.contextmanager
-def team_store(root: Path, *, bob_extra: tuple[dict, ...] = (), bob_topic: str = BOB_TOPIC) -> Iterator[TeamStore]:
-    """`bob_extra`: more decisions in bob's checkpoint (hostile text, say)."""
-    remote = root / "remote.git"
+def team_store(root: Path, *, bob_extra: tuple[dict, ...] = (), bob_topic: str = BOB_TOPIC, bob: str = "bob",
+               remote_name: str = "remote.git", bob_created: str = "2026-12-01T15:00:00Z") -> Iterator[TeamStore]:
+    """`bob_extra`: more decisions in bob's checkpoint (hostile text, say);
+    `bob`, `remote_name`, `bob_created`: his author name, the remote's
+    directory name (so its URL) and his checkpoint's `created` (hostile too)."""
+    remote = root / remote_name
     remote.parent.mkdir(parents=True, exist_ok=True)
     _git("init", "-q", "--bare", str(remote))
     alice_home, bob_home = root / "alice", root / "bob"
@@ -118,14 +122,14 @@ def team_store(root: Path, *, bob_extra: tuple[dict, ...] = (), bob_topic: str =
             session_id="S-alice-1",
         )
         _synced(expect_fetch=False, when=ALICE_PUSHED)
-        with testing.sandbox(bob_home, settings=_settings("bob", bob_project),
+        with testing.sandbox(bob_home, settings=_settings(bob, bob_project),
                              clock=testing.StepClock(_START_NS + 3600 * 10**9, seed="bob")):
             _checkout(bob_project)
             with _git_date(BOB_PUSHED):
-                _join(remote, bob_project, "bob")
+                _join(remote, bob_project, bob)
             testing.seed_checkpoint(
                 bob_project,
-                _checkpoint("S-bob-1", "2026-12-01T15:00:00Z", bob_topic,
+                _checkpoint("S-bob-1", bob_created, bob_topic,
                             [{"text": SHARED_DECISION, **inferred}, {"text": BOB_QUARANTINED, **inferred},
                              {"text": BOB_VERBATIM, "trust": "verbatim", "quote": "three attempts, no more",
                               "quote_verified": True}, *bob_extra], [SHARED_LOOP]),
@@ -135,8 +139,8 @@ def team_store(root: Path, *, bob_extra: tuple[dict, ...] = (), bob_topic: str =
                                            evidence=["artifact:incident-7"], channel="ui",
                                            project_dir=str(bob_project))
             assert not bob_quarantine.published.failed
-            _synced(expect_fetch=False, when=BOB_PUSHED)
-        _synced(expect_fetch=True, when=ALICE_FETCHED)
+            _synced(expect_fetch=False, when=BOB_PUSHED, strict=bob == "bob")
+        _synced(expect_fetch=True, when=ALICE_FETCHED, strict=bob == "bob")
         ref = reader.resolve_project(str(project))
         briefing = reader.load_briefing(ref)
         loop = next(i for i in briefing.items() if i.text == SHARED_LOOP)

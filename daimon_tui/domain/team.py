@@ -70,9 +70,10 @@ def warning_phrase(remote: TeamRemote) -> str:
 
 def teammate_origin(mate: Teammate) -> str:
     where = ", ".join(inert(r) for r in mate.remotes) or "the team directory"
-    arrived = f", arrived here {mate.arrived}" if mate.arrived else ""
+    arrived = f", arrived here {inert(mate.arrived, limit=60)}" if mate.arrived else ""
     checkout = f"; their checkout {inert(mate.project_slug)}" if mate.project_slug else ""
-    return f"session {inert(mate.session_id or '-')} ({mate.created or 'no date'}), from {where}{arrived}{checkout}"
+    created = inert(mate.created or "no date", limit=60)
+    return f"session {inert(mate.session_id or '-')} ({created}), from {where}{arrived}{checkout}"
 
 
 def withheld_phrase(team: TeamView) -> str | None:

@@ -21,10 +21,19 @@ class When:
 
 
 def _iso(moment: datetime) -> str:
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    # Not strftime's %Y: it drops the zeros of a year before 1000 ("1-01-01").
+    utc = moment.astimezone(UTC)
+    return f"{utc.year:04d}-{utc:%m-%dT%H:%M:%SZ}"
 
 
 def parse_when(typed: str, sessions: Collection[str], now: datetime) -> When:
+    try:
+        return _parse(typed, sessions, now)
+    except (OverflowError, ValueError):  # a moment outside the calendar, e.g. year 1 at +14:00
+        return When(None, f"{typed.strip()[:40]!r} is outside the calendar's range (years 1 to 9999, UTC)")
+
+
+def _parse(typed: str, sessions: Collection[str], now: datetime) -> When:
     text = typed.strip()
     if not text:
         return When(None, f"type {HINT}")

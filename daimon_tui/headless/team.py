@@ -52,10 +52,10 @@ def team_json(team: TeamView) -> dict[str, Any]:
             {
                 "author": inert(m.author),
                 "session_id": inert(m.session_id) if m.session_id else None,
-                "created": m.created,
+                "created": inert(m.created) if m.created else None,
                 "project_slug": inert(m.project_slug) if m.project_slug else None,
                 "remotes": [inert(r) for r in m.remotes],
-                "arrived": m.arrived,
+                "arrived": inert(m.arrived) if m.arrived else None,
                 "topic": inert(m.topic, limit=None) if m.topic else None,
                 "topic_label": inert(m.topic_label) if m.topic_label else None,
                 "decisions": [_item_json(d) for d in m.decisions],

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from functools import partial
 from pathlib import Path
 
-from textual import events, work
+from textual import events
 from textual.app import App, SystemCommand
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
@@ -25,6 +25,7 @@ from daimon_tui.store.read import reader
 from daimon_tui.ui.actions import bindings
 from daimon_tui.ui.commands import ActionCommands
 from daimon_tui.ui.heap import TICK_S, IdleCollector
+from daimon_tui.ui.read_worker import work
 from daimon_tui.ui.screens.briefing import BriefingScreen
 
 

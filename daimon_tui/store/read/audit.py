@@ -495,10 +495,16 @@ def load_audit(project: ProjectRef) -> AuditReport:
         enabled = bool(config.receipts_enabled())
     except Exception:
         enabled = False
+    latest_sid = latest.get("session_id") if isinstance(latest, Mapping) else None
+    if latest_sid is not None and not isinstance(latest_sid, str):
+        diagnostics.append(Diagnostic(level="error", source="audit", message=(
+            f"{paths.bucket_dir(project.slug) or project.slug}/latest.json: session_id is a "
+            f"{type(latest_sid).__name__}, not a string")))
+        latest_sid = json.dumps(latest_sid, default=str)
     return AuditReport(
         project=project,
         receipts_enabled=enabled,
-        latest_session=latest.get("session_id") if isinstance(latest, Mapping) else None,
+        latest_session=latest_sid,
         receipts=receipts_rows,
         rejections=rejections,
         ledgers=ledgers,

@@ -1,11 +1,21 @@
 """Everything the detail pane shows about one item: daimon's `why`, the
 corroboration witnesses and the lifecycle timeline, as one serialisable model
-(the judging child answers it over a pipe)."""
+(the judging child answers it over a pipe).
+
+Each part is read on its own: a part that fails (a ledger row of a type
+daimon does not expect, say) becomes a note in that part of the pane, naming
+the project's files, and the other parts still show."""
 
 from __future__ import annotations
 
-from daimon_tui.models import Frozen, Inspection, ProjectRef
+from collections.abc import Callable
+from typing import TypeVar
+
+from daimon_tui.models import Diagnostic, Frozen, Inspection, ProjectRef
+from daimon_tui.store import paths
 from daimon_tui.store.read import history, reader
+
+Part = TypeVar("Part", history.WitnessReport, history.Timeline)
 
 
 class ItemDetails(Frozen):
@@ -14,12 +24,25 @@ class ItemDetails(Frozen):
     timeline: history.Timeline | None = None
 
 
+def _part(read: Callable[[], Part], failed: Callable[..., Part], project: ProjectRef, item_id: str,
+          what: str) -> Part:
+    try:
+        return read()
+    except Exception as exc:
+        bucket = paths.bucket_dir(project.slug)
+        where = f"{bucket}/events.jsonl and the checkpoints" if bucket else "this project's ledgers"
+        message = f"{what} could not be read from {where} ({type(exc).__name__}: {str(exc)[:120]})"
+        return failed(item_id=item_id, diagnostics=(Diagnostic(level="error", message=message),))
+
+
 def read_details(project: ProjectRef, item_id: str, now: float | None = None) -> ItemDetails:
     inspection = reader.inspect(project, item_id, now)
     if not inspection.found:
         return ItemDetails(inspection=inspection)
     return ItemDetails(
         inspection=inspection,
-        witnesses=history.witnesses(project, item_id),
-        timeline=history.timeline(project, item_id),
+        witnesses=_part(lambda: history.witnesses(project, item_id), history.WitnessReport, project, item_id,
+                        "the witnesses"),
+        timeline=_part(lambda: history.timeline(project, item_id), history.Timeline, project, item_id,
+                       "the lifecycle"),
     )

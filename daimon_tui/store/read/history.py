@@ -8,6 +8,7 @@ nothing here writes. The "as of" copy lives in `store.asof`.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any, Literal
 
@@ -113,6 +114,9 @@ class DiffRow(Frozen):
     where: str | None = None
 
 
+_REQUIRED = frozenset({"change", "item_id", "kind"})
+
+
 class DiffReport(Frozen):
     older: str
     newer: str
@@ -126,6 +130,16 @@ def _failed(what: str, exc: Exception) -> Diagnostic:
 
 def _str(value: Any) -> str | None:
     return value if isinstance(value, str) and value else None
+
+
+def _typed(value: Any, field: str, where: str, notes: list[Diagnostic]) -> str | None:
+    """A text field as daimon read it; a value of another JSON type is shown as
+    its JSON and named (daimon passes it through as it is)."""
+    if value is None or isinstance(value, str):
+        return value
+    notes.append(Diagnostic(level="error", source="daimon-tui",
+                            message=f"{where}: {field} is a {type(value).__name__}, not a string"))
+    return json.dumps(value, ensure_ascii=False, default=str)
 
 
 def _demotion_kind(event: view.Event) -> DemotionKind | None:
@@ -234,23 +248,27 @@ def timeline(project: ProjectRef, item_id: str) -> Timeline:
     latest = lin.latest
     # The fold's winner is the last row equal to daimon's judged latest event.
     decider = max((i for i, e in enumerate(lin.events) if e == latest), default=-1)
+    typed: list[Diagnostic] = []
     events = tuple(
         TimelineEvent(
-            ts=e.ts, kind=e.kind, status=e.status, source=e.source, note=e.note, decides=i == decider
+            **{name: _typed(getattr(e, name), name, "events.jsonl", typed)
+               for name in ("ts", "kind", "status", "source", "note")},
+            decides=i == decider,
         )
         for i, e in enumerate(lin.events)
     )
     holds = []
     for a in lin.appearances:
         withheld = isinstance(a.verdict, view.Withheld)
+        where = str(a.pointer_file)
         holds.append(
             SessionHold(
-                ref=a.ref,
-                session_id=a.session_id,
+                ref=str(a.ref),
+                session_id=_typed(a.session_id, "session_id", where, typed),
                 created=_str(a.created),
                 stated=not withheld and not a.carried_from,
-                carried_from=a.carried_from,
-                trust=a.trust,
+                carried_from=_typed(a.carried_from, "the item's carried_from", where, typed),
+                trust=_typed(a.trust, "the item's trust", where, typed),
                 withheld=withheld,
             )
         )
@@ -265,6 +283,7 @@ def timeline(project: ProjectRef, item_id: str) -> Timeline:
     else:
         decided = "no lifecycle event: active as captured"
     notes = tuple(Diagnostic(message=f"pointer {ref} is unreadable") for ref in lin.unreadable)
+    notes += tuple({n.message: n for n in typed}.values())
     return Timeline(
         item_id=item_id,
         events=events,
@@ -338,7 +357,16 @@ def diff(project: ProjectRef, older_sid: str, newer_sid: str) -> DiffReport:
             newer=newer_sid,
             diagnostics=(_failed("diff could not be computed", exc),),
         )
-    return DiffReport(older=older_sid, newer=newer_sid, rows=tuple(DiffRow(**row) for row in rows))
+    typed: list[Diagnostic] = []
+    where = f"session {older_sid} or {newer_sid}"
+    shown = tuple(
+        DiffRow(**{"change": "", "item_id": "", "kind": "",
+                   **{key: _typed(value, key, where, typed) or ("" if key in _REQUIRED else None)
+                      for key, value in row.items() if key in DiffRow.model_fields}})
+        for row in rows
+    )
+    notes = tuple({n.message: n for n in typed}.values())
+    return DiffReport(older=older_sid, newer=newer_sid, rows=shown, diagnostics=notes)
 
 
 # The "as of" copy is its own module; re-exported here with the other history reads.

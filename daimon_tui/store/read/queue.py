@@ -335,29 +335,30 @@ def _loop_entries(
     if not isinstance(checkpoint, dict):
         return [], []
     entries = []
-    for field in schema.ITEM_FIELDS:
-        if not field.briefable:
+    # daimon's own walker: a field or block of the wrong type yields nothing
+    # (the briefing's notes name it), never a TypeError.
+    for field, raw in schema.iter_items(checkpoint):
+        if field.singleton or not field.briefable:
             continue
-        for raw in (checkpoint.get(field.section) or {}).get(field.key) or ():
-            if not isinstance(raw, Mapping) or not raw.get("id") or not _s(raw.get("text")).strip():
-                continue
-            item_id = _s(raw["id"])
-            if item_id in queued:
-                continue
-            queued.add(item_id)
-            origin = f"carried from {_s(raw['carried_from'])}" if raw.get("carried_from") else "latest session"
-            entries.append(
-                QueueEntry(
-                    key=f"open-loop:{item_id}",
-                    kind="open-loop",
-                    ref=item_id,
-                    title=KIND_TITLES["open-loop"],
-                    why=f"open {field.kind} ({origin}): resolve it, or leave it open",
-                    verbs=LANE_VERBS["open-loop"],
-                    item=known.find(item_id),
-                    seq=len(entries),
-                )
+        if not isinstance(raw, Mapping) or not raw.get("id") or not _s(raw.get("text")).strip():
+            continue
+        item_id = _s(raw["id"])
+        if item_id in queued:
+            continue
+        queued.add(item_id)
+        origin = f"carried from {_s(raw['carried_from'])}" if raw.get("carried_from") else "latest session"
+        entries.append(
+            QueueEntry(
+                key=f"open-loop:{item_id}",
+                kind="open-loop",
+                ref=item_id,
+                title=KIND_TITLES["open-loop"],
+                why=f"open {field.kind} ({origin}): resolve it, or leave it open",
+                verbs=LANE_VERBS["open-loop"],
+                item=known.find(item_id),
+                seq=len(entries),
             )
+        )
     return entries, []
 
 

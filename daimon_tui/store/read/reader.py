@@ -34,7 +34,7 @@ from daimon_tui.models import (
 from daimon_tui.store import paths
 from daimon_tui.store.daimon_api import rendering
 from daimon_tui.store.daimon_api.mode import Unavailable
-from daimon_tui.store.read import daimon_brief
+from daimon_tui.store.read import checkpoint_shape, daimon_brief
 from daimon_tui.store.read.forgotten import forgotten_items
 
 # The format versions this reader was tested against; anything else is read
@@ -136,6 +136,11 @@ def _plural(count: int, word: str, words: str) -> str:
     return f"{count} {word if count == 1 else words}"
 
 
+# An item's fields daimon stores as text (besides `text`, counted above).
+_TEXT_FIELDS = ("id", "trust", "quote", "because", "carried_from", "origin_session", "origin_author",
+                "first_seen", "anchored_to")
+
+
 def _shape_notes(checkpoint: Mapping, where: str) -> tuple[Diagnostic, ...]:
     """Item fields daimon skips because they hold the wrong type."""
     out: list[Diagnostic] = []
@@ -166,6 +171,16 @@ def _shape_notes(checkpoint: Mapping, where: str) -> tuple[Diagnostic, ...]:
         if untexted:
             out.append(Diagnostic(source="daimon-tui", message=f"{where}: {name} holds "
                                   f"{_plural(untexted, 'item', 'items')} whose text is not a string"))
+        for key in _TEXT_FIELDS:
+            odd_typed = sum(1 for v in value if isinstance(v, Mapping) and v.get(key) is not None
+                            and not isinstance(v.get(key), str))
+            if odd_typed:
+                out.append(Diagnostic(source="daimon-tui", message=f"{where}: {name} holds "
+                                      f"{_plural(odd_typed, 'item', 'items')} whose {key} is not a string"))
+    sid = checkpoint.get("session_id")
+    if sid is not None and not isinstance(sid, str):
+        out.append(Diagnostic(level="error", source="daimon-tui",
+                              message=f"{where}: session_id is a {type(sid).__name__}, not a string"))
     return tuple(out)
 
 
@@ -232,7 +247,7 @@ def _store_notes(project: ProjectRef, checkpoint: Mapping | None) -> tuple[tuple
         notes.extend(_shape_notes(parsed, str(latest)))
         sid = parsed.get("session_id")
         session_file = paths.contained(root, sid, ".json")
-        if sid is not None and session_file is None:
+        if isinstance(sid, str) and session_file is None:
             notes.append(Diagnostic(level="error", source="daimon-tui", message=f"{latest} names session "
                                     f"{sid!r:.80}, which is not a safe file name: refused"))
         elif session_file is not None and not session_file.is_file():
@@ -491,7 +506,8 @@ def load_briefing(project: ProjectRef, now: float | None = None, *, session_id: 
         return Briefing(project=project, state=state, rulings=rulings, withheld=withheld, notes=notes, now=now,
                         **framing)
     degraded = briefing.receipt_degraded(checkpoint)
-    built = briefing.build(checkpoint, now)
+    built, shape = checkpoint_shape.build(checkpoint, now, _checkpoint_file(project, session_id))
+    notes += tuple(n for n in shape if n.message not in {m.message for m in notes})
     allotted = None
     recorded: dict[str, Mapping] = {}
     if budget_up_to != 0 and session_id is None:
@@ -521,7 +537,11 @@ def load_briefing(project: ProjectRef, now: float | None = None, *, session_id: 
             for raw in built.get(key) or ():
                 if not isinstance(raw, Mapping):
                     raw = {"text": str(raw)}  # contradictions may be bare strings
-                item = _with_recorded(_item(key, raw, degraded, snap), recorded.get(str(raw.get("id"))))
+                try:
+                    item = _with_recorded(_item(key, raw, degraded, snap), recorded.get(str(raw.get("id"))))
+                except Exception as exc:  # one malformed item; the others show
+                    notes += (_unreadable_item(project, session_id, key, raw, exc),)
+                    continue
                 if item.state == "visible":
                     live_items.append(_briefed(item, key, raw, allotted))
                 else:
@@ -547,6 +567,23 @@ def load_briefing(project: ProjectRef, now: float | None = None, *, session_id: 
         notes=notes + _format_note(checkpoint),
         now=now,
     )
+
+
+def _checkpoint_file(project: ProjectRef, session_id: str | None) -> str:
+    """The file a briefing's checkpoint was read from, for notes that name it."""
+    if session_id is not None:
+        return str(paths.checkpoint_root() / f"{session_id}.json")
+    bucket = paths.bucket_dir(project.slug)
+    return str(bucket / "latest.json") if bucket is not None else f"{project.slug}/latest.json"
+
+
+def _unreadable_item(project: ProjectRef, session_id: str | None, section: str, raw: Mapping,
+                     exc: Exception) -> Diagnostic:
+    ident = raw.get("id")
+    label = f" {ident[:40]}" if isinstance(ident, str) else ""
+    return Diagnostic(level="error", source="daimon-tui", message=(
+        f"{_checkpoint_file(project, session_id)}: an item{label} of {SECTION_TITLES[section]} has a field of "
+        f"the wrong type ({type(exc).__name__}: {str(exc)[:80]}); it is not shown"))
 
 
 # ---- the trust inspector -------------------------------------------------------
@@ -607,6 +644,15 @@ def inspect(project: ProjectRef, item_id: str, now: float | None = None) -> Insp
         return Inspection(item_id=item_id, found=False, lines=(f"why failed: {type(exc).__name__}",))
     if not isinstance(result, Mapping):
         return Inspection(item_id=item_id, found=False)
+    try:
+        return _inspection(item_id, result)
+    except Exception as exc:  # an answer holding a field of an unexpected type
+        return Inspection(item_id=item_id, found=False, lines=(
+            f"why's answer could not be read ({type(exc).__name__}: {str(exc)[:120]}); "
+            f"daimon's files: {paths.bucket_dir(project.slug) or project.slug}",))
+
+
+def _inspection(item_id: str, result: Mapping) -> Inspection:
     axes_raw = result.get("axes") if isinstance(result.get("axes"), Mapping) else {}
     axes = tuple(
         Axis(

@@ -257,6 +257,11 @@ def _recall(words: str, limit: int, scope: dict[str, Any]) -> recall.Recalled | 
         # daimon answers a hostile query with no rows; anything that still
         # escapes is said as a note, never raised at the person.
         return Diagnostic(level="error", message=f"daimon's recall index could not answer ({type(exc).__name__})")
+    except Exception as exc:  # daimon's index build over a file holding a field of an unexpected type
+        where = scope.get("slug") or scope.get("project_dir") or "every project"
+        return Diagnostic(level="error", message=(
+            f"daimon's recall could not read the checkpoints of {where} ({type(exc).__name__}: {str(exc)[:120]}): "
+            "one of them holds a field of a type daimon does not expect; nothing else was affected"))
 
 
 _Mates = dict[tuple[str, str], tuple[str | None, frozenset[str]]]

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
@@ -20,6 +20,7 @@ from daimon_tui.models import ProjectRef
 from daimon_tui.store.judging import judge_service
 from daimon_tui.store.read.audit import AuditReport, LedgerRow, ReceiptRow, Rejection
 from daimon_tui.ui.actions import bindings, lead_bindings
+from daimon_tui.ui.read_worker import work
 
 STATE_STYLES = {
     "signature-valid": "green",

@@ -15,7 +15,7 @@ import time
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
@@ -30,6 +30,7 @@ from daimon_tui.models import Briefing, Item, ProjectRef
 from daimon_tui.store import kill_switch, paths
 from daimon_tui.store.judging import first_paint, judge_service, verdict_cache
 from daimon_tui.ui.actions import bindings, lead_bindings
+from daimon_tui.ui.read_worker import work
 from daimon_tui.ui.widgets.briefing_header import BriefingHeader, header_text
 from daimon_tui.ui.widgets.briefing_rows import Row, row_key
 from daimon_tui.ui.widgets.detail_pane import DetailPane, detail_extras

@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from typing import ClassVar
 
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import ModalScreen, Screen
@@ -28,6 +28,7 @@ from daimon_tui.models import Briefing, Diagnostic, ProjectRef, SessionSummary, 
 from daimon_tui.store.judging import judge_service
 from daimon_tui.store.read import reader
 from daimon_tui.ui.actions import lead_bindings
+from daimon_tui.ui.read_worker import work
 from daimon_tui.ui.screens.readonly_briefing import ReadOnlyBriefingScreen
 from daimon_tui.ui.widgets.safe_input import SafeInput
 

@@ -8,7 +8,6 @@ from typing import ClassVar
 
 from rich.console import RenderableType
 from rich.text import Text
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
@@ -18,6 +17,7 @@ from textual.widgets import Static
 from daimon_tui.domain.inert import inert
 from daimon_tui.models import Item
 from daimon_tui.store.read.details import ItemDetails
+from daimon_tui.ui.read_worker import work
 from daimon_tui.ui.screens.full_text import full_text
 from daimon_tui.ui.widgets.item_detail import ItemDetail
 

@@ -9,7 +9,7 @@ import asyncio
 from typing import ClassVar
 
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
@@ -19,6 +19,7 @@ from daimon_tui.domain.action_log import ActionEntry, ActionLog, ChainReport, Lo
 from daimon_tui.domain.inert import inert
 from daimon_tui.models import ProjectRef
 from daimon_tui.ui.actions import lead_bindings
+from daimon_tui.ui.read_worker import work
 
 _OUTCOME_STYLE = {"applied": "bold", "refused": "reverse", "failed": "reverse", "not-applied": "reverse"}
 _OUTCOME_MARK = {"applied": "✓", "refused": "✗", "failed": "✗", "not-applied": "∅", "world-check": "◎"}

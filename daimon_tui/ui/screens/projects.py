@@ -8,7 +8,7 @@ from typing import ClassVar
 
 from rich.console import RenderableType
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.renderables.sparkline import Sparkline
@@ -18,6 +18,7 @@ from textual.widgets import DataTable, Static
 from daimon_tui.domain.inert import inert
 from daimon_tui.models import ProjectRef, ProjectSummary
 from daimon_tui.store.read import project_index, reader
+from daimon_tui.ui.read_worker import work
 
 # Columns the trend sparkline takes in the project list.
 TREND_WIDTH = 12

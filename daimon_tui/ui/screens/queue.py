@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, ClassVar
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
@@ -31,6 +30,7 @@ from daimon_tui.models import ProjectRef
 from daimon_tui.store.read.queue import QueueEntry, TriageQueue, build_queue, reclassify
 from daimon_tui.store.write import decisions
 from daimon_tui.ui import own_writes
+from daimon_tui.ui.read_worker import work
 from daimon_tui.ui.screens.verb_modals import ConfirmModal
 from daimon_tui.ui.widgets.item_detail import item_fields
 

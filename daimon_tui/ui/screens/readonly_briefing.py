@@ -9,13 +9,13 @@ from collections.abc import Callable
 from typing import ClassVar
 
 from rich.text import Text
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import Static
 
 from daimon_tui.domain.inert import inert
 from daimon_tui.models import Briefing, ProjectRef, TeamView
+from daimon_tui.ui.read_worker import work
 from daimon_tui.ui.screens.briefing import BriefingScreen
 from daimon_tui.ui.widgets.team_feed import TeamFeed
 

@@ -14,7 +14,7 @@ import asyncio
 from typing import ClassVar
 
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.css.query import NoMatches
@@ -28,6 +28,7 @@ from daimon_tui.domain.verbs import VERBS
 from daimon_tui.models import ProjectRef
 from daimon_tui.store.judging import judge_service
 from daimon_tui.store.read.search import SearchHit, SearchResult
+from daimon_tui.ui.read_worker import work
 from daimon_tui.ui.screens.briefing import BriefingScreen
 from daimon_tui.ui.screens.history import SessionScreen
 from daimon_tui.ui.widgets.item_row import mark_text

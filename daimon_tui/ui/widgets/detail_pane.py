@@ -9,13 +9,13 @@ import contextlib
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, cast
 
-from textual import work
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.css.query import NoMatches
 
 from daimon_tui.models import Item
 from daimon_tui.store.judging import judge_service
+from daimon_tui.ui.read_worker import work
 from daimon_tui.ui.widgets.item_detail import ItemDetail
 
 if TYPE_CHECKING:

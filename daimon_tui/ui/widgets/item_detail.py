@@ -143,6 +143,10 @@ class ItemDetail(Static):
             parts += [Text(""), extra]
         self.update(Group(*parts))
 
+    def show_failure(self, message: str) -> None:
+        """A read for this pane failed: what is shown stays, the failure follows it."""
+        self.update(Group(self.shown, Text(""), Text(f"⚠ {inert(message, limit=DETAIL_LIMIT)}", style="bold yellow")))
+
     def show_withheld(self, entry: WithheldItem) -> None:
         text = Text()
         text.append("[⛔ withheld] ", style="bold red")

@@ -7,13 +7,13 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, cast
 
-from textual import work
 from textual.timer import Timer
 from textual.widget import Widget
 
 from daimon_tui.domain.inert import inert
 from daimon_tui.store import paths
 from daimon_tui.ui import own_writes
+from daimon_tui.ui.read_worker import work
 
 if TYPE_CHECKING:
     from daimon_tui.ui.screens.briefing import BriefingScreen

@@ -7,13 +7,13 @@ import asyncio
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from textual import work
 from textual.message import Message
 from textual.widget import Widget
 
 from daimon_tui.domain.inert import inert
 from daimon_tui.models import ProjectRef
 from daimon_tui.store.judging import judge_service
+from daimon_tui.ui.read_worker import work
 
 if TYPE_CHECKING:
     from daimon_tui.models import TeamView

@@ -11,11 +11,11 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from textual import work
 from textual.message import Message
 from textual.widgets import ProgressBar
 
 from daimon_tui.models import Item, ProjectRef
+from daimon_tui.ui.read_worker import work
 
 if TYPE_CHECKING:
     from daimon_tui.domain.worldcheck import ItemResult

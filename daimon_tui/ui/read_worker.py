@@ -1,0 +1,83 @@
+"""No exception from a read ends the app.
+
+Textual ends the app when a worker raises. A worker here reads daimon's store
+(or asks the judging child, which reads it): a file with a field of a type
+nobody expected must not close the person's session. `work` is Textual's
+decorator around a coroutine that catches what the read raised and shows it
+in the pane that asked (the detail pane for an item's reads, else a message
+on the screen), naming the project's files; everything else keeps working.
+Cancellation is not an error and passes through.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+import textual
+
+from daimon_tui.domain.inert import inert
+from daimon_tui.models import ProjectRef
+from daimon_tui.store import paths
+
+# Workers whose answer fills the detail pane: their failure is shown there.
+DETAIL_GROUPS = frozenset({"detail", "inspect", "item-full"})
+
+
+def work(method: Callable[..., Any] | None = None, /, **options: Any) -> Any:
+    """`textual.work` for a coroutine method whose failure is shown, not fatal."""
+
+    def decorate(function: Callable[..., Any]) -> Any:
+        if not inspect.iscoroutinefunction(function):
+            return textual.work(function, **options)
+        what = str(options.get("group") or options.get("name") or function.__name__)
+
+        @functools.wraps(function)
+        async def guarded(node: Any, *args: Any, **kwargs: Any) -> Any:
+            try:
+                return await function(node, *args, **kwargs)
+            except Exception as error:
+                show_failure(node, what, error)
+                return None
+
+        return textual.work(guarded, **options)
+
+    return decorate(method) if method is not None else decorate
+
+
+def failure_message(what: str, error: BaseException, project: ProjectRef | None) -> str:
+    """What the person reads when a read failed: what, why, and which files."""
+    try:
+        bucket = paths.bucket_dir(project.slug) if project is not None else None
+    except Exception:
+        bucket = None
+    where = f"daimon's files in {bucket}" if bucket is not None else "daimon's store"
+    detail = f"{type(error).__name__}: {str(error)[:200]}"
+    return inert(f"{what.replace('-', ' ')} failed while reading {where} ({detail}); nothing was changed, "
+                 "the rest keeps working", limit=600)
+
+
+def show_failure(node: Any, what: str, error: BaseException) -> None:
+    """The failure in the pane that asked. Never raises: it runs where the
+    read's exception was caught."""
+    from textual.css.query import NoMatches
+
+    from daimon_tui.ui.widgets.item_detail import ItemDetail
+
+    try:
+        project = getattr(node, "project", None) or getattr(node.app, "project", None)
+        message = failure_message(what, error, project if isinstance(project, ProjectRef) else None)
+        if what in DETAIL_GROUPS:
+            try:
+                node.query_one(ItemDetail).show_failure(message)
+                return
+            except NoMatches:
+                pass
+        screen = getattr(node, "screen", node)
+        title = str(getattr(screen, "TITLE", None) or type(screen).__name__)
+        node.app.notify(message, title=f"{inert(title, limit=40)}: a read failed", severity="error", timeout=12,
+                        markup=False)
+    except Exception:  # the screen is closing: nothing left to show it on
+        return
