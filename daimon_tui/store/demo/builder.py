@@ -150,8 +150,14 @@ def leave_handoff(project: Path, note: str, when: datetime) -> None:
         store.append_event("", "active", note=note, kind="handoff", project_dir=str(project), writer=Writer.HUMAN)
 
 
-def populate(project: Path, now: datetime = DEMO_NOW) -> None:
-    """Write the demo sessions into the active sandbox."""
+def populate(project: Path, now: datetime = DEMO_NOW, *, transcripts: bool = False) -> None:
+    """Write the demo sessions into the active sandbox (with `transcripts`, the
+    host transcripts daimon's locator finds for them too)."""
+    if transcripts:
+        from daimon_tui.store.demo.transcripts import write_demo_transcripts
+
+        write_demo_transcripts({"S-day1": now - timedelta(days=10), "S-day2": now - timedelta(days=5),
+                                "S-day3": now - timedelta(days=1)})
     day1 = session("S-day1", now - timedelta(days=10), "Upload retry policy")
     wc, es = day1["working_context"], day1["epistemic_snapshot"]
     wc["open_questions"] = [
@@ -287,12 +293,12 @@ def tamper(checkpoint_dir: Path, session_id: str) -> None:
 
 
 @contextlib.contextmanager
-def demo_store(now: datetime = DEMO_NOW) -> Iterator[DemoStore]:
+def demo_store(now: datetime = DEMO_NOW, *, transcripts: bool = True) -> Iterator[DemoStore]:
     """A fresh demo store in a temporary directory, active for this context."""
     with tempfile.TemporaryDirectory(prefix="daimon-tui-demo-") as tmp:
         os.chmod(tmp, 0o700)
         with sandboxed(Path(tmp).resolve()) as demo:
-            populate(demo.project, now)
+            populate(demo.project, now, transcripts=transcripts)
             tamper(demo.checkpoint_dir, "S-day2")
             init_repo(demo.project, now)
             yield demo

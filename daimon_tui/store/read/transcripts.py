@@ -1,0 +1,290 @@
+"""The transcript behind an item: the quoted turn and the turns around it, and
+each corroboration witness's own words, found through daimon's own locator.
+
+daimon decides where the transcript is (`SourceResolver`: its `locator`
+state), whether it changed since capture (`bytes`), how to parse it
+(`transcript.from_file`) and which turn holds the quote (its matcher,
+`serializer.quote_matches`, over the bound message ids, else each turn).
+
+The transcript still holds what daimon forgot or quarantined: every turn shown
+is masked first, each line, sentence, clause and run of words judged by
+daimon's own `view.prose_verdict` against the snapshot's forgotten and
+quarantined keys; a closed trust ledger (nothing can be proven not
+quarantined) shows no transcript text at all, as daimon shows no prose then.
+A withheld item gets no excerpt, and no witness words.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from daimon_briefing import provenance, schema, serializer, store, view
+
+from daimon_tui.domain import excerpt
+from daimon_tui.models import Frozen, ProjectRef
+from daimon_tui.store.read import transcript_source
+
+# A transcript larger than this is not parsed for the pane (daimon's parser
+# reads it whole); the pager still cannot show it either: it is named.
+MAX_TRANSCRIPT_BYTES = 64 * 1024 * 1024
+# Witnesses read, at most (a corroboration count is small in practice).
+MAX_WITNESSES = 12
+
+LOCATOR_WORDS = {
+    "resolved": "found on this machine",
+    "absent-local": "not on this machine (missing, or moved out of the host's transcript folder)",
+    "remote-author": "a teammate's session: the transcript is on their machine",
+    "ambiguous": "more than one transcript could be the source: daimon will not guess",
+    "unreadable": "exists but cannot be read",
+    "unsupported": "this host's transcripts cannot be located",
+}
+BYTES_WORDS = {
+    "unchanged": "unchanged since capture",
+    "changed": "CHANGED since capture: the turns below may not be what was quoted",
+    "unknown": "not comparable (no capture receipt, or no transcript)",
+}
+
+
+class Turn(Frozen):
+    """One turn of a transcript, masked and cut for display."""
+
+    index: int
+    role: str
+    speaker: str | None = None
+    ts: str | None = None
+    text: str
+    hidden_before: int = 0
+    hidden_after: int = 0
+    quoted: bool = False
+    spans: tuple[tuple[int, int], ...] = ()  # the quote, in `text`
+    masks: tuple[tuple[int, int], ...] = ()  # withheld markers, in `text`
+    daimon_output: bool = False
+
+
+class Excerpt(Frozen):
+    """The turns around a quote in one session's transcript, or why not."""
+
+    session_id: str | None = None
+    host: str | None = None
+    locator: str = "unsupported"
+    bytes: str = "unknown"
+    support: str = "not-checked"
+    quote: str | None = None
+    turns: tuple[Turn, ...] = ()
+    quoted: int | None = None
+    total: int = 0
+    unavailable: str | None = None
+    masked: int = 0
+    multi_turn: bool = False
+
+
+class WitnessWords(Frozen):
+    session_id: str
+    excerpt: Excerpt
+
+
+class Evidence(Frozen):
+    """Everything `o` and the pane show of an item's transcripts."""
+
+    item_id: str
+    withheld: bool = False
+    item: Excerpt | None = None
+    witnesses: tuple[WitnessWords, ...] = ()
+    error: str | None = None
+
+
+def _find(checkpoint: Mapping | None, item_id: str) -> dict | None:
+    for _field, item in schema.iter_items(checkpoint or {}):
+        if isinstance(item, dict) and item.get("id") == item_id:
+            return item
+    return None
+
+
+def _timestamps(path: Path | None) -> dict[str, str]:
+    """Host message id -> the row's timestamp (Claude Code rows carry both)."""
+    if path is None or path.suffix != ".jsonl":
+        return {}
+    out: dict[str, str] = {}
+    try:
+        with path.open("rb") as handle:
+            for raw in handle:
+                if b'"timestamp"' not in raw:
+                    continue
+                try:
+                    row = json.loads(raw)
+                except ValueError:
+                    continue
+                if isinstance(row, dict):
+                    uid, ts = row.get("uuid"), row.get("timestamp")
+                    if isinstance(uid, str) and isinstance(ts, str):
+                        out[uid.strip()] = ts[:40]
+    except OSError:
+        return {}
+    return out
+
+
+def _masker(snap: Any) -> Callable[[str], str | None] | None:
+    """daimon's verdict on a piece of text taken whole, or None when this
+    snapshot withholds nothing (a quiet store pays no hashing)."""
+    if not (snap.forgotten or snap.quarantined):
+        return None
+
+    def withheld(text: str) -> str | None:
+        verdict = view.prose_verdict(text, snap, closed_masks=False)
+        return None if verdict is None else str(verdict.reason)
+
+    return withheld
+
+
+def _quoted_turn(messages: list[dict], quote: str | None, receipt: dict | None) -> tuple[int | None, str, bool]:
+    """(index of the turn holding the quote, daimon's support word, whether the
+    quote only matches across turns)."""
+    if not quote or not quote.strip():
+        return None, "not-checked", False
+    views = serializer.stripped_message_views(messages)
+    bound = provenance.binding_message_ids(receipt) if receipt else []
+    if bound:
+        for i, (mid, _role, text, _line) in enumerate(views):
+            if mid in bound and serializer.quote_matches(quote, text):
+                return i, "message-id-match", False
+    for i, (_mid, _role, text, _line) in enumerate(views):
+        if serializer.quote_matches(quote, text):
+            return i, "transcript-scan-match", False
+    if serializer.quote_matches(quote, serializer.stripped_transcript(messages)):
+        return None, "transcript-scan-match", True
+    return None, "not-reproduced", False
+
+
+def _turn(index: int, message: dict, ts: str | None, quote: str | None, quoted: bool,
+          withheld: Callable[[str], str | None] | None, limit: int) -> tuple[Turn, int]:
+    content = message.get("content")
+    if isinstance(content, list):
+        content = " ".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
+    text = content if isinstance(content, str) else ""
+    own = bool(message.get("daimon_output"))
+    if own:
+        text = ""
+    spans = excerpt.quote_spans(text, quote) if quoted else ()
+    cut = excerpt.cut_around(len(text), spans, limit)
+    shown = text[cut.start:cut.end]
+    spans = tuple((max(s, cut.start) - cut.start, min(e, cut.end) - cut.start)
+                  for s, e in spans if e > cut.start and s < cut.end)
+    masks: tuple[tuple[int, int], ...] = ()
+    count = 0
+    if withheld is not None and shown:
+        found = excerpt.masked_spans(shown, withheld)
+        count = len(found)
+        if found:
+            shown, masks = excerpt.apply_masks(shown, found)
+            spans = ()  # offsets moved; the quote of a visible item is never itself masked
+    role = str(message.get("role") or "unknown")[:40]
+    said = message.get("said_by")
+    return Turn(
+        index=index, role=role, speaker=said[:80] if isinstance(said, str) else None, ts=ts, text=shown,
+        hidden_before=cut.before, hidden_after=cut.after, quoted=quoted, spans=spans, masks=masks,
+        daimon_output=own,
+    ), count
+
+
+def excerpt_for(copy: dict[str, Any], quote: str | None, snap: Any, *, around: int = excerpt.FULL_AROUND,
+                limit: int = excerpt.FULL_TURN_CHARS) -> Excerpt:
+    """The excerpt of the transcript daimon locates for `copy` (an item as
+    stored, or the textless projection of a witness's session)."""
+    source, resolution = transcript_source.locate(copy)
+    base = {
+        "session_id": source.get("session_id") if source else None,
+        "host": source.get("host") if source else None,
+        "quote": quote,
+    }
+    if snap.closed:
+        return Excerpt(**base, locator=resolution.state,
+                       unavailable="daimon's trust ledger cannot be read: no transcript text is shown")
+    if resolution.state == "resolved" and resolution.path is not None:
+        try:
+            size = os.stat(resolution.path).st_size
+        except OSError:
+            size = 0
+        if size > MAX_TRANSCRIPT_BYTES:
+            return Excerpt(**base, locator="resolved",
+                           unavailable=f"the transcript is {size / 1e6:.0f} MB: too large to read here")
+    judged = transcript_source.judge(copy)
+    base.update(locator=judged.locator, bytes=judged.bytes)
+    if judged.locator != "resolved":
+        return Excerpt(**base, unavailable=f"transcript {LOCATOR_WORDS.get(judged.locator, judged.locator)}")
+    messages = judged.messages
+    if messages is None:
+        return Excerpt(**base, unavailable="daimon cannot parse this transcript (binary or not UTF-8)")
+    if not messages:
+        return Excerpt(**base, unavailable="the transcript holds no conversation turn")
+    quoted, support, multi = _quoted_turn(messages, quote, judged.receipt)
+    stamps = _timestamps(judged.path)
+    withheld = _masker(snap)
+    turns = []
+    masked = 0
+    for i in excerpt.window(len(messages), quoted, around):
+        message = messages[i] if isinstance(messages[i], dict) else {}
+        mid = message.get("id")
+        turn, count = _turn(i, message, stamps.get(mid) if isinstance(mid, str) else None, quote, i == quoted,
+                            withheld, limit)
+        turns.append(turn)
+        masked += count
+    return Excerpt(**base, support=support, turns=tuple(turns), quoted=quoted, total=len(messages), masked=masked,
+                   multi_turn=multi)
+
+
+def _witness_copy(sid: str, held: dict | None) -> dict[str, Any]:
+    """What locates a witness's transcript: its own copy's receipt when bound,
+    else the witness session itself (never the item's origin)."""
+    copy: dict[str, Any] = {"origin_session": sid}
+    if held is not None:
+        receipt = held.get("quote_provenance")
+        if provenance.valid_quote_receipt(receipt) and receipt["source"].get("session_id") == sid:
+            copy["quote_provenance"] = receipt
+        author = held.get("origin_author")
+        if isinstance(author, str) and held.get("origin_session") == sid:
+            copy["origin_author"] = author
+    return copy
+
+
+def read_evidence(project: ProjectRef, item_id: str, around: int = excerpt.FULL_AROUND) -> Evidence:
+    """The item's transcript excerpt and its witnesses' words. Never raises."""
+    try:
+        return _read(project, item_id, around)
+    except Exception as exc:  # a hostile transcript or store never ends the app
+        return Evidence(item_id=item_id, error=f"transcript could not be read ({type(exc).__name__})")
+
+
+def _read(project: ProjectRef, item_id: str, around: int) -> Evidence:
+    p = project.target
+    snap = view.snapshot(p)
+    opened = view.open(p, live=False)
+    item = _find(opened.checkpoint, item_id)
+    if item is None:
+        return Evidence(item_id=item_id, withheld=any(getattr(w, "item_id", None) == item_id
+                                                         for w in opened.withheld))
+    quote = item.get("quote") if isinstance(item.get("quote"), str) else None
+    main = excerpt_for(item, quote, snap, around=around)
+    rows = view.item_events(p, store.corroboration_ref(item_id), snap=snap)
+    prefix = "corroborated-by:"
+    sids = list(dict.fromkeys(
+        (e.status or "")[len(prefix):].strip() for e in rows if (e.status or "").lower().startswith(prefix)
+    ))[:MAX_WITNESSES]
+    sessions = view.open_sessions(p, sids, live=False, snap=snap) if sids else {}
+    words = []
+    for sid in sids:
+        held_open = sessions.get(sid)
+        held = _find(held_open.checkpoint if held_open else None, item_id)
+        if held_open is not None and held is None and any(
+                getattr(w, "item_id", None) == item_id for w in held_open.withheld):
+            words.append(WitnessWords(session_id=sid, excerpt=Excerpt(
+                session_id=sid, unavailable="daimon withholds this session's copy")))
+            continue
+        own_quote = held.get("quote") if held and isinstance(held.get("quote"), str) else quote
+        words.append(WitnessWords(session_id=sid, excerpt=excerpt_for(
+            _witness_copy(sid, held), own_quote, snap, around=excerpt.BRIEF_AROUND, limit=excerpt.BRIEF_TURN_CHARS)))
+    return Evidence(item_id=item_id, item=main, witnesses=tuple(words))
+
