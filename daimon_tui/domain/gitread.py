@@ -341,6 +341,32 @@ class RepoView:
             sha, mode = found
         return True
 
+    def blob_of(self, commit: Commit, path: str) -> bytes | None:
+        """The object id of `path`'s blob in `commit`'s tree, or None (absent, or a tree)."""
+        try:
+            sha, mode = commit.tree.binsha, Tree.tree_id << 12
+        except (ValueError, GitError, OSError, KeyError):
+            return None
+        for part in path.split("/"):
+            if not part or mode >> 12 != Tree.tree_id:
+                return None
+            key = (sha, part)
+            if key not in self._subtrees:
+                self._subtrees[key] = self._child(sha, part)
+            found = self._subtrees[key]
+            if found is None:
+                return None
+            sha, mode = found
+        return None if mode >> 12 == Tree.tree_id else sha
+
+    def read_blob(self, binsha: bytes, limit: int) -> tuple[bytes, int] | None:
+        """Up to `limit` bytes of a blob, raw (no filter, no textconv), and its size."""
+        try:
+            stream = self.repo.odb.stream(binsha)
+            return stream.read(limit), int(stream.size)
+        except (ValueError, GitError, OSError, KeyError, gitdb.exc.BadObject):
+            return None
+
     def _child(self, tree_sha: bytes, name: str) -> tuple[bytes, int] | None:
         try:
             tree = Tree(self.repo, tree_sha)
