@@ -288,3 +288,58 @@ def _read(project: ProjectRef, item_id: str, around: int) -> Evidence:
             _witness_copy(sid, held), own_quote, snap, around=excerpt.BRIEF_AROUND, limit=excerpt.BRIEF_TURN_CHARS)))
     return Evidence(item_id=item_id, item=main, witnesses=tuple(words))
 
+
+
+class FullTranscript(Frozen):
+    """The whole transcript as plain, masked text for the person's pager,
+    with the line the quoted turn starts on."""
+
+    text: str = ""
+    line: int = 1
+    unavailable: str | None = None
+
+
+# The pager copy: each turn cut at this, the whole at MAX_PAGER_CHARS.
+PAGER_TURN_CHARS = 50_000
+MAX_PAGER_CHARS = 8_000_000
+
+
+def read_full_transcript(project: ProjectRef, item_id: str) -> FullTranscript:
+    """Every turn of the item's transcript, masked like the pane (the pager
+    gets this copy, never the transcript file itself). Never raises."""
+    from daimon_tui.domain.inert import inert
+
+    try:
+        p = project.target
+        snap = view.snapshot(p)
+        item = _find(view.open(p, live=False).checkpoint, item_id)
+        if item is None:
+            return FullTranscript(unavailable="daimon shows no transcript for a withheld or absent item")
+        quote = item.get("quote") if isinstance(item.get("quote"), str) else None
+        whole = excerpt_for(item, quote, snap, around=10**9, limit=PAGER_TURN_CHARS)
+    except Exception as exc:
+        return FullTranscript(unavailable=f"transcript could not be read ({type(exc).__name__})")
+    if whole.unavailable:
+        return FullTranscript(unavailable=whole.unavailable)
+    lines: list[str] = [f"# transcript of session {inert(whole.session_id, limit=80)} ({inert(whole.host, limit=20)})",
+                        f"# locator: {whole.locator}; bytes: {whole.bytes}; quote: {whole.support}",
+                        "# values daimon withholds are masked; control characters are shown escaped", ""]
+    at = 1
+    size = 0
+    for turn in whole.turns:
+        if turn.quoted:
+            at = len(lines) + 1
+        head = f"── {turn.index + 1}. {turn.speaker or turn.role}" + (f" · {turn.ts}" if turn.ts else "")
+        lines.append(inert(head, limit=200) + ("   ◀ the quoted turn" if turn.quoted else ""))
+        body = inert(turn.text, limit=None, keep_newlines=True)
+        if turn.hidden_before:
+            body = f"… [{turn.hidden_before:,} chars cut] " + body
+        if turn.hidden_after:
+            body += f" … [+{turn.hidden_after:,} chars cut]"
+        lines.extend(body.split("\n"))
+        lines.append("")
+        size += len(body)
+        if size > MAX_PAGER_CHARS:
+            lines.append(f"… [transcript cut at {MAX_PAGER_CHARS:,} characters]")
+            break
+    return FullTranscript(text="\n".join(lines) + "\n", line=at)

@@ -31,6 +31,8 @@ from daimon_tui.store import kill_switch, paths
 from daimon_tui.store.judging import first_paint, judge_service, verdict_cache
 from daimon_tui.ui import own_writes
 from daimon_tui.ui.actions import bindings, lead_bindings
+from daimon_tui.ui.evidence_actions import EvidenceActions
+from daimon_tui.ui.widgets.evidence import EvidencePanel
 from daimon_tui.ui.widgets.item_detail import ItemDetail
 from daimon_tui.ui.widgets.item_row import item_row, withheld_row
 from daimon_tui.ui.widgets.row_list import Entry, RowList
@@ -216,14 +218,14 @@ FILTER_DEBOUNCE_S = 0.15
 CHANGES_COALESCE_S = 1.0
 
 
-class BriefingScreen(Screen):
+class BriefingScreen(EvidenceActions, Screen):
     """The default view."""
 
     VIEW_NAME = "Briefing"
 
     BINDINGS: ClassVar[list[Binding]] = [
         *lead_bindings("quit"),
-        *bindings({"Move", "Briefing", "Verbs", "World"}),
+        *bindings({"Move", "Briefing", "Verbs", "World", "Evidence"}),
         Binding("down", "cursor(1)", show=False),
         Binding("up", "cursor(-1)", show=False),
         Binding("escape", "escape", "Clear the filter, then the marks (never quits)", show=False),
@@ -283,6 +285,7 @@ class BriefingScreen(Screen):
                 yield RowList(id="items")
             with VerticalScroll(id="detail-scroll"):
                 yield ItemDetail(id="detail")
+                yield EvidencePanel(id="evidence")
         yield ProgressBar(id="world-progress", show_eta=False)
         # The Footer comes after the first painted briefing (`show`): styling
         # its few dozen key widgets cost ~0.1 s of the first frame.
@@ -586,6 +589,7 @@ class BriefingScreen(Screen):
             row = self.current_row()
             detail = self.query_one(ItemDetail)
             self.show_position()
+            self.query_one(EvidencePanel).follow(row.item if row else None, self.project)
         except NoMatches:
             return  # the screen is closing
         if row is None:
@@ -1001,7 +1005,8 @@ class BriefingScreen(Screen):
         item = row.item
         cached = self.details.get(item.id or "")
         self.app.push_screen(ItemScreen(item, cached, lambda d: detail_extras(d) + self.world_extras(item),
-                                        read=self.details_reader(item), ages_at=self.query_one(ItemDetail).ages_at))
+                                        read=self.details_reader(item), ages_at=self.query_one(ItemDetail).ages_at,
+                                        project=self.project))
 
     def details_reader(self, item: Item) -> Callable[[], Awaitable[ItemDetails]] | None:
         async def read() -> ItemDetails:
