@@ -119,9 +119,11 @@ TRANSCRIPTS = {
 }
 
 
-def witnessed(checkpoint: dict) -> dict:
+def witnessed(checkpoint: dict, *, receipts: bool = False) -> dict:
     """Each verbatim quote checked against the session's transcript by daimon's
-    matcher (`serializer.quote_matches`): verified if found, else inferred."""
+    matcher (`serializer.quote_matches`): verified if found, else inferred.
+    With `receipts` (host transcripts written), each verified quote also gets
+    the receipt capture stamps, binding the turn that holds it."""
     transcript = TRANSCRIPTS[checkpoint["session_id"]]
     for section in (checkpoint["working_context"], checkpoint["epistemic_snapshot"]):
         for value in section.values():
@@ -130,6 +132,12 @@ def witnessed(checkpoint: dict) -> dict:
                     item["quote_verified"] = serializer.quote_matches(item.get("quote"), transcript)
                     if not item["quote_verified"]:
                         item["trust"] = "inferred"
+                    elif receipts:
+                        from daimon_tui.store.demo.transcripts import receipt_for
+
+                        receipt = receipt_for(checkpoint["session_id"], item.get("quote"), checkpoint["created"])
+                        if receipt is not None:
+                            item["quote_provenance"] = receipt
     return checkpoint
 
 
@@ -179,7 +187,7 @@ def populate(project: Path, now: datetime = DEMO_NOW, *, transcripts: bool = Fal
         },
     ]
     es["uncertainties"] = [{"text": "Whether gzip uploads count twice against quota", "trust": "inferred"}]
-    seed(project, witnessed(day1))
+    seed(project, witnessed(day1, receipts=transcripts))
 
     day2 = session("S-day2", now - timedelta(days=5), "Retry policy rollout")
     day2["working_context"]["open_questions"] = [dict(RETRY_QUESTION)]
@@ -187,7 +195,7 @@ def populate(project: Path, now: datetime = DEMO_NOW, *, transcripts: bool = Fal
         dict(SINGLE_THREAD),
         {"text": "Log every retry attempt with its attempt number", "trust": "inferred"},
     ]
-    seed(project, witnessed(day2))
+    seed(project, witnessed(day2, receipts=transcripts))
 
     day3 = session("S-day3", now - timedelta(days=1), "Retry policy rollout")
     day3["working_context"]["open_questions"] = [dict(RETRY_QUESTION)]
@@ -209,7 +217,7 @@ def populate(project: Path, now: datetime = DEMO_NOW, *, transcripts: bool = Fal
     day3["epistemic_snapshot"]["contradictions_flagged"] = [
         {"text": "The runbook says 3 retries but the config says 5", "trust": "inferred"}
     ]
-    seed(project, witnessed(day3))
+    seed(project, witnessed(day3, receipts=transcripts))
 
     testing.seed_ruling(
         project, subject="uploads", verdict="Never retry non-idempotent uploads automatically"

@@ -73,3 +73,24 @@ def write_demo_transcripts(created: dict[str, datetime]) -> None:
     for session_id, turns in DEMO_TURNS.items():
         end = created[session_id]
         write_transcript(session_id, turns, end - timedelta(minutes=2 * len(turns)))
+
+
+def receipt_for(session_id: str, quote: str | None, checked_at: str) -> dict | None:
+    """The quote receipt capture would stamp on a verbatim item of this demo
+    session: daimon's own source ref, raw-file digest and message binding
+    (`provenance.quote_receipt`), or None when no single turn holds the quote."""
+    from daimon_briefing import provenance, serializer, transcript
+
+    path = transcript_path(session_id)
+    if not quote or not path.is_file():
+        return None
+    messages = transcript.from_file(path)
+    bound = [m["id"] for m in messages if m.get("id") and serializer.quote_matches(quote, m.get("content", "")
+                                                                                  if isinstance(m.get("content"), str)
+                                                                                  else "")]
+    if not bound:
+        return None
+    source = provenance.capture_source_ref(session_id, path, author="demo", claude_projects=config.claude_projects_dir())
+    digest = provenance.source_digest(transcript.file_sha256(path), "")
+    return provenance.quote_receipt(source, digest, outcome="verified", checked_at=checked_at,
+                                    binding_mode="message-ids", message_ids=bound[:1])
