@@ -20,6 +20,7 @@ from daimon_tui.store.demo import builder as demo
 from daimon_tui.store.demo import transcripts as demo_transcripts
 from daimon_tui.store.read import transcript_source, transcripts
 from daimon_tui.store.write import writer
+from tests.transcript_store import transcript_store
 
 RETRY = "Should uploads retry on HTTP 429 with exponential backoff?"
 NIGHTLY = "Switch the nightly job to its own bucket prefix"
@@ -41,17 +42,8 @@ def ids(project: Path) -> dict[str, str]:
 @pytest.fixture
 def store(sandbox_root: Path, request: pytest.FixtureRequest) -> Iterator[demo.DemoStore]:
     """The demo store with its sessions' host transcripts (and receipts binding them)."""
-    turns = getattr(request, "param", None)
-    saved = dict(demo_transcripts.DEMO_TURNS)
-    if turns:
-        demo_transcripts.DEMO_TURNS.update(turns)
-    try:
-        with demo.sandboxed(sandbox_root) as st:
-            demo.populate(st.project, transcripts=True)
-            yield st
-    finally:
-        demo_transcripts.DEMO_TURNS.clear()
-        demo_transcripts.DEMO_TURNS.update(saved)
+    with transcript_store(sandbox_root, getattr(request, "param", None)) as st:
+        yield st
 
 
 def axes(store: demo.DemoStore, item_id: str) -> dict:

@@ -275,7 +275,8 @@ def _git(project: Path, when: datetime, *args: str) -> None:
 
 def init_repo(project: Path, now: datetime = DEMO_NOW) -> None:
     """A small git history for the demo's world-checks to read: the retry
-    branch was merged as PR #42 yesterday, and the old RETRY_MAX module exists."""
+    branch was merged as PR #42 yesterday, and the RETRY_MAX module changed
+    since the last session."""
     (project / "src" / "upload").mkdir(parents=True, exist_ok=True)
     (project / "src" / "upload" / "retry.py").write_text("RETRY_MAX = 5\n", encoding="utf-8")
     (project / "pyproject.toml").write_text('[project]\nname = "uploader"\ndependencies = ["httpx==0.27.0"]\n',
@@ -291,6 +292,10 @@ def init_repo(project: Path, now: datetime = DEMO_NOW) -> None:
     _git(project, now - timedelta(days=1), "merge", "-q", "--no-ff", "-m",
          "Merge pull request #42 from feature/retry-backoff", "feature/retry-backoff")
     _git(project, now - timedelta(days=1), "branch", "-q", "-d", "feature/retry-backoff")
+    # After the last session: the retry module reads its ceiling from settings now.
+    (project / "src" / "upload" / "retry.py").write_text(
+        "from upload.settings import SETTINGS\n\nRETRY_MAX = SETTINGS.retry_max\nCEILING_S = 30\n", encoding="utf-8")
+    _git(project, now - timedelta(hours=12), "commit", "-q", "-a", "-m", "Read RETRY_MAX from settings")
 
 
 def tamper(checkpoint_dir: Path, session_id: str) -> None:

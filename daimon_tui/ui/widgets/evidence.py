@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Group, RenderableType
+from rich.padding import Padding
 from rich.syntax import Syntax
 from rich.text import Text
 from textual import work
@@ -62,7 +63,7 @@ def _styled(text: str, spans: tuple[tuple[int, int], ...], masks: tuple[tuple[in
     return out
 
 
-def turn_text(turn: Turn, limit: int) -> Text:
+def turn_text(turn: Turn, limit: int) -> RenderableType:
     head = Text()
     head.append("▶ " if turn.quoted else "  ", style="bold green")
     who = turn.speaker or turn.role
@@ -75,8 +76,7 @@ def turn_text(turn: Turn, limit: int) -> Text:
         body = Text.assemble((f"… [{turn.hidden_before:,} chars cut] ", "dim"), body)
     if turn.hidden_after:
         body.append(f" … [+{turn.hidden_after:,} chars cut]", style="dim")
-    body.pad_left(4)
-    return Text.assemble(head, "\n", body)
+    return Group(head, Padding(body, (0, 0, 0, 4)))
 
 
 def _state_line(ex: Excerpt) -> Text:
