@@ -90,7 +90,8 @@ def receipt_for(session_id: str, quote: str | None, checked_at: str) -> dict | N
                                                                                   else "")]
     if not bound:
         return None
-    source = provenance.capture_source_ref(session_id, path, author="demo", claude_projects=config.claude_projects_dir())
+    source = provenance.capture_source_ref(session_id, path, author="demo",
+                                           claude_projects=config.claude_projects_dir())
     digest = provenance.source_digest(transcript.file_sha256(path), "")
     return provenance.quote_receipt(source, digest, outcome="verified", checked_at=checked_at,
                                     binding_mode="message-ids", message_ids=bound[:1])
