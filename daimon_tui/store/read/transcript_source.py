@@ -1,35 +1,41 @@
-"""The one private daimon name transcript reading needs, in one place.
+"""Where daimon finds an item's transcript and whether it changed, with the
+private daimon names that needs in one place.
 
-daimon's trust inspector (`why`) judges an item's source through
-`inspector._Evidence`: the receipt's source (or, for an old item, the source
-inferred from its origin session), daimon's strict `SourceResolver` over the
-registered host roots, the parsed transcript, and the `bytes` axis (raw-file
-or rendered digest against the receipt). Calling it, rather than re-deriving
-each step, makes our locator and bytes words daimon's own, for the item and
-for each witness's copy alike. The contract test
-(`tests/store/test_transcripts.py::test_evidence_contract`) fails if its
-shape moves.
+daimon's trust inspector (`why`) judges an item's source in steps, and this
+module takes the same steps with daimon's own functions: the receipt's source,
+or for an old item the source `inspector._legacy_source` infers from its
+origin session; daimon's strict `provenance.SourceResolver` over the
+registered host roots (the `locator` state); `transcript.from_file` to parse;
+`inspector._bytes_axis` for the `bytes` state (raw-file or rendered digest
+against the receipt). The parse and the digest are kept per file stat, so a
+cursor moving over items of one session pays them once; a file that changes
+has a new stat. The contract test (`tests/store/test_transcripts.py::
+test_evidence_contract`) fails if these private names move; the agreement
+test compares the words with `why`'s axes.
 """
 
 from __future__ import annotations
 
+import os
+from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from daimon_briefing import config, inspector, provenance
+from daimon_briefing import config, inspector, provenance, transcript
+
+# Parsed transcripts kept (a session's items share one; witnesses add a few).
+KEPT = 24
 
 
 @dataclass(frozen=True)
-class Judged:
-    """daimon's judgement of one item's source."""
+class Parsed:
+    messages: list[dict] | None  # None: daimon cannot parse it (binary, not UTF-8)
+    stamp: tuple[int, int, int]
 
-    source: dict | None
-    locator: str  # SourceResolver state
-    bytes: str  # unchanged | changed | unknown
-    receipt: dict | None  # the valid quote receipt, else None
-    path: Path | None  # internal: never rendered
-    messages: list[dict] | None
+
+_kept: OrderedDict[tuple[str, tuple[int, int, int]], Parsed] = OrderedDict()
+_digests: dict[tuple[str, tuple[int, int, int], str], str] = {}
 
 
 def resolver() -> provenance.SourceResolver:
@@ -38,28 +44,58 @@ def resolver() -> provenance.SourceResolver:
     return provenance.SourceResolver(claude_projects=config.claude_projects_dir(), current_author=config.author())
 
 
-def locate(item: dict[str, Any]) -> tuple[dict | None, provenance.SourceResolution]:
-    """Where daimon would look, without reading the transcript (a size check
-    comes first)."""
-    receipt = item.get("quote_provenance")
-    if provenance.valid_quote_receipt(receipt):
-        source: dict | None = receipt["source"]
-    else:
-        source = inspector._legacy_source(item)
+def receipt_of(copy: dict[str, Any]) -> dict | None:
+    receipt = copy.get("quote_provenance")
+    return receipt if provenance.valid_quote_receipt(receipt) else None
+
+
+def locate(copy: dict[str, Any]) -> tuple[dict | None, provenance.SourceResolution]:
+    """The source daimon names for `copy` (an item as stored, or a witness's
+    projection) and its resolver's decision; the transcript is not read."""
+    receipt = receipt_of(copy)
+    source = receipt["source"] if receipt is not None else inspector._legacy_source(copy)
     if source is None:
         return None, provenance.SourceResolution("unsupported")
     return source, resolver().resolve(source)
 
 
-def judge(item: dict[str, Any]) -> Judged:
-    """daimon's own evidence axes for `item` (its fields as stored: quote,
-    quote_provenance, origin_session, origin_author)."""
-    evidence = inspector._Evidence(item, resolver())
-    return Judged(
-        source=evidence.source if isinstance(evidence.source, dict) else None,
-        locator=str(evidence.resolution.state),
-        bytes=str(evidence.bytes),
-        receipt=evidence.receipt if evidence.bound else None,
-        path=evidence.resolution.path,
-        messages=evidence.messages,
-    )
+def _stamp(path: Path) -> tuple[int, int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_ino, st.st_size, st.st_mtime_ns
+
+
+def parse(path: Path) -> Parsed | None:
+    """daimon's parse of the transcript at `path`, kept per stat; None when it
+    cannot be read at all."""
+    stamp = _stamp(path)
+    if stamp is None:
+        return None
+    key = (str(path), stamp)
+    found = _kept.get(key)
+    if found is not None:
+        _kept.move_to_end(key)
+        return found
+    try:
+        messages: list[dict] | None = transcript.from_file(path)
+    except (OSError, UnicodeError, ValueError):
+        messages = None
+    found = Parsed(messages=messages, stamp=stamp)
+    _kept[key] = found
+    while len(_kept) > KEPT:
+        _kept.popitem(last=False)
+    return found
+
+
+def bytes_state(receipt: dict | None, resolution: provenance.SourceResolution, parsed: Parsed | None) -> str:
+    """daimon's `bytes` axis (unchanged | changed | unknown), kept per stat and receipt digest."""
+    if receipt is None or resolution.path is None or parsed is None:
+        return "unknown"
+    key = (str(resolution.path), parsed.stamp, str(receipt["digest"].get("value")))
+    if key not in _digests:
+        if len(_digests) > 4 * KEPT:
+            _digests.clear()
+        _digests[key] = str(inspector._bytes_axis(receipt, resolution, parsed.messages))
+    return _digests[key]

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -104,10 +105,18 @@ def _find(checkpoint: Mapping | None, item_id: str) -> dict | None:
     return None
 
 
-def _timestamps(path: Path | None) -> dict[str, str]:
-    """Host message id -> the row's timestamp (Claude Code rows carry both)."""
+_stamps: dict[tuple[str, tuple[int, int, int]], dict[str, str]] = {}
+_matches: dict[tuple[str, tuple[int, int, int], str, str], tuple[int | None, str, bool]] = {}
+
+
+def _timestamps(path: Path | None, stamp: tuple[int, int, int]) -> dict[str, str]:
+    """Host message id -> the row's timestamp (Claude Code rows carry both),
+    kept per file stat."""
     if path is None or path.suffix != ".jsonl":
         return {}
+    key = (str(path), stamp)
+    if key in _stamps:
+        return _stamps[key]
     out: dict[str, str] = {}
     try:
         with path.open("rb") as handle:
@@ -124,6 +133,9 @@ def _timestamps(path: Path | None) -> dict[str, str]:
                         out[uid.strip()] = ts[:40]
     except OSError:
         return {}
+    if len(_stamps) > transcript_source.KEPT:
+        _stamps.clear()
+    _stamps[key] = out
     return out
 
 
@@ -140,34 +152,54 @@ def _masker(snap: Any) -> Callable[[str], str | None] | None:
     return withheld
 
 
+def _flat(message: Any) -> str:
+    """A message's text as daimon's matcher reads it (daimon's own output blanked)."""
+    if not isinstance(message, dict) or message.get("daimon_output"):
+        return ""
+    content = message.get("content")
+    if isinstance(content, list):
+        content = " ".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
+    return content if isinstance(content, str) else ""
+
+
 def _quoted_turn(messages: list[dict], quote: str | None, receipt: dict | None) -> tuple[int | None, str, bool]:
     """(index of the turn holding the quote, daimon's support word, whether the
-    quote only matches across turns)."""
+    quote only matches across turns). daimon's matcher decides, over each
+    turn's text minus daimon's injected spans; the turns holding the quote's
+    longest word are asked first, so a long transcript is normalized whole
+    only when no single turn holds the quote."""
     if not quote or not quote.strip():
         return None, "not-checked", False
-    views = serializer.stripped_message_views(messages)
-    bound = provenance.binding_message_ids(receipt) if receipt else []
+
+    def holds(i: int) -> bool:
+        return serializer.quote_matches(quote, serializer.strip_injected(_flat(messages[i])))
+
+    bound = set(provenance.binding_message_ids(receipt) if receipt else [])
     if bound:
-        for i, (mid, _role, text, _line) in enumerate(views):
-            if mid in bound and serializer.quote_matches(quote, text):
+        for i, message in enumerate(messages):
+            if isinstance(message, dict) and message.get("id") in bound and holds(i):
                 return i, "message-id-match", False
-    for i, (_mid, _role, text, _line) in enumerate(views):
-        if serializer.quote_matches(quote, text):
+    words = sorted(re.findall(r"\w+", quote), key=len, reverse=True)
+    pattern = re.compile(re.escape(words[0]), re.IGNORECASE) if words else None
+    tried: set[int] = set()
+    if pattern is not None:
+        for i, message in enumerate(messages):
+            if pattern.search(_flat(message)):
+                tried.add(i)
+                if holds(i):
+                    return i, "transcript-scan-match", False
+    if not serializer.quote_matches(quote, serializer.stripped_transcript(messages)):
+        return None, "not-reproduced", False
+    for i in range(len(messages)):
+        if i not in tried and holds(i):
             return i, "transcript-scan-match", False
-    if serializer.quote_matches(quote, serializer.stripped_transcript(messages)):
-        return None, "transcript-scan-match", True
-    return None, "not-reproduced", False
+    return None, "transcript-scan-match", True
 
 
 def _turn(index: int, message: dict, ts: str | None, quote: str | None, quoted: bool,
           withheld: Callable[[str], str | None] | None, limit: int) -> tuple[Turn, int]:
-    content = message.get("content")
-    if isinstance(content, list):
-        content = " ".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
-    text = content if isinstance(content, str) else ""
     own = bool(message.get("daimon_output"))
-    if own:
-        text = ""
+    text = _flat(message)
     spans = excerpt.quote_spans(text, quote) if quoted else ()
     cut = excerpt.cut_around(len(text), spans, limit)
     shown = text[cut.start:cut.end]
@@ -211,17 +243,26 @@ def excerpt_for(copy: dict[str, Any], quote: str | None, snap: Any, *, around: i
         if size > MAX_TRANSCRIPT_BYTES:
             return Excerpt(**base, locator="resolved",
                            unavailable=f"the transcript is {size / 1e6:.0f} MB: too large to read here")
-    judged = transcript_source.judge(copy)
-    base.update(locator=judged.locator, bytes=judged.bytes)
-    if judged.locator != "resolved":
-        return Excerpt(**base, unavailable=f"transcript {LOCATOR_WORDS.get(judged.locator, judged.locator)}")
-    messages = judged.messages
+    if resolution.state != "resolved" or resolution.path is None:
+        return Excerpt(**base, locator=resolution.state,
+                       unavailable=f"transcript {LOCATOR_WORDS.get(resolution.state, resolution.state)}")
+    parsed = transcript_source.parse(resolution.path)
+    receipt = transcript_source.receipt_of(copy)
+    base.update(locator="resolved", bytes=transcript_source.bytes_state(receipt, resolution, parsed))
+    if parsed is None:
+        return Excerpt(**{**base, "locator": "unreadable"}, unavailable=f"transcript {LOCATOR_WORDS['unreadable']}")
+    messages = parsed.messages
     if messages is None:
         return Excerpt(**base, unavailable="daimon cannot parse this transcript (binary or not UTF-8)")
     if not messages:
         return Excerpt(**base, unavailable="the transcript holds no conversation turn")
-    quoted, support, multi = _quoted_turn(messages, quote, judged.receipt)
-    stamps = _timestamps(judged.path)
+    key = (str(resolution.path), parsed.stamp, quote or "", json.dumps(receipt, sort_keys=True) if receipt else "")
+    if key not in _matches:
+        if len(_matches) > 16 * transcript_source.KEPT:
+            _matches.clear()
+        _matches[key] = _quoted_turn(messages, quote, receipt)
+    quoted, support, multi = _matches[key]
+    stamps = _timestamps(resolution.path, parsed.stamp)
     withheld = _masker(snap)
     turns = []
     masked = 0
@@ -250,15 +291,16 @@ def _witness_copy(sid: str, held: dict | None) -> dict[str, Any]:
     return copy
 
 
-def read_evidence(project: ProjectRef, item_id: str, around: int = excerpt.FULL_AROUND) -> Evidence:
-    """The item's transcript excerpt and its witnesses' words. Never raises."""
+def read_evidence(project: ProjectRef, item_id: str, part: str = "all") -> Evidence:
+    """The item's transcript excerpt (`part` "item"), its witnesses' words
+    ("witnesses"), or both ("all"). Never raises."""
     try:
-        return _read(project, item_id, around)
+        return _read(project, item_id, part)
     except Exception as exc:  # a hostile transcript or store never ends the app
         return Evidence(item_id=item_id, error=f"transcript could not be read ({type(exc).__name__})")
 
 
-def _read(project: ProjectRef, item_id: str, around: int) -> Evidence:
+def _read(project: ProjectRef, item_id: str, part: str) -> Evidence:
     p = project.target
     snap = view.snapshot(p)
     opened = view.open(p, live=False)
@@ -267,7 +309,9 @@ def _read(project: ProjectRef, item_id: str, around: int) -> Evidence:
         return Evidence(item_id=item_id, withheld=any(getattr(w, "item_id", None) == item_id
                                                          for w in opened.withheld))
     quote = item.get("quote") if isinstance(item.get("quote"), str) else None
-    main = excerpt_for(item, quote, snap, around=around)
+    main = excerpt_for(item, quote, snap) if part in ("all", "item") else None
+    if part not in ("all", "witnesses"):
+        return Evidence(item_id=item_id, item=main)
     rows = view.item_events(p, store.corroboration_ref(item_id), snap=snap)
     prefix = "corroborated-by:"
     sids = list(dict.fromkeys(
@@ -285,9 +329,8 @@ def _read(project: ProjectRef, item_id: str, around: int) -> Evidence:
             continue
         own_quote = held.get("quote") if held and isinstance(held.get("quote"), str) else quote
         words.append(WitnessWords(session_id=sid, excerpt=excerpt_for(
-            _witness_copy(sid, held), own_quote, snap, around=excerpt.BRIEF_AROUND, limit=excerpt.BRIEF_TURN_CHARS)))
+            _witness_copy(sid, held), own_quote, snap, around=0, limit=excerpt.FULL_TURN_CHARS)))
     return Evidence(item_id=item_id, item=main, witnesses=tuple(words))
-
 
 
 class FullTranscript(Frozen):

@@ -588,8 +588,8 @@ class BriefingScreen(EvidenceActions, Screen):
         try:
             row = self.current_row()
             detail = self.query_one(ItemDetail)
-            self.show_position()
             self.query_one(EvidencePanel).follow(row.item if row else None, self.project)
+            self.show_position()
         except NoMatches:
             return  # the screen is closing
         if row is None:

@@ -260,11 +260,14 @@ class EvidencePanel(Static):
         self.brief = brief
         self.item: Item | None = None
         self.kept: dict[str, tuple[float, Evidence | None, WorldEvidence | None]] = {}
-        # The benchmark's hook: when the item's excerpt was painted.
+        # The benchmark's hooks: when the cursor rested on the item (the pane
+        # started filling) and when its excerpt was painted.
+        self.followed_at: float | None = None
         self.painted_at: float | None = None
 
     def follow(self, item: Item | None, project: ProjectRef | None) -> None:
         self.item = item
+        self.followed_at = time.perf_counter()
         self.painted_at = None
         if item is None or not item.id or project is None:
             self.update("")
@@ -284,19 +287,26 @@ class EvidencePanel(Static):
 
     @work(exclusive=True, group="evidence")
     async def read(self, item: Item, project: ProjectRef) -> None:
+        """The item's excerpt first (the judging child answers it from the
+        snapshot it holds), then the witnesses' words and the world's
+        evidence; each painted only while the item is still shown."""
         from daimon_tui.store.judging import judge_service
 
+        evidence, _failure = await judge_service.read("evidence", project, item.id or "", "item")
+        if self.item is item:
+            self._paint(item, evidence, None)
+        # The world's evidence after the excerpt: GitPython in a thread would
+        # hold the interpreter while the excerpt is on its way.
         world_task = None
         if project.path:
             from daimon_tui.domain.world_evidence import world_evidence
 
             world_task = asyncio.ensure_future(asyncio.to_thread(
                 world_evidence, Path(project.path), item.text, item.quote, item.first_seen))
-        evidence, _failure = await judge_service.read("evidence", project, item.id or "")
-        if self.item is not item:  # the cursor left: kept, not painted
-            self.kept[item.id or ""] = (time.monotonic(), evidence, await world_task if world_task else None)
-            return
-        self._paint(item, evidence, None)
+        if evidence.item is not None and not evidence.error:
+            words, _failure = await judge_service.read("evidence", project, item.id or "", "witnesses")
+            if not words.error:
+                evidence = evidence.model_copy(update={"witnesses": words.witnesses})
         world = await world_task if world_task else None
         self.kept[item.id or ""] = (time.monotonic(), evidence, world)
         if self.item is item:
