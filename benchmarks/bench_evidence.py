@@ -135,10 +135,10 @@ def child_main(items: int) -> int:
 
         async def timed_read(what: str, *args: Any) -> Any:
             t0 = time.perf_counter()
-            if what == "evidence" and args[-1] == "item":
+            if what == "evidence" and args[-2] == "item":
                 asked_at.append(t0)
             out = await plain_read(what, *args)
-            if what == "evidence" and args[-1] == "item":
+            if what == "evidence" and args[-2] == "item":
                 answered.append(time.perf_counter() - t0)
             return out
 

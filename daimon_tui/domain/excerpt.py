@@ -106,12 +106,16 @@ def window(count: int, quoted: int | None, around: int) -> range:
 
 # ---- masking ---------------------------------------------------------------
 
+_LINE_END = re.compile(r"\n+")
 _SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+|\n+")
 _CLAUSE_END = re.compile(r"[,;:()\[\]\"“”]+\s*|\s+[-–—]+\s+")
 _WORD = re.compile(r"\S+")
 # Word windows are checked up to this many words (a withheld value inside a
 # longer sentence); longer values are caught whole as a line or a sentence.
-MAX_WINDOW_WORDS = 48
+MAX_WINDOW_WORDS = 32
+# Masking reads this far past each side of the part of a turn shown, so a
+# value the cut runs through is masked, never shown in part.
+MASK_MARGIN = 300
 _TRIM = ".,;:!?\"'()[]{}“”‘’«»"
 
 
@@ -136,20 +140,30 @@ def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
 def candidate_spans(text: str) -> Iterable[tuple[int, int]]:
     """Every span a withheld value could be, taken whole: the text, each line,
     sentence and clause (as written and trimmed of punctuation), and every run
-    of up to MAX_WINDOW_WORDS words."""
+    of up to MAX_WINDOW_WORDS words that starts where a line, sentence or
+    clause starts or ends where one ends (a quote is a span of a turn: it
+    ends a sentence or begins a clause far more often than neither)."""
     yield 0, len(text)
-    for pattern in (re.compile(r"\n+"), _SENTENCE_END, _CLAUSE_END):
+    starts: set[int] = {0}
+    ends: set[int] = {len(text)}
+    for pattern in (_LINE_END, _SENTENCE_END, _CLAUSE_END):
         for s, e in _pieces(text, pattern):
             yield s, e
-            yield _trimmed(text, s, e)
+            ts, te = _trimmed(text, s, e)
+            yield ts, te
+            starts.update((s, ts))
+            ends.update((e, te))
     words = [(m.start(), m.end()) for m in _WORD.finditer(text)]
+    # Trimming a run only ever touches its first and last word.
+    firsts = [_trimmed(text, s, e)[0] for s, e in words]
+    lasts = [_trimmed(text, s, e)[1] for s, e in words]
+    opens = [s in starts or firsts[i] in starts for i, (s, _e) in enumerate(words)]
+    closes = [e in ends or lasts[j] in ends for j, (_s, e) in enumerate(words)]
     for i, (s, _e) in enumerate(words):
         for j in range(i, min(len(words), i + MAX_WINDOW_WORDS)):
-            e = words[j][1]
-            yield s, e
-            ts, te = _trimmed(text, s, e)
-            if (ts, te) != (s, e):
-                yield ts, te
+            if opens[i] or closes[j]:
+                yield s, words[j][1]
+                yield firsts[i], lasts[j]
 
 
 def masked_spans(text: str, withheld: Callable[[str], str | None]) -> tuple[tuple[int, int, str], ...]:

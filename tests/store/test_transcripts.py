@@ -125,7 +125,7 @@ def test_a_transcript_edited_after_capture(store: demo.DemoStore) -> None:
     assert main.quoted is not None  # still shown, and said to have changed
 
 
-HUGE = "x" * 150_000 + " Retry on 429 with exponential backoff, as agreed. " + "y" * 150_000
+HUGE = "word " * 30_000 + " Retry on 429 with exponential backoff, as agreed. " + "more " * 30_000
 
 
 @pytest.mark.parametrize("store", [{"S-day3": (("user", "hello"), ("user", HUGE), ("assistant", "ok"))}],
@@ -173,6 +173,9 @@ def test_forgotten_and_quarantined_values_are_masked(store: demo.DemoStore) -> N
     assert "[withheld: forgotten]" in shown and "[withheld: quarantine]" in shown
     assert ev.item is not None and ev.item.masked >= 3
     assert "Retry on 429" in shown  # the rest stays
+    brief = transcripts.read_evidence(p, table[RETRY], "item", True).item
+    assert brief is not None and len(brief.turns) == 3
+    assert "nightly" not in "".join(t.text for t in brief.turns).lower()
     full = transcripts.read_full_transcript(p, table[RETRY])
     assert "nightly" not in full.text.lower() and "cdn" not in full.text.lower()
     assert full.text.splitlines()[full.line - 1].endswith("◀ the quoted turn")

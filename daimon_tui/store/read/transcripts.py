@@ -202,24 +202,40 @@ def _turn(index: int, message: dict, ts: str | None, quote: str | None, quoted: 
     text = _flat(message)
     spans = excerpt.quote_spans(text, quote) if quoted else ()
     cut = excerpt.cut_around(len(text), spans, limit)
-    shown = text[cut.start:cut.end]
-    spans = tuple((max(s, cut.start) - cut.start, min(e, cut.end) - cut.start)
-                  for s, e in spans if e > cut.start and s < cut.end)
     masks: tuple[tuple[int, int], ...] = ()
     count = 0
-    if withheld is not None and shown:
-        found = excerpt.masked_spans(shown, withheld)
+    if withheld is not None and text:
+        # Mask a margin past the cut, then cut the masked text: a value the
+        # cut runs through is masked whole, never shown in part.
+        lo, hi = max(0, cut.start - excerpt.MASK_MARGIN), min(len(text), cut.end + excerpt.MASK_MARGIN)
+        region = text[lo:hi]
+        found = excerpt.masked_spans(region, withheld)
         count = len(found)
         if found:
-            shown, masks = excerpt.apply_masks(shown, found)
-            spans = ()  # offsets moved; the quote of a visible item is never itself masked
+            region, marks = excerpt.apply_masks(region, found)
+            spans = excerpt.quote_spans(region, quote) if quoted else ()
+            inner = excerpt.cut_around(len(region), spans or marks, limit)
+            shown = region[inner.start:inner.end]
+            hidden_before, hidden_after = lo + inner.before, (len(text) - hi) + inner.after
+            spans = _within(spans, inner.start, inner.end)
+            masks = _within(marks, inner.start, inner.end)
+            return _made(index, message, ts, shown, hidden_before, hidden_after, quoted, spans, masks, own), count
+    shown = text[cut.start:cut.end]
+    return _made(index, message, ts, shown, cut.before, cut.after, quoted, _within(spans, cut.start, cut.end),
+                 masks, own), count
+
+
+def _within(spans: tuple[tuple[int, int], ...], start: int, end: int) -> tuple[tuple[int, int], ...]:
+    return tuple((max(s, start) - start, min(e, end) - start) for s, e in spans if e > start and s < end)
+
+
+def _made(index: int, message: dict, ts: str | None, shown: str, before: int, after: int, quoted: bool,
+          spans: tuple[tuple[int, int], ...], masks: tuple[tuple[int, int], ...], own: bool) -> Turn:
     role = str(message.get("role") or "unknown")[:40]
     said = message.get("said_by")
-    return Turn(
-        index=index, role=role, speaker=said[:80] if isinstance(said, str) else None, ts=ts, text=shown,
-        hidden_before=cut.before, hidden_after=cut.after, quoted=quoted, spans=spans, masks=masks,
-        daimon_output=own,
-    ), count
+    return Turn(index=index, role=role, speaker=said[:80] if isinstance(said, str) else None, ts=ts, text=shown,
+                hidden_before=before, hidden_after=after, quoted=quoted, spans=spans, masks=masks,
+                daimon_output=own)
 
 
 def excerpt_for(copy: dict[str, Any], quote: str | None, snap: Any, *, around: int = excerpt.FULL_AROUND,
@@ -291,16 +307,20 @@ def _witness_copy(sid: str, held: dict | None) -> dict[str, Any]:
     return copy
 
 
-def read_evidence(project: ProjectRef, item_id: str, part: str = "all") -> Evidence:
+def read_evidence(project: ProjectRef, item_id: str, part: str = "all", brief: bool = False) -> Evidence:
     """The item's transcript excerpt (`part` "item"), its witnesses' words
-    ("witnesses"), or both ("all"). Never raises."""
+    ("witnesses"), or both ("all"); `brief`: as much as the detail pane shows
+    (one turn each side, turns cut shorter), else as much as `o` shows.
+    Never raises."""
     try:
-        return _read(project, item_id, part)
+        return _read(project, item_id, part, brief)
     except Exception as exc:  # a hostile transcript or store never ends the app
         return Evidence(item_id=item_id, error=f"transcript could not be read ({type(exc).__name__})")
 
 
-def _read(project: ProjectRef, item_id: str, part: str) -> Evidence:
+def _read(project: ProjectRef, item_id: str, part: str, brief: bool) -> Evidence:
+    around = excerpt.BRIEF_AROUND if brief else excerpt.FULL_AROUND
+    limit = excerpt.BRIEF_TURN_CHARS if brief else excerpt.FULL_TURN_CHARS
     p = project.target
     snap = view.snapshot(p)
     opened = view.open(p, live=False)
@@ -309,7 +329,7 @@ def _read(project: ProjectRef, item_id: str, part: str) -> Evidence:
         return Evidence(item_id=item_id, withheld=any(getattr(w, "item_id", None) == item_id
                                                          for w in opened.withheld))
     quote = item.get("quote") if isinstance(item.get("quote"), str) else None
-    main = excerpt_for(item, quote, snap) if part in ("all", "item") else None
+    main = excerpt_for(item, quote, snap, around=around, limit=limit) if part in ("all", "item") else None
     if part not in ("all", "witnesses"):
         return Evidence(item_id=item_id, item=main)
     rows = view.item_events(p, store.corroboration_ref(item_id), snap=snap)
@@ -329,7 +349,7 @@ def _read(project: ProjectRef, item_id: str, part: str) -> Evidence:
             continue
         own_quote = held.get("quote") if held and isinstance(held.get("quote"), str) else quote
         words.append(WitnessWords(session_id=sid, excerpt=excerpt_for(
-            _witness_copy(sid, held), own_quote, snap, around=0, limit=excerpt.FULL_TURN_CHARS)))
+            _witness_copy(sid, held), own_quote, snap, around=0, limit=limit)))
     return Evidence(item_id=item_id, item=main, witnesses=tuple(words))
 
 

@@ -292,7 +292,7 @@ class EvidencePanel(Static):
         evidence; each painted only while the item is still shown."""
         from daimon_tui.store.judging import judge_service
 
-        evidence, _failure = await judge_service.read("evidence", project, item.id or "", "item")
+        evidence, _failure = await judge_service.read("evidence", project, item.id or "", "item", self.brief)
         if self.item is item:
             self._paint(item, evidence, None)
         # The world's evidence after the excerpt: GitPython in a thread would
@@ -304,7 +304,7 @@ class EvidencePanel(Static):
             world_task = asyncio.ensure_future(asyncio.to_thread(
                 world_evidence, Path(project.path), item.text, item.quote, item.first_seen))
         if evidence.item is not None and not evidence.error:
-            words, _failure = await judge_service.read("evidence", project, item.id or "", "witnesses")
+            words, _failure = await judge_service.read("evidence", project, item.id or "", "witnesses", self.brief)
             if not words.error:
                 evidence = evidence.model_copy(update={"witnesses": words.witnesses})
         world = await world_task if world_task else None
