@@ -49,14 +49,15 @@ def receipt_of(copy: dict[str, Any]) -> dict | None:
     return receipt if provenance.valid_quote_receipt(receipt) else None
 
 
-def locate(copy: dict[str, Any]) -> tuple[dict | None, provenance.SourceResolution]:
+def locate(copy: dict[str, Any], finder: provenance.SourceResolver | None = None,
+           ) -> tuple[dict | None, provenance.SourceResolution]:
     """The source daimon names for `copy` (an item as stored, or a witness's
     projection) and its resolver's decision; the transcript is not read."""
     receipt = receipt_of(copy)
     source = receipt["source"] if receipt is not None else inspector._legacy_source(copy)
     if source is None:
         return None, provenance.SourceResolution("unsupported")
-    return source, resolver().resolve(source)
+    return source, (finder or resolver()).resolve(source)
 
 
 def _stamp(path: Path) -> tuple[int, int, int] | None:
@@ -65,6 +66,12 @@ def _stamp(path: Path) -> tuple[int, int, int] | None:
     except OSError:
         return None
     return st.st_ino, st.st_size, st.st_mtime_ns
+
+
+def kept(path: Path) -> bool:
+    """Whether the transcript at `path`, as it stands, is parsed and kept."""
+    stamp = _stamp(path)
+    return stamp is not None and (str(path), stamp) in _kept
 
 
 def parse(path: Path) -> Parsed | None:

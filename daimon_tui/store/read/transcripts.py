@@ -406,3 +406,37 @@ def read_full_transcript(project: ProjectRef, item_id: str) -> FullTranscript:
             lines.append(f"… [transcript cut at {MAX_PAGER_CHARS:,} characters]")
             break
     return FullTranscript(text="\n".join(lines) + "\n", line=at)
+
+
+class Warmed(Frozen):
+    """What one warm-up step read, and how many transcripts are left to read."""
+
+    read: int = 0
+    left: int = 0
+
+
+def warm(project: ProjectRef, budget: int = 1) -> Warmed:
+    """Read ahead, `budget` transcripts at a time: daimon's parse and quote
+    match for the quoted items of the latest checkpoint whose transcript is
+    not kept yet, so the cursor finds them kept (the judging child runs this
+    while the person reads). Never raises."""
+    try:
+        p = project.target
+        snap = view.snapshot(p)
+        finder = transcript_source.resolver()
+        read = left = 0
+        for _field, item in schema.iter_items(view.open(p, live=False).checkpoint or {}):
+            quote = item.get("quote") if isinstance(item, dict) else None
+            if not isinstance(quote, str) or not quote.strip():
+                continue
+            _source, resolution = transcript_source.locate(item, finder)
+            if resolution.state != "resolved" or resolution.path is None or transcript_source.kept(resolution.path):
+                continue
+            if read >= budget:
+                left += 1
+                continue
+            excerpt_for(item, quote, snap, around=excerpt.BRIEF_AROUND, limit=excerpt.BRIEF_TURN_CHARS)
+            read += 1
+        return Warmed(read=read, left=left)
+    except Exception:
+        return Warmed()

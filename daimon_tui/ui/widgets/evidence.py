@@ -34,6 +34,9 @@ MASK_STYLE = "bold white on red"
 # How long a read evidence is kept for the row it belongs to (transcripts
 # change outside daimon's store, so a kept answer must not live for ever).
 KEEP_S = 30.0
+# How long the cursor rests on a row before the child reads ahead.
+WARM_AFTER_S = 0.3
+WARM_STEPS = 24
 
 
 def _when(ts: str | None) -> str:
@@ -311,3 +314,12 @@ class EvidencePanel(Static):
         self.kept[item.id or ""] = (time.monotonic(), evidence, world)
         if self.item is item:
             self._paint(item, evidence, world)
+        # While the cursor rests, the child reads ahead the transcripts of the
+        # other quoted items, one at a time (a move cancels this worker).
+        for _step in range(WARM_STEPS):
+            await asyncio.sleep(WARM_AFTER_S)
+            if self.item is not item:
+                return
+            warmed, _failure = await judge_service.read("evidence-warm", project, 1)
+            if warmed.left == 0 or warmed.read == 0:
+                return
