@@ -196,3 +196,18 @@ def test_evidence_contract(store: demo.DemoStore) -> None:
     assert ev.resolution.state in {"resolved", "absent-local", "remote-author", "ambiguous", "unreadable",
                                    "unsupported"}
     assert callable(inspector._legacy_source)
+
+
+def test_read_ahead_keeps_every_quoted_items_transcript(store: demo.DemoStore) -> None:
+    transcript_source._kept.clear()
+    steps = []
+    while (warmed := transcripts.warm(ref(store), 1)).read:
+        steps.append(warmed)
+    assert steps and steps[-1].left == 0 and all(w.read == 1 for w in steps)
+    paths = [demo_transcripts.transcript_path("S-day3")]
+    assert all(transcript_source.kept(p) for p in paths)
+    assert transcripts.warm(ref(store), 1) == transcripts.Warmed(read=0, left=0)
+    # A transcript edited since is not kept any more: read again, never served stale.
+    with paths[0].open("a", encoding="utf-8") as handle:
+        handle.write("\n")
+    assert not transcript_source.kept(paths[0])

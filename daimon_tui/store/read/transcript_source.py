@@ -17,6 +17,7 @@ test compares the words with `why`'s axes.
 from __future__ import annotations
 
 import os
+import time
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +27,8 @@ from daimon_briefing import config, inspector, provenance, transcript
 
 # Parsed transcripts kept (a session's items share one; witnesses add a few).
 KEPT = 24
+# A resolver (its index of the host's transcripts) is kept at most this long.
+RESOLVER_S = 5
 
 
 @dataclass(frozen=True)
@@ -38,10 +41,30 @@ _kept: OrderedDict[tuple[str, tuple[int, int, int]], Parsed] = OrderedDict()
 _digests: dict[tuple[str, tuple[int, int, int], str], str] = {}
 
 
+_resolver: tuple[tuple, provenance.SourceResolver] | None = None
+
+
+def _folders(root: Path) -> tuple:
+    """The host folder and its project folders with their mtimes: a transcript
+    written, moved or removed changes its folder's."""
+    try:
+        with os.scandir(root) as entries:
+            inside = tuple(sorted((e.name, e.stat().st_mtime_ns) for e in entries if e.is_dir()))
+        return (str(root), os.stat(root).st_mtime_ns, inside)
+    except OSError:
+        return (str(root), None, ())
+
+
 def resolver() -> provenance.SourceResolver:
-    """A fresh resolver (its host index is built once per instance, so a kept
-    one would miss a transcript written since)."""
-    return provenance.SourceResolver(claude_projects=config.claude_projects_dir(), current_author=config.author())
+    """daimon's resolver. It indexes the host's transcripts once per instance,
+    so one is kept only while the Claude Code folders stand as they were, and
+    for at most RESOLVER_S (Codex's dated folders are indexed too)."""
+    global _resolver
+    key = (_folders(config.claude_projects_dir()), config.author(), int(time.monotonic() // RESOLVER_S))
+    if _resolver is None or _resolver[0] != key:
+        _resolver = (key, provenance.SourceResolver(claude_projects=config.claude_projects_dir(),
+                                                     current_author=config.author()))
+    return _resolver[1]
 
 
 def receipt_of(copy: dict[str, Any]) -> dict | None:
