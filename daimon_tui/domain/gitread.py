@@ -325,24 +325,15 @@ class RepoView:
     def has_path(self, commit: Commit, path: str) -> bool:
         """Whether `path` (repository-relative) is in `commit`'s tree; subtree
         lookups are cached by tree id, so walking history re-reads little."""
-        try:
-            sha, mode = commit.tree.binsha, Tree.tree_id << 12
-        except (ValueError, GitError, OSError, KeyError):
-            return False
-        for part in path.split("/"):
-            if not part or mode >> 12 != Tree.tree_id:
-                return False
-            key = (sha, part)
-            if key not in self._subtrees:
-                self._subtrees[key] = self._child(sha, part)
-            found = self._subtrees[key]
-            if found is None:
-                return False
-            sha, mode = found
-        return True
+        return self._entry(commit, path) is not None
 
     def blob_of(self, commit: Commit, path: str) -> bytes | None:
         """The object id of `path`'s blob in `commit`'s tree, or None (absent, or a tree)."""
+        found = self._entry(commit, path)
+        return None if found is None or found[1] >> 12 == Tree.tree_id else found[0]
+
+    def _entry(self, commit: Commit, path: str) -> tuple[bytes, int] | None:
+        """`path`'s (object id, mode) in `commit`'s tree, or None."""
         try:
             sha, mode = commit.tree.binsha, Tree.tree_id << 12
         except (ValueError, GitError, OSError, KeyError):
@@ -357,7 +348,7 @@ class RepoView:
             if found is None:
                 return None
             sha, mode = found
-        return None if mode >> 12 == Tree.tree_id else sha
+        return sha, mode
 
     def read_blob(self, binsha: bytes, limit: int) -> tuple[bytes, int] | None:
         """Up to `limit` bytes of a blob, raw (no filter, no textconv), and its size."""
