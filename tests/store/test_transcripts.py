@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from daimon_briefing import api, inspector
+from daimon_briefing import api
 
 from daimon_tui.domain import excerpt
 from daimon_tui.models import ProjectRef
@@ -189,14 +189,12 @@ def test_a_withheld_item_gets_no_excerpt(store: demo.DemoStore) -> None:
 
 
 def test_evidence_contract(store: demo.DemoStore) -> None:
-    """The private daimon name `transcript_source` leans on still has the shape it reads."""
-    ev = inspector._Evidence({"origin_session": "S-x"}, transcript_source.resolver())
-    for name in ("source", "resolution", "messages", "bytes", "bound", "receipt"):
-        assert hasattr(ev, name)
-    assert ev.resolution.state in {"resolved", "absent-local", "remote-author", "ambiguous", "unreadable",
-                                   "unsupported"}
-    assert callable(inspector._legacy_source)
+    """The adapter's private daimon names (`daimon_api/evidence.py`) still hold."""
+    from daimon_tui.store.daimon_api import contracts
 
+    contracts.by_id("evidence.source").check()
+    assert transcript_source.resolver().resolve(
+        {"version": 1, "host": "claude-code", "session_id": "S-x", "locator": "managed"}).state == "absent-local"
 
 def test_read_ahead_keeps_every_quoted_items_transcript(store: demo.DemoStore) -> None:
     transcript_source._kept.clear()

@@ -1,17 +1,16 @@
-"""Where daimon finds an item's transcript and whether it changed, with the
-private daimon names that needs in one place.
+"""Where daimon finds an item's transcript and whether it changed.
 
 daimon's trust inspector (`why`) judges an item's source in steps, and this
 module takes the same steps with daimon's own functions: the receipt's source,
 or for an old item the source `inspector._legacy_source` infers from its
-origin session; daimon's strict `provenance.SourceResolver` over the
+origin session (the two private names live in the adapter
+`store/daimon_api/evidence.py`, contract `evidence.source`); daimon's strict `provenance.SourceResolver` over the
 registered host roots (the `locator` state); `transcript.from_file` to parse;
 `inspector._bytes_axis` for the `bytes` state (raw-file or rendered digest
 against the receipt). The parse and the digest are kept per file stat, so a
 cursor moving over items of one session pays them once; a file that changes
-has a new stat. The contract test (`tests/store/test_transcripts.py::
-test_evidence_contract`) fails if these private names move; the agreement
-test compares the words with `why`'s axes.
+has a new stat. The agreement test (`tests/store/test_transcripts.py`)
+compares the words with `why`'s axes.
 """
 
 from __future__ import annotations
@@ -23,7 +22,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from daimon_briefing import config, inspector, provenance, transcript
+from daimon_briefing import config, provenance, transcript
+
+from daimon_tui.store.daimon_api import evidence as daimon_evidence
 
 # Parsed transcripts kept (a session's items share one; witnesses add a few).
 KEPT = 24
@@ -77,7 +78,7 @@ def locate(copy: dict[str, Any], finder: provenance.SourceResolver | None = None
     """The source daimon names for `copy` (an item as stored, or a witness's
     projection) and its resolver's decision; the transcript is not read."""
     receipt = receipt_of(copy)
-    source = receipt["source"] if receipt is not None else inspector._legacy_source(copy)
+    source = receipt["source"] if receipt is not None else daimon_evidence.legacy_source(copy)
     if source is None:
         return None, provenance.SourceResolution("unsupported")
     return source, (finder or resolver()).resolve(source)
@@ -127,5 +128,5 @@ def bytes_state(receipt: dict | None, resolution: provenance.SourceResolution, p
     if key not in _digests:
         if len(_digests) > 4 * KEPT:
             _digests.clear()
-        _digests[key] = str(inspector._bytes_axis(receipt, resolution, parsed.messages))
+        _digests[key] = daimon_evidence.bytes_axis(receipt, resolution, parsed.messages)
     return _digests[key]

@@ -312,8 +312,12 @@ def read_evidence(project: ProjectRef, item_id: str, part: str = "all", brief: b
     ("witnesses"), or both ("all"); `brief`: as much as the detail pane shows
     (one turn each side, turns cut shorter), else as much as `o` shows.
     Never raises."""
+    from daimon_tui.store.daimon_api.mode import Unavailable
+
     try:
         return _read(project, item_id, part, brief)
+    except Unavailable as off:
+        return Evidence(item_id=item_id, error=str(off))
     except Exception as exc:  # a hostile transcript or store never ends the app
         return Evidence(item_id=item_id, error=f"transcript could not be read ({type(exc).__name__})")
 
