@@ -82,6 +82,14 @@ ACTIONS: tuple[ActionSpec, ...] = (
                    show=v.name in SHOWN_VERBS, short=v.name)
         for v in VERBS
     ),
+    # Evidence into the person's own tools (daimon_tui/ui/evidence_actions.py).
+    ActionSpec("open.transcript", "O", "screen.open_transcript",
+               "Open the transcript at the quoted turn in $PAGER (read-only, masked)", "Evidence"),
+    ActionSpec("open.file", "E", "screen.open_file", "Open the file the item names at its line in $EDITOR (read-only)",
+               "Evidence"),
+    ActionSpec("copy.id", "c", "screen.copy('id')", "Copy the item's id", "Evidence"),
+    ActionSpec("copy.text", "C", "screen.copy('text')", "Copy the item's text", "Evidence"),
+    ActionSpec("copy.quote", "Y", "screen.copy('quote')", "Copy the item's quote", "Evidence"),
     ActionSpec("world.one", "w", "screen.world_check(False)", "World-check this item", "World"),
     ActionSpec("world.all", "W", "screen.world_check(True)", "World-check every carried item", "World"),
 )

@@ -30,6 +30,10 @@ SHOTS: dict[str, tuple[str, ...]] = {
     "log": ("5",),
     "search": ("6", "r", "e", "t", "r", "y"),
     "health": ("7",),
+    # `o` on the corroborated question: the quoted turn in its transcript, each witness's words.
+    "evidence": (*("j",) * 6, "o", "end"),
+    # `o` on an uncertainty naming a file: its lines (Pygments) and its diff since the session.
+    "evidence-world": (*("j",) * 9, "o", "end"),
 }
 
 

@@ -325,21 +325,38 @@ class RepoView:
     def has_path(self, commit: Commit, path: str) -> bool:
         """Whether `path` (repository-relative) is in `commit`'s tree; subtree
         lookups are cached by tree id, so walking history re-reads little."""
+        return self._entry(commit, path) is not None
+
+    def blob_of(self, commit: Commit, path: str) -> bytes | None:
+        """The object id of `path`'s blob in `commit`'s tree, or None (absent, or a tree)."""
+        found = self._entry(commit, path)
+        return None if found is None or found[1] >> 12 == Tree.tree_id else found[0]
+
+    def _entry(self, commit: Commit, path: str) -> tuple[bytes, int] | None:
+        """`path`'s (object id, mode) in `commit`'s tree, or None."""
         try:
             sha, mode = commit.tree.binsha, Tree.tree_id << 12
         except (ValueError, GitError, OSError, KeyError):
-            return False
+            return None
         for part in path.split("/"):
             if not part or mode >> 12 != Tree.tree_id:
-                return False
+                return None
             key = (sha, part)
             if key not in self._subtrees:
                 self._subtrees[key] = self._child(sha, part)
             found = self._subtrees[key]
             if found is None:
-                return False
+                return None
             sha, mode = found
-        return True
+        return sha, mode
+
+    def read_blob(self, binsha: bytes, limit: int) -> tuple[bytes, int] | None:
+        """Up to `limit` bytes of a blob, raw (no filter, no textconv), and its size."""
+        try:
+            stream = self.repo.odb.stream(binsha)
+            return stream.read(limit), int(stream.size)
+        except (ValueError, GitError, OSError, KeyError, gitdb.exc.BadObject):
+            return None
 
     def _child(self, tree_sha: bytes, name: str) -> tuple[bytes, int] | None:
         try:

@@ -16,7 +16,9 @@ END = "<!-- /keys -->"
 
 
 def view_classes() -> list[type[Screen]]:
-    views: list[type[Screen]] = [BriefingScreen]
+    from daimon_tui.ui.screens.item_screen import ItemScreen
+
+    views: list[type[Screen]] = [BriefingScreen, ItemScreen]
     for module_name, class_name in VIEWS.values():
         views.append(getattr(importlib.import_module(module_name), class_name))
     return views

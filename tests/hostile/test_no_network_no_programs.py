@@ -130,6 +130,9 @@ def _child_reads(project: ProjectRef, briefing: Briefing) -> None:
     requests = {
         "briefing": [NOW],
         "details": [briefing.items()[0].id, NOW],
+        "evidence": [briefing.items()[0].id, "all", False],
+        "evidence-warm": [1],
+        "transcript": [briefing.items()[0].id],
         "audit": [],
         "sessions": [],
         "diff": sids[:2],
@@ -166,3 +169,28 @@ def test_the_read_path_starts_only_known_programs(
         if Path(argv[0]).name == "git":
             assert argv[1:2] in (["rev-parse"], ["-C"]) or "rev-parse" in argv, argv
     assert not marker.exists(), marker.read_text()
+
+
+def test_the_worlds_evidence_starts_no_program(demo_store: demo.DemoStore, started: list[list[str]],
+                                               tmp_path: Path) -> None:
+    """A file's lines and its diff, a branch's commits, on a repository whose
+    config would run programs: nothing is started, nothing runs."""
+    from daimon_tui.domain.world_evidence import world_evidence
+
+    marker = tmp_path / "marker"
+    _hostile_repository(demo_store.project, marker)
+    real_run = subprocess.run
+    (demo_store.project / "a.py").write_text("x = 1\n")
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@x", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@x"}
+    real_run(["git", "-C", str(demo_store.project), "-c", "core.hooksPath=/dev/null", "add", "a.py"], check=True,
+             env=env)
+    real_run(["git", "-C", str(demo_store.project), "-c", "core.hooksPath=/dev/null", "commit", "-qm", "a"],
+             check=True, env=env)
+    (demo_store.project / "a.py").write_text("x = 2\n")
+    marker.unlink(missing_ok=True)
+    started.clear()
+    ev = world_evidence(demo_store.project, "the file a.py:1 exists; the branch master is merged", None,
+                        "2099-01-01T00:00:00Z")
+    assert ev.files and ev.files[0].lines == ("x = 2",)
+    assert started == [] and not marker.exists()

@@ -344,6 +344,12 @@ CONTRACTS: tuple[Contract, ...] = (
                   _signature("daimon_briefing.store:_forgotten_walk", ""),
                   _signature("daimon_briefing.store:forgotten_stamp", "")),
              optional=True),
+    # -- evidence --------------------------------------------------------------
+    Contract("evidence.source", "evidence", "inspector._legacy_source, inspector._bytes_axis",
+             "how `why` names an old item's transcript and judges the transcript's bytes",
+             "the transcript excerpt and the witnesses' words",
+             _all(_signature("daimon_briefing.inspector:_legacy_source", "item"),
+                  _signature("daimon_briefing.inspector:_bytes_axis", "receipt resolution messages"))),
     # -- receipts --------------------------------------------------------------
     Contract("receipts.names", "receipts", "receipts._PUB_FILE, receipts._SIDECAR_SUFFIX, receipts._BINDING",
              "where the public key and a receipt live, and the binding a receipt signs", "the receipt audit",

@@ -136,9 +136,11 @@ TRANSCRIPTS = {
 }
 
 
-def witnessed(checkpoint: dict) -> dict:
+def witnessed(checkpoint: dict, *, receipts: bool = False) -> dict:
     """Each verbatim quote checked against the session's transcript by daimon's
-    matcher (`serializer.quote_matches`): verified if found, else inferred."""
+    matcher (`serializer.quote_matches`): verified if found, else inferred.
+    With `receipts` (host transcripts written), each verified quote also gets
+    the receipt capture stamps, binding the turn that holds it."""
     transcript = TRANSCRIPTS[checkpoint["session_id"]]
     for section in (checkpoint["working_context"], checkpoint["epistemic_snapshot"]):
         for value in section.values():
@@ -147,6 +149,12 @@ def witnessed(checkpoint: dict) -> dict:
                     item["quote_verified"] = serializer.quote_matches(item.get("quote"), transcript)
                     if not item["quote_verified"]:
                         item["trust"] = "inferred"
+                    elif receipts:
+                        from daimon_tui.store.demo.transcripts import receipt_for
+
+                        receipt = receipt_for(checkpoint["session_id"], item.get("quote"), checkpoint["created"])
+                        if receipt is not None:
+                            item["quote_provenance"] = receipt
     return checkpoint
 
 
@@ -161,8 +169,14 @@ def leave_handoff(project: Path, note: str, when: datetime) -> None:
         store.append_event("", "active", note=note, kind="handoff", project_dir=str(project), writer=Writer.HUMAN)
 
 
-def populate(project: Path, now: datetime = DEMO_NOW) -> None:
-    """Write the demo sessions into the active sandbox."""
+def populate(project: Path, now: datetime = DEMO_NOW, *, transcripts: bool = False) -> None:
+    """Write the demo sessions into the active sandbox (with `transcripts`, the
+    host transcripts daimon's locator finds for them too)."""
+    if transcripts:
+        from daimon_tui.store.demo.transcripts import write_demo_transcripts
+
+        write_demo_transcripts({"S-day1": now - timedelta(days=10), "S-day2": now - timedelta(days=5),
+                                "S-day3": now - timedelta(days=1)})
     day1 = session("S-day1", now - timedelta(days=10), "Upload retry policy")
     wc, es = day1["working_context"], day1["epistemic_snapshot"]
     wc["open_questions"] = [
@@ -184,7 +198,7 @@ def populate(project: Path, now: datetime = DEMO_NOW) -> None:
         },
     ]
     es["uncertainties"] = [{"text": "Whether gzip uploads count twice against quota", "trust": "inferred"}]
-    seed(project, witnessed(day1))
+    seed(project, witnessed(day1, receipts=transcripts))
 
     day2 = session("S-day2", now - timedelta(days=5), "Retry policy rollout")
     day2["working_context"]["open_questions"] = [dict(RETRY_QUESTION)]
@@ -192,7 +206,7 @@ def populate(project: Path, now: datetime = DEMO_NOW) -> None:
         dict(SINGLE_THREAD),
         {"text": "Log every retry attempt with its attempt number", "trust": "inferred"},
     ]
-    seed(project, witnessed(day2))
+    seed(project, witnessed(day2, receipts=transcripts))
 
     day3 = session("S-day3", now - timedelta(days=1), "Retry policy rollout")
     day3["working_context"]["open_questions"] = [dict(RETRY_QUESTION)]
@@ -214,7 +228,7 @@ def populate(project: Path, now: datetime = DEMO_NOW) -> None:
     day3["epistemic_snapshot"]["contradictions_flagged"] = [
         {"text": "The runbook says 3 retries but the config says 5", "trust": "inferred"}
     ]
-    seed(project, witnessed(day3))
+    seed(project, witnessed(day3, receipts=transcripts))
 
     testing.seed_ruling(
         project, subject="uploads", verdict="Never retry non-idempotent uploads automatically"
@@ -272,7 +286,8 @@ def _git(project: Path, when: datetime, *args: str) -> None:
 
 def init_repo(project: Path, now: datetime = DEMO_NOW) -> None:
     """A small git history for the demo's world-checks to read: the retry
-    branch was merged as PR #42 yesterday, and the old RETRY_MAX module exists."""
+    branch was merged as PR #42 yesterday, and the RETRY_MAX module changed
+    since the last session."""
     (project / "src" / "upload").mkdir(parents=True, exist_ok=True)
     (project / "src" / "upload" / "retry.py").write_text("RETRY_MAX = 5\n", encoding="utf-8")
     (project / "pyproject.toml").write_text('[project]\nname = "uploader"\ndependencies = ["httpx==0.27.0"]\n',
@@ -288,6 +303,10 @@ def init_repo(project: Path, now: datetime = DEMO_NOW) -> None:
     _git(project, now - timedelta(days=1), "merge", "-q", "--no-ff", "-m",
          "Merge pull request #42 from feature/retry-backoff", "feature/retry-backoff")
     _git(project, now - timedelta(days=1), "branch", "-q", "-d", "feature/retry-backoff")
+    # After the last session: the retry module reads its ceiling from settings now.
+    (project / "src" / "upload" / "retry.py").write_text(
+        "from upload.settings import SETTINGS\n\nRETRY_MAX = SETTINGS.retry_max\nCEILING_S = 30\n", encoding="utf-8")
+    _git(project, now - timedelta(hours=12), "commit", "-q", "-a", "-m", "Read RETRY_MAX from settings")
 
 
 def tamper(checkpoint_dir: Path, session_id: str) -> None:
@@ -298,12 +317,12 @@ def tamper(checkpoint_dir: Path, session_id: str) -> None:
 
 
 @contextlib.contextmanager
-def demo_store(now: datetime = DEMO_NOW) -> Iterator[DemoStore]:
+def demo_store(now: datetime = DEMO_NOW, *, transcripts: bool = True) -> Iterator[DemoStore]:
     """A fresh demo store in a temporary directory, active for this context."""
     with tempfile.TemporaryDirectory(prefix="daimon-tui-demo-") as tmp:
         os.chmod(tmp, 0o700)
         with sandboxed(Path(tmp).resolve()) as demo:
-            populate(demo.project, now)
+            populate(demo.project, now, transcripts=transcripts)
             tamper(demo.checkpoint_dir, "S-day2")
             init_repo(demo.project, now)
             yield demo

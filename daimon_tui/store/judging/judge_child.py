@@ -80,6 +80,10 @@ def _plain_or_absent(path: Any) -> bool:
 READS: dict[str, tuple[str, str]] = {
     "briefing": ("daimon_tui.store.judging.first_paint:confirm", "daimon_tui.models:Briefing"),
     "details": ("daimon_tui.store.read.details:read_details", "daimon_tui.store.read.details:ItemDetails"),
+    "evidence": ("daimon_tui.store.read.transcripts:read_evidence", "daimon_tui.store.read.transcripts:Evidence"),
+    "evidence-warm": ("daimon_tui.store.read.transcripts:warm", "daimon_tui.store.read.transcripts:Warmed"),
+    "transcript": ("daimon_tui.store.read.transcripts:read_full_transcript",
+                   "daimon_tui.store.read.transcripts:FullTranscript"),
     "audit": ("daimon_tui.store.read.audit:load_audit", "daimon_tui.store.read.audit:AuditReport"),
     "sessions": ("daimon_tui.store.read.history:sessions", "daimon_tui.store.read.history:SessionListing"),
     "diff": ("daimon_tui.store.read.history:diff", "daimon_tui.store.read.history:DiffReport"),

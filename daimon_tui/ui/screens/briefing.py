@@ -30,6 +30,7 @@ from daimon_tui.models import Briefing, Item, ProjectRef
 from daimon_tui.store import kill_switch, paths
 from daimon_tui.store.judging import first_paint, judge_service, verdict_cache
 from daimon_tui.ui.actions import bindings, lead_bindings
+from daimon_tui.ui.evidence_actions import EvidenceActions
 from daimon_tui.ui.read_worker import work
 from daimon_tui.ui.widgets.briefing_header import BriefingHeader, header_text
 from daimon_tui.ui.widgets.briefing_rows import Row, row_key
@@ -76,14 +77,14 @@ EMPTY_MESSAGES = {
 }
 
 
-class BriefingScreen(Screen):
+class BriefingScreen(EvidenceActions, Screen):
     """The default view."""
 
     VIEW_NAME = "Briefing"
 
     BINDINGS: ClassVar[list[Binding]] = [
         *lead_bindings("quit"),
-        *bindings({"Move", "Briefing", "Review", "Verbs", "World"}),
+        *bindings({"Move", "Briefing", "Review", "Verbs", "World", "Evidence"}),
         Binding("down", "cursor(1)", show=False),
         Binding("up", "cursor(-1)", show=False),
         Binding("escape", "escape", "Clear the filter, then the marks (never quits)", show=False),
@@ -596,7 +597,8 @@ class BriefingScreen(Screen):
         item = row.item
         cached = self.details.get(item.id or "")
         self.app.push_screen(ItemScreen(item, cached, lambda d: detail_extras(d) + self.world_checks.extras(item),
-                                        read=self.detail_pane.reader(item), ages_at=self.query_one(ItemDetail).ages_at))
+                                        read=self.detail_pane.reader(item), ages_at=self.query_one(ItemDetail).ages_at,
+                                        project=self.project))
 
     @on(RowList.Selected, "#items")
     def selected(self) -> None:

@@ -1,5 +1,6 @@
 """`o`: one item full-screen: its fields, whole text and quote, daimon's
-evidence axes, the witnesses and the lifecycle, with room to read them."""
+evidence axes, the transcript around its quote and each witness's words, the
+world's evidence, the witnesses and the lifecycle, with room to read them."""
 
 from __future__ import annotations
 
@@ -15,27 +16,35 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from daimon_tui.domain.inert import inert
-from daimon_tui.models import Item
+from daimon_tui.models import Item, ProjectRef
 from daimon_tui.store.read.details import ItemDetails
+from daimon_tui.ui.actions import bindings
+from daimon_tui.ui.evidence_actions import EvidenceActions
 from daimon_tui.ui.read_worker import work
 from daimon_tui.ui.screens.full_text import full_text
+from daimon_tui.ui.widgets.evidence import EvidencePanel
 from daimon_tui.ui.widgets.item_detail import ItemDetail
 
 Extras = Callable[[ItemDetails], tuple[RenderableType, ...]]
 
 
-class ItemScreen(ModalScreen[None]):
+class ItemScreen(EvidenceActions, ModalScreen[None]):
+    VIEW_NAME = "Item view (o)"
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q,o", "app.pop_screen", "Close"),
         Binding("j,down", "scroll(1)", "Scroll down", show=False),
         Binding("k,up", "scroll(-1)", "Scroll up", show=False),
+        *bindings({"Evidence"}),
     ]
 
     def __init__(self, item: Item, details: ItemDetails | None, extras: Extras,
                  *, read: Callable[[], Awaitable[ItemDetails]] | None = None,
-                 ages_at: float | None = None) -> None:
+                 ages_at: float | None = None, project: ProjectRef | None = None) -> None:
         super().__init__()
         self.item = item
+        # The project whose transcripts and files are read (None: no evidence).
+        self.project = project  # type: ignore[assignment]
         self.details = details
         self.extras = extras
         # How to read the details when the pane had not yet: None leaves them out.
@@ -47,6 +56,7 @@ class ItemScreen(ModalScreen[None]):
             yield Static(Text(f"{inert(self.item.id or '(no id)', limit=80)} · esc closes", style="bold"),
                          id="item-full-title")
             yield ItemDetail(id="item-full-detail")
+            yield EvidencePanel(brief=False, id="item-full-evidence")
             yield Static(Text("whole text", style="bold underline"))
             yield Static(Text(full_text(self.item)), id="item-full-text")
 
@@ -54,6 +64,7 @@ class ItemScreen(ModalScreen[None]):
         self.query_one("#item-full-detail", ItemDetail).ages_at = self.ages_at
         self.paint()
         self.query_one("#item-full", VerticalScroll).focus()
+        self.query_one(EvidencePanel).follow(self.item, self.project)
         if self.details is None and self.read is not None and self.item.id:
             self.fetch()
 
@@ -70,6 +81,9 @@ class ItemScreen(ModalScreen[None]):
         self.details = await self.read()
         if self.is_attached:
             self.paint()
+
+    def current_item(self) -> Item | None:
+        return self.item
 
     def action_scroll(self, delta: int) -> None:
         self.query_one("#item-full", VerticalScroll).scroll_relative(y=delta * 3, animate=False)

@@ -16,6 +16,7 @@ from textual.css.query import NoMatches
 from daimon_tui.models import Item
 from daimon_tui.store.judging import judge_service
 from daimon_tui.ui.read_worker import work
+from daimon_tui.ui.widgets.evidence import EvidencePanel
 from daimon_tui.ui.widgets.item_detail import ItemDetail
 
 if TYPE_CHECKING:
@@ -57,6 +58,7 @@ class DetailPane(VerticalScroll):
 
     def compose(self) -> ComposeResult:
         yield ItemDetail(id="detail")
+        yield EvidencePanel(id="evidence")
 
     def on_mount(self) -> None:
         self.border_title = "detail · J/K scroll · o full screen"
@@ -92,6 +94,8 @@ class DetailPane(VerticalScroll):
         try:
             row = host.current_row()
             detail = self.detail
+            # The transcript of today's item (not beside a past moment).
+            self.query_one(EvidencePanel).follow(row.item if row and self.inspect_today else None, host.project)
             host.show_position()
         except NoMatches:
             return  # the screen is closing

@@ -1,0 +1,119 @@
+"""Into the person's own tools: copy an item's id, text or quote, open its
+transcript at the quoted turn in `$PAGER`, or the file it names at its line
+in `$EDITOR`, read-only, with the app suspended.
+
+The pager gets a masked, inert copy of the transcript (written to a private
+temporary file and deleted after), never the transcript file: the file still
+holds what daimon forgot or quarantined. A named file is the project's own
+file, opened read-only; it is never outside the project.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from textual.app import SuspendNotSupported
+
+from daimon_tui.domain.inert import inert
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+    from daimon_tui.models import Item, ProjectRef
+
+# Programs known to take `+LINE`; a read-only flag for the editors that have one.
+_PLUS_LINE = {"less", "more", "most", "vi", "vim", "nvim", "view", "nano", "emacs", "micro", "kak", "hx", "helix"}
+_READ_ONLY = {"vi": "-R", "vim": "-R", "nvim": "-R", "nano": "-v", "emacs": "--eval=(setq buffer-read-only t)"}
+
+
+def command(program: str | None, path: Path, line: int, *, fallback: str = "less") -> list[str]:
+    """The argv that shows `path` at `line` read-only in `program` (a `$PAGER`
+    or `$EDITOR` value, split as a shell would, never run by a shell)."""
+    argv = shlex.split(program or "") or [fallback]
+    name = Path(argv[0]).name
+    if name in _READ_ONLY:
+        argv.append(_READ_ONLY[name])
+    if name in _PLUS_LINE:
+        argv.append(f"+{max(1, line)}")
+    return [*argv, str(path)]
+
+
+def run_suspended(app: App, argv: list[str]) -> int:
+    """Run `argv` in the terminal, the app suspended; headless (no terminal
+    to hand over), it runs without one."""
+    try:
+        with app.suspend():
+            return subprocess.run(argv, check=False).returncode
+    except SuspendNotSupported:
+        return subprocess.run(argv, check=False, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL).returncode
+
+
+class EvidenceActions:
+    """Actions for a screen that has an item under its cursor (`current_item`)
+    and a `project`. Mixed into the briefing and the item view."""
+
+    project: ProjectRef
+
+    def current_item(self) -> Item | None:  # pragma: no cover - the screen's own
+        raise NotImplementedError
+
+    def _item_or_say(self) -> Item | None:
+        item = self.current_item()
+        if item is None:
+            self.app.notify("No item under the cursor (daimon shows nothing of a withheld one).")  # type: ignore[attr-defined]
+        return item
+
+    def action_copy(self, what: str) -> None:
+        item = self._item_or_say()
+        if item is None:
+            return
+        value = {"id": item.id, "text": item.text, "quote": item.quote}.get(what)
+        if not value:
+            self.app.notify(f"This item has no {what} to copy.", severity="warning")  # type: ignore[attr-defined]
+            return
+        self.app.copy_to_clipboard(value)  # type: ignore[attr-defined]
+        self.app.notify(f"Copied the {what} ({len(value):,} chars).")  # type: ignore[attr-defined]
+
+    async def action_open_transcript(self) -> None:
+        item = self._item_or_say()
+        if item is None or not item.id:
+            return
+        from daimon_tui.store.judging import judge_service
+
+        full, _failure = await judge_service.read("transcript", self.project, item.id)
+        if full.unavailable:
+            self.app.notify(f"Transcript not shown: {inert(full.unavailable, limit=200)}", severity="warning")  # type: ignore[attr-defined]
+            return
+        with tempfile.TemporaryDirectory(prefix="daimon-tui-") as folder:
+            path = Path(folder) / f"transcript-{item.id}.txt"
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o400)
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                handle.write(full.text)
+            run_suspended(self.app, command(os.environ.get("PAGER"), path, full.line))  # type: ignore[attr-defined]
+
+    async def action_open_file(self) -> None:
+        item = self._item_or_say()
+        if item is None:
+            return
+        if not self.project.path:
+            self.app.notify("The project directory is not known (opened by slug).", severity="warning")  # type: ignore[attr-defined]
+            return
+        import asyncio
+
+        from daimon_tui.domain.world_evidence import world_evidence
+
+        root = Path(self.project.path)
+        world = await asyncio.to_thread(world_evidence, root, item.text, item.quote, item.first_seen)
+        shown = next((f for f in world.files if f.lines), None)
+        if shown is None:
+            self.app.notify("This item names no readable text file in the project.", severity="warning")  # type: ignore[attr-defined]
+            return
+        line = shown.named[0] if shown.named else 1
+        program = os.environ.get("EDITOR") or os.environ.get("PAGER")
+        run_suspended(self.app, command(program, root / shown.path, line))  # type: ignore[attr-defined]
