@@ -8,7 +8,6 @@ import asyncio
 from typing import ClassVar
 
 from rich.text import Text
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
@@ -19,6 +18,7 @@ from daimon_tui.domain.inert import inert
 from daimon_tui.models import ProjectRef
 from daimon_tui.store.read.health import METRICS, HealthReport, health
 from daimon_tui.ui.actions import lead_bindings
+from daimon_tui.ui.read_worker import work
 
 # Numbers where a rise is bad: their trend is said in red.
 WORSE_WHEN_UP = frozenset({"untagged", "unverified", "stale", "contradictions", "quarantines", "failing_receipts"})

@@ -18,11 +18,11 @@ from rich.console import Group, RenderableType
 from rich.padding import Padding
 from rich.syntax import Syntax
 from rich.text import Text
-from textual import work
 from textual.widgets import Static
 
 from daimon_tui.domain import excerpt as shaping
 from daimon_tui.domain.inert import inert
+from daimon_tui.ui.read_worker import work
 
 if TYPE_CHECKING:
     from daimon_tui.domain.world_evidence import FileEvidence, RefEvidence, WorldEvidence

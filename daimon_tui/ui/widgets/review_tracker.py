@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
-from textual import work
 from textual.timer import Timer
 from textual.widget import Widget
 
@@ -37,6 +36,7 @@ from daimon_tui.domain.review import (
 )
 from daimon_tui.domain.review_file import StateWriter
 from daimon_tui.models import Briefing, Item, ProjectRef
+from daimon_tui.ui.read_worker import work
 
 if TYPE_CHECKING:
     from daimon_tui.domain.review_summary import ReviewSummary
