@@ -1,6 +1,6 @@
 """Command line entry: the interactive app, or a read-only headless report.
 
-Headless subcommands (`brief`, `check`, `audit`, `search`) never write; every write
+Headless subcommands (`brief`, `check`, `audit`, `search`, `diff`) never write; every write
 needs a person at the interactive app.
 """
 
@@ -69,6 +69,12 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("query", help="words and facets (trust:, kind:, state:, project:, since:)")
     search.add_argument("--all-projects", action="store_true", help="every project, not just this one")
     search.add_argument("--json", action="store_true")
+    diff = sub.add_parser("diff", parents=[where],
+                          help="what changed between two retained checkpoints, as `daimon diff` (read-only)")
+    diff.add_argument("--from", dest="frm", type=int, metavar="N",
+                      help="the older generation: N writes back (default 1, or the latest readable pair)")
+    diff.add_argument("--to", type=int, metavar="M", help="the newer generation (default 0, the latest)")
+    diff.add_argument("--json", action="store_true")
     return parser
 
 
@@ -186,6 +192,12 @@ def _headless(args: argparse.Namespace, project_path: str | None, out: TextIO) -
 
             return run_brief_team(briefing, project, as_json=args.json, out=out, when=args.as_of)
         return run_brief(briefing, as_json=args.json, out=out)
+    if args.command == "diff":
+        from daimon_tui.headless.diff import run_diff
+        from daimon_tui.store.read import history
+
+        report = history.diff_generations(project, args.frm, args.to)
+        return run_diff(project, report, as_json=args.json, out=out, err=sys.stderr)
     if args.command == "audit":
         from daimon_tui.headless.audit import run_audit
 

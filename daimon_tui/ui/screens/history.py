@@ -37,6 +37,14 @@ def _safe(value: object, limit: int = 60) -> Text:
     return Text(inert(value, limit=limit) if value else "—")
 
 
+def _session_cell(row: SessionSummary) -> Text:
+    """The session id, and `⚠ edited` when its file fails daimon's receipt check."""
+    cell = _safe(row.session_id, 30)
+    if row.receipt == "mismatch":
+        cell.append(" ⚠ edited", style="bold yellow")
+    return cell
+
+
 def _notes(diagnostics: tuple[Diagnostic, ...]) -> Text:
     return Text("\n".join(f"⚠ {inert(d.message)}" for d in diagnostics), style="yellow")
 
@@ -88,7 +96,7 @@ class HistoryScreen(Screen[None]):
             mark = "●" if row.session_id == self.marked else ""
             table.add_row(
                 mark,
-                _safe(row.session_id, 30),
+                _session_cell(row),
                 _safe(row.created, 20),
                 *counts,
                 _safe(row.topic),
@@ -149,25 +157,33 @@ class HistoryScreen(Screen[None]):
 
     @on(DataTable.RowSelected, "#history-table")
     def opened(self, event: DataTable.RowSelected) -> None:
-        if event.row_key.value:
-            self.app.push_screen(SessionScreen(self.project, event.row_key.value))
+        sid = event.row_key.value
+        if sid:
+            self.app.push_screen(SessionScreen(self.project, sid, edited=self._edited(sid)))
+
+    def _edited(self, sid: str) -> bool:
+        return any(r.session_id == sid and r.receipt == "mismatch" for r in self.rows)
 
     def action_open(self) -> None:
         sid = self._cursor_sid()
         if sid is None:
             self.notify("No retained session to open.")
             return
-        self.app.push_screen(SessionScreen(self.project, sid))
+        self.app.push_screen(SessionScreen(self.project, sid, edited=self._edited(sid)))
 
 
 class SessionScreen(ReadOnlyBriefingScreen):
     """One retained session's checkpoint, judged by daimon like the briefing."""
 
-    def __init__(self, project: ProjectRef, session_id: str, *, now: float | None = None) -> None:
+    def __init__(self, project: ProjectRef, session_id: str, *, now: float | None = None, edited: bool = False) -> None:
+        # A file changed after signing is shown as it now is, and says so.
+        banner = f"session {session_id} as written"
+        if edited:
+            banner += " — ⚠ its file was changed after signing (receipt mismatch): not the signed text"
         super().__init__(
             project,
             loader=lambda: reader.load_briefing(project, now, session_id=session_id),
-            banner=f"session {session_id} as written",
+            banner=banner,
             now=now,
             # the teammates as this machine held them when the session was written
             team_loader=lambda: _team_as_of(project, session_id),
@@ -270,7 +286,7 @@ class AsOfPicker(ModalScreen[str | None]):
         table.add_columns("session", "created", "topic")
         for row in self.sessions:
             table.add_row(
-                _safe(row.session_id, 30), _safe(row.created, 20), _safe(row.topic), key=row.session_id
+                _session_cell(row), _safe(row.created, 20), _safe(row.topic), key=row.session_id
             )
         self.query_one(Input).focus()
 
