@@ -268,6 +268,12 @@ def _corroboration_effect(items: list[ItemFacts], why: str) -> list[str]:
     return out
 
 
+# What daimon does with a resolved item (`view.live`, carry's `resolved` set,
+# `recall`'s status label): it leaves the briefing and carry; recall keeps it.
+RESOLVED_EFFECT = ("the item leaves the briefing and is not carried into new sessions; "
+                   "`daimon recall` still lists it, tagged [resolved], until restored")
+
+
 def plan_resolve(project: str, items: list[ItemFacts], guard: StoreGuard, data: ResolveInput) -> Plan:
     writes, refusals = [], []
     chosen = data.status.strip() or "resolved"
@@ -288,7 +294,7 @@ def plan_resolve(project: str, items: list[ItemFacts], guard: StoreGuard, data: 
             record=f"events.jsonl resolution {facts.item_id} status {status!r}, source ui"))
     ok = [f for f in items if f.item_id in {w.item_id for w in writes}]
     effects = [
-        "the item is withheld from the briefing, carry and recall until restored",
+        RESOLVED_EFFECT,
         *_corroboration_effect(ok, "by the resolution"),
         "the resolution time becomes the item's last-verified time",
         "mark and badges: the row leaves the briefing; under withheld (h) it reads resolved with its status",
