@@ -15,8 +15,9 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from daimon_briefing import api, briefing, config, schema, store, view
+from daimon_briefing import api, briefing, config, marks, schema, store, view
 
+from daimon_tui.domain.badges import MARKS
 from daimon_tui.models import (
     Axis,
     Badge,
@@ -290,6 +291,22 @@ def _mark_of(item: Mapping, degraded: bool) -> Mark:
     return _MARK_WORD.get(briefing._mark(item, degraded), "untagged")  # type: ignore[return-value]
 
 
+_SHOWN_WORD = {style.label: word for word, style in MARKS.items()}
+
+
+def _line_mark(line: str) -> Mark | None:
+    bullet = next((m for m in marks.ITEM_MARKS if line.startswith(f"{m} [")), None)
+    label = line[len(bullet) + 2:].split("]", 1)[0] if bullet else ""
+    return _SHOWN_WORD.get(label)  # type: ignore[return-value]
+
+
+def shown_mark(item: Mapping, degraded: bool) -> Mark:
+    """The mark daimon's brief prints for a prepared item, read off daimon's
+    own line (`? unverified` past the staleness budget, `⚠ unverified
+    (verbatim)` on a failed receipt): what every surface shows for it."""
+    return _line_mark(briefing._line(dict(item), degraded)) or _mark_of(item, degraded)
+
+
 def _badges(item: Mapping) -> tuple[Badge, ...]:
     """daimon's badges for one stamped item, in `briefing._line`'s order."""
     badges: list[Badge] = []
@@ -335,7 +352,7 @@ def _item(section: str, raw: Mapping, degraded: bool, snap: Any) -> Item:
         quote=_text(raw.get("quote")) or None,
         because=_text(raw.get("because")) or None,
         trust=_text(raw.get("trust")) or None,
-        mark="stale" if is_stale else stored,
+        mark=_line_mark(line) or ("stale" if is_stale else stored),
         stored_mark=stored,
         badges=_badges(raw),
         state=state,  # type: ignore[arg-type]
