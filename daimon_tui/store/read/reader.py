@@ -571,10 +571,12 @@ def load_briefing(project: ProjectRef, now: float | None = None, *, session_id: 
 # ---- the trust inspector -------------------------------------------------------
 
 AXIS_MEANINGS = {
+    # `why`'s capture axis reads the item's capture receipt (`quote_provenance`)
+    # and nothing else; the checkpoint's `quote_verified` stamp is its own fact.
     "capture": {
-        "verified": "the quote was found in the transcript when captured",
-        "not-verified": "the quote was not found in the transcript when captured",
-        "unknown": "no capture receipt: nobody checked the quote",
+        "verified": "the capture receipt says the quote was found in the transcript",
+        "not-verified": "the capture receipt says the quote was not found in the transcript",
+        "unknown": "no capture receipt recorded for this quote",
     },
     "provenance": {
         "bound": "the item is bound to the session that first stated it",
