@@ -151,28 +151,38 @@ def _search(args: argparse.Namespace, project_path: str | None, out: TextIO) -> 
     return run_search(search.search(project, args.query, all_projects=args.all_projects), as_json=args.json, out=out)
 
 
+def _as_daimon(args: argparse.Namespace, project_path: str | None, out: TextIO) -> int:
+    """daimon's own brief: its bytes, its messages and its exit code, in every
+    mode it has (daimon decides a missing bucket, `--slug` with `--team`, …)."""
+    from daimon_tui.domain.inert import inert
+    from daimon_tui.headless.brief import run_as_daimon
+    from daimon_tui.store.read import daimon_cli_brief
+
+    if args.json or args.as_of:
+        print("daimon-tui: --as-daimon prints daimon's own text now; it takes no --json or --as-of", file=sys.stderr)
+        return 2
+    try:
+        printed = daimon_cli_brief.brief(project_path, args.slug, team=args.team)
+    except daimon_cli_brief.NotReproducible as exc:
+        print(f"daimon-tui: {exc}", file=sys.stderr)
+        return 2
+    run_as_daimon(printed.out, out)
+    for line in printed.err.splitlines():
+        print(inert(line, limit=None), file=sys.stderr)
+    return printed.rc
+
+
 def _headless(args: argparse.Namespace, project_path: str | None, out: TextIO) -> int:
     from daimon_tui.store.read import reader
 
     if args.command == "search":
         return _search(args, project_path, out)
+    if args.command == "brief" and args.as_daimon:
+        return _as_daimon(args, project_path, out)
     project = reader.resolve_project(project_path, args.slug)
     if not reader.project_exists(project):
         print(f"daimon-tui: no daimon checkpoint for {project.target}", file=sys.stderr)
         return 1
-    if args.command == "brief" and args.as_daimon:
-        from daimon_tui.headless.brief import run_as_daimon
-        from daimon_tui.store.read import daimon_brief
-
-        if args.json or args.as_of:
-            print("daimon-tui: --as-daimon prints daimon's own text now; it takes no --json or --as-of",
-                  file=sys.stderr)
-            return 2
-        try:
-            return run_as_daimon(daimon_brief.daimon_text(project, by_slug=bool(args.slug)), out)
-        except RuntimeError as exc:
-            print(f"daimon-tui: {exc}", file=sys.stderr)
-            return 2
     if args.command == "brief":
         from daimon_tui.headless.brief import run_brief
 
