@@ -49,11 +49,10 @@ class Budget(NamedTuple):
     lines: Mapping[str, str]
 
 
-def route(project: ProjectRef, *, by_slug: bool = False) -> Route:
-    """`by_slug`: as `daimon brief --slug` reads it, even when the bucket's directory is known."""
+def route(project: ProjectRef) -> Route:
     from daimon_briefing import cli
 
-    if project.path and not by_slug:
+    if project.path:
         return Route(project.path, project.path, project.path, cli.loops_lists_project(project.path))
     return Route(project.slug, None, None, False)
 
