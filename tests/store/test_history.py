@@ -285,3 +285,7 @@ def test_diff_of_a_hand_edited_session_shows_the_signed_text_and_says_so(demo_st
     marks = {r.session_id: r.receipt for r in listing.rows}
     assert marks["S-day3"] == "mismatch" and marks["S-day1"] == "match"
     assert any("S-day3" in d.message and "changed after signing" in d.message for d in listing.diagnostics)
+    assert {r.session_id: r.pointer for r in listing.rows}["S-day3"] == "latest.json"
+    # Opened read-only, the session reads as daimon reads it: the signed pointer copy.
+    texts = {i.text for i in reader.load_briefing(ref, session_id="S-day3").items()}
+    assert SIGNED in texts and EDITED not in texts

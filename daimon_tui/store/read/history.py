@@ -315,6 +315,7 @@ def sessions(project: ProjectRef) -> SessionListing:
     except Exception as exc:
         return SessionListing(diagnostics=(_failed("sessions could not be read", exc),))
     rows, notes = [], []
+    held_by = {g.session_id: g.pointer for g in reversed(generations(project)) if g.readable and g.session_id}
     for r in listed.rows:
         held = opened.get(r.session_id)
         receipt = None
@@ -325,12 +326,11 @@ def sessions(project: ProjectRef) -> SessionListing:
             counts = _counts(held.checkpoint, len(held.withheld))
             receipt = receipt_state(held.checkpoint)
             if receipt == "mismatch":
-                notes.append(_edited_note(r.session_id, None).model_copy(update={
-                    "message": f"session {r.session_id}: its file was changed after signing (the receipt no "
-                    "longer matches); opened here it shows the edited text"}))
+                notes.append(_edited_note(r.session_id, held_by.get(r.session_id)))
         rows.append(
             SessionSummary(
-                session_id=r.session_id, created=_str(r.created), topic=r.topic, counts=counts, receipt=receipt
+                session_id=r.session_id, created=_str(r.created), topic=r.topic, counts=counts, receipt=receipt,
+                pointer=held_by.get(r.session_id),
             )
         )
     if listed.unreadable:
@@ -370,7 +370,7 @@ def receipt_state(checkpoint: Mapping | None) -> str:
 
 def _edited_note(session_id: str, read_from: str | None) -> Diagnostic:
     where = (
-        f"this diff reads {read_from}, the copy daimon's `diff` and `brief` read"
+        f"shown here as {read_from} holds it, the copy daimon's `diff` and `brief` read"
         if read_from
         else "the text shown is that edited file, not what was signed"
     )

@@ -471,7 +471,12 @@ def load_briefing(project: ProjectRef, now: float | None = None, *, session_id: 
     try:
         opened = None
         if session_id is not None:
-            opened = view.open_sessions(project.target, [session_id], live=False).get(session_id)
+            # A session still in the pointer window is read as daimon reads it
+            # (its pointer copy, what `daimon diff` and `brief` show), not from
+            # its session file, which a hand edit may have changed.
+            opened = next((p.opened for p in view.pointers(project.target)
+                           if p.readable and p.meta is not None and p.meta.session_id == session_id), None)
+            opened = opened or view.open_sessions(project.target, [session_id], live=False).get(session_id)
             if opened is None:
                 missing = f"session {session_id!s:.80} is not a retained session of this project"
                 return Briefing(project=project, state="unavailable", notes=(Diagnostic(message=missing),), now=now)

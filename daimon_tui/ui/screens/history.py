@@ -161,8 +161,12 @@ class HistoryScreen(Screen[None]):
         if sid:
             self.app.push_screen(SessionScreen(self.project, sid, edited=self._edited(sid)))
 
-    def _edited(self, sid: str) -> bool:
-        return any(r.session_id == sid and r.receipt == "mismatch" for r in self.rows)
+    def _edited(self, sid: str) -> str | None:
+        """For a session file that fails its receipt: where the screen reads it from."""
+        row = next((r for r in self.rows if r.session_id == sid and r.receipt == "mismatch"), None)
+        if row is None:
+            return None
+        return row.pointer or "the edited file"
 
     def action_open(self) -> None:
         sid = self._cursor_sid()
@@ -175,11 +179,12 @@ class HistoryScreen(Screen[None]):
 class SessionScreen(ReadOnlyBriefingScreen):
     """One retained session's checkpoint, judged by daimon like the briefing."""
 
-    def __init__(self, project: ProjectRef, session_id: str, *, now: float | None = None, edited: bool = False) -> None:
-        # A file changed after signing is shown as it now is, and says so.
+    def __init__(self, project: ProjectRef, session_id: str, *, now: float | None = None,
+                 edited: str | None = None) -> None:
+        # A file changed after signing says so, and what is shown instead.
         banner = f"session {session_id} as written"
         if edited:
-            banner += " — ⚠ its file was changed after signing (receipt mismatch): not the signed text"
+            banner += f" — ⚠ its file was changed after signing (receipt mismatch); shown: {edited}"
         super().__init__(
             project,
             loader=lambda: reader.load_briefing(project, now, session_id=session_id),
