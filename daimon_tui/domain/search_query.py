@@ -5,7 +5,7 @@ Facets: `trust:` (the mark the briefing shows: verbatim, inferred, untagged,
 unverified-verbatim, stale), `stored:` (the stored trust class), `kind:` (decision, question,
 belief, uncertainty, topic, contradiction; a prefix is enough), `state:`
 (active, carried, resolved, superseded, contradicted, quarantined, forgotten,
-not; a prefix is enough), `project:` (part of the bucket slug), `since:` (a
+withheld, not; a prefix is enough), `project:` (part of the bucket slug), `since:` (a
 date `2026-01-31`, or an age `12h`, `7d`, `2w`, `6m`, `1y`). A leading `-`
 negates a facet or drops hits holding a word. Words go to recall as typed;
 recall makes each one a quoted phrase, so no FTS operator acts.

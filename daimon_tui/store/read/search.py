@@ -48,7 +48,7 @@ FACET_FETCH = 400
 MAX_QUERY_CHARS = 500
 
 HitState = Literal["active", "carried", "resolved", "superseded", "contradicted", "quarantined", "forgotten",
-                   "not carried"]
+                   "withheld", "not carried"]
 
 class SearchHit(Frozen):
     """One recalled item and what daimon says it is now."""
@@ -120,8 +120,12 @@ class _Bucket:
                 if isinstance(item, Mapping) and isinstance(item.get("id"), str):
                     self.live[item["id"]] = item
                     self.marks[item["id"]] = reader.shown_mark(item, degraded)
-        reasons = {"quarantine": "quarantined", "forgotten": "forgotten"}
-        self.withheld = {w.item_id: reasons.get(str(w.reason), "quarantined") for w in prepared.withheld if w.item_id}
+        # daimon's reason and its own marker: a quarantine, a forget, or a trust
+        # ledger that cannot be read (daimon then withholds, and says why).
+        reasons = {"quarantine": "quarantined", "forgotten": "forgotten", "closed": "withheld"}
+        self.withheld = {w.item_id: (reasons.get(display.withheld_json(w)["reason"], "withheld"),
+                                     display.withheld_marker(w))
+                         for w in prepared.withheld if w.item_id}
 
 
 def _state(row: Mapping, bucket: _Bucket | None) -> tuple[HitState, str | None, bool]:
@@ -132,7 +136,8 @@ def _state(row: Mapping, bucket: _Bucket | None) -> tuple[HitState, str | None, 
         return ("resolved" if row.get("superseded_by") == "resolved" else "superseded"), phrase, False
     if bucket is not None and item_id:
         if item_id in bucket.withheld:
-            return bucket.withheld[item_id], phrase, False  # type: ignore[return-value]
+            word, marker = bucket.withheld[item_id]
+            return word, phrase or marker, False  # type: ignore[return-value]
         event = view.closing_event({"id": item_id, "text": row.get("text")}, bucket.snap)
         word = view.lifecycle_word(event) if event else "active"
         if word in ("resolved", "superseded", "forgotten"):
