@@ -58,3 +58,10 @@ def test_the_corroboration_reset_warning_follows_daimons_badge(demo_store: demo.
               if any("corroboration" in e for e in plans.build_plan("resolve", (i.id or "",), ref).effects)}
     badged = {i.id for i in items if "[≈ corroborated" in (i.line or "")}  # daimon's own line
     assert warned == badged and warned
+
+
+def test_constants_named_after_daimons_are_daimons() -> None:
+    from daimon_briefing import briefing, store
+
+    assert verbs.HUMAN_SOURCES == store.HUMAN_EVENT_SOURCES
+    assert verbs.ItemFacts(item_id="x").badge_min == briefing.CORROBORATION_MIN == plans.badge_min()
