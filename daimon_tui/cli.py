@@ -180,6 +180,12 @@ def _headless(args: argparse.Namespace, project_path: str | None, out: TextIO) -
     if args.command == "brief" and args.as_daimon:
         return _as_daimon(args, project_path, out)
     project = reader.resolve_project(project_path, args.slug)
+    if args.command == "diff":  # daimon's own answer for a project with no checkpoint (exit 1)
+        from daimon_tui.headless.diff import run_diff
+        from daimon_tui.store.read import history
+
+        report = history.diff_generations(project, args.frm, args.to)
+        return run_diff(project, report, as_json=args.json, out=out, err=sys.stderr)
     if not reader.project_exists(project):
         print(f"daimon-tui: no daimon checkpoint for {project.target}", file=sys.stderr)
         return 1
@@ -202,12 +208,6 @@ def _headless(args: argparse.Namespace, project_path: str | None, out: TextIO) -
 
             return run_brief_team(briefing, project, as_json=args.json, out=out, when=args.as_of)
         return run_brief(briefing, as_json=args.json, out=out)
-    if args.command == "diff":
-        from daimon_tui.headless.diff import run_diff
-        from daimon_tui.store.read import history
-
-        report = history.diff_generations(project, args.frm, args.to)
-        return run_diff(project, report, as_json=args.json, out=out, err=sys.stderr)
     if args.command == "audit":
         from daimon_tui.headless.audit import run_audit
 

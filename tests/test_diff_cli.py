@@ -81,3 +81,11 @@ def test_headless_diff_plain_names_the_generations(demo_store: demo.DemoStore, c
     assert "+ added      [" in out
     assert cli.main(["diff", "--project", str(demo_store.project), "--from", "0"]) == 2
     assert "--from must be older than --to" in capsys.readouterr().err
+
+
+def test_headless_diff_of_a_project_without_checkpoints(demo_store: demo.DemoStore, capsys) -> None:
+    other = demo_store.project.parent / "other"
+    other.mkdir()
+    theirs_rc, theirs = _daimon("diff", "--json", "--project", str(other))
+    ours_rc, ours = _ours(capsys, "diff", "--json", "--project", str(other))
+    assert (ours_rc, ours) == (theirs_rc, theirs) and theirs_rc == 1
