@@ -382,16 +382,13 @@ def _edited_note(session_id: str, read_from: str | None) -> Diagnostic:
 
 
 def _changes(
-    project: ProjectRef, older: tuple[str, view.Opened, str | None], newer: tuple[str, view.Opened, str | None],
-    snap: view.Snapshot,
+    older: tuple[str, view.Opened, str | None], newer: tuple[str, view.Opened, str | None], snap: view.Snapshot,
 ) -> tuple[tuple[DiffRow, ...], tuple[Diagnostic, ...]]:
     rows = daimon_history.changes(older[1], newer[1], snap)
-    notes = []
-    for sid, _opened, read_from in (older, newer):
-        raw = view.open_sessions(project.target, [sid], live=False, snap=snap).get(sid)
-        if raw is not None and receipt_state(raw.checkpoint) == "mismatch":
-            notes.append(_edited_note(sid, read_from))
-    return tuple(DiffRow(**row) for row in rows), tuple(notes)
+    # daimon's check reads the session's root file whichever copy names it.
+    notes = tuple(_edited_note(sid, read_from) for sid, opened, read_from in (older, newer)
+                  if receipt_state(opened.checkpoint) == "mismatch")
+    return tuple(DiffRow(**row) for row in rows), notes
 
 
 def diff(project: ProjectRef, older_sid: str, newer_sid: str) -> DiffReport:
@@ -426,7 +423,7 @@ def diff(project: ProjectRef, older_sid: str, newer_sid: str) -> DiffReport:
                     Diagnostic(message=f"session {sid} is not a readable session of this project") for sid in missing
                 ),
             )
-        rows, notes = _changes(project, ends[0], ends[1], snap)
+        rows, notes = _changes(ends[0], ends[1], snap)
     except Exception as exc:
         return DiffReport(older=older_sid, newer=newer_sid, diagnostics=(_failed("diff could not be computed", exc),))
     return DiffReport(
@@ -484,7 +481,6 @@ def diff_generations(project: ProjectRef, older: int | None = None, newer: int |
     (old_gen, old_ptr), (new_gen, new_ptr) = pair
     try:
         rows, notes = _changes(
-            project,
             (old_gen.session_id or "", old_ptr.opened, old_gen.pointer),
             (new_gen.session_id or "", new_ptr.opened, new_gen.pointer),
             snap,
