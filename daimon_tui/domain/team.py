@@ -9,7 +9,7 @@ from __future__ import annotations
 from daimon_tui.domain.inert import inert
 from daimon_tui.models import NOT_CORROBORATION, SYNC_COMMAND, OwnQuarantine, TeamItem, Teammate, TeamRemote, TeamView
 
-# `daimon brief --team`'s own header (render._TEAMMATES_HEADER; a test pins it).
+# `daimon brief --team`'s own header (its teammates header; a test pins it).
 TEAMMATES_HEADER = "Teammates — where they left off:"
 TEAMMATE_RELEASE_REFUSAL = (
     "a teammate's quarantine is never released from here: daimon gives no one but its author that right; "

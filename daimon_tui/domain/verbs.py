@@ -111,6 +111,8 @@ class StoreGuard(Frozen):
 
     disabled: bool = False
     ledgers: dict[str, str] = Field(default_factory=dict)
+    # verb -> why it is off (safe mode: it needs a private daimon call)
+    verbs_off: dict[str, str] = Field(default_factory=dict)
 
     def refusal(self, ledger: str) -> str | None:
         if self.disabled:
@@ -314,6 +316,8 @@ def plan_retract(project: str, items: list[ItemFacts], guard: StoreGuard, data: 
     writes, refusals = [], []
     for facts in items:
         refused = _common_refusal(facts, guard, TRUST)
+        if refused is None and "retract" in guard.verbs_off:
+            refused = _refuse(facts, "safe-mode", guard.verbs_off["retract"])
         if refused is None and facts.lifecycle == "quarantined":
             refused = _refuse(facts, "already-retracted", f"already quarantined ({facts.quarantine_id})")
         if refused is None and (facts.text is None or facts.lifecycle in ("forgotten", "absent")):

@@ -21,10 +21,11 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from unittest import mock
 
 from daimon_briefing import capture, serializer, store, testing
 from daimon_briefing.surfaces import Writer
+
+from daimon_tui.store.daimon_api import writing as daimon_writing
 
 DEMO_NOW = datetime(2026, 12, 2, 9, 0, tzinfo=UTC)
 
@@ -146,7 +147,7 @@ def leave_handoff(project: Path, note: str, when: datetime) -> None:
         def now(cls, tz=None):  # type: ignore[override]
             return when.astimezone(tz) if tz else when.replace(tzinfo=None)
 
-    with mock.patch.object(store, "datetime", At):
+    with daimon_writing.store_clock(At):
         store.append_event("", "active", note=note, kind="handoff", project_dir=str(project), writer=Writer.HUMAN)
 
 

@@ -28,10 +28,11 @@ from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from daimon_briefing import config, store, surfaces, teamproject, view
+from daimon_briefing import config, store, surfaces, view
 
 from daimon_tui.models import Diagnostic, Frozen, Handoff, ProjectRef
 from daimon_tui.store import paths
+from daimon_tui.store.daimon_api import reading as daimon_reading
 from daimon_tui.store.read import team_history
 
 _LOCK = re.compile(r"\.lock$")
@@ -159,7 +160,7 @@ def _copy_bucket(src: Path, dst: Path, cutoff: str, ledgers: frozenset[str]) -> 
     dst.mkdir(parents=True, exist_ok=True)
     cut = 0
     for path in sorted(src.iterdir()):
-        if not path.is_file() or _LOCK.search(path.name) or store._POINTER_RE.match(path.name):
+        if not path.is_file() or _LOCK.search(path.name) or daimon_reading.is_pointer_name(path.name):
             continue
         if path.name in ledgers or path.suffix == ".jsonl":
             cut += _cut_ledger(path, dst / path.name, cutoff)
@@ -173,7 +174,7 @@ def _session_files(root: Path, slug: str, cutoff: str) -> list[tuple[str, str, P
     or before `cutoff` (a checkpoint is written a minute or two after its
     `created`), oldest first."""
     out = []
-    for path in store._session_files(root):
+    for path in daimon_reading.session_files(root):
         try:
             raw = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
@@ -191,7 +192,7 @@ def _pointer_bytes(bucket: Path, session_id: str, fallback: Path) -> bytes:
     """The bytes the bucket's pointer held for this session when a retained
     pointer still holds it, else the session file's own."""
     for path in sorted(bucket.glob("*.json")):
-        if not store._POINTER_RE.match(path.name):
+        if not daimon_reading.is_pointer_name(path.name):
             continue
         try:
             data = path.read_bytes()
@@ -206,8 +207,9 @@ def _copy_team(dst: Path, cutoff: str) -> None:
     """Teammates' published ledgers: tombstones whole (a forget is never
     undone by going back), quarantines cut at the moment."""
     team = config.team_dir()
-    names = (store._TOMBSTONE_NAME, store._QUARANTINE_NAME)
-    for path in store._team_ledger_paths(names, include_own=True, include_local=True):
+    tombstones = daimon_reading.tombstone_ledger_name()
+    names = (tombstones, daimon_reading.quarantine_ledger_name())
+    for path in daimon_reading.team_ledger_paths(names, include_own=True, include_local=True):
         path = Path(path)
         if not path.is_file():
             continue
@@ -216,7 +218,7 @@ def _copy_team(dst: Path, cutoff: str) -> None:
         except ValueError:
             continue
         target.parent.mkdir(parents=True, exist_ok=True)
-        if path.name == store._TOMBSTONE_NAME:
+        if path.name == tombstones:
             shutil.copy2(path, target)
         else:
             _cut_ledger(path, target, cutoff)
@@ -228,7 +230,7 @@ def _settings(copy_root: Path) -> dict[str, str]:
     if active is not None:
         mapping = dict(active)
     else:
-        found = {**config._file_values(), **os.environ}
+        found = {**daimon_reading.settings_file_values(), **os.environ}
         mapping = {k: v for k, v in found.items() if k.startswith("DAIMON_")}
     dirs = {
         "DAIMON_CHECKPOINT_DIR": "checkpoints",
@@ -315,8 +317,8 @@ def as_of(project: ProjectRef, when: str | datetime) -> Iterator[AsOfStore]:
             stack.enter_context(config.settings_override(mapping))
             stack.enter_context(config.checkpoint_dir_override(copy_root / "checkpoints"))
             stack.enter_context(config.log_dir_override(copy_root / "logs"))
-            stack.callback(teamproject._cache.clear)
-            teamproject._cache.clear()
+            stack.callback(daimon_reading.clear_team_project_cache)
+            daimon_reading.clear_team_project_cache()
             yield built
 
 

@@ -6,7 +6,7 @@ note, the code-drift block and the withheld trailer are reserved first, then
 `briefing.select` decides which items the body keeps. `budget()` runs that
 allocator with the inputs the CLI gives it, so "not briefed" is daimon's own
 verdict, never a copy of its rules. `daimon_text()` is the CLI's plain output,
-from daimon's own verb (`daimon_cli_brief`).
+from daimon's own verb (`daimon_api.brief_verb`).
 
 Neither writes: the CLI's side effects (its usage line, world-check rows,
 surfaced stamps) stay out, and so do its live world probes (`gh`: network) and
@@ -22,10 +22,12 @@ import threading
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from daimon_briefing import anchor, briefing, config, display, jsonl, render, requests, schema, store, view
+from daimon_briefing import anchor, briefing, config, display, jsonl, requests, schema, store, view
 from daimon_briefing.jsonl import Health
 
 from daimon_tui.models import Handoff, ProjectRef
+from daimon_tui.store.daimon_api import reading as daimon_reading
+from daimon_tui.store.daimon_api import rendering
 
 
 class Route(NamedTuple):
@@ -68,14 +70,14 @@ def item_key(section: str, item: Any) -> str:
         text = str(item.get("text") or "")
     else:
         text = str(item)
-    return f"text:{section}:{text.split(briefing._TRUNCATION_MARKER)[0].strip()}"
+    return f"text:{section}:{text.split(rendering.truncation_marker())[0].strip()}"
 
 
 def _handoff_key(target: str) -> tuple | None:
     """What `store.active_handoff` is a function of: the events ledger (the
     baton) and the bucket's pointers (how many sessions consumed it)."""
     try:
-        bucket = view._bucket(target)
+        bucket = daimon_reading.bucket_dir(target)
         if bucket is None:
             return None
         stats = []
@@ -104,7 +106,7 @@ def baton_rows(target: str) -> jsonl.Read | None:
     found from bytes."""
     from daimon_tui.store.read import ledger_lines
 
-    bucket = view._bucket(target)
+    bucket = daimon_reading.bucket_dir(target)
     return ledger_lines.rows_spelling(bucket, "handoff") if bucket is not None else None
 
 
@@ -163,9 +165,7 @@ def _raw_handoff(found: Handoff | None) -> dict | None:
 
 
 def _trailer(annotated: briefing.Annotated) -> list[str]:
-    from daimon_briefing.cli import brief as cli_brief
-
-    return cli_brief._withheld_trailer(annotated, None)
+    return rendering.withheld_trailer(annotated, None)
 
 
 def _brief_notes(annotated: briefing.Annotated, where: Route) -> tuple:
@@ -200,10 +200,10 @@ def budget(project: ProjectRef, annotated: briefing.Annotated, found: Handoff | 
         return None
     where = route(project)
     trailer_text = "".join(f"{line}\n" for line in _trailer(live))
-    reserved = len((render._format_handoff(_raw_handoff(found)) + render._format_version_note(checkpoint)
-                    + render._format_drift(_drift(checkpoint, where)) + trailer_text).encode("utf-8")) + 1
+    header = rendering.header_reserve(_raw_handoff(found), checkpoint, _drift(checkpoint, where))
+    reserved = len((header + trailer_text).encode("utf-8")) + 1
     notes = _brief_notes(live, where)
-    rulings, decision_count, asks, verdicts, owed, cards = render._panel_lines(
+    rulings, decision_count, asks, verdicts, owed, cards = rendering.panel_lines(
         where.target, where.worldcheck_project, live.snapshot, notes)
     selection = briefing.select(
         built, briefing.effective_budget(), degraded=briefing.receipt_degraded(checkpoint), rulings=rulings,
@@ -216,7 +216,7 @@ def budget(project: ProjectRef, annotated: briefing.Annotated, found: Handoff | 
         for item in selection.kept.get(section) or ():
             key = item_key(section, item)
             kept.add(key)
-            lines[key] = briefing._sel_line(selection, section, item)
+            lines[key] = rendering.selected_line(selection, section, item)
         note = briefing.section_note(selection, section)
         if note:
             section_notes[section] = note
@@ -227,14 +227,12 @@ def budget(project: ProjectRef, annotated: briefing.Annotated, found: Handoff | 
 def daimon_text(project: ProjectRef, *, by_slug: bool = False) -> str:
     """Byte for byte what `daimon brief --project PATH` (`--slug SLUG` with
     `by_slug`) prints, plain, for this project now, minus its side effects
-    (daimon's own verb, `daimon_cli_brief`). Raises RuntimeError when daimon
+    (daimon's own verb, `daimon_api.brief_verb`). Raises RuntimeError when daimon
     would call out or prints nothing but an error."""
-    from daimon_tui.store.read import daimon_cli_brief
+    from daimon_tui.store.daimon_api import brief_verb
 
-    if project.path and not by_slug:
-        printed = daimon_cli_brief.brief(project.path)
-    else:
-        printed = daimon_cli_brief.brief(slug=project.slug)
+    by_path = bool(project.path) and not by_slug
+    printed = brief_verb.brief(project.path) if by_path else brief_verb.brief(slug=project.slug)
     if printed.rc and not printed.out:
         raise RuntimeError(printed.err.strip().removeprefix("error: ") or f"daimon's brief exited {printed.rc}")
     return printed.out

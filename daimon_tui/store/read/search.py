@@ -37,6 +37,7 @@ from pydantic import Field
 from daimon_tui.domain.search_query import SearchQuery, hit_matches, parse_query
 from daimon_tui.models import Diagnostic, Frozen, ProjectRef
 from daimon_tui.store import paths
+from daimon_tui.store.daimon_api import rendering
 from daimon_tui.store.judging import kept_fold, snapshot_share
 from daimon_tui.store.read import reader, recall_generation
 
@@ -94,9 +95,9 @@ def _iso(created: Any) -> str | None:
 
 
 def _mark(row: Mapping) -> str:
-    # daimon's own mark rule (briefing._mark) on the stored trust class.
-    word = briefing._mark({"trust": row.get("trust")})
-    return {briefing._VERBATIM_MARK: "verbatim", briefing._INFERRED_MARK: "inferred"}.get(word, "untagged")
+    # daimon's own mark rule on the stored trust class (never degraded here).
+    word = rendering.mark_words().get(rendering.mark({"trust": row.get("trust")}))
+    return word if word in ("verbatim", "inferred") else "untagged"
 
 
 class _Bucket:

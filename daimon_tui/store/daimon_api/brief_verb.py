@@ -14,8 +14,9 @@ network) or the receipt signer for the rest. Those probes are not run here:
 when daimon would have run one, its text cannot be reproduced offline and
 `NotReproducible` says so instead of printing a different briefing.
 
-Private daimon names, all in this module: `cli.brief._cmd_brief.__wrapped__`,
-`effects_commit.Pending`, and a run-time swap of `worldcheck._run_probes`.
+Private daimon names, all in this module (contract `brief_verb.verb`):
+`cli.brief._cmd_brief.__wrapped__`, `effects_commit.Pending`, and a run-time
+swap of `worldcheck._run_probes` for the length of one call.
 """
 
 from __future__ import annotations
@@ -28,7 +29,10 @@ from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 from daimon_briefing import config, effects_commit, jsonl, view, worldcheck
-from daimon_briefing.cli import brief as cli_brief
+
+from daimon_tui.store.daimon_api import mode
+
+_VERB = "brief_verb.verb"
 
 
 class NotReproducible(RuntimeError):
@@ -66,6 +70,9 @@ def brief(project_path: str | None = None, slug: str | None = None, *, team: boo
     """What `daimon brief [--project PATH | --slug SLUG] [--team]` prints
     (plain) and returns. Raises NotReproducible when that needs a program or
     the network."""
+    mode.require(_VERB)
+    from daimon_briefing.cli import brief as cli_brief  # ~70 ms: only when asked
+
     if config.llm_briefing():
         raise NotReproducible("daimon's LLM briefing is on (DAIMON_LLM_BRIEFING): its text is not reproducible offline")
     args = argparse.Namespace(project=project_path, slug=slug, team=team, global_fallback=False, label=False,
