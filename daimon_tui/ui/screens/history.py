@@ -297,7 +297,7 @@ class AsOfPicker(ModalScreen[str | None]):
         table.add_columns("session", "created", "topic")
         for row in self.sessions:
             table.add_row(
-                _session_cell(row), _safe(row.created, 20), _safe(row.topic), key=row.session_id
+                _session_cell(row, row.session_id), _safe(row.created, 20), _safe(row.topic), key=row.session_id
             )
         self.query_one(Input).focus()
 
