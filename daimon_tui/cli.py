@@ -149,7 +149,8 @@ def _search(args: argparse.Namespace, project_path: str | None, out: TextIO) -> 
     if not args.all_projects and not reader.project_exists(project):
         print(f"daimon-tui: no daimon checkpoint for {project.target}", file=sys.stderr)
         return 1
-    return run_search(search.search(project, args.query, all_projects=args.all_projects), as_json=args.json, out=out)
+    found = search.search(project, args.query, all_projects=args.all_projects, by_slug=bool(args.slug))
+    return run_search(found, as_json=args.json, out=out)
 
 
 def _as_daimon(args: argparse.Namespace, project_path: str | None, out: TextIO) -> int:

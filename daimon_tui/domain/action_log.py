@@ -302,10 +302,12 @@ class ActionLog:
 
     def settle(self, intent: ActionEntry, outcome: LogOutcome, *, reason: str = "",
                records: tuple[LoggedRecord, ...] = (), item_ids: tuple[str, ...] | None = None) -> ActionEntry:
-        """The outcome line for `intent` (same action id)."""
+        """The outcome line for `intent` (same action id). Only an applied
+        line names the action it undoes: a refused or failed undo is a refusal."""
         return self.record(project=intent.project, verb=intent.verb, outcome=outcome,
                            item_ids=intent.item_ids if item_ids is None else item_ids, reason=reason,
-                           records=records, undoes=intent.undoes, action_id=intent.action_id)
+                           records=records, undoes=intent.undoes if outcome == "applied" else None,
+                           action_id=intent.action_id)
 
     def pending(self, project: str | None = None) -> list[ActionEntry]:
         """Intents with no outcome line: writes interrupted before they were settled."""

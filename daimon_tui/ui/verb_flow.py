@@ -39,17 +39,6 @@ from daimon_tui.ui.screens.verb_modals import (
 TOAST_TEXT_CUT = 60
 
 
-def _logged(result: verbs.WriteResult) -> LoggedRecord:
-    # ids, codes and daimon references only: never text, note or evidence; the
-    # status is the op's word from the closed vocabulary, and only for a record
-    # that was written
-    wrote = result.outcome in ("applied", "not-applied")
-    return LoggedRecord(item_id=result.item_id, op=result.op, outcome=result.outcome, reason=result.code,
-                        ledger=result.ledger, ref=result.ref,
-                        status=verbs.logged_status(result.op, result.status) if wrote else None,
-                        ts=result.ts, undid=verbs.safe_status(result.undid))
-
-
 def _refusal_logged(refusal: verbs.Refusal, op: verbs.Op) -> LoggedRecord:
     return LoggedRecord(item_id=refusal.item_id, op=op, outcome="refused", reason=refusal.code)
 
@@ -76,10 +65,12 @@ def _log(log: ActionLog, project: ProjectRef, verb: verbs.VerbName, item_ids: tu
         reason = codes[0] if codes else ""
     if status == "partial":
         reason = "partial"
-    records = tuple(_logged(r) for r in results) + tuple(
+    records = tuple(rec for r in results for rec in verbs.logged_records(r)) + tuple(
         _refusal_logged(r, _DEFAULT_OP[verb]) for r in refusals if r.item_id)
     # a line names the items its records touched (an undo: the items undone)
     item_ids = tuple(dict.fromkeys(r.item_id for r in records)) or item_ids
+    # only an undo that compensated names what it undid: a refused `z` is a refusal
+    undoes = undoes if outcome == "applied" else None
     try:
         if intent is not None:
             entry = log.settle(intent, outcome, reason=reason, records=records, item_ids=item_ids)

@@ -189,13 +189,16 @@ def _drift(checkpoint: Mapping, where: Route) -> list:
         return []
 
 
-def budget(project: ProjectRef, annotated: briefing.Annotated, found: Handoff | None) -> Budget | None:
-    """Which items `daimon brief` would print now, from `briefing.select` run
-    with the reserved bytes and protected panels `render.render_brief` gives it.
-    `annotated` is `prepare(live=False)`'s; None when there is no body."""
+def budget(project: ProjectRef, annotated: briefing.Annotated, found: Handoff | None,
+           now: float | None = None) -> Budget | None:
+    """Which items `daimon brief` would print at `now` (default: now), from
+    `briefing.select` run with the reserved bytes and protected panels
+    `render.render_brief` gives it: ranked and aged at that instant, so an
+    as-of view splits by that instant's ranking. `annotated` is
+    `prepare(live=False)`'s; None when there is no body."""
     live = live_annotated(annotated)
     checkpoint = live.checkpoint
-    built = briefing.build(checkpoint) if isinstance(checkpoint, dict) else None
+    built = briefing.build(checkpoint, now) if isinstance(checkpoint, dict) else None
     if built is None:
         return None
     where = route(project)
@@ -206,7 +209,7 @@ def budget(project: ProjectRef, annotated: briefing.Annotated, found: Handoff | 
     rulings, decision_count, asks, verdicts, owed, cards = rendering.panel_lines(
         where.target, where.worldcheck_project, live.snapshot, notes)
     selection = briefing.select(
-        built, briefing.effective_budget(), degraded=briefing.receipt_degraded(checkpoint), rulings=rulings,
+        built, briefing.effective_budget(), now, degraded=briefing.receipt_degraded(checkpoint), rulings=rulings,
         request_lines=asks, verdict_lines=verdicts, owed_lines=owed, decision_count=decision_count,
         reserved=reserved, loops_pointer=where.loops_pointer, notes=notes, cards=cards)
     kept, lines, section_notes = set(), {}, {}

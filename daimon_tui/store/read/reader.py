@@ -525,7 +525,7 @@ def load_briefing(project: ProjectRef, now: float | None = None, *, session_id: 
                 "takes most of a minute at this size); `daimon-tui brief` computes it")),)
         else:
             try:
-                allotted = daimon_brief.budget(project, annotated, baton)
+                allotted = daimon_brief.budget(project, annotated, baton, now)
             except Unavailable as exc:  # safe mode: the split is off, the briefing still shows
                 notes += (Diagnostic(level="info", source="daimon-tui", message=str(exc)),)
             except Exception as exc:  # the split is extra; the briefing still shows

@@ -218,9 +218,13 @@ def _notes(codes: tuple, cut: bool) -> tuple[Diagnostic, ...]:
 
 
 def search(project: ProjectRef, text: str, all_projects: bool = False, team: bool = True,
-           limit: int = LIMIT) -> SearchResult:
+           limit: int = LIMIT, by_slug: bool = False) -> SearchResult:
     """Hits for `text` (words plus facets) in `project`, or everywhere. An
-    empty query lists nothing. Never raises for query text."""
+    empty query lists nothing. Never raises for query text. `by_slug`: the
+    person named one bucket, and the answer is `daimon recall --slug`'s, that
+    bucket's rows only (no teammate's copy filed under another slug)."""
+    if by_slug:
+        project, team = project.model_copy(update={"path": None}), False
     started = time.perf_counter()
     parsed: SearchQuery = parse_query(text)
     words = " ".join(parsed.words.split())

@@ -186,13 +186,15 @@ def load_team(project: ProjectRef, now: float | None = None, *, clones: bool = T
         own = view.open(project.target, live=True)
         self_slug = store.project_slug(me)
         mates = []
-        resolved = quarantined = 0
+        resolved = quarantined = by_team = 0
         for author, opened in view.team(project.target, live=True):
             if store.project_slug(author) == self_slug:
                 continue  # daimon never shows your own state as a teammate's
             prepared = briefing.prepare(project.target, now, opened=opened, stamps=False)
             resolved += prepared.suppressed
             quarantined += prepared.quarantined
+            # a teammate's published quarantine withholds with no id of the reader's trust ledger
+            by_team += sum(1 for w in prepared.withheld if w.reason == "quarantine" and not w.quarantine_id)
             mates.append((author, prepared))
         authors_of: dict[str, list[str]] = {}
         for item_id in _ids(own.checkpoint):
@@ -217,6 +219,7 @@ def load_team(project: ProjectRef, now: float | None = None, *, clones: bool = T
         teammates=teammates,
         resolved_withheld=resolved,
         quarantined_withheld=quarantined,
+        team_quarantined_withheld=by_team,
         team_quarantines=published,
         own_quarantines=own_quarantines,
         routed=routed,

@@ -151,6 +151,9 @@ class ItemDetail(Static):
         text.append("[⛔ withheld] ", style="bold red")
         text.append(f"{entry.kind} {inert(entry.id or '(no id)')}\n", style="bold")
         text.append(f"state: {entry.state}\n")
+        if entry.forgotten_after:
+            text.append(f"not forgotten yet at this moment: its value was forgotten later, at "
+                        f"{inert(entry.forgotten_after)}, and a forget is never undone by going back in time\n")
         if entry.quarantine_id:
             text.append(f"quarantine: {inert(entry.quarantine_id)}\n")
         if entry.origin_session:

@@ -67,6 +67,10 @@ def withheld_row(entry: WithheldItem, *, marked: bool = False) -> Text:
     row.append("● " if marked else "  ", style="bold magenta")
     row.append("[⛔ withheld]", style="bold red")
     row.append(f" {entry.kind} {inert(entry.id or '(no id)', limit=60)}", style="dim")
+    if entry.forgotten_after:
+        row.append(f"  (forgotten later, at {inert(entry.forgotten_after, limit=30)}: its value stays removed "
+                   "in every view)", style="italic")
+        return row
     row.append(f"  ({entry.state}", style="italic")
     if entry.quarantine_id:
         row.append(f" {inert(entry.quarantine_id, limit=40)}", style="italic")
