@@ -1,6 +1,6 @@
 """Command line entry: the interactive app, or a read-only headless report.
 
-Headless subcommands (`brief`, `check`, `audit`, `search`, `review`, `stats`) never write; every write
+Headless subcommands (`brief`, `check`, `audit`, `search`, `diff`, `review`, `stats`) never write; every write
 needs a person at the interactive app.
 """
 
@@ -80,6 +80,12 @@ def build_parser() -> argparse.ArgumentParser:
     stats = sub.add_parser("stats", parents=[where],
                            help="where memory is heading: numbers per retained session (read-only)")
     stats.add_argument("--json", action="store_true")
+    diff = sub.add_parser("diff", parents=[where],
+                          help="what changed between two retained checkpoints, as `daimon diff` (read-only)")
+    diff.add_argument("--from", dest="frm", type=int, metavar="N",
+                      help="the older generation: N writes back (default 1, or the latest readable pair)")
+    diff.add_argument("--to", type=int, metavar="M", help="the newer generation (default 0, the latest)")
+    diff.add_argument("--json", action="store_true")
     doctor = sub.add_parser("doctor", help="the installed daimon, which of our assumptions hold, what the app does")
     doctor.add_argument("--json", action="store_true")
     return parser
@@ -187,28 +193,44 @@ def _review(args: argparse.Namespace, project: ProjectRef, out: TextIO) -> int:
     return run_review(summary, briefing, as_json=args.json, markdown=args.markdown, out=out, problem=problem)
 
 
+def _as_daimon(args: argparse.Namespace, project_path: str | None, out: TextIO) -> int:
+    """daimon's own brief: its bytes, its messages and its exit code, in every
+    mode it has (daimon decides a missing bucket, `--slug` with `--team`, …)."""
+    from daimon_tui.domain.inert import inert
+    from daimon_tui.headless.brief import run_as_daimon
+    from daimon_tui.store.daimon_api import brief_verb, mode
+
+    if args.json or args.as_of:
+        print("daimon-tui: --as-daimon prints daimon's own text now; it takes no --json or --as-of", file=sys.stderr)
+        return 2
+    try:
+        printed = brief_verb.brief(project_path, args.slug, team=args.team)
+    except (brief_verb.NotReproducible, mode.Unavailable) as exc:
+        print(f"daimon-tui: {exc}", file=sys.stderr)
+        return 2
+    run_as_daimon(printed.out, out)
+    for line in printed.err.splitlines():
+        print(inert(line, limit=None), file=sys.stderr)
+    return printed.rc
+
+
 def _headless(args: argparse.Namespace, project_path: str | None, out: TextIO) -> int:
     from daimon_tui.store.read import reader
 
     if args.command == "search":
         return _search(args, project_path, out)
+    if args.command == "brief" and args.as_daimon:
+        return _as_daimon(args, project_path, out)
     project = reader.resolve_project(project_path, args.slug)
+    if args.command == "diff":  # daimon's own answer for a project with no checkpoint (exit 1)
+        from daimon_tui.headless.diff import run_diff
+        from daimon_tui.store.read import history
+
+        report = history.diff_generations(project, args.frm, args.to)
+        return run_diff(project, report, as_json=args.json, out=out, err=sys.stderr)
     if not reader.project_exists(project):
         print(f"daimon-tui: no daimon checkpoint for {project.target}", file=sys.stderr)
         return 1
-    if args.command == "brief" and args.as_daimon:
-        from daimon_tui.headless.brief import run_as_daimon
-        from daimon_tui.store.read import daimon_brief
-
-        if args.json or args.as_of:
-            print("daimon-tui: --as-daimon prints daimon's own text now; it takes no --json or --as-of",
-                  file=sys.stderr)
-            return 2
-        try:
-            return run_as_daimon(daimon_brief.daimon_text(project, by_slug=bool(args.slug)), out)
-        except RuntimeError as exc:
-            print(f"daimon-tui: {exc}", file=sys.stderr)
-            return 2
     if args.command == "brief":
         from daimon_tui.headless.brief import run_brief
 

@@ -226,6 +226,11 @@ class SessionSummary(Frozen):
     created: str | None = None
     topic: str | None = None
     counts: dict[str, int] = Field(default_factory=dict)
+    # daimon's tamper check of the session file (`view.receipt_state`):
+    # unsigned, missing, match, or mismatch (changed after signing).
+    receipt: str | None = None
+    # The pointer that still holds it (`latest.json`, `prev-N.json`): what daimon reads.
+    pointer: str | None = None
 
 
 # ---- team memory ----------------------------------------------------------------

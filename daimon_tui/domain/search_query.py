@@ -1,10 +1,11 @@
 """The search box's syntax: words for daimon's recall, plus facets that filter
 its hits, e.g. `retry trust:verbatim state:carried since:30d -flaky`.
 
-Facets: `trust:` (verbatim, inferred, untagged), `kind:` (decision, question,
+Facets: `trust:` (the mark the briefing shows: verbatim, inferred, untagged,
+unverified-verbatim, stale), `stored:` (the stored trust class), `kind:` (decision, question,
 belief, uncertainty, topic, contradiction; a prefix is enough), `state:`
 (active, carried, resolved, superseded, contradicted, quarantined, forgotten,
-not; a prefix is enough), `project:` (part of the bucket slug), `since:` (a
+withheld, not; a prefix is enough), `project:` (part of the bucket slug), `since:` (a
 date `2026-01-31`, or an age `12h`, `7d`, `2w`, `6m`, `1y`). A leading `-`
 negates a facet or drops hits holding a word. Words go to recall as typed;
 recall makes each one a quoted phrase, so no FTS operator acts.
@@ -18,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Protocol
 
-FACETS = ("trust", "kind", "state", "project", "since")
+FACETS = ("trust", "stored", "kind", "state", "project", "since")
 _AGE = re.compile(r"^(\d{1,5})([hdwmy])$")
 _UNIT_S = {"h": 3600, "d": 86400, "w": 7 * 86400, "m": 30 * 86400, "y": 365 * 86400}
 
@@ -27,6 +28,7 @@ class Facetable(Protocol):
     text: str
     quote: str | None
     mark: str
+    trust: str | None
     kind: str
     state: str
     project_slug: str | None
@@ -103,6 +105,8 @@ def _epoch(created: str | None) -> float | None:
 def _facet_holds(hit: Facetable, facet: Facet) -> bool:
     if facet.name == "trust":
         return hit.mark == facet.value
+    if facet.name == "stored":
+        return (hit.trust or "untagged") == facet.value
     if facet.name == "kind":
         return hit.kind.lower().startswith(facet.value)
     if facet.name == "state":

@@ -38,10 +38,11 @@ def release_refusal() -> verbs.Refusal:
 
 
 def plan_teammate_retract(project: str, entry: TeamItem, guard: verbs.StoreGuard, data: verbs.RetractInput,
-                          publishes_to: tuple[str, ...]) -> verbs.Plan:
-    """daimon's retract rules over the teammate's value; the preview says whether it is published."""
+                          publishes_to: tuple[str, ...], value_refused: str | None = None) -> verbs.Plan:
+    """daimon's retract rules over the teammate's value (`value_refused`: daimon's
+    own refusal of its text); the preview says whether it is published."""
     facts = verbs.ItemFacts(item_id=entry.item.id or "", kind=entry.item.kind, text=entry.item.text,
-                            lifecycle="active")
+                            lifecycle="active", value_refused=value_refused)
     plan = verbs.plan_retract(project, [facts], guard, data)
     effects = (*plan.effects,
                f"the team: {publish_phrase(publishes_to)}",

@@ -29,8 +29,6 @@ EVENTS = "events.jsonl"
 TRUST = "trust.jsonl"
 # Sources daimon itself counts as a person's verdict (store.HUMAN_EVENT_SOURCES).
 HUMAN_SOURCES = frozenset({"cli", "cli-tty", "ui"})
-MIN_QUARANTINE_TEXT = 20
-CORROBORATION_MIN = 2
 
 
 @dataclass(frozen=True)
@@ -161,6 +159,11 @@ class ItemFacts(Frozen):
     copies: int = 0
     forgotten_key: bool = False
     reach: ForgetReach | None = None
+    # daimon's own refusal of `text` as a quarantine value (`trust.value_key`:
+    # redacted, whitespace folded, too short), asked by the store; None: accepted.
+    value_refused: str | None = None
+    # daimon's corroboration badge floor (`briefing.CORROBORATION_MIN`), from the store.
+    badge_min: int = 2
 
 
 _SUPERSEDED_BY = re.compile(r"^superseded-by:[a-z]-[0-9a-f]{6,40}(?:-[0-9]+)?$")
@@ -280,10 +283,16 @@ def _common_refusal(facts: ItemFacts, guard: StoreGuard, ledger: str) -> Refusal
 def _corroboration_effect(items: list[ItemFacts], why: str) -> list[str]:
     out = []
     for facts in items:
-        if facts.corroboration >= CORROBORATION_MIN:
+        if facts.corroboration >= facts.badge_min:
             out.append(f"{facts.item_id}: corroboration ×{facts.corroboration} is reset {why} "
                        "and will not come back on reopen")
     return out
+
+
+# What daimon does with a resolved item (`view.live`, carry's `resolved` set,
+# `recall`'s status label): it leaves the briefing and carry; recall keeps it.
+RESOLVED_EFFECT = ("the item leaves the briefing and is not carried into new sessions; "
+                   "`daimon recall` still lists it, tagged [resolved], until restored")
 
 
 def plan_resolve(project: str, items: list[ItemFacts], guard: StoreGuard, data: ResolveInput) -> Plan:
@@ -306,7 +315,7 @@ def plan_resolve(project: str, items: list[ItemFacts], guard: StoreGuard, data: 
             record=f"events.jsonl resolution {facts.item_id} status {status!r}, source ui"))
     ok = [f for f in items if f.item_id in {w.item_id for w in writes}]
     effects = [
-        "the item is withheld from the briefing, carry and recall until restored",
+        RESOLVED_EFFECT,
         *_corroboration_effect(ok, "by the resolution"),
         "the resolution time becomes the item's last-verified time",
         "mark and badges: the row leaves the briefing; under withheld (h) it reads resolved with its status",
@@ -329,9 +338,8 @@ def plan_retract(project: str, items: list[ItemFacts], guard: StoreGuard, data: 
             refused = _refuse(facts, "already-retracted", f"already quarantined ({facts.quarantine_id})")
         if refused is None and (facts.text is None or facts.lifecycle in ("forgotten", "absent")):
             refused = _refuse(facts, "no-match", "no readable item with this id")
-        if refused is None and len(" ".join((facts.text or "").split())) < MIN_QUARANTINE_TEXT:
-            refused = _refuse(facts, "text-too-short", "daimon refuses to quarantine a value shorter "
-                                                        f"than {MIN_QUARANTINE_TEXT} characters")
+        if refused is None and facts.value_refused:
+            refused = _refuse(facts, "text-too-short", f"daimon refuses it: {facts.value_refused}")
         if refused is None and not data.reason.strip():
             refused = _refuse(facts, "reason-required", "a retraction needs a reason")
         if refused is None and not data.evidence:

@@ -15,6 +15,7 @@ class Hit:
     text: str = "Retry uploads with backoff"
     quote: str | None = None
     mark: str = "verbatim"
+    trust: str | None = "verbatim"
     kind: str = "decision"
     state: str = "carried"
     project_slug: str | None = "-tmp-app"
@@ -49,3 +50,12 @@ def test_hits_match_every_facet() -> None:
     assert not hit_matches(hit, parse_query("x trust:inferred", now=NOW))
     assert not hit_matches(hit, parse_query("x -BACKOFF", now=NOW))
     assert not hit_matches(Hit(created=None), parse_query("x since:1y", now=NOW))
+
+
+def test_trust_is_the_shown_mark_and_stored_the_stored_class() -> None:
+    """As in the briefing's `/` filter: a verbatim item carried past its staleness budget shows `? unverified`."""
+    stale = Hit(mark="stale", trust="verbatim")
+    assert hit_matches(stale, parse_query("x trust:stale", now=NOW))
+    assert not hit_matches(stale, parse_query("x trust:verbatim", now=NOW))
+    assert hit_matches(stale, parse_query("x stored:verbatim", now=NOW))
+    assert hit_matches(Hit(trust=None), parse_query("x stored:untagged", now=NOW))

@@ -69,7 +69,8 @@ def test_retract_says_it_hides_every_copy_and_needs_reason_and_evidence() -> Non
                               ).refusals[0].code == "reason-required"
     assert verbs.plan_retract("p", [live()], OK, verbs.RetractInput(reason="x", evidence=())
                               ).refusals[0].code == "evidence-required"
-    assert verbs.plan_retract("p", [live(text="too short")], OK, data).refusals[0].code == "text-too-short"
+    too_short = live(text="too short", value_refused="quarantine text is too short (9 < 20 characters)")
+    assert verbs.plan_retract("p", [too_short], OK, data).refusals[0].code == "text-too-short"
 
 
 def test_restore_refuses_a_superseded_item_with_a_live_substitute() -> None:

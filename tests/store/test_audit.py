@@ -4,6 +4,7 @@ check), the forget hint, rejections, ledger health and the headless report."""
 from __future__ import annotations
 
 import base64
+import contextlib
 import io
 import json
 import os
@@ -77,15 +78,33 @@ def test_agrees_with_daimon_on_every_row(demo_store: demo.DemoStore) -> None:
         assert row.agrees
 
 
-def test_hand_edited_latest_degrades_verbatim_labels(clean_store: demo.DemoStore) -> None:
+def _daimon_brief(store: demo.DemoStore) -> str:
+    from daimon_briefing import cli as daimon_cli
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert daimon_cli.main(["brief", "--project", str(store.project)]) == 0
+    return out.getvalue()
+
+
+def test_hand_edited_latest_degrades_the_labels_daimon_degrades(clean_store: demo.DemoStore) -> None:
     demo.tamper(clean_store.checkpoint_dir, "S-day3")
     latest = rows(audit.load_audit(ref(clean_store)))["S-day3"]
     assert latest.state == "mismatch" and latest.cause == "bytes changed after signing"
     texts = {item.text: item.how for item in latest.affects}
     assert texts["Should uploads retry on HTTP 429 with exponential backoff?"] == "degrades"
     assert texts["Ship the retry change behind the UPLOAD_RETRY flag"] == "degrades"
-    assert all(how == "degrades" for how in texts.values())
-    assert latest.affects[0].describe == "label degrades to ⚠ unverified (verbatim)"
+    # A verbatim item carried past its staleness budget is `[? unverified]` in daimon's brief.
+    assert texts["Keep the upload worker single-threaded for now"] == "stale"
+    printed = _daimon_brief(clean_store)
+    for item in latest.affects:
+        line = next(line for line in printed.splitlines() if f"] {item.text}" in line)
+        label = {"degrades": audit.DEGRADED_MARK, "stale": audit.STALE_MARK}[item.how]
+        assert line.startswith(f"- [{label}] "), (item.text, line)
+    assert sum(how == "degrades" for how in texts.values()) == printed.count(f"[{audit.DEGRADED_MARK}]")
+    described = {item.how: item.describe for item in latest.affects}
+    assert described["degrades"] == "label degrades to ⚠ unverified (verbatim)"
+    assert described["stale"].startswith("daimon shows it as ? unverified")
 
 
 def test_deleted_sidecar_is_missing(clean_store: demo.DemoStore) -> None:

@@ -256,3 +256,36 @@ def test_as_of_cuts_at_the_moment_the_checkpoint_was_written(empty_store: demo.D
         assert cut.session_id == "S-late"
     with history.as_of(ref, "S-late") as cut:
         assert cut.session_id == "S-late" and cut.when == stamp(written)
+
+
+SIGNED = "Ship the retry change behind the UPLOAD_RETRY flag"
+EDITED = "Ship the retry change without the UPLOAD_RETRY flag"
+
+
+def hand_edit(d: demo.DemoStore, session_id: str, old: str, new: str) -> None:
+    """A person edits a signed session file after signing (daimon's pointers keep the signed copy)."""
+    path = d.checkpoint_dir / f"{session_id}.json"
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def test_diff_of_a_hand_edited_session_shows_the_signed_text_and_says_so(demo_store: demo.DemoStore) -> None:
+    ref = reader.resolve_project(str(demo_store.project))
+    hand_edit(demo_store, "S-day3", SIGNED, EDITED)
+    theirs = daimon_cli_json("diff", "--json", f"--slug={ref.slug}")
+    assert (theirs["from"]["session_id"], theirs["to"]["session_id"]) == ("S-day2", "S-day3")
+    assert any(r["text"] == SIGNED for r in theirs["changes"])
+    ours = history.diff(ref, "S-day2", "S-day3")
+    assert [r.model_dump() for r in ours.rows] == theirs["changes"]
+    assert all(r.text != EDITED for r in ours.rows)
+    warned = [d for d in ours.diagnostics if "S-day3" in d.message and "changed after signing" in d.message]
+    assert warned and "latest.json" in warned[0].message
+    listing = history.sessions(ref)
+    marks = {r.session_id: r.receipt for r in listing.rows}
+    assert marks["S-day3"] == "mismatch" and marks["S-day1"] == "match"
+    assert any("S-day3" in d.message and "changed after signing" in d.message for d in listing.diagnostics)
+    assert {r.session_id: r.pointer for r in listing.rows}["S-day3"] == "latest.json"
+    # Opened read-only, the session reads as daimon reads it: the signed pointer copy.
+    texts = {i.text for i in reader.load_briefing(ref, session_id="S-day3").items()}
+    assert SIGNED in texts and EDITED not in texts

@@ -36,7 +36,33 @@ def test_each_hit_says_what_it_is_now(demo_store: demo.DemoStore) -> None:
     assert topic.state == "active" and topic.kind == "topic"
     old = _by_text(search.search(project, "gzip"), "Whether gzip uploads")
     assert (old.state, old.live, old.session_id) == ("not carried", False, "S-day1")
-    assert all(h.mark in {"verbatim", "inferred", "untagged"} and h.created for h in hits.hits)
+    assert all(h.created for h in hits.hits)
+
+
+def test_search_and_the_briefing_agree_on_trust_marks(demo_store: demo.DemoStore, capsys) -> None:
+    """An item the briefing holds carries the briefing's mark in search, headless too:
+    `? unverified` past its staleness budget, `⚠ unverified (verbatim)` on a failed receipt."""
+    import json
+
+    from daimon_tui import cli
+
+    demo.tamper(demo_store.checkpoint_dir, "S-day3")  # the latest receipt fails
+    project = _project(demo_store)
+    marks = {i.id: i.mark for i in reader.load_briefing(project).items() if i.id}
+    assert {"stale", "unverified-verbatim"} <= set(marks.values())
+    shown = {}
+    for query in ("retry", "single-threaded", "upload", "staging", "branch"):
+        for hit in search.search(project, query).hits:
+            if hit.live and hit.item_id:
+                shown[hit.item_id] = hit.mark
+                assert hit.mark == marks[hit.item_id], (hit.text, hit.mark, marks[hit.item_id])
+    assert {"stale", "unverified-verbatim"} <= set(shown.values())
+    single = _by_text(search.search(project, "single-threaded"), "Keep the upload worker single-threaded")
+    assert single.trust == "verbatim" and single.mark == "stale"
+    capsys.readouterr()
+    assert cli.main(["search", "single-threaded", "--json", "--project", str(demo_store.project)]) == 0
+    hit = next(h for h in json.loads(capsys.readouterr().out)["hits"] if h["id"] == single.item_id)
+    assert hit["mark"] == "stale"
 
 
 def test_a_quarantined_value_is_never_recalled(demo_store: demo.DemoStore) -> None:

@@ -385,6 +385,16 @@ CONTRACTS: tuple[Contract, ...] = (
                   _signature("daimon_briefing.briefing:_sel_line", "sel section item"),
                   _source_signature("daimon_briefing.cli.brief:_withheld_trailer", "own team"),
                   _truncation_marker)),
+    # -- brief_verb -------------------------------------------------------------
+    Contract("brief_verb.verb", "brief_verb",
+             "cli.brief._cmd_brief (its body under `committing`), effects_commit.Pending, worldcheck._run_probes",
+             "daimon's brief verb runs with an effects collector nobody commits; world-check probes that "
+             "would start a program are collected, not run",
+             "`brief --as-daimon` (daimon's own bytes and exit code)",
+             _all(_source_signature("daimon_briefing.cli.brief:_cmd_brief", "args fx"),
+                  _signature("daimon_briefing.effects_commit:Pending", "usage"),
+                  _signature("daimon_briefing.effects_commit:Pending.add", "self more"),
+                  _signature("daimon_briefing.worldcheck:_run_probes", "probes cwd deadline why"))),
 )
 
 # Verbs that need a private daimon call: off in safe mode.

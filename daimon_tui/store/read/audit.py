@@ -18,13 +18,15 @@ from typing import Literal
 from daimon_briefing import api, config, receipts, schema, surfaces, view
 from pydantic import computed_field
 
+from daimon_tui.domain.badges import mark_label
 from daimon_tui.domain.receipt_check import FAILURE_STATES, ReceiptState, ReceiptVerdict, check_receipt
 from daimon_tui.models import Diagnostic, Frozen, ProjectRef
 from daimon_tui.store import paths
 from daimon_tui.store.daimon_api import receipts as daimon_receipts
 from daimon_tui.store.judging import kept_fold
 
-DEGRADED_MARK = "⚠ unverified (verbatim)"
+DEGRADED_MARK = mark_label("unverified-verbatim")
+STALE_MARK = mark_label("stale")
 
 # daimon's cheap answer -> the native states that are consistent with it.
 # daimon's `missing` also covers an unreadable sidecar; its `match` is only a
@@ -63,13 +65,15 @@ class AffectedItem(Frozen):
     item_id: str | None
     kind: str
     text: str
-    how: Literal["degrades", "verbatim", "carried"]
+    how: Literal["degrades", "stale", "verbatim", "carried"]
 
     @computed_field  # type: ignore[prop-decorator]
     @property
     def describe(self) -> str:
         if self.how == "degrades":
             return f"label degrades to {DEGRADED_MARK}"
+        if self.how == "stale":
+            return f"daimon shows it as {STALE_MARK} (carried past its staleness budget), not as verbatim"
         if self.how == "verbatim":
             return "verbatim label rests on this receipt"
         return "carried from this session"
@@ -220,10 +224,13 @@ def _items(checkpoint: Mapping | None) -> Iterable[tuple[str, dict]]:
 
 
 def _affected(
-    sid: str, latest_sid: str | None, latest: Mapping | None, degrades: bool, closed: frozenset
+    sid: str, latest_sid: str | None, latest: Mapping | None, degrades: bool, closed: frozenset,
+    shown: Mapping[str, str],
 ) -> tuple[AffectedItem, ...]:
     """Items the brief still shows whose label rests on this session's receipt
-    (items a resolution closed are not shown, so nothing of theirs degrades)."""
+    (items a resolution closed are not shown, so nothing of theirs degrades).
+    `shown` is each item's mark as daimon's brief renders it: a verbatim item
+    carried past its staleness budget reads `? unverified`, never degraded."""
     out: list[AffectedItem] = []
     for kind, item in _items(latest):
         text = item.get("text") if isinstance(item.get("text"), str) else ""
@@ -232,11 +239,13 @@ def _affected(
             continue
         if sid == latest_sid:
             if item.get("trust") == "verbatim":
-                out.append(
-                    AffectedItem(
-                        item_id=item_id, kind=kind, text=text, how="degrades" if degrades else "verbatim"
-                    )
-                )
+                mark = shown.get(item_id or "") if item_id else None
+                how: Literal["degrades", "stale", "verbatim"] = "verbatim"
+                if mark == "stale":
+                    how = "stale"
+                elif mark == "unverified-verbatim" or (degrades and mark is None):
+                    how = "degrades"
+                out.append(AffectedItem(item_id=item_id, kind=kind, text=text, how=how))
         elif item.get("carried_from") and sid in (item.get("carried_from"), item.get("origin_session")):
             out.append(AffectedItem(item_id=item_id, kind=kind, text=text, how="carried"))
     return tuple(out)
@@ -274,6 +283,15 @@ def _forget_hint(row: ReceiptRow, tombstones: tuple[tuple[float, str], ...]) -> 
 # ---- sections -----------------------------------------------------------------
 
 
+def _shown_marks(project: ProjectRef) -> dict[str, str]:
+    """Each item's mark as daimon's brief renders it now (the briefing's own
+    read: `briefing.prepare`'s stamps, then daimon's mark), by id."""
+    from daimon_tui.store.read import reader
+
+    read = reader.load_briefing(project, budget_up_to=0)
+    return {i.id: i.mark for i in (*read.items(), *read.resolved) if i.id}
+
+
 def _receipt_rows(
     project: ProjectRef, latest: Mapping | None, snap: object, diagnostics: list[Diagnostic]
 ) -> tuple[ReceiptRow, ...]:
@@ -299,6 +317,7 @@ def _receipt_rows(
         if event.tombstone and (epoch := _epoch(event.ts)) is not None
     )
     rows: list[ReceiptRow] = []
+    shown: dict[str, str] | None = None
     for entry in listing.rows:
         sid = entry.session_id
         created = entry.created if isinstance(entry.created, str) else None
@@ -360,6 +379,8 @@ def _receipt_rows(
         except ValueError:
             daimon_state = "unsigned"  # daimon reads an unparsable file as carrying no marker
         degrades = sid == latest_sid and daimon_state in {"missing", "mismatch"}
+        if shown is None and sid == latest_sid and (verdict.failed or degrades):
+            shown = _shown_marks(project)
         row = ReceiptRow(
             **base,
             state=verdict.state,
@@ -368,7 +389,7 @@ def _receipt_rows(
             daimon_detail=daimon_detail,
             file_mtime=file_mtime,
             sidecar_mtime=sidecar_mtime,
-            affects=_affected(sid, latest_sid, latest, degrades, closed)
+            affects=_affected(sid, latest_sid, latest, degrades, closed, shown or {})
             if verdict.failed or degrades
             else (),
         )

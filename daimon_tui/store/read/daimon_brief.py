@@ -6,7 +6,7 @@ note, the code-drift block and the withheld trailer are reserved first, then
 `briefing.select` decides which items the body keeps. `budget()` runs that
 allocator with the inputs the CLI gives it, so "not briefed" is daimon's own
 verdict, never a copy of its rules. `daimon_text()` is the CLI's plain output,
-printed by `render.render_brief` into a buffer.
+from daimon's own verb (`daimon_api.brief_verb`).
 
 Neither writes: the CLI's side effects (its usage line, world-check rows,
 surfaced stamps) stay out, and so do its live world probes (`gh`: network) and
@@ -16,15 +16,13 @@ when called (~70 ms beyond what the reader imports), never by the first paint.
 
 from __future__ import annotations
 
-import contextlib
 import copy
-import io
 import os
 import threading
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from daimon_briefing import anchor, briefing, config, display, jsonl, ledger, render, requests, schema, store, view
+from daimon_briefing import anchor, briefing, config, display, jsonl, requests, schema, store, view
 from daimon_briefing.jsonl import Health
 
 from daimon_tui.models import Handoff, ProjectRef
@@ -53,11 +51,10 @@ class Budget(NamedTuple):
     lines: Mapping[str, str]
 
 
-def route(project: ProjectRef, *, by_slug: bool = False) -> Route:
-    """`by_slug`: as `daimon brief --slug` reads it, even when the bucket's directory is known."""
+def route(project: ProjectRef) -> Route:
     from daimon_briefing import cli
 
-    if project.path and not by_slug:
+    if project.path:
         return Route(project.path, project.path, project.path, cli.loops_lists_project(project.path))
     return Route(project.slug, None, None, False)
 
@@ -232,41 +229,13 @@ def budget(project: ProjectRef, annotated: briefing.Annotated, found: Handoff | 
 
 def daimon_text(project: ProjectRef, *, by_slug: bool = False) -> str:
     """Byte for byte what `daimon brief --project PATH` (`--slug SLUG` with
-    `by_slug`) prints, plain, for this project now, minus its side effects.
-    Raises RuntimeError when daimon would call out (its LLM briefing is on)
-    or the briefing cannot be prepared."""
-    import time
+    `by_slug`) prints, plain, for this project now, minus its side effects
+    (daimon's own verb, `daimon_api.brief_verb`). Raises RuntimeError when daimon
+    would call out or prints nothing but an error."""
+    from daimon_tui.store.daimon_api import brief_verb
 
-    if config.llm_briefing():
-        raise RuntimeError("daimon's LLM briefing is on (DAIMON_LLM_BRIEFING): its text is not reproducible offline")
-    where = route(project, by_slug=by_slug)
-    try:
-        annotated = briefing.prepare(where.target, time.time(), route=store.Route.OWN)
-    except Exception as exc:
-        raise RuntimeError(f"the briefing could not be prepared ({type(exc).__name__}); nothing was rendered") from exc
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        _print_brief(project, where, annotated)
-    return out.getvalue()
-
-
-def _print_brief(project: ProjectRef, where: Route, annotated: briefing.Annotated) -> None:
-    """`cli.brief._cmd_brief` then `_render_briefing_body`, their printing only."""
-    checkpoint = annotated.checkpoint
-    if where.drift_project is None:  # the --slug branch of `_cmd_brief`
-        if not isinstance(checkpoint, dict):
-            render.render_brief_line([f"no checkpoint bucket for slug {project.slug} — "
-                                      "`daimon projects` lists what exists"])
-            return
-        render.render_brief_note([f"cross-project briefing — project: {project.slug}"])
-    elif ledger.serialize_in_flight(store.project_slug(project.path) or ""):
-        render.render_brief_note([
-            "a serialize is in flight — this briefing may be one session "
-            "behind; re-run `daimon brief` in a few minutes for the fresh one."])
-    drift = _drift(checkpoint, where) if isinstance(checkpoint, dict) else []
-    notes = _brief_notes(annotated, where)
-    render.render_brief(checkpoint, drift=drift, teammates=None, handoff=_raw_handoff(handoff(where.target)),
-                        project_dir=where.target, worldcheck_project=where.worldcheck_project,
-                        trailer=_trailer(annotated), loops_pointer=where.loops_pointer,
-                        snap=annotated.snapshot, notes=notes)
-
+    by_path = bool(project.path) and not by_slug
+    printed = brief_verb.brief(project.path) if by_path else brief_verb.brief(slug=project.slug)
+    if printed.rc and not printed.out:
+        raise RuntimeError(printed.err.strip().removeprefix("error: ") or f"daimon's brief exited {printed.rc}")
+    return printed.out

@@ -117,11 +117,28 @@ class DiffRow(Frozen):
 _REQUIRED = frozenset({"change", "item_id", "kind"})
 
 
+class Generation(Frozen):
+    """One retained pointer of the bucket in daimon's numbering: 0 is
+    `latest.json`, N is `prev-N.json` (what `daimon diff --from/--to` take)."""
+
+    index: int
+    pointer: str
+    session_id: str | None = None
+    created: str | None = None
+    readable: bool = True
+
+
 class DiffReport(Frozen):
     older: str
     newer: str
     rows: tuple[DiffRow, ...] = ()
     diagnostics: tuple[Diagnostic, ...] = ()
+    older_generation: Generation | None = None
+    newer_generation: Generation | None = None
+    # A refused address, as daimon's `diff` refuses it: rc 1 unreadable, 2 bad address.
+    refused: str | None = None
+    refused_rc: int = 0
+    skipped: tuple[Generation, ...] = ()
 
 
 def _failed(what: str, exc: Exception) -> Diagnostic:
@@ -318,15 +335,23 @@ def sessions(project: ProjectRef) -> SessionListing:
     except Exception as exc:
         return SessionListing(diagnostics=(_failed("sessions could not be read", exc),))
     rows, notes = [], []
+    held_by = {g.session_id: g.pointer for g in reversed(generations(project)) if g.readable and g.session_id}
     for r in listed.rows:
         held = opened.get(r.session_id)
+        receipt = None
         if held is None:
             notes.append(Diagnostic(message=f"session {r.session_id} could not be opened"))
             counts: dict[str, int] = {}
         else:
             counts = _counts(held.checkpoint, len(held.withheld))
+            receipt = receipt_state(held.checkpoint)
+            if receipt == "mismatch":
+                notes.append(_edited_note(r.session_id, held_by.get(r.session_id)))
         rows.append(
-            SessionSummary(session_id=r.session_id, created=_str(r.created), topic=r.topic, counts=counts)
+            SessionSummary(
+                session_id=r.session_id, created=_str(r.created), topic=r.topic, counts=counts, receipt=receipt,
+                pointer=held_by.get(r.session_id),
+            )
         )
     if listed.unreadable:
         notes.append(Diagnostic(message=f"{listed.unreadable} session file(s) could not be parsed"))
@@ -334,39 +359,174 @@ def sessions(project: ProjectRef) -> SessionListing:
     return SessionListing(rows=tuple(rows), diagnostics=tuple(notes))
 
 
-def diff(project: ProjectRef, older_sid: str, newer_sid: str) -> DiffReport:
-    """daimon's own change rows between two session files of the project."""
-    p = project.target
+def _generation(pointer: view.Pointer) -> Generation:
+    index = 0 if pointer.ref == "latest" else int(pointer.ref.rsplit("-", 1)[1])
+    meta = pointer.meta
+    return Generation(
+        index=index,
+        pointer=f"{pointer.ref}.json",
+        session_id=_str(meta.session_id) if meta else None,
+        created=_str(meta.created) if meta else None,
+        readable=pointer.readable,
+    )
+
+
+def generations(project: ProjectRef) -> tuple[Generation, ...]:
+    """The bucket's pointer window, newest first, in daimon's numbering."""
     try:
-        snap = view.snapshot(p)
-        opened = view.open_sessions(p, [older_sid, newer_sid], live=False, snap=snap)
-        missing = [sid for sid in (older_sid, newer_sid) if sid not in opened]
-        if missing:
-            return DiffReport(
-                older=older_sid,
-                newer=newer_sid,
-                diagnostics=tuple(
-                    Diagnostic(message=f"session {sid} is not a readable session of this project")
-                    for sid in missing
-                ),
-            )
-        rows = daimon_history.changes(opened[older_sid], opened[newer_sid], snap)
-    except Exception as exc:
-        return DiffReport(
-            older=older_sid,
-            newer=newer_sid,
-            diagnostics=(_failed("diff could not be computed", exc),),
-        )
+        return tuple(_generation(p) for p in view.pointers(project.target))
+    except Exception:
+        return ()
+
+
+def receipt_state(checkpoint: Mapping | None) -> str:
+    """daimon's own tamper check of a session (`view.receipt_state`): `unsigned`,
+    `missing`, `match` or `mismatch` (the session file changed after signing)."""
+    try:
+        return str(view.receipt_state(checkpoint)["state"])
+    except Exception:
+        return "missing"
+
+
+def _edited_note(session_id: str, read_from: str | None) -> Diagnostic:
+    where = (
+        f"shown here as {read_from} holds it, the copy daimon's `diff` and `brief` read"
+        if read_from
+        else "the text shown is that edited file, not what was signed"
+    )
+    return Diagnostic(
+        level="warning",
+        message=f"session {session_id}: its file was changed after signing (the receipt no longer matches); {where}",
+        repair="daimon audit",
+    )
+
+
+def _changes(
+    older: tuple[str, view.Opened, str | None], newer: tuple[str, view.Opened, str | None], snap: view.Snapshot,
+) -> tuple[tuple[DiffRow, ...], tuple[Diagnostic, ...]]:
+    rows = daimon_history.changes(older[1], newer[1], snap)
+    # daimon's check reads the session's root file whichever copy names it.
+    notes = [_edited_note(sid, read_from) for sid, opened, read_from in (older, newer)
+             if receipt_state(opened.checkpoint) == "mismatch"]
+    # A field of the wrong JSON type is shown as its JSON and named, never raised.
     typed: list[Diagnostic] = []
-    where = f"session {older_sid} or {newer_sid}"
+    where = f"session {older[0]} or {newer[0]}"
     shown = tuple(
         DiffRow(**{"change": "", "item_id": "", "kind": "",
                    **{key: _typed(value, key, where, typed) or ("" if key in _REQUIRED else None)
                       for key, value in row.items() if key in DiffRow.model_fields}})
         for row in rows
     )
-    notes = tuple({n.message: n for n in typed}.values())
-    return DiffReport(older=older_sid, newer=newer_sid, rows=shown, diagnostics=notes)
+    notes.extend(typed)
+    return shown, tuple({n.message: n for n in notes}.values())
+
+
+def diff(project: ProjectRef, older_sid: str, newer_sid: str) -> DiffReport:
+    """daimon's own change rows between two sessions of the project.
+
+    A session still in the bucket's pointer window is read from its pointer,
+    as `daimon diff` and `daimon brief` read it (a session file edited after
+    signing does not change them); an older one from its session file. A
+    session whose file fails its receipt is named either way."""
+    p = project.target
+    try:
+        snap = view.snapshot(p)
+        held: dict[str, tuple[view.Pointer, Generation]] = {}
+        for pointer in view.pointers(p, snap=snap):
+            gen = _generation(pointer)
+            if pointer.readable and gen.session_id and gen.session_id not in held:
+                held[gen.session_id] = (pointer, gen)
+        files = view.open_sessions(p, [s for s in (older_sid, newer_sid) if s not in held], live=False, snap=snap)
+        ends, missing = [], []
+        for sid in (older_sid, newer_sid):
+            if sid in held:
+                ends.append((sid, held[sid][0].opened, held[sid][1].pointer))
+            elif sid in files:
+                ends.append((sid, files[sid], None))
+            else:
+                missing.append(sid)
+        if missing:
+            return DiffReport(
+                older=older_sid,
+                newer=newer_sid,
+                diagnostics=tuple(
+                    Diagnostic(message=f"session {sid} is not a readable session of this project") for sid in missing
+                ),
+            )
+        rows, notes = _changes(ends[0], ends[1], snap)
+    except Exception as exc:
+        return DiffReport(older=older_sid, newer=newer_sid, diagnostics=(_failed("diff could not be computed", exc),))
+    return DiffReport(
+        older=older_sid,
+        newer=newer_sid,
+        rows=rows,
+        diagnostics=notes,
+        older_generation=held[older_sid][1] if older_sid in held else None,
+        newer_generation=held[newer_sid][1] if newer_sid in held else None,
+    )
+
+
+def _refused(message: str, rc: int, skipped: tuple[Generation, ...] = ()) -> DiffReport:
+    return DiffReport(older="", newer="", refused=message, refused_rc=rc, skipped=skipped)
+
+
+def diff_generations(project: ProjectRef, older: int | None = None, newer: int | None = None) -> DiffReport:
+    """`daimon diff [--from N] [--to M]`: the same endpoints, the same refusals
+    and daimon's own change rows, read without its usage line (nothing is
+    written). Without an address: the latest readable pair, a torn generation
+    between them skipped and listed; a named torn generation is refused."""
+    p = project.target
+    try:
+        snap = view.snapshot(p)
+        pointers = view.pointers(p, snap=snap)
+    except Exception as exc:
+        return DiffReport(older="", newer="", diagnostics=(_failed("diff could not be computed", exc),),
+                          refused="the checkpoints could not be read", refused_rc=1)
+    gens = [(_generation(ptr), ptr) for ptr in pointers]
+    skipped = tuple(g for g, _ in gens if not g.readable)
+    readable = [(g, ptr) for g, ptr in gens if g.readable]
+    if older is None and newer is None:
+        if len(readable) < 2:
+            if not readable:
+                return _refused("no checkpoints in this project yet — nothing to compare", 1, skipped)
+            return DiffReport(older="", newer="", skipped=skipped)
+        pair = [readable[1], readable[0]]
+    else:
+        frm, to = (1 if older is None else older), (0 if newer is None else newer)
+        if frm <= to:
+            return _refused("--from must be older than --to: generation 0 is the latest checkpoint and a "
+                            "larger number is further back", 2, skipped)
+        by_index = {g.index: (g, ptr) for g, ptr in gens}
+        pair = []
+        for index in (frm, to):
+            if index not in by_index:
+                return _refused(f"no checkpoint {index} generations back in this project (retained: {len(gens)})",
+                                2, skipped)
+            if not by_index[index][0].readable:
+                return _refused(f"{by_index[index][0].pointer} is unreadable, so generation {index} "
+                                "cannot be compared", 1, skipped)
+            pair.append(by_index[index])
+        if not readable:
+            return _refused("no checkpoints in this project yet — nothing to compare", 1, skipped)
+    (old_gen, old_ptr), (new_gen, new_ptr) = pair
+    try:
+        rows, notes = _changes(
+            (old_gen.session_id or "", old_ptr.opened, old_gen.pointer),
+            (new_gen.session_id or "", new_ptr.opened, new_gen.pointer),
+            snap,
+        )
+    except Exception as exc:
+        return DiffReport(older="", newer="", diagnostics=(_failed("diff could not be computed", exc),),
+                          refused="the diff could not be computed", refused_rc=1)
+    return DiffReport(
+        older=old_gen.session_id or old_gen.pointer,
+        newer=new_gen.session_id or new_gen.pointer,
+        rows=rows,
+        diagnostics=notes,
+        older_generation=old_gen,
+        newer_generation=new_gen,
+        skipped=skipped,
+    )
 
 
 # The "as of" copy is its own module; re-exported here with the other history reads.
@@ -377,6 +537,7 @@ __all__ = [
     "Demotion",
     "DiffReport",
     "DiffRow",
+    "Generation",
     "SessionListing",
     "Timeline",
     "TimelineEvent",
@@ -384,6 +545,9 @@ __all__ = [
     "WitnessReport",
     "as_of",
     "diff",
+    "diff_generations",
+    "generations",
+    "receipt_state",
     "sessions",
     "timeline",
     "witnesses",

@@ -15,8 +15,9 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from daimon_briefing import api, briefing, config, schema, store, view
+from daimon_briefing import api, briefing, config, marks, schema, store, view
 
+from daimon_tui.domain.badges import MARKS
 from daimon_tui.models import (
     Axis,
     Badge,
@@ -301,6 +302,22 @@ def _mark_of(item: Mapping, degraded: bool) -> Mark:
     return rendering.mark_words().get(rendering.mark(item, degraded), "untagged")  # type: ignore[return-value]
 
 
+_SHOWN_WORD = {style.label: word for word, style in MARKS.items()}
+
+
+def _line_mark(line: str) -> Mark | None:
+    bullet = next((m for m in marks.ITEM_MARKS if line.startswith(f"{m} [")), None)
+    label = line[len(bullet) + 2:].split("]", 1)[0] if bullet else ""
+    return _SHOWN_WORD.get(label)  # type: ignore[return-value]
+
+
+def shown_mark(item: Mapping, degraded: bool) -> Mark:
+    """The mark daimon's brief prints for a prepared item, read off daimon's
+    own line (`? unverified` past the staleness budget, `⚠ unverified
+    (verbatim)` on a failed receipt): what every surface shows for it."""
+    return _line_mark(rendering.line(dict(item), degraded)) or _mark_of(item, degraded)
+
+
 def _badges(item: Mapping) -> tuple[Badge, ...]:
     """daimon's badges for one stamped item, in the order of its rendered line."""
     badges: list[Badge] = []
@@ -346,7 +363,7 @@ def _item(section: str, raw: Mapping, degraded: bool, snap: Any) -> Item:
         quote=_text(raw.get("quote")) or None,
         because=_text(raw.get("because")) or None,
         trust=_text(raw.get("trust")) or None,
-        mark="stale" if is_stale else stored,
+        mark=_line_mark(line) or ("stale" if is_stale else stored),
         stored_mark=stored,
         badges=_badges(raw),
         state=state,  # type: ignore[arg-type]
@@ -465,7 +482,12 @@ def load_briefing(project: ProjectRef, now: float | None = None, *, session_id: 
     try:
         opened = None
         if session_id is not None:
-            opened = view.open_sessions(project.target, [session_id], live=False).get(session_id)
+            # A session still in the pointer window is read as daimon reads it
+            # (its pointer copy, what `daimon diff` and `brief` show), not from
+            # its session file, which a hand edit may have changed.
+            opened = next((p.opened for p in view.pointers(project.target)
+                           if p.readable and p.meta is not None and p.meta.session_id == session_id), None)
+            opened = opened or view.open_sessions(project.target, [session_id], live=False).get(session_id)
             if opened is None:
                 missing = f"session {session_id!s:.80} is not a retained session of this project"
                 return Briefing(project=project, state="unavailable", notes=(Diagnostic(message=missing),), now=now)
@@ -589,10 +611,12 @@ def _unreadable_item(project: ProjectRef, session_id: str | None, section: str, 
 # ---- the trust inspector -------------------------------------------------------
 
 AXIS_MEANINGS = {
+    # `why`'s capture axis reads the item's capture receipt (`quote_provenance`)
+    # and nothing else; the checkpoint's `quote_verified` stamp is its own fact.
     "capture": {
-        "verified": "the quote was found in the transcript when captured",
-        "not-verified": "the quote was not found in the transcript when captured",
-        "unknown": "no capture receipt: nobody checked the quote",
+        "verified": "the capture receipt says the quote was found in the transcript",
+        "not-verified": "the capture receipt says the quote was not found in the transcript",
+        "unknown": "no capture receipt recorded for this quote",
     },
     "provenance": {
         "bound": "the item is bound to the session that first stated it",

@@ -31,7 +31,7 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from daimon_briefing import config, display, recall, schema, store, view
+from daimon_briefing import briefing, config, display, recall, schema, store, view
 from pydantic import Field
 
 from daimon_tui.domain.search_query import SearchQuery, hit_matches, parse_query
@@ -39,7 +39,7 @@ from daimon_tui.models import Diagnostic, Frozen, ProjectRef
 from daimon_tui.store import paths
 from daimon_tui.store.daimon_api import rendering
 from daimon_tui.store.judging import kept_fold, snapshot_share
-from daimon_tui.store.read import recall_generation
+from daimon_tui.store.read import reader, recall_generation
 
 # One search's answer size; facets filter after the fetch, so it over-fetches.
 LIMIT = 50
@@ -49,7 +49,7 @@ FACET_FETCH = 400
 MAX_QUERY_CHARS = 500
 
 HitState = Literal["active", "carried", "resolved", "superseded", "contradicted", "quarantined", "forgotten",
-                   "not carried"]
+                   "withheld", "not carried"]
 
 class SearchHit(Frozen):
     """One recalled item and what daimon says it is now."""
@@ -101,13 +101,18 @@ def _mark(row: Mapping) -> str:
 
 
 class _Bucket:
-    """What the latest checkpoint of one bucket holds, judged by daimon's view."""
+    """What the latest checkpoint of one bucket holds, judged by daimon's view
+    and stamped as the briefing stamps it (`briefing.prepare`), so an item the
+    briefing holds carries the briefing's own mark (`? unverified` past its
+    staleness budget, `⚠ unverified (verbatim)` on a failed receipt)."""
 
     def __init__(self, target: str) -> None:
-        opened = view.open(target, live=False)
-        self.snap = opened.snapshot
+        prepared = briefing.prepare(target, time.time(), live=False, route=store.Route.OWN)
+        self.snap = prepared.snapshot
         self.live: dict[str, Mapping] = {}
-        checkpoint = opened.checkpoint or {}
+        self.marks: dict[str, str] = {}
+        checkpoint = prepared.checkpoint if isinstance(prepared.checkpoint, Mapping) else {}
+        degraded = briefing.receipt_degraded(checkpoint) if checkpoint else False
         self.session_id = checkpoint.get("session_id")
         for field in schema.ITEM_FIELDS:
             block = checkpoint.get(field.section)
@@ -115,8 +120,13 @@ class _Bucket:
             for item in [raw] if field.singleton else (raw if isinstance(raw, list) else ()):
                 if isinstance(item, Mapping) and isinstance(item.get("id"), str):
                     self.live[item["id"]] = item
-        reasons = {"quarantine": "quarantined", "forgotten": "forgotten"}
-        self.withheld = {w.item_id: reasons.get(str(w.reason), "quarantined") for w in opened.withheld if w.item_id}
+                    self.marks[item["id"]] = reader.shown_mark(item, degraded)
+        # daimon's reason and its own marker: a quarantine, a forget, or a trust
+        # ledger that cannot be read (daimon then withholds, and says why).
+        reasons = {"quarantine": "quarantined", "forgotten": "forgotten", "closed": "withheld"}
+        self.withheld = {w.item_id: (reasons.get(display.withheld_json(w)["reason"], "withheld"),
+                                     display.withheld_marker(w))
+                         for w in prepared.withheld if w.item_id}
 
 
 def _state(row: Mapping, bucket: _Bucket | None) -> tuple[HitState, str | None, bool]:
@@ -127,7 +137,8 @@ def _state(row: Mapping, bucket: _Bucket | None) -> tuple[HitState, str | None, 
         return ("resolved" if row.get("superseded_by") == "resolved" else "superseded"), phrase, False
     if bucket is not None and item_id:
         if item_id in bucket.withheld:
-            return bucket.withheld[item_id], phrase, False  # type: ignore[return-value]
+            word, marker = bucket.withheld[item_id]
+            return word, phrase or marker, False  # type: ignore[return-value]
         event = view.closing_event({"id": item_id, "text": row.get("text")}, bucket.snap)
         word = view.lifecycle_word(event) if event else "active"
         if word in ("resolved", "superseded", "forgotten"):
@@ -316,17 +327,21 @@ def _hits(rows: list, project: ProjectRef, parsed: SearchQuery, me: str, team: b
             continue
         slug = _str(row.get("project_slug"))
         newest = mates.get((author, slug)) if teammate and author and slug else None
+        held = _bucket(cache, project.slug if newest is not None else slug)
         if newest is not None:
-            state, detail, live = _shared_state(row, _bucket(cache, project.slug), newest)
+            state, detail, live = _shared_state(row, held, newest)
         else:
-            state, detail, live = _state(row, _bucket(cache, slug))
+            state, detail, live = _state(row, held)
+        item_id = _str(row.get("item_id"))
+        # An item the briefing holds: the briefing's mark; else recall's stored trust.
+        shown = held.marks.get(item_id) if held is not None and item_id and newest is None else None
         hit = SearchHit(
             item_id=_str(row.get("item_id")),
             text=str(row.get("text") or ""),
             quote=_str(row.get("quote")),
             kind=str(row.get("kind") or ""),
             trust=_str(row.get("trust")),
-            mark=_mark(row),
+            mark=shown or _mark(row),
             project_slug=slug,
             session_id=_str(row.get("session_id")),
             created=_iso(row.get("created")),

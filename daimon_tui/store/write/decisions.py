@@ -96,7 +96,7 @@ PREVIEW = {
     "refutation-reject": ("refutations.jsonl: overturned {ref} (reason rejected), channel ui",),
     "claim-confirm": (
         "events.jsonl: resolution {ref} status 'resolved', source ui",
-        "the item is withheld from the briefing, carry and recall until restored",
+        curation.RESOLVED_EFFECT,
         "corroboration is reset and will not come back on reopen",
     ),
     "claim-reopen": (

@@ -56,6 +56,22 @@ def retract_input_refusal(reason: str, evidence: tuple[str, ...]) -> str | None:
     return daimon_writing.quarantine_input_refusal(reason, evidence)
 
 
+def value_refusal(text: str) -> str | None:
+    """daimon's own refusal of a text as a quarantine value (`trust.value_key`:
+    redacted first, whitespace folded, then too short), or None."""
+    try:
+        trust.value_key(text)
+    except trust.TrustError as exc:
+        return str(exc)
+    return None
+
+
+def badge_min() -> int:
+    from daimon_briefing import briefing
+
+    return int(briefing.CORROBORATION_MIN)
+
+
 def _raw_item(project: ProjectRef, item_id: str) -> dict | None:
     """The raw copy of an item on any surface the project holds (a person may
     forget a value they quarantined; the view will not hand its text out)."""
@@ -134,7 +150,7 @@ def item_facts(project: ProjectRef, item_id: str, *, with_reach: bool = False) -
     latest_fact = (verbs.LatestEvent(status=str(latest.status or ""), source=str(latest.source or ""),
                                      ts=str(latest.ts or ""))
                    if latest is not None else None)
-    fields: dict = {"item_id": item_id, "in_live": in_live, "latest": latest_fact}
+    fields: dict = {"item_id": item_id, "in_live": in_live, "latest": latest_fact, "badge_min": badge_min()}
     text = None
     if isinstance(verdict, view.Withheld):
         fields["kind"] = verdict.kind
@@ -172,6 +188,7 @@ def item_facts(project: ProjectRef, item_id: str, *, with_reach: bool = False) -
             fields["substitute_live"] = bool(substitute) and _is_live(project, substitute)
     if text is not None:
         fields["text"] = text
+        fields["value_refused"] = value_refusal(text)
         fields["copies"] = _copies(project, text)
         if with_reach:
             fields["reach"] = forget_reach(project, item_id, text)

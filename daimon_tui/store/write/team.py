@@ -19,7 +19,8 @@ from daimon_tui.store.write import plans, writer
 def plan_quarantine(entry: TeamItem, project: ProjectRef, data: verbs.RetractInput,
                     publishes_to: tuple[str, ...]) -> verbs.Plan:
     """daimon's retract rules over the teammate's value, with the team effect in the preview."""
-    return team_verbs.plan_teammate_retract(project.slug, entry, plans.store_guard(project), data, publishes_to)
+    return team_verbs.plan_teammate_retract(project.slug, entry, plans.store_guard(project), data, publishes_to,
+                                            plans.value_refusal(entry.item.text))
 
 
 def quarantine_value(entry: TeamItem, reason: str, evidence: tuple[str, ...], *,
@@ -30,7 +31,8 @@ def quarantine_value(entry: TeamItem, reason: str, evidence: tuple[str, ...], *,
 
     def write() -> verbs.WriteResult:
         plan = team_verbs.plan_teammate_retract(project.slug, entry, plans.store_guard(project),
-                                                verbs.RetractInput(reason=reason, evidence=evidence), ())
+                                                verbs.RetractInput(reason=reason, evidence=evidence), (),
+                                                plans.value_refusal(entry.item.text))
         if not plan.allowed:
             refusal = plan.refusals[0]
             raise writer._Refused(refusal.code, refusal.reason)

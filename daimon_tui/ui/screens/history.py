@@ -39,6 +39,14 @@ def _safe(value: object, limit: int = 60) -> Text:
     return Text(inert(value, limit=limit) if value else "—")
 
 
+def _session_cell(row: SessionSummary, shown: str) -> Text:
+    """The session id as shown, and `⚠ edited` when its file fails daimon's receipt check."""
+    cell = _safe(shown, 40)
+    if row.receipt == "mismatch":
+        cell.append(" ⚠ edited", style="bold yellow")
+    return cell
+
+
 def _notes(diagnostics: tuple[Diagnostic, ...]) -> Text:
     return Text("\n".join(f"⚠ {inert(d.message)}" for d in diagnostics), style="yellow")
 
@@ -95,7 +103,7 @@ class HistoryScreen(Screen[None]):
             mark = "●" if row.session_id == self.marked else ""
             table.add_row(
                 mark,
-                _safe(short.get(row.session_id, row.session_id), 40),
+                _session_cell(row, short.get(row.session_id, row.session_id)),
                 _safe(row.created, 20),
                 *counts,
                 _safe(row.topic, 200),
@@ -156,25 +164,38 @@ class HistoryScreen(Screen[None]):
 
     @on(DataTable.RowSelected, "#history-table")
     def opened(self, event: DataTable.RowSelected) -> None:
-        if event.row_key.value:
-            self.app.push_screen(SessionScreen(self.project, event.row_key.value))
+        sid = event.row_key.value
+        if sid:
+            self.app.push_screen(SessionScreen(self.project, sid, edited=self._edited(sid)))
+
+    def _edited(self, sid: str) -> str | None:
+        """For a session file that fails its receipt: where the screen reads it from."""
+        row = next((r for r in self.rows if r.session_id == sid and r.receipt == "mismatch"), None)
+        if row is None:
+            return None
+        return row.pointer or "the edited file"
 
     def action_open(self) -> None:
         sid = self._cursor_sid()
         if sid is None:
             self.notify("No retained session to open.")
             return
-        self.app.push_screen(SessionScreen(self.project, sid))
+        self.app.push_screen(SessionScreen(self.project, sid, edited=self._edited(sid)))
 
 
 class SessionScreen(ReadOnlyBriefingScreen):
     """One retained session's checkpoint, judged by daimon like the briefing."""
 
-    def __init__(self, project: ProjectRef, session_id: str, *, now: float | None = None) -> None:
+    def __init__(self, project: ProjectRef, session_id: str, *, now: float | None = None,
+                 edited: str | None = None) -> None:
+        # A file changed after signing says so, and what is shown instead.
+        banner = f"session {session_id} as written"
+        if edited:
+            banner += f" — ⚠ its file was changed after signing (receipt mismatch); shown: {edited}"
         super().__init__(
             project,
             loader=lambda: reader.load_briefing(project, now, session_id=session_id),
-            banner=f"session {session_id} as written",
+            banner=banner,
             now=now,
             # the teammates as this machine held them when the session was written
             team_loader=lambda: _team_as_of(project, session_id),
@@ -277,7 +298,7 @@ class AsOfPicker(ModalScreen[str | None]):
         table.add_columns("session", "created", "topic")
         for row in self.sessions:
             table.add_row(
-                _safe(row.session_id, 30), _safe(row.created, 20), _safe(row.topic), key=row.session_id
+                _session_cell(row, row.session_id), _safe(row.created, 20), _safe(row.topic), key=row.session_id
             )
         self.query_one(Input).focus()
 

@@ -37,7 +37,8 @@ from daimon_tui.ui.widgets.row_list import Entry, RowList
 HIT_TEXT_LIMIT = 200
 _STATE_STYLE = {
     "active": "green", "carried": "green", "resolved": "dim", "superseded": "dim",
-    "contradicted": "bold red", "quarantined": "bold red", "forgotten": "dim", "not carried": "dim",
+    "contradicted": "bold red", "quarantined": "bold red", "forgotten": "dim", "withheld": "bold red",
+    "not carried": "dim",
 }
 
 

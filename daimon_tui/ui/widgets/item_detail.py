@@ -51,7 +51,10 @@ def item_fields(item: Item, ages_at: float | None = None) -> RenderableType:
     _field(table, "origin", " · ".join(x for x in (item.origin_session, item.origin_author, first_seen) if x))
     _field(table, "carried from", item.carried_from)
     if item.quote_verified is not None:
-        _field(table, "quote check", "verified at capture" if item.quote_verified else "NOT verified at capture")
+        # The checkpoint's own stamp from daimon's matcher at write; the
+        # inspector's `capture` axis is the receipt, a different record.
+        found = "found" if item.quote_verified else "NOT found"
+        _field(table, "matcher stamp", f"quote {found} in the transcript when written (quote_verified)")
     _field(table, "anchored to", item.anchored_to)
     if item.state != "visible":
         closing = " · ".join(

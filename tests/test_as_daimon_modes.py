@@ -1,0 +1,115 @@
+"""`daimon-tui brief --as-daimon` is `daimon brief` byte for byte and exit code
+for exit code in every mode daimon has: project or slug, `--team`, world-check
+on, and hostile stores; and it writes nothing (daimon's own verb appends its
+usage line and world-check rows). daimon's CLI runs in this process, after ours."""
+
+from __future__ import annotations
+
+import hashlib
+import subprocess
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from daimon_briefing import cli as daimon_cli
+
+from daimon_tui import cli
+from daimon_tui.store.demo import builder as demo
+from daimon_tui.store.read import reader
+from tests.team_store import TeamStore
+
+
+def _tree(root: Path) -> dict[str, str]:
+    return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(root.rglob("*")) if p.is_file() and ".git" not in p.parts}
+
+
+def _same(capsys: pytest.CaptureFixture[str], root: Path, *argv: str) -> tuple[int, str, str]:
+    """Ours (nothing written), then daimon's: the same stdout bytes and exit code."""
+    capsys.readouterr()
+    before = _tree(root)
+    ours_rc = cli.main(["brief", "--as-daimon", *argv])
+    ours = capsys.readouterr()
+    assert _tree(root) == before, "--as-daimon wrote to the store"
+    theirs_rc = daimon_cli.main(["brief", *argv])
+    theirs = capsys.readouterr()
+    assert ours.out.encode() == theirs.out.encode()
+    assert ours_rc == theirs_rc
+    return ours_rc, ours.out, ours.err
+
+
+def test_team_mode_has_the_teammates_section_and_quarantine_line(team_store: TeamStore, capsys) -> None:
+    rc, out, _err = _same(capsys, team_store.root / "alice", "--team", "--project", str(team_store.project))
+    assert rc == 0 and "Teammates" in out and "a teammate's" in out
+
+
+def test_slug_with_team_is_refused_as_daimon_refuses_it(demo_store: demo.DemoStore, capsys) -> None:
+    slug = reader.resolve_project(str(demo_store.project)).slug
+    rc, _out, err = _same(capsys, demo_store.root, f"--slug={slug}", "--team")
+    assert rc == 2 and "--team routes by project path" in err
+
+
+def test_slug_mode_and_a_torn_latest_pointer_exit_as_daimon(demo_store: demo.DemoStore, capsys) -> None:
+    slug = reader.resolve_project(str(demo_store.project)).slug
+    assert _same(capsys, demo_store.root, f"--slug={slug}")[0] == 0
+    (demo_store.checkpoint_dir / slug / "latest.json").write_text("{torn", encoding="utf-8")
+    rc, out, _err = _same(capsys, demo_store.root, f"--slug={slug}")
+    assert rc == 1 and "no checkpoint bucket for slug" in out
+    _same(capsys, demo_store.root, "--project", str(demo_store.project))
+
+
+def test_a_project_daimon_has_no_bucket_for(demo_store: demo.DemoStore, capsys) -> None:
+    other = demo_store.project.parent / "other"
+    other.mkdir()
+    _same(capsys, demo_store.root, "--project", str(other))
+
+
+def _git(project: Path, *args: str) -> None:
+    subprocess.run(["git", "-c", "core.hooksPath=/dev/null", "-c", "user.name=t", "-c", "user.email=t@t.invalid",
+                    "-C", str(project), *args], check=True, capture_output=True)
+
+
+WORLDCHECK_ON = {"DAIMON_WORLDCHECK": "1"}
+
+
+@pytest.fixture
+def world_store(sandbox_root: Path):
+    """Carried claims daimon's world-check answers from disk: a file that exists,
+    one deleted, a branch that exists and one that does not."""
+    with demo.sandboxed(sandbox_root, receipts=False, settings=WORLDCHECK_ON) as store:
+        project = store.project
+        (project / "src").mkdir()
+        (project / "src" / "keep.py").write_text("x = 1\n", encoding="utf-8")
+        (project / "src" / "loader.py").write_text("y = 2\n", encoding="utf-8")
+        _git(project, "init", "-q", "-b", "main")
+        _git(project, "add", "-A")
+        _git(project, "commit", "-q", "-m", "init")
+        _git(project, "branch", "feature/keep")
+        (project / "src" / "loader.py").unlink()  # deleted from the work tree, still tracked
+        first = demo.session("S-w1", demo.DEMO_NOW - timedelta(days=2), "World")
+        first["working_context"]["recent_decisions"] = [
+            {"text": "src/keep.py exists and holds the setting", "trust": "inferred"},
+            {"text": "src/loader.py exists with the old loader", "trust": "inferred"},
+            {"text": "branch feature/keep is active for the rework", "trust": "inferred"},
+            {"text": "branch feature/never is active for the spike", "trust": "inferred"},
+        ]
+        demo.seed(project, first)
+        demo.seed(project, demo.session("S-w2", demo.DEMO_NOW - timedelta(days=1), "World"))
+        yield store
+
+
+def test_world_check_on_warnings_and_badges(world_store: demo.DemoStore, capsys) -> None:
+    rc, out, _err = _same(capsys, world_store.root, "--project", str(world_store.project))
+    assert rc == 0
+    assert "[✓ world-checked]" in out and "state changed since capture" in out
+
+
+def test_world_check_that_would_start_a_program_is_refused(sandbox_root: Path, capsys) -> None:
+    """The demo's receipts are verified by the signer program: offline, that text is not ours to print."""
+    with demo.sandboxed(sandbox_root, settings=WORLDCHECK_ON) as store:
+        demo.populate(store.project)
+        capsys.readouterr()
+        before = _tree(store.root)
+        assert cli.main(["brief", "--as-daimon", "--project", str(store.project)]) == 2
+        assert "not reproducible offline" in capsys.readouterr().err
+        assert _tree(store.root) == before
