@@ -89,6 +89,15 @@ class LoggedRecord(Frozen):
     status: str | None = None
     ts: str | None = None
     undid: str | None = None
+    # on an intent: `note_digest` of the note the write carries, so recovery
+    # tells this write's row from another's on the same item (never the note)
+    note: str | None = None
+
+
+def note_digest(item_id: str, note: str) -> str:
+    """A salted hash of a write's note: enough to match daimon's row, no
+    text (and not comparable across items)."""
+    return hashlib.sha256(f"daimon-tui-note\0{item_id}\0{note}".encode("utf-8", "surrogatepass")).hexdigest()[:24]
 
 
 class ActionEntry(Frozen):
