@@ -11,7 +11,7 @@ from daimon_briefing.surfaces import Writer
 
 from daimon_tui.domain import verbs, writer_process
 from daimon_tui.domain.action_log import ActionLog, LoggedRecord, note_digest
-from daimon_tui.store.write import recovery, writer
+from daimon_tui.store.write import plans, recovery, writer
 from tests.daimon_records import events_stamped
 from tests.daimon_records import item_ids as ids
 from tests.daimon_records import project_ref as ref
@@ -129,3 +129,27 @@ def test_a_cli_tombstone_is_never_credited_to_an_interrupted_forget(demo_store, 
     [entry] = [e for e in log.entries() if e.action_id == a.action_id]
     assert entry.outcome == "failed"
     assert log.undo_choice(p.slug, verbs.UNDOABLE_VERBS, verbs.UNDOABLE_OPS).entry is None
+
+
+def test_undo_names_the_time_daimon_recorded_for_a_recovered_write(demo_store, tmp_path: Path,
+                                                                    writer_gone) -> None:
+    """The intent was logged and daimon written minutes before the restart that
+    settled it: `z`'s preview names daimon's time for the write, not the restart's."""
+    p, item = ref(demo_store), ids(demo_store.project)[RETRY_Q]
+    log = ActionLog(tmp_path / "actions.jsonl")
+    now = datetime.now(UTC)
+    planned = LoggedRecord(item_id=item, op="resolve", outcome="intent", ledger="events.jsonl",
+                           status="resolved", note=note_digest(item, ""))
+    intent = log._entry(project=p.slug, verb="resolve", outcome="intent", item_ids=(item,), records=(planned,),
+                        writer=writer_process.me())
+    log.append(intent.model_copy(update={"time": (now - timedelta(minutes=10)).strftime("%Y-%m-%dT%H:%M:%SZ")}))
+    written = now - timedelta(minutes=7)
+    with events_stamped(written):
+        assert store.append_event(item, "resolved", source="ui", project_dir=p.target, writer=Writer.HUMAN)
+    [note] = recovery.recover(log, p)
+    assert note.landed == (item,)
+    entry = log.undo_choice(p.slug, verbs.UNDOABLE_VERBS, verbs.UNDOABLE_OPS).entry
+    assert entry is not None and entry.action_id == intent.action_id
+    plan = plans.build_undo_plan(p, entry)
+    stamp = written.strftime("%Y-%m-%dT%H:%M:%SZ")
+    assert f"at {stamp}" in plan.warnings[0] and entry.time not in plan.warnings[0]
