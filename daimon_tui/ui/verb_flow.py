@@ -24,7 +24,7 @@ from daimon_tui.domain.action_log import ActionEntry, ActionLog, ActionLogError,
 from daimon_tui.models import ProjectRef
 from daimon_tui.store.judging import plan_request, write_request
 from daimon_tui.store.write import plans
-from daimon_tui.ui import own_writes
+from daimon_tui.ui import own_writes, pending_write
 from daimon_tui.ui.screens.verb_modals import (
     ForgetConfirmModal,
     NothingSelectedModal,
@@ -183,10 +183,16 @@ async def run_verb(app: App, verb: verbs.VerbName, items: tuple[str, ...], proje
         app.notify(message, title=f"{plan.title}: refused", severity="error")
         return verbs.Outcome(verb=verb, status="refused", refusals=plan.refusals, message=message)
     own_writes.writing(app)
+    pending = asyncio.create_task(pending_write.shown_after(app, plan.title, logged_items, intent.time))
+
+    def told(story: str) -> None:
+        app.notify(story, title=f"{plan.title}: the judging child failed", severity="warning", timeout=30)
+
     try:
         results = await write_request.apply(plan, project=project, intent=intent, typed_id=typed_id,
-                                            approved_rulings=rulings)
+                                            approved_rulings=rulings, told=told)
     finally:
+        pending.cancel()
         own_writes.wrote(app)
     status_word = verbs.outcome_status(results, plan.refusals)
     action_id = _log(log, project, verb, logged_items, status_word, results, plan.refusals, undoes, intent)
