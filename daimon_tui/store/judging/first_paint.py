@@ -202,8 +202,19 @@ async def confirm_async(project: ProjectRef, now: float | None = None) -> Briefi
     """daimon's fresh judgement, read by the judging child (the app stays small
     and keeps the GIL); if the child fails, read here and say so in a note."""
     briefing, failure = await judge_service.read("briefing", project, now)
-    if failure is None:
+    notes: list[Diagnostic] = []
+    # "confirmed by daimon" only once the kept fold it read (our cache) agrees
+    # with daimon's full fold: checked once per run; one found wrong is
+    # discarded and the briefing confirmed again by a child that never held it
+    checked, _check_failure = await judge_service.read("fold-check", project)
+    if checked.discarded:
+        judge_service.service().close()
+        briefing, failure = await judge_service.read("briefing", project, now)
+        notes.append(Diagnostic(level="warning", source="daimon-tui", message="; ".join(checked.discarded)
+                                + "; the briefing was confirmed again from daimon's full read"))
+    if failure is not None:
+        notes.append(Diagnostic(level="warning", source="daimon-tui",
+                                message=f"confirmed in the app's own process: the judging child failed ({failure})"))
+    if not notes:
         return briefing
-    note = Diagnostic(level="warning", source="daimon-tui",
-                      message=f"confirmed in the app's own process: the judging child failed ({failure})")
-    return briefing.model_copy(update={"notes": (*briefing.notes, note)})
+    return briefing.model_copy(update={"notes": (*briefing.notes, *notes)})
