@@ -80,12 +80,13 @@ class DaimonTUI(App[int]):
         self.textual_commands_open = False
 
     def on_mount(self) -> None:
-        if self.demo:
-            # A hangup or kill quits like `q`, so the demo's temporary store
-            # is removed (by the cli's `with`) and the terminal restored.
-            loop = asyncio.get_running_loop()
-            for sig in (signal.SIGHUP, signal.SIGTERM):
-                loop.add_signal_handler(sig, partial(self.exit, None, 128 + sig))
+        # A hangup (the terminal closed) or a kill quits like `q`: the
+        # terminal is restored, the demo's temporary store removed (by the
+        # cli's `with`), and a verb cut off after its intent line is settled
+        # from daimon's ledgers at the next start.
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGHUP, signal.SIGTERM):
+            loop.add_signal_handler(sig, partial(self.exit, None, 128 + sig))
         self.heap.start()
         self.set_interval(TICK_S, self.heap.tick, name="idle-gc")
         if self.settings.theme and self.settings.theme in self.available_themes:
