@@ -60,6 +60,10 @@ async def test_verbs_while_daimons_cli_writes_and_forget_rewrites(demo_store: de
             await _confirm_preview(pilot, app)
             await wait_until(pilot, lambda: len([e for e in log.entries() if e.outcome != "intent"]) >= 1,
                              timeout=180)
+            # a row carrying the value: forget scrubs it in place (the ledger rewritten, not appended)
+            text = next(i.text for i in screen.briefing.items() if i.id == forgotten)
+            assert store.append_event(forgotten, "active", item_text=text, source="cli", project_dir=project,
+                                      writer=Writer.HUMAN)
             forget = subprocess.run([sys.executable, "-m", "daimon_briefing.cli", "forget", forgotten,
                                      "--reason", "meanwhile", "--project", project],
                                     env=env, capture_output=True, timeout=300, stdin=subprocess.DEVNULL)
@@ -86,3 +90,4 @@ async def test_verbs_while_daimons_cli_writes_and_forget_rewrites(demo_store: de
     for item_id in (i for i in ids if f"[{i}]" in named):
         assert (f"[{item_id}]" in rendered.text) == (item_id in shown), item_id
     assert mine in shown and forgotten not in shown
+    assert not [r for r in events(demo_store) if r.get("item_text") == text]  # scrubbed in place
