@@ -190,7 +190,7 @@ async def run_verb(app: App, verb: verbs.VerbName, items: tuple[str, ...], proje
 
     try:
         results = await write_request.apply(plan, project=project, intent=intent, typed_id=typed_id,
-                                            approved_rulings=rulings, told=told)
+                                            approved_rulings=rulings, told=told, log=log)
     finally:
         pending.cancel()
         own_writes.wrote(app)

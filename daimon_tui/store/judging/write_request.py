@@ -27,7 +27,7 @@ import asyncio
 from collections.abc import Callable
 
 from daimon_tui.domain import verbs
-from daimon_tui.domain.action_log import ActionEntry, LoggedRecord
+from daimon_tui.domain.action_log import ActionEntry, ActionLog, LoggedRecord
 from daimon_tui.models import Frozen, ProjectRef
 from daimon_tui.store.judging import judge_service
 from daimon_tui.store.write import recovery, writer
@@ -51,9 +51,10 @@ WRITE_WAIT_S = 60.0
 
 
 async def apply(plan: verbs.Plan, *, project: ProjectRef, intent: ActionEntry, typed_id: str = "",
-                approved_rulings: tuple[str, ...] = (),
-                told: Callable[[str], None] | None = None) -> tuple[verbs.WriteResult, ...]:
-    """The plan's writes by the judging child, after `intent` is logged."""
+                approved_rulings: tuple[str, ...] = (), told: Callable[[str], None] | None = None,
+                log: ActionLog | None = None) -> tuple[verbs.WriteResult, ...]:
+    """The plan's writes by the judging child, after `intent` is logged in
+    `log` (whose other actions' rows are never taken for this one's)."""
     service = judge_service.service()
     try:
         written = await asyncio.wait_for(
@@ -64,7 +65,7 @@ async def apply(plan: verbs.Plan, *, project: ProjectRef, intent: ActionEntry, t
         if isinstance(failure, TimeoutError):
             why = f"no answer within {WRITE_WAIT_S:.0f} s"
             await asyncio.to_thread(service.close)  # a hung child holds nothing the app still waits on
-        results = await asyncio.to_thread(_here, plan, project, intent, typed_id, approved_rulings, why)
+        results = await asyncio.to_thread(_here, plan, project, intent, typed_id, approved_rulings, why, log)
         if told is not None:
             told(_story(why, results))
         return results
@@ -84,18 +85,19 @@ def _story(why: str, results: tuple[verbs.WriteResult, ...]) -> str:
     return f"The judging child failed ({why}); settled from daimon's ledgers: " + "; ".join(parts)
 
 
-def _here(plan: verbs.Plan, project: ProjectRef, intent: ActionEntry, typed_id: str,
-          approved_rulings: tuple[str, ...], failure: str) -> tuple[verbs.WriteResult, ...]:
+def _here(plan: verbs.Plan, project: ProjectRef, intent: ActionEntry, typed_id: str, approved_rulings: tuple[str, ...],
+          failure: str, log: ActionLog | None = None) -> tuple[verbs.WriteResult, ...]:
     """After the child failed: each write as daimon's ledgers tell it, the
     ones that did not land written here."""
     results = []
+    taken = recovery.taken_by_others(log, intent.action_id) if log is not None else frozenset()
     matched = len(intent.records) == len(plan.writes)
     for planned, record in zip(plan.writes, intent.records if matched else (None,) * len(plan.writes),
                                strict=True):
         try:
             if record is None:
                 raise recovery.Unknown("the intent does not name this write")
-            found = recovery.landed(project, record, intent.time)
+            found = recovery.landed(project, record, intent.time, taken)
         except Exception:  # daimon's ledgers cannot vouch either way
             results.append(_failed(planned, f"the judging child failed ({failure}) and daimon's ledgers cannot "
                                             "tell whether the write landed"))
