@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import importlib
 import signal
 from collections.abc import Iterable
@@ -86,7 +87,9 @@ class DaimonTUI(App[int]):
         # from daimon's ledgers at the next start.
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGHUP, signal.SIGTERM):
-            loop.add_signal_handler(sig, partial(self.exit, None, 128 + sig))
+            # only the main thread's loop can take a signal (an app run from a thread cannot)
+            with contextlib.suppress(ValueError, RuntimeError, NotImplementedError):
+                loop.add_signal_handler(sig, partial(self.exit, None, 128 + sig))
         self.heap.start()
         self.set_interval(TICK_S, self.heap.tick, name="idle-gc")
         if self.settings.theme and self.settings.theme in self.available_themes:
