@@ -22,10 +22,10 @@ NOW = demo.DEMO_NOW.timestamp()
 RESOLVED_Q = "Does the upload API send Retry-After headers when throttling?"
 
 
-def _confirm(project):
+def _confirm(project, shown=None):
     async def go():
         try:
-            return await first_paint.confirm_async(project, NOW)
+            return await first_paint.confirm_async(project, NOW, shown=shown)
         finally:
             judge_service.service().close()
 
@@ -62,7 +62,11 @@ def test_a_forged_kept_fold_never_changes_the_briefing(demo_store: demo.DemoStor
     record["winners"].remove(winner)
     cache.write_text(json.dumps(record))
 
-    confirmed = _confirm(project)
+    meanwhile = []
+    confirmed = _confirm(project, meanwhile.append)
+    # read over the unchecked fold: shown, but never as confirmed
+    assert [b.provisional for b in meanwhile] == [True]
+    assert not confirmed.provisional and not confirmed.kept_unchecked
     assert item not in {i.id for i in confirmed.items()}
     assert item not in {i.id for i in reader.load_briefing(project, NOW).items()}
     [note] = [n.message for n in confirmed.notes if "kept fold" in n.message]
