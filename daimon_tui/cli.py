@@ -16,26 +16,25 @@ from importlib import metadata
 from pathlib import Path
 from typing import TextIO
 
-SUPPORTED_DAIMON = ((0, 61), (0, 62))  # [lower, upper)
 
-
-def daimon_version_problem() -> str | None:
-    """One line when the installed daimon-briefing is outside the tested range."""
+def daimon_missing() -> str | None:
+    """One line when daimon-briefing is not installed at all."""
     try:
-        version = metadata.version("daimon-briefing")
+        metadata.version("daimon-briefing")
     except metadata.PackageNotFoundError:
-        return "daimon-tui: daimon-briefing is not installed (pip install 'daimon-briefing>=0.61,<0.62')"
-    try:
-        parts = tuple(int(p) for p in version.split(".")[:2])
-    except ValueError:
-        parts = (0, 0)
-    low, high = SUPPORTED_DAIMON
-    if not (low <= parts < high):
-        return (
-            f"daimon-tui: daimon-briefing {version} is not supported; this release is tested with "
-            f"{low[0]}.{low[1]}.x (pip install 'daimon-briefing>=0.61,<0.62')"
-        )
+        return "daimon-tui: daimon-briefing is not installed (pip install daimon-briefing)"
     return None
+
+
+def _safe_mode_note() -> str | None:
+    """One line on stderr when the app runs in safe mode (an untested daimon
+    release, or a contract that broke): the headless reports stay exact."""
+    from daimon_tui.store.daimon_api import mode
+
+    current = mode.current()
+    if not current.safe:
+        return None
+    return f"daimon-tui: safe mode ({current.why()}); `daimon-tui doctor` says what is off"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -69,6 +68,8 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("query", help="words and facets (trust:, kind:, state:, project:, since:)")
     search.add_argument("--all-projects", action="store_true", help="every project, not just this one")
     search.add_argument("--json", action="store_true")
+    doctor = sub.add_parser("doctor", help="the installed daimon, which of our assumptions hold, what the app does")
+    doctor.add_argument("--json", action="store_true")
     return parser
 
 
@@ -142,7 +143,8 @@ def _search(args: argparse.Namespace, project_path: str | None, out: TextIO) -> 
     if not args.all_projects and not reader.project_exists(project):
         print(f"daimon-tui: no daimon checkpoint for {project.target}", file=sys.stderr)
         return 1
-    return run_search(search.search(project, args.query, all_projects=args.all_projects), as_json=args.json, out=out)
+    found = search.search(project, args.query, all_projects=args.all_projects, by_slug=bool(args.slug))
+    return run_search(found, as_json=args.json, out=out)
 
 
 def _headless(args: argparse.Namespace, project_path: str | None, out: TextIO) -> int:
@@ -205,13 +207,20 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(_slug_values_attached(argv, _option_strings(parser)))
     except SystemExit as exc:
         return int(exc.code or 0) if exc.code in (0, None) else 2
-    problem = daimon_version_problem()
+    problem = daimon_missing()
     if problem:
         print(problem, file=sys.stderr)
         return 2
+    _quiet_daimon_logs()
+    if args.command == "doctor":
+        from daimon_tui.headless.doctor import run_doctor
+
+        return run_doctor(as_json=args.json, out=sys.stdout)
+    note = _safe_mode_note()
+    if note and args.command is not None:
+        print(note, file=sys.stderr)
     if args.command is None:
         args.project, args.slug, args.demo = args.top_project, args.top_slug, args.top_demo
-    _quiet_daimon_logs()
     with _store_context(args.demo) as demo_project:
         project_path = demo_project or args.project
         if args.command is not None:

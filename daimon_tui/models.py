@@ -128,6 +128,9 @@ class WithheldItem(Frozen):
     quarantine_id: str | None = None
     origin_session: str | None = None
     when: str | None = None
+    # a historical view: the item stood then; its value was forgotten at this
+    # later time, and a forget is never undone by going back
+    forgotten_after: str | None = None
 
 
 class Section(Frozen):
@@ -308,6 +311,8 @@ class TeamView(Frozen):
     teammates: tuple[Teammate, ...] = ()
     resolved_withheld: int = 0
     quarantined_withheld: int = 0
+    # of those, the items a teammate's published quarantine withholds (not the reader's ledgers)
+    team_quarantined_withheld: int = 0
     team_quarantines: tuple[TeamQuarantine, ...] = ()
     own_quarantines: tuple[OwnQuarantine, ...] = ()
     routed: bool = False

@@ -17,8 +17,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
+from daimon_tui.action_specs import ACTIONS
 from daimon_tui.domain.own_files import read_regular, xdg_dir
-from daimon_tui.ui.actions import ACTIONS
 
 ACTION_IDS = frozenset(spec.id for spec in ACTIONS)
 

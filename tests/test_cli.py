@@ -14,11 +14,44 @@ from daimon_tui import cli
 from daimon_tui.store.demo import builder as demo
 
 
-def test_unsupported_daimon_is_one_line_and_exit_2(monkeypatch, capsys) -> None:
+def test_an_untested_daimon_reads_in_safe_mode_with_one_line_on_stderr(
+        demo_store: demo.DemoStore, monkeypatch, capsys) -> None:
+    from daimon_tui.store.daimon_api import mode
+
     monkeypatch.setattr(metadata, "version", lambda name: "0.70.1")
+    mode.set_current(None)
+    try:
+        assert cli.main(["brief", "--json", "--project", str(demo_store.project)]) == 0
+        out, err = capsys.readouterr()
+        assert json.loads(out)["state"] == "briefing"
+        lines = err.strip().splitlines()
+        assert len(lines) == 1 and "safe mode (daimon-briefing 0.70.1 is not the tested 0.61.x)" in lines[0]
+        assert cli.main(["doctor"]) == 1
+        doctor = capsys.readouterr().out
+        assert "daimon-briefing 0.70.1: not tested (known good: 0.61.x)" in doctor
+        assert "the app runs in SAFE MODE" in doctor and "verb retract: off" in doctor
+    finally:
+        mode.set_current(None)
+
+
+def test_doctor_on_the_tested_daimon(capsys) -> None:
+    from daimon_tui.store.daimon_api import contracts
+
+    assert cli.main(["doctor", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["mode"] == "full" and data["daimon_version"] == metadata.version("daimon-briefing")
+    assert [c["id"] for c in data["contracts"]] == [c.id for c in contracts.CONTRACTS]
+    assert all(c["holds"] for c in data["contracts"])
+
+
+def test_no_daimon_is_one_line_and_exit_2(monkeypatch, capsys) -> None:
+    def missing(name: str) -> str:
+        raise metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(metadata, "version", missing)
     assert cli.main(["brief", "--json"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "0.70.1 is not supported" in err[0]
+    assert len(err) == 1 and "daimon-briefing is not installed" in err[0]
 
 
 def test_bad_arguments_exit_2(capsys) -> None:

@@ -372,10 +372,12 @@ class ActionLog:
         """The outcome line for `intent` (same action id), written once: an
         action someone else already settled keeps that outcome (returned).
         When a full disk refuses the line, it is owed: the next append writes
-        it first (and this raises `ActionLogError`)."""
+        it first (and this raises `ActionLogError`). Only an applied line names
+        the action it undoes: a refused or failed undo is a refusal."""
         entry = self._entry(project=intent.project, verb=intent.verb, outcome=outcome,
                             item_ids=intent.item_ids if item_ids is None else item_ids, reason=reason,
-                            records=records, undoes=intent.undoes, action_id=intent.action_id)
+                            records=records, undoes=intent.undoes if outcome == "applied" else None,
+                            action_id=intent.action_id)
         try:
             return self.append(entry, once=True)
         except ActionLogError:

@@ -4,7 +4,8 @@ Facets: `trust:` (the shown mark: verbatim, inferred, untagged,
 unverified-verbatim, stale), `stored:` (the stored trust class),
 `section:` (decisions, external, open_loops, beliefs, uncertainties,
 contradictions; a prefix is enough), `state:` (visible, resolved, superseded,
-...), `briefed:` (yes/no: whether `daimon brief` prints it), and the flags
+retracted, i.e. daimon's quarantined, ...), `briefed:` (yes/no: whether
+`daimon brief` prints it), and the flags
 `carried`, `stale`, `corroborated`, `contradicted`, `world-checked`. A leading
 `-` negates a word or facet. A withheld row has no text: it matches on its id,
 kind and state only. An unknown facet or value is reported, not matched.
@@ -32,7 +33,9 @@ MARKS = ("verbatim", "inferred", "untagged", "unverified-verbatim", "stale")
 STORED = ("verbatim", "inferred", "untagged")
 SECTIONS = ("decisions", "external", "open_loops", "beliefs", "uncertainties", "contradictions",
             "decision", "open_loop", "belief", "uncertainty", "contradiction")
-STATES = ("visible", "resolved", "superseded", "quarantined", "forgotten", "closed", "withheld")
+STATES = ("visible", "resolved", "superseded", "quarantined", "retracted", "forgotten", "closed", "withheld")
+# The verb's word for daimon's state: a retraction quarantines the value.
+STATE_ALIASES = {"retracted": "quarantined"}
 WITHHELD_STATES = frozenset(STATES) - {"visible"}
 FACET_VALUES: dict[str, tuple[str, ...] | None] = {
     "trust": MARKS, "mark": MARKS, "stored": STORED, "section": SECTIONS, "state": STATES, "id": None,
@@ -90,7 +93,8 @@ def _facet(name: str, value: str, negated: bool) -> Term | str:
         return Term(lambda i: i.section.startswith(value) or i.kind.startswith(value), negated,
                     lambda w: w.kind.startswith(value))
     if name == "state":
-        return Term(lambda i: i.state.startswith(value), negated, lambda w: w.state.startswith(value),
+        states = frozenset(STATE_ALIASES.get(s, s) for s in STATES if s.startswith(value))
+        return Term(lambda i: i.state in states, negated, lambda w: w.state in states,
                     wants_withheld=any(s.startswith(value) for s in WITHHELD_STATES))
     if name == "briefed":  # whether `daimon brief` prints it (unknown matches neither)
         return Term(lambda i: i.briefed is (value == "yes"), negated)

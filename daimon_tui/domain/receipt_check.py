@@ -61,7 +61,7 @@ def state_label(state: str) -> str:
     return f"{STATE_GLYPHS.get(state, '?')} {state}"
 
 
-# daimon's protocol constants (receipts._BINDING, METHOD, KID); the store
+# daimon's protocol constants (its binding, METHOD, KID); the store
 # passes daimon's own values and a test pins them equal.
 BINDING = "local"
 METHOD = "local:daimon.serialize"

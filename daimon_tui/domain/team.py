@@ -9,7 +9,7 @@ from __future__ import annotations
 from daimon_tui.domain.inert import inert
 from daimon_tui.models import NOT_CORROBORATION, SYNC_COMMAND, OwnQuarantine, TeamItem, Teammate, TeamRemote, TeamView
 
-# `daimon brief --team`'s own header (render._TEAMMATES_HEADER; a test pins it).
+# `daimon brief --team`'s own header (its teammates header; a test pins it).
 TEAMMATES_HEADER = "Teammates — where they left off:"
 TEAMMATE_RELEASE_REFUSAL = (
     "a teammate's quarantine is never released from here: daimon gives no one but its author that right; "
@@ -75,6 +75,19 @@ def teammate_origin(mate: Teammate) -> str:
     return f"session {inert(mate.session_id or '-')} ({mate.created or 'no date'}), from {where}{arrived}{checkout}"
 
 
+def withheld_phrase(team: TeamView) -> str | None:
+    """What the reader's own ledgers withhold from the teammates' sections,
+    and apart from it what teammates' published quarantines withhold (those
+    are listed on their own below), or None when nothing is withheld."""
+    own_quarantined = max(team.quarantined_withheld - team.team_quarantined_withheld, 0)
+    parts = []
+    if team.resolved_withheld or own_quarantined:
+        parts.append(f"by your own ledgers: {team.resolved_withheld} resolved, {own_quarantined} quarantined")
+    if team.team_quarantined_withheld:
+        parts.append(f"by teammates' published quarantines (below): {team.team_quarantined_withheld}")
+    return ("Withheld from the teammates' sections " + "; ".join(parts)) if parts else None
+
+
 def own_quarantine_phrase(own: OwnQuarantine, routed: bool) -> str:
     if not routed:
         return "not published: this project routes to no team remote"
@@ -89,12 +102,19 @@ def own_quarantine_phrase(own: OwnQuarantine, routed: bool) -> str:
     return "; ".join(parts) or "not published"
 
 
+# daimon writes a published transition into this machine's clone of the
+# remote; only `daimon team sync` here pushes it (daimon also starts one,
+# detached, when a session starts), and a teammate's own sync fetches it.
+_REACHES_TEAM = (f"it reaches a teammate only after your `{SYNC_COMMAND}` has pushed it (daimon also starts one "
+                 f"when a session starts) and then theirs has fetched it")
+
+
 def publish_phrase(publishes_to: tuple[str, ...]) -> str:
     """What the preview of a new quarantine says about the team."""
     if not publishes_to:
         return "stays on this machine: no team remote receives this project's quarantines"
-    return ("will be published to " + ", ".join(inert(r) for r in publishes_to)
-            + f"; teammates withhold it after their next `{SYNC_COMMAND}`")
+    return ("will be published to your clone of " + ", ".join(inert(r) for r in publishes_to)
+            + f"; {_REACHES_TEAM}: until then teammates still see the value")
 
 
 def release_phrase(holders: list[str] | tuple[str, ...], team_on: bool) -> str:
@@ -105,4 +125,5 @@ def release_phrase(holders: list[str] | tuple[str, ...], team_on: bool) -> str:
     if not team_on:
         return (f"published to {where}, but the team is off here (DAIMON_TEAM): the release is not published "
                 "and teammates keep withholding the value")
-    return f"the release is published to {where} too; teammates show the value again after their next `{SYNC_COMMAND}`"
+    return (f"the release is published to your clone of {where} too; {_REACHES_TEAM}: until then teammates "
+            "keep withholding the value")

@@ -16,7 +16,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from daimon_tui.domain.action_log import ActionEntry
+from daimon_tui.domain.action_log import ActionEntry, LoggedRecord
 from daimon_tui.models import Frozen
 
 VerbName = Literal["resolve", "retract", "restore", "reverify", "forget", "undo"]
@@ -113,6 +113,8 @@ class StoreGuard(Frozen):
 
     disabled: bool = False
     ledgers: dict[str, str] = Field(default_factory=dict)
+    # verb -> why it is off (safe mode: it needs a private daimon call)
+    verbs_off: dict[str, str] = Field(default_factory=dict)
 
     def refusal(self, ledger: str) -> str | None:
         if self.disabled:
@@ -176,24 +178,40 @@ def safe_status(status: str | None) -> str | None:
     return "resolved"
 
 
-# The closed vocabulary of the action log's `status`, one word per op (a
-# resolve keeps its own status word). A forget is never logged as resolved.
-OP_STATUS: dict[str, str] = {"reopen": "reopened", "reverify": "reopened", "quarantine": "quarantined",
-                             "release": "released", "forget": "forgotten", "unforget": "lifted"}
+# The action log's `status` is daimon's own word for the row it wrote: a
+# resolution's status (a free-text one reads as `resolved`), `reopened`, a
+# forget's `forgotten:<key hash>`, a lift's `reopened:unforget`, and for
+# trust.jsonl the record's `event` (`proposed`, `confirmed`, `released`...).
+_FORGOTTEN = re.compile(r"^forgotten:[0-9a-f]{8,64}$")
+_EVENT_WORD = re.compile(r"^[a-z][a-z-]{0,30}$")
+LIFT_STATUS = "reopened:unforget"
 
 
-def logged_status(op: str, status: str | None = None) -> str:
-    """The status word the action log holds for one record of `op`."""
+def logged_status(op: str, status: str | None = None) -> str | None:
+    """The status word the action log holds for one row daimon wrote for `op`:
+    daimon's own word when it is one of its closed words, never free text."""
+    word = (status or "").strip()
+    if op in ("quarantine", "release"):
+        return word if _EVENT_WORD.match(word) else None
+    if op == "forget":
+        return word.lower() if _FORGOTTEN.match(word.lower()) else None
+    if op == "unforget":
+        return LIFT_STATUS if word.lower() == LIFT_STATUS else None
+    if op in ("reopen", "reverify"):
+        return "reopened"
     if op == "resolve":
         return safe_status(status) or "resolved"
-    return OP_STATUS[op]
+    # a queue verdict's ledger row: its `event` word (`ratified`, `dismissed`...)
+    return word if _EVENT_WORD.match(word) else None
 
 
 def log_status_allowed(op: str, status: str | None) -> bool:
-    """Whether `status` belongs to `op`'s closed vocabulary (tests and the Log view)."""
+    """Whether `status` is a word the log may hold for `op` (tests and the Log view)."""
+    if status is None:
+        return False
     if op == "resolve":
-        return status is not None and safe_status(status) == status and not status.startswith("reopen")
-    return status == OP_STATUS.get(op)
+        return safe_status(status) == status and not status.startswith("reopen")
+    return logged_status(op, status) == status
 
 
 # ---- the plan -------------------------------------------------------------------
@@ -305,6 +323,8 @@ def plan_retract(project: str, items: list[ItemFacts], guard: StoreGuard, data: 
     writes, refusals = [], []
     for facts in items:
         refused = _common_refusal(facts, guard, TRUST)
+        if refused is None and "retract" in guard.verbs_off:
+            refused = _refuse(facts, "safe-mode", guard.verbs_off["retract"])
         if refused is None and facts.lifecycle == "quarantined":
             refused = _refuse(facts, "already-retracted", f"already quarantined ({facts.quarantine_id})")
         if refused is None and (facts.text is None or facts.lifecycle in ("forgotten", "absent")):
@@ -646,10 +666,21 @@ def nothing_to_undo(project: str, skipped: tuple[ActionEntry, ...] = ()) -> Plan
 WriteOutcome = Literal["applied", "not-applied", "refused", "failed"]
 
 
+class WrittenRow(Frozen):
+    """One row daimon appended for a write: its ledger, the ref it is
+    addressed to, daimon's word (already a log-safe word) and daimon's `ts`."""
+
+    ledger: str
+    ref: str
+    status: str | None = None
+    ts: str | None = None
+
+
 class WriteResult(Frozen):
     """One write and daimon's verdict re-read afterwards. `outcome` is
     `applied` only when daimon's own judgement changed as intended;
-    `not-applied` means the write returned but daimon's state did not move."""
+    `not-applied` means the write returned but daimon's state did not move.
+    `rows` are the rows daimon appended for it, one log record each."""
 
     item_id: str
     op: Op
@@ -663,6 +694,22 @@ class WriteResult(Frozen):
     before: str | None = None
     after: str | None = None
     undid: str | None = None
+    rows: tuple[WrittenRow, ...] = ()
+
+
+def logged_records(result: WriteResult) -> tuple[LoggedRecord, ...]:
+    """The action log's records for one write: one per row daimon appended,
+    with daimon's word and time; a write that appended nothing (refused,
+    failed) is one record without a status. Ids, codes and daimon
+    references only: never text, note or evidence."""
+    undid = safe_status(result.undid)
+    if not result.rows:
+        return (LoggedRecord(item_id=result.item_id, op=result.op, outcome=result.outcome, reason=result.code,
+                             ledger=result.ledger, ref=result.ref, ts=result.ts, undid=undid),)
+    return tuple(LoggedRecord(item_id=result.item_id, op=result.op, outcome=result.outcome, reason=result.code,
+                              ledger=row.ledger, ref=row.ref, status=logged_status(result.op, row.status),
+                              ts=row.ts, undid=undid)
+                 for row in result.rows)
 
 
 class Outcome(Frozen):

@@ -74,7 +74,7 @@ def check_items(
 
 
 def badge_for(result: ItemResult | None) -> Badge | None:
-    """The item's world badge, mirroring daimon's asymmetry (briefing._line:
+    """The item's world badge, mirroring daimon's asymmetry (its item line:
     `[✓ world-checked]` needs `_worldcheck_confirmed` and no `_worldcheck`):
     any contradicted claim gives `world-contradicted`, which outranks every
     other badge; otherwise at least one confirmed claim gives `world-checked`,

@@ -10,9 +10,24 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from daimon_tui.models import Briefing, Diagnostic, ProjectRef
+from daimon_briefing import view
+
+from daimon_tui.models import Briefing, Diagnostic, ProjectRef, WithheldItem
 from daimon_tui.store.read.asof import as_of
 from daimon_tui.store.read.reader import load_briefing
+
+
+def _forgotten_later(project: ProjectRef, entry: WithheldItem, moment: str) -> WithheldItem:
+    """A forgotten row whose first tombstone came after `moment` is not
+    called forgotten before the forget happened: its value stays removed
+    (the copy keeps every tombstone, and the forget scrubbed every copy),
+    and the row says when it was forgotten."""
+    if entry.state != "forgotten" or not entry.id:
+        return entry
+    stamps = sorted(e.ts for e in view.item_events(project.target, entry.id) if e.tombstone and e.ts)
+    if not stamps or stamps[0] <= moment:
+        return entry
+    return entry.model_copy(update={"state": "withheld", "when": None, "forgotten_after": stamps[0]})
 
 
 def briefing_as_of(project: ProjectRef, when: str | datetime) -> Briefing:
@@ -21,6 +36,8 @@ def briefing_as_of(project: ProjectRef, when: str | datetime) -> Briefing:
     time nor a session of the project."""
     with as_of(project, when) as cut:
         briefing = load_briefing(cut.project, now=cut.timestamp)
+        withheld = tuple(_forgotten_later(cut.project, w, cut.when) for w in briefing.withheld)
+    briefing = briefing.model_copy(update={"withheld": withheld})
     note = Diagnostic(
         level="info",
         source="daimon-tui",

@@ -60,7 +60,8 @@ def briefing_json(briefing: Briefing) -> dict[str, Any]:
     """The documented shape: project, session, state, handoff, sections in
     daimon's order (each item saying whether daimon briefs it), withheld, notes."""
     withheld = [{"id": i.id, "kind": i.kind, "state": i.state} for i in briefing.resolved]
-    withheld += [{"id": w.id, "kind": w.kind, "state": w.state} for w in briefing.withheld]
+    withheld += [{"id": w.id, "kind": w.kind, "state": w.state,
+                  **({"forgotten_after": w.forgotten_after} if w.forgotten_after else {})} for w in briefing.withheld]
     return {
         "project": {"slug": inert(briefing.project.slug), "name": inert(briefing.project.name)},
         "session_id": inert(briefing.session_id) if briefing.session_id else None,

@@ -19,6 +19,7 @@ from daimon_tui.domain.team import (
     remote_phrase,
     shared_claims,
     teammate_origin,
+    withheld_phrase,
 )
 from daimon_tui.headless.brief import briefing_json, item_fields, write_plain
 from daimon_tui.models import NOT_CORROBORATION, SYNC_COMMAND, Briefing, Diagnostic, ProjectRef, TeamItem, TeamView
@@ -67,7 +68,8 @@ def team_json(team: TeamView) -> dict[str, Any]:
              "note": NOT_CORROBORATION}
             for e in shared_claims(team)
         ],
-        "withheld": {"resolved": team.resolved_withheld, "quarantined": team.quarantined_withheld},
+        "withheld": {"resolved": team.resolved_withheld, "quarantined": team.quarantined_withheld,
+                     "quarantined_by_teammates": team.team_quarantined_withheld},
         "team_quarantines": [{"kind": inert(q.kind), "author": inert(q.author), "ts": inert(q.ts)}
                              for q in team.team_quarantines],
         "own_quarantines": [
@@ -104,9 +106,9 @@ def write_team_plain(team: TeamView, out: TextIO) -> None:
                 out.write(f"      {authors_phrase(entry, team.author)}\n")
         if mate.decisions_note:
             out.write(f"  {inert(mate.decisions_note)}\n")
-    if team.resolved_withheld or team.quarantined_withheld:
-        out.write(f"\nWithheld from the teammates' sections: {team.resolved_withheld} resolved, "
-                  f"{team.quarantined_withheld} quarantined\n")
+    withheld = withheld_phrase(team)
+    if withheld:
+        out.write(f"\n{withheld}\n")
     if team.team_quarantines:
         out.write(f"\n{len(team.team_quarantines)} quarantine(s) published by teammates are in force "
                   "(only they can release them):\n")

@@ -4,7 +4,7 @@ Session ids, slugs, the bucket's `root` file and receipt locators are data
 written by models, agents, teammates' sync and hand edits. Before any of them
 becomes a path we read, it must name one component (no separator, no `..`)
 and, symlinks resolved, land inside the directory it belongs to. daimon guards
-its own session reads (`store._contained_path`); these helpers guard ours and
+its own session reads (its private contained-path check); these helpers guard ours and
 tell the person what was refused.
 """
 

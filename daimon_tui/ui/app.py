@@ -28,7 +28,15 @@ from daimon_tui.ui.commands import ActionCommands
 from daimon_tui.ui.heap import TICK_S, IdleCollector
 from daimon_tui.ui.screens.briefing import BriefingScreen
 
-STYLES = Path(__file__).resolve().parents[2] / "styles"
+
+def styles_dir() -> Path:
+    """The wheel's copy (`daimon_tui/styles`, made by setup.py), else the
+    checkout's top-level `styles/`, which is their source."""
+    shipped = Path(__file__).resolve().parents[1] / "styles"
+    return shipped if shipped.is_dir() else Path(__file__).resolve().parents[2] / "styles"
+
+
+STYLES = styles_dir()
 
 # Views other modules provide: (module, class), imported when first opened
 # (the first frame waits for every module imported at startup). A view whose
@@ -286,7 +294,8 @@ class DaimonTUI(App[int]):
         statuses = {i: screen.prefill_status(i) for i in ids}
         outcome = await run_verb(self, verb, ids, self.project, self.action_log,  # type: ignore[arg-type]
                                  status=screen.prefill_status(), statuses=statuses,
-                                 confirmed=screen.world_confirmed(ids), states=screen.item_states(ids))
+                                 confirmed=screen.world_confirmed(ids), states=screen.item_states(ids),
+                                 texts=screen.item_texts(ids))
         if outcome.status != "cancelled":
             screen.marked.clear()
             screen.load()

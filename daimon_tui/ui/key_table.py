@@ -4,7 +4,7 @@ neither can drift from what the keys really do."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 
 from textual.actions import parse
 from textual.binding import Binding, BindingsMap
@@ -24,12 +24,28 @@ def key_label(keys: str) -> str:
 LEAD_IDS = frozenset({"help", "back"})
 
 
+def with_keymap(bindings: BindingsMap, keymap: Mapping[str, str]) -> BindingsMap:
+    """The bindings as the person remapped them (settings `[keys]`, by action id)."""
+    mapped = bindings.copy()
+    if keymap:
+        mapped.apply_keymap(dict(keymap))
+    return mapped
+
+
 def key_rows(bindings: BindingsMap | Iterable[tuple[str, Binding]],
              enabled: Callable[[str, tuple[object, ...]], bool | None] | None = None,
              skip_ids: frozenset[str] = frozenset()) -> list[tuple[str, str]]:
     """(keys, description) per action, keys joined, in binding order; keys
     without a description and actions `enabled` refuses are left out."""
+    return [(keys, does) for keys, does, _id in id_rows(bindings, enabled, skip_ids)]
+
+
+def id_rows(bindings: BindingsMap | Iterable[tuple[str, Binding]],
+            enabled: Callable[[str, tuple[object, ...]], bool | None] | None = None,
+            skip_ids: frozenset[str] = frozenset()) -> list[tuple[str, str, str]]:
+    """`key_rows` with each action's id (what settings `[keys]` remaps)."""
     grouped: dict[tuple[str, str], list[str]] = {}
+    ids: dict[tuple[str, str], str] = {}
     for key, binding in bindings:
         if not binding.description or binding.action in TEXTUAL_ACTIONS or binding.id in skip_ids:
             continue
@@ -38,10 +54,12 @@ def key_rows(bindings: BindingsMap | Iterable[tuple[str, Binding]],
             if enabled(name, params) is False:
                 continue
         # The long form where the footer shows a short word.
-        keys = grouped.setdefault((binding.action, binding.tooltip or binding.description), [])
+        group = (binding.action, binding.tooltip or binding.description)
+        keys = grouped.setdefault(group, [])
         if key not in keys:
             keys.append(key)
-    return [(key_label(",".join(keys)), description) for (_action, description), keys in grouped.items()]
+        ids.setdefault(group, binding.id or "")
+    return [(key_label(",".join(keys)), group[1], ids[group]) for group, keys in grouped.items()]
 
 
 def screen_rows(bindings: BindingsMap,
@@ -52,8 +70,12 @@ def screen_rows(bindings: BindingsMap,
 
 def global_rows(app_bindings: BindingsMap, screen_bindings: BindingsMap | None = None) -> list[tuple[str, str]]:
     """The app's keys a screen does not take over for something else."""
+    return [(keys, does) for keys, does, _id in global_id_rows(app_bindings, screen_bindings)]
+
+
+def global_id_rows(app_bindings: BindingsMap, screen_bindings: BindingsMap | None = None) -> list[tuple[str, str, str]]:
     taken = {key for key, b in screen_bindings or () if b.id not in LEAD_IDS}
-    return key_rows((k, b) for k, b in app_bindings if k not in taken)
+    return id_rows((k, b) for k, b in app_bindings if k not in taken)
 
 
 def markdown_table(rows: list[tuple[str, str]]) -> str:

@@ -25,14 +25,12 @@ _OPS: dict[str, verbs.Op] = {"resolve": "resolve", "retract": "quarantine", "res
 
 def _log(log: ActionLog, project: ProjectRef, verb: str, item_id: str, outcome: str, code: str,
          result: verbs.WriteResult | None = None) -> None:
-    record = (LoggedRecord(item_id=result.item_id, op=result.op, outcome=result.outcome, reason=result.code,
-                           ledger=result.ledger, ref=result.ref, ts=result.ts)
-              if result is not None else LoggedRecord(item_id=item_id, op=_OPS.get(verb, "resolve"),
-                                                      outcome="refused", reason=code))
+    records = (verbs.logged_records(result) if result is not None
+               else (LoggedRecord(item_id=item_id, op=_OPS.get(verb, "resolve"), outcome="refused", reason=code),))
     # An unwritable log loses no write: the notification still says what happened.
     with contextlib.suppress(OSError):
         log.record(project=project.slug, verb=verb, outcome=outcome,  # type: ignore[arg-type]
-                   item_ids=(item_id,) if item_id else (), reason=code, records=(record,))
+                   item_ids=(item_id,) if item_id else (), reason=code, records=records)
 
 
 def refuse(app: App, log: ActionLog, project: ProjectRef, verb: str, refusal: verbs.Refusal) -> verbs.Outcome:

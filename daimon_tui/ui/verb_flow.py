@@ -21,6 +21,7 @@ from textual.app import App
 
 from daimon_tui.domain import verbs
 from daimon_tui.domain.action_log import ActionEntry, ActionLog, ActionLogError, LoggedRecord, note_digest
+from daimon_tui.domain.inert import inert
 from daimon_tui.models import ProjectRef
 from daimon_tui.store.judging import plan_request, write_request
 from daimon_tui.store.write import plans
@@ -34,16 +35,8 @@ from daimon_tui.ui.screens.verb_modals import (
     ReverifyModal,
 )
 
-
-def _logged(result: verbs.WriteResult) -> LoggedRecord:
-    # ids, codes and daimon references only: never text, note or evidence; the
-    # status is the op's word from the closed vocabulary, and only for a record
-    # that was written
-    wrote = result.outcome in ("applied", "not-applied")
-    return LoggedRecord(item_id=result.item_id, op=result.op, outcome=result.outcome, reason=result.code,
-                        ledger=result.ledger, ref=result.ref,
-                        status=verbs.logged_status(result.op, result.status) if wrote else None,
-                        ts=result.ts, undid=verbs.safe_status(result.undid))
+# How much of an item's text a toast names it by (inert, cut with a marker).
+TOAST_TEXT_CUT = 60
 
 
 def _refusal_logged(refusal: verbs.Refusal, op: verbs.Op) -> LoggedRecord:
@@ -75,10 +68,12 @@ def _log(log: ActionLog, project: ProjectRef, verb: verbs.VerbName, item_ids: tu
         reason = codes[0] if codes else ""
     if status == "partial":
         reason = "partial"
-    records = tuple(_logged(r) for r in results) + tuple(
+    records = tuple(rec for r in results for rec in verbs.logged_records(r)) + tuple(
         _refusal_logged(r, _DEFAULT_OP[verb]) for r in refusals if r.item_id)
     # a line names the items its records touched (an undo: the items undone)
     item_ids = tuple(dict.fromkeys(r.item_id for r in records)) or item_ids
+    # only an undo that compensated names what it undid: a refused `z` is a refusal
+    undoes = undoes if outcome == "applied" else None
     try:
         if intent is not None:
             entry = log.settle(intent, outcome, reason=reason, records=records, item_ids=item_ids)
@@ -116,22 +111,30 @@ def _undo_plan(log: ActionLog, project: ProjectRef,
 async def run_verb(app: App, verb: verbs.VerbName, items: tuple[str, ...], project: ProjectRef,
                    log: ActionLog, *, status: str = "resolved", statuses: dict[str, str] | None = None,
                    confirmed: frozenset[str] = frozenset(), undo_of: ActionEntry | None = None,
-                   states: tuple[str | None, ...] | None = None) -> verbs.Outcome:
+                   states: tuple[str | None, ...] | None = None,
+                   texts: dict[str, str] | None = None) -> verbs.Outcome:
     """`undo_of` undoes that logged action (a Log row) instead of the last one;
-    `states` are the items' states where the verb came from (reverify's words)."""
+    `states` are the items' states where the verb came from (reverify's words),
+    `texts` their texts (the dialogs and the toast name an item by its text too)."""
     items = tuple(dict.fromkeys(i for i in items if i))
     data: verbs.VerbInput = None
     if verb != "undo" and not items:
         await _ask(app, NothingSelectedModal(verb))
         return verbs.Outcome(verb=verb, status="cancelled", message="no item selected")
+    off = plans.verb_off(verb)
+    if off:  # safe mode: the verb needs a private daimon call; refused (and logged) before any modal
+        refusals = tuple(verbs.Refusal(item_id=i, code="safe-mode", reason=off) for i in items)
+        action_id = _log(log, project, verb, items, "refused", (), refusals, None)
+        app.notify(off, title=f"{verb}: off in safe mode", severity="error")
+        return verbs.Outcome(verb=verb, status="refused", refusals=refusals, action_id=action_id, message=off)
     if verb == "resolve":
-        data = await _ask(app, ResolveModal(items, status=status))
+        data = await _ask(app, ResolveModal(items, status=status).with_texts(texts))
         if isinstance(data, verbs.ResolveInput):
             data = _resolve_input(data, status, statuses or {}, confirmed)
     elif verb == "retract":
-        data = await _ask(app, RetractModal(items, check=plans.retract_input_refusal))
+        data = await _ask(app, RetractModal(items, check=plans.retract_input_refusal).with_texts(texts))
     elif verb == "reverify":
-        data = await _ask(app, ReverifyModal(items, states=states))
+        data = await _ask(app, ReverifyModal(items, states=states).with_texts(texts))
     if verb in ("resolve", "retract", "reverify") and data is None:
         return verbs.Outcome(verb=verb, status="cancelled")
 
@@ -197,6 +200,8 @@ async def run_verb(app: App, verb: verbs.VerbName, items: tuple[str, ...], proje
     status_word = verbs.outcome_status(results, plan.refusals)
     action_id = _log(log, project, verb, logged_items, status_word, results, plan.refusals, undoes, intent)
     message = verbs.summarize(verb, results, plan.refusals)
+    if len(items) == 1 and (texts or {}).get(items[0]):
+        message += f": {inert((texts or {})[items[0]], limit=TOAST_TEXT_CUT)}"
     if action_id is None:
         # the intent is logged: the next start settles it from daimon's ledgers
         action_id = intent.action_id

@@ -31,3 +31,14 @@ def test_unknown_facets_and_values_are_reported_not_matched() -> None:
     assert [p.split(" ")[0] for p in query.problems] == ["unknown", "unknown", "unknown", "state:"]
     assert "trust 'bogus'" in query.problems[0] and "facet foo:" in query.problems[1]
     assert not filtering.read("trust:verbatim section:open state:res id:o-1 carried").problems
+
+
+def test_state_retracted_is_known_and_finds_what_a_retract_quarantined() -> None:
+    """Issue 28 point 7: after a retract, `state:retracted` is not "unknown"."""
+    query = filtering.read("state:retracted")
+    assert query.problems == ()
+    assert query.wants_withheld
+    assert filtering.matches_withheld(QUARANTINED, query.terms)
+    resolved = WithheldItem(id="o-def456", kind="open_loop", state="resolved")
+    assert not filtering.matches_withheld(resolved, query.terms)
+    assert filtering.matches_withheld(resolved, filtering.read("state:re").terms)  # a prefix still works

@@ -173,16 +173,21 @@ def test_undo_preview_names_the_action_and_what_it_steps_over() -> None:
     assert any("freshly verified" in e for e in plan.effects)
 
 
-def test_log_status_vocabulary_is_closed_per_op() -> None:
-    """Issue 15 point 4: a forget is logged as forgotten, never as resolved."""
-    assert verbs.logged_status("forget", "forgotten") == "forgotten"
-    assert verbs.logged_status("unforget", "reopened:unforget") == "lifted"
-    assert verbs.logged_status("quarantine") == "quarantined"
-    assert verbs.logged_status("release") == "released"
+def test_log_status_is_daimons_own_word_and_never_free_text() -> None:
+    """Issue 15 point 4 (a forget is never logged as resolved) and issue 25
+    point 9 (the word is the one daimon wrote: `reopened:unforget`, not `lifted`)."""
+    assert verbs.logged_status("forget", "forgotten:0123abcd4567ef89") == "forgotten:0123abcd4567ef89"
+    assert verbs.logged_status("forget", "forgotten: some text") is None
+    assert verbs.logged_status("unforget", "reopened:unforget") == "reopened:unforget"
+    assert verbs.logged_status("quarantine", "proposed") == "proposed"
+    assert verbs.logged_status("release", "released") == "released"
     assert verbs.logged_status("reopen", "reopened") == "reopened"
     assert verbs.logged_status("resolve", "merged") == "merged"
     assert verbs.logged_status("resolve", "secret words") == "resolved"
+    assert verbs.logged_status("amend-ratify", "ratified") == "ratified"
+    assert verbs.logged_status("amend-ratify", "Secret Words") is None
     assert not verbs.log_status_allowed("forget", "resolved")
+    assert not verbs.log_status_allowed("unforget", "lifted")
     assert verbs.log_status_allowed("resolve", "superseded-by:o-abcdef")
 
 

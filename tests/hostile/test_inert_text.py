@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import json
-import time
 
 import pytest
 from rich.text import Text
@@ -62,15 +61,12 @@ def test_stacked_combining_marks_are_capped() -> None:
     assert shown.count("\u0300") == 4 and shown.count("\\u0300") == 46
 
 
-def test_megabyte_text_is_cut_with_a_marker_and_fast() -> None:
+def test_megabyte_text_is_cut_with_a_marker() -> None:
+    # How fast: benchmarks/ (no wall clock asserted here).
     huge = ("x" * 999 + "\x1b") * 3000  # 3 MB with an escape every KB
-    started = time.perf_counter()
     shown = inert(huge, limit=500)
-    assert time.perf_counter() - started < 0.1
     assert shown.endswith(f" … [+{len(huge) - 500:,} chars]")
-    started = time.perf_counter()
     full = inert(huge, limit=None)
-    assert time.perf_counter() - started < 5
     assert "\x1b" not in full and full.count("\\x1b") == 3000
 
 
@@ -171,9 +167,7 @@ def test_rows_truncate_and_the_detail_marks_what_is_cut(empty_store: demo.DemoSt
     demo.seed(empty_store.project, cp)
     briefing = reader.load_briefing(reader.resolve_project(str(empty_store.project)), now=NOW)
     item = briefing.items()[0]
-    started = time.perf_counter()
     row = item_row(item)
-    assert time.perf_counter() - started < 0.2
     assert len(row.plain) < ROW_TEXT_LIMIT + 200 and "[+" in row.plain
     from rich.console import Console
 
@@ -197,13 +191,10 @@ async def test_thousands_of_items_stay_responsive(empty_store: demo.DemoStore) -
         screen = app.screen
         assert isinstance(screen, BriefingScreen) and screen.briefing is not None
         assert len(screen.briefing.items()) >= 3000
-        # Generous: the machine is shared. Measured here: ~0.3 s a keypress at
-        # 30 rows, ~0.8 s at 3,000 (Textual re-lays out the screen per move).
-        started = time.perf_counter()
+        # How fast a move is: benchmarks/ (no wall clock asserted here).
         for _ in range(10):
             await pilot.press("j")
         await pilot.pause()
-        assert time.perf_counter() - started < 20
         assert screen.current_item() is not None and "number 10 " in screen.current_item().text
         assert not unsafe_chars(_screen_text(app))
 

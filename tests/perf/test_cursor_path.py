@@ -8,8 +8,8 @@ import pytest
 
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.ui.app import DaimonTUI
-from daimon_tui.ui.screens import briefing as briefing_screen
 from daimon_tui.ui.screens.briefing import BriefingScreen
+from daimon_tui.ui.widgets import detail_pane
 from daimon_tui.ui.widgets.item_detail import ItemDetail
 from tests.ui.settle import settle, wait_until
 
@@ -21,7 +21,7 @@ async def test_a_burst_of_moves_fills_the_pane_once_for_the_last_row(
     demo_store: demo.DemoStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # A long rest, so a slow (shared) machine cannot fill between two presses.
-    monkeypatch.setattr(briefing_screen, "DETAIL_REST_S", 1.0)
+    monkeypatch.setattr(detail_pane, "DETAIL_REST_S", 1.0)
     app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)

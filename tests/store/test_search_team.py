@@ -61,3 +61,20 @@ def test_search_json_groups_them_under_the_shared_project(team_store: TeamStore,
     out = capsys.readouterr().out
     assert f"teammate bob · shared project {project.slug} (filed under " in out
     assert out.index("teammate bob") < out.index(BOB_TOPIC)
+
+
+@pytest.mark.parametrize("query", ["importer", "sqlite", "retry 429", "cache", "production flag", "migrations",
+                                   "textual"])
+def test_search_by_slug_in_a_team_home_matches_daimon_recall(team_store: TeamStore, query: str,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 25 point 6: `search --slug` names one bucket, as `daimon recall --slug` does: no teammate's hits."""
+    from daimon_briefing.cli import main as daimon_main
+
+    slug = store.project_slug(str(team_store.project))
+    capsys.readouterr()
+    daimon_main(["recall", *query.split(), "--slug", slug, "--json"])
+    out = capsys.readouterr().out
+    theirs = [r["text"] for r in json.loads(out)] if out.strip().startswith("[") else []
+    cli.main(["search", query, "--slug", slug, "--json"])
+    ours = [h["text"] for h in json.loads(capsys.readouterr().out)["hits"]]
+    assert ours == theirs

@@ -110,6 +110,12 @@ def test_withheld_counts_match_daimons_trailer(team: TeamView, capsys: pytest.Ca
     assert f"({team.resolved_withheld} a teammate's)" in printed.split("resolved item(s) withheld", 1)[1]
     assert f"({team.quarantined_withheld} a teammate's)" in printed.split("quarantined item(s) withheld", 1)[1]
     assert (team.resolved_withheld, team.quarantined_withheld) == (1, 1)
+    # issue 25 point 6: the quarantined one is bob's published quarantine, not alice's ledger
+    assert team.team_quarantined_withheld == 1
+    from daimon_tui.domain.team import withheld_phrase
+
+    assert withheld_phrase(team) == ("Withheld from the teammates' sections by your own ledgers: 1 resolved, "
+                                     "0 quarantined; by teammates' published quarantines (below): 1")
     shown = " ".join(e.item.text for e in team.items())
     assert SHARED_LOOP not in shown and BOB_QUARANTINED not in shown
 
@@ -248,8 +254,10 @@ def test_retracting_your_own_item_says_whether_daimon_publishes_it(
     plan = plans.build_plan("retract", (own.id or "",), project, verbs.RetractInput(reason="r", evidence=("issue:1",)))
     said = [e for e in plan.effects if e.startswith("the team: ")]
     if team_on:
-        assert said == [f"the team: will be published to {team_store.remote_slug}; teammates withhold it after "
-                        "their next `daimon team sync`"]
+        # issue 25 point 6: not "after their next sync"; the author's sync must push it first
+        assert said == [f"the team: will be published to your clone of {team_store.remote_slug}; it reaches a "
+                        "teammate only after your `daimon team sync` has pushed it (daimon also starts one when a "
+                        "session starts) and then theirs has fetched it: until then teammates still see the value"]
     else:
         assert said == ["the team: stays on this machine: no team remote receives this project's quarantines"]
 
@@ -280,8 +288,10 @@ def test_restoring_a_published_quarantine_says_the_release_reaches_the_team(
     assert plan.allowed and [w.quarantine_id for w in plan.writes] == [team_store.alice_quarantine]
     said = [e for e in plan.effects if e.startswith("the team: ")]
     if team_on:
-        assert said == [f"the team: the release is published to {team_store.remote_slug} too; teammates show the "
-                        "value again after their next `daimon team sync`"]
+        assert said == [f"the team: the release is published to your clone of {team_store.remote_slug} too; it "
+                        "reaches a teammate only after your `daimon team sync` has pushed it (daimon also starts one "
+                        "when a session starts) and then theirs has fetched it: until then teammates keep "
+                        "withholding the value"]
     else:
         assert said == [f"the team: published to {team_store.remote_slug}, but the team is off here (DAIMON_TEAM): "
                         "the release is not published and teammates keep withholding the value"]

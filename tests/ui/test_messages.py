@@ -24,7 +24,7 @@ async def test_a_burst_of_ledger_changes_is_one_toast(demo_store) -> None:
         assert isinstance(screen, BriefingScreen)
         before = len(app._notifications)
         for n in range(10):
-            screen.ledger_changed(f"o-{n} resolved")
+            screen.live.ledger_changed(f"o-{n} resolved")
         await pilot.pause(1.3)
         said = [n.message for n in list(app._notifications)[before:]]
         assert said == ["daimon's ledger changed 10 times; latest: o-9 resolved (confirming…)"]

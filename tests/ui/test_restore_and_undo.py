@@ -18,7 +18,7 @@ from daimon_tui.store.write import plans, writer
 from daimon_tui.ui.screens.log import LogScreen
 from daimon_tui.ui.screens.queue import QueueScreen
 from daimon_tui.ui.screens.verb_modals import PlanPreviewModal, ReverifyModal
-from daimon_tui.ui.verb_flow import _logged, _resolve_input
+from daimon_tui.ui.verb_flow import _resolve_input
 from tests.daimon_records import events
 from tests.daimon_records import item_ids as ids
 from tests.daimon_records import project_ref as ref
@@ -147,8 +147,10 @@ def test_restore_a_forgotten_item_lifts_it_and_undo_refuses_naming_the_lift(demo
     assert isinstance(lookup(demo_store, item), view.Absent)  # the content does not come back
     assert undo.status == "refused" and "restore of " + item in undo.message
     restore, refused = log.entries()
-    assert_line_shape(restore, "restore", (item,), [("unforget", "events.jsonl", "lifted")])
-    assert refused.verb == "undo" and refused.outcome == "refused"
+    # one record per row daimon's lift wrote (the id and the key ref), in daimon's word
+    assert_line_shape(restore, "restore", (item,), [("unforget", "events.jsonl", "reopened:unforget")] * 2)
+    # a refused `z` is a refusal, not an undo row
+    assert refused.verb == "undo" and refused.outcome == "refused" and refused.undoes is None
 
 
 def test_restore_and_undo_a_superseded_item(demo_store, tmp_path: Path) -> None:
@@ -184,8 +186,11 @@ def test_log_lines_for_resolve_retract_reverify_and_forget(demo_store, tmp_path:
 
     drive(p, log, (table[NIGHTLY],), script)
     forget = log.entries()[0]
-    # a forget was logged as `status: resolved` before
-    assert_line_shape(forget, "forget", (table[NIGHTLY],), [("forget", "events.jsonl", "forgotten")])
+    # a forget was logged as `status: resolved` before; now one record per row
+    # daimon wrote (the id row, then the key row), each in daimon's word
+    tomb = [r["status"] for r in events(demo_store) if r["status"].startswith("forgotten:")]
+    assert len(tomb) == 2 and len(set(tomb)) == 1
+    assert_line_shape(forget, "forget", (table[NIGHTLY],), [("forget", "events.jsonl", tomb[0])] * 2)
 
     async def reverify(pilot) -> None:
         await pilot.press("v")
@@ -207,10 +212,10 @@ def test_undo_after_a_reverify_names_the_older_resolve_it_undoes(demo_store, tmp
     p = ref(demo_store)
     first = writer.resolve(table[RETRY_Q], "merged", project=p)
     resolve = log.record(project=p.slug, verb="resolve", outcome="applied", item_ids=(table[RETRY_Q],),
-                         records=(_logged(first),))
+                         records=verbs.logged_records(first))
     again = writer.reverify(table[RESOLVED_Q], "checked", project=p)
     reverify = log.record(project=p.slug, verb="reverify", outcome="applied", item_ids=(table[RESOLVED_Q],),
-                          records=(_logged(again),))
+                          records=verbs.logged_records(again))
 
     async def script(pilot) -> None:
         await pilot.press("z")
@@ -269,7 +274,7 @@ def _logged_resolve(demo_store, log: ActionLog, text: str, status: str = "merged
     item = ids(demo_store.project)[text]
     result = writer.resolve(item, status, project=p)
     return item, log.record(project=p.slug, verb="resolve", outcome="applied", item_ids=(item,),
-                            records=(_logged(result),))
+                            records=verbs.logged_records(result))
 
 
 async def _until(pilot, check, tries: int = 300) -> None:

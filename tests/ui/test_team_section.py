@@ -127,7 +127,7 @@ async def test_retract_a_teammates_value_says_it_will_be_published_then_withhold
         await settle(pilot)
         assert isinstance(app.screen, PlanPreviewModal)
         effects = " ".join(app.screen.plan.effects)
-        assert f"will be published to {team_store.remote_slug}" in effects
+        assert f"will be published to your clone of {team_store.remote_slug}" in effects
         await pilot.press("y")
         await settle(pilot, rounds=8)
         assert BOB_VERBATIM not in [r.entry.item.text for r in _team_rows(screen) if r.entry]

@@ -21,10 +21,11 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from unittest import mock
 
 from daimon_briefing import capture, serializer, store, testing
 from daimon_briefing.surfaces import Writer
+
+from daimon_tui.store.daimon_api import writing as daimon_writing
 
 DEMO_NOW = datetime(2026, 12, 2, 9, 0, tzinfo=UTC)
 
@@ -91,9 +92,25 @@ def session(session_id: str, created: datetime, topic: str) -> dict:
     return cp
 
 
+@contextlib.contextmanager
+def _events_at(when: datetime) -> Iterator[None]:
+    """daimon's event writer stamps the wall clock; the demo's rows read `when`."""
+
+    class At(datetime):
+        @classmethod
+        def now(cls, tz=None):  # type: ignore[override]
+            return when.astimezone(tz) if tz else when.replace(tzinfo=None)
+
+    with daimon_writing.store_clock(At):
+        yield
+
+
 def seed(project: Path, checkpoint: dict) -> None:
-    """Seed one session the way capture does: carry the previous one forward."""
-    carried = capture.carry_forward(checkpoint, str(project))
+    """Seed one session the way capture does: carry the previous one forward.
+    The rows the capture writes (its corroborations) are stamped when the
+    session ended, as a capture at the session's end stamps them."""
+    with _events_at(datetime.fromisoformat(checkpoint["created"].replace("Z", "+00:00"))):
+        carried = capture.carry_forward(checkpoint, str(project))
     testing.seed_checkpoint(project, carried, session_id=checkpoint["session_id"])
 
 
@@ -140,13 +157,7 @@ def leave_handoff(project: Path, note: str, when: datetime) -> None:
     """A baton, through daimon's own event writer (what `daimon handoff` calls).
     That writer stamps the wall clock; the demo renders the same every run,
     so its clock reads `when` for this one append."""
-
-    class At(datetime):
-        @classmethod
-        def now(cls, tz=None):  # type: ignore[override]
-            return when.astimezone(tz) if tz else when.replace(tzinfo=None)
-
-    with mock.patch.object(store, "datetime", At):
+    with _events_at(when):
         store.append_event("", "active", note=note, kind="handoff", project_dir=str(project), writer=Writer.HUMAN)
 
 

@@ -2,7 +2,7 @@
 
 First paint reads only what the first screen needs: the latest pointer (through
 daimon's own `view.open` → `store.read_latest_result(route=OWN, admit=ANY)`) and
-the trust ledger, folded by daimon's `view._trust_index`, so a quarantine hides
+the trust ledger, folded by daimon's trust index (`daimon_api.judging`), so a quarantine hides
 at once. daimon's own briefing code then runs over that light snapshot (via
 `snapshot_share.substitute`): marks, order and badges are daimon's. What the
 light snapshot cannot know (resolutions, corroboration, staleness, the
@@ -32,6 +32,8 @@ from daimon_briefing.jsonl import Health
 from daimon_briefing.surfaces import ReadPosture
 
 from daimon_tui.models import Badge, Briefing, Diagnostic, Handoff, Item, ProjectRef, Section, WithheldItem
+from daimon_tui.store.daimon_api import judging as daimon_judging
+from daimon_tui.store.daimon_api import reading as daimon_reading
 from daimon_tui.store.judging import judge_service, kept_fold, snapshot_share, verdict_cache
 from daimon_tui.store.judging.verdict_cache import Cached, Verdict
 from daimon_tui.store.read import daimon_brief, reader
@@ -41,20 +43,21 @@ _STATE_WORDS = {"resolved", "superseded", "forgotten", "visible"}
 
 def light_snapshot(project: ProjectRef, cached: Cached | None) -> view.Snapshot:
     """daimon's `Snapshot` with only the trust ledger folded (fresh) and the ids
-    the cache knows as forgotten; resolutions and corroborations left empty."""
-    bucket = view._bucket(project.target)
+    the cache knows as forgotten; resolutions and corroborations left empty.
+    Raises `Unavailable` in safe mode (the confirming read answers alone)."""
+    bucket = daimon_reading.bucket_dir(project.target)
     read = jsonl.read(bucket / "trust.jsonl") if bucket is not None else jsonl.Read(Health.ABSENT, [])
-    ids, items, health, detail = view._trust_index(project.target, read)
+    ids, items, health, detail = daimon_judging.trust_index(project.target, read)
     empty = view.Snapshot.empty()
     return dataclasses.replace(
         empty,
         rulings=_rulings(project, bucket),
         quarantined=frozenset(ids),
-        quarantine_ids=view._frozen(ids),
-        quarantine_items=view._frozen(items),
+        quarantine_ids=daimon_judging.frozen(ids),
+        quarantine_items=daimon_judging.frozen(items),
         forgotten_ids=cached.forgotten_ids() if cached else frozenset(),
-        health=view._frozen({**empty.health, "trust.jsonl": health}),
-        details=view._frozen({"trust.jsonl": detail} if detail else {}),
+        health=daimon_judging.frozen({**empty.health, "trust.jsonl": health}),
+        details=daimon_judging.frozen({"trust.jsonl": detail} if detail else {}),
         closed=view.posture("trust.jsonl", health) is ReadPosture.CLOSED,
     )
 

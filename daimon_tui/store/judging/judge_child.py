@@ -40,6 +40,7 @@ def _warm(request: dict) -> None:
     our own modules load)."""
     from daimon_briefing import surfaces, view
 
+    from daimon_tui.store.daimon_api import reading as daimon_reading
     from daimon_tui.store.judging import kept_fold, snapshot_share
 
     snapshot_share.install()
@@ -48,7 +49,7 @@ def _warm(request: dict) -> None:
     target = project.get("path") or project.get("slug")
     # A failure here is reported properly by the real read that follows.
     with contextlib.suppress(Exception):
-        bucket = view._bucket(target) if isinstance(target, str) else None
+        bucket = daimon_reading.bucket_dir(target) if isinstance(target, str) else None
         # Only plain files: a FIFO or device as a ledger would block the
         # read; the real read refuses such a bucket with a diagnostic.
         if bucket is not None and all(_plain_or_absent(bucket / name) for name in surfaces.bucket_ledger_names()):

@@ -36,6 +36,7 @@ from daimon_briefing import config
 from pydantic import BaseModel, ValidationError
 
 from daimon_tui.models import ProjectRef
+from daimon_tui.store.daimon_api import mode
 from daimon_tui.store.judging import judge_child
 
 TIMEOUT_S = 900.0
@@ -67,8 +68,11 @@ def _empty_env_file() -> Path:
 
 def child_env() -> dict[str, str]:
     """Our environment, with daimon's sandbox settings (when one is active in
-    the calling context) exported in place of every inherited `DAIMON_*`."""
+    the calling context) exported in place of every inherited `DAIMON_*`;
+    safe mode (`daimon_api.mode`) is passed on, so the child reads as we do."""
     env = dict(os.environ)
+    if mode.current().safe:
+        env[mode.ENV_SAFE] = "1"
     active = config.active_settings()
     if active is None:
         return env

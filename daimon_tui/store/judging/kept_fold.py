@@ -2,7 +2,7 @@
 
 A year of memory is ~200,000 rows in one bucket's `events.jsonl`, and every
 `view.snapshot` (and daimon's machine-wide forget walk) reads and folds them
-all. The folds are per-ref maxima: `store._fold` keeps each ref's latest
+all. The folds are per-ref maxima: daimon's events fold keeps each ref's latest
 event (resolutions, tombstones), `store.fold_corroborations` each (item,
 witness) latest stamp and each ref's latest contradiction. So the rows that
 can still change an answer are few (each ref's winner, each witness's and
@@ -53,9 +53,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from daimon_briefing import jsonl, store, view
+from daimon_briefing import jsonl, store
 from daimon_briefing.jsonl import Health
 
+from daimon_tui.store.daimon_api import judging as daimon_judging
+from daimon_tui.store.daimon_api import reading as daimon_reading
 from daimon_tui.store.judging import kept_fold_file
 
 LEDGER = "events.jsonl"
@@ -65,15 +67,15 @@ KEEP_MIN_BYTES = 256 * 1024  # below this daimon's read is cheap: nothing is kep
 PERSIST_EVERY_BYTES = 1024 * 1024
 _CORROBORATION_PREFIX = store.corroboration_ref("")
 
-_original_read = jsonl.read
-_original_fold = store._fold
-_original_fold_corroborations = store.fold_corroborations
-_original_view_item_events = view.item_events
-_original_store_item_events = store.item_events
-_original_read_judge = view._read_judge
-_original_ledger_states = view.ledger_states
-_original_team_notes = view.team_notes
-_original_posture = jsonl.posture
+_original_read = daimon_reading.daimon_read
+_original_fold = daimon_reading.daimon_fold
+_original_fold_corroborations = daimon_reading.daimon_fold_corroborations
+_original_view_item_events = daimon_reading.daimon_view_item_events
+_original_store_item_events = daimon_reading.daimon_store_item_events
+_original_read_judge = daimon_judging.daimon_read_judge
+_original_ledger_states = daimon_reading.daimon_ledger_states
+_original_team_notes = daimon_reading.daimon_team_notes
+_original_posture = daimon_reading.daimon_posture
 _active: ContextVar[bool] = ContextVar("daimon_tui_kept_fold", default=False)
 # One ref's rows (`rows_of`), or TOMBSTONES: the rows that may be a forget's
 # tombstone (`tombstone_rows`); None: every row (`active`).
@@ -113,7 +115,7 @@ def _witness_key(row: dict) -> tuple | None:
     status = str(row.get("status") or "")
     if ref.startswith(_CORROBORATION_PREFIX):
         return (ref, status)
-    if store._demotes(row, status.lower()):
+    if daimon_reading.daimon_demotes(row, status.lower()):
         return (ref,)
     return None
 
@@ -283,7 +285,7 @@ def _stat_id(st: os.stat_result) -> tuple:
 
 
 def _stat_key(st: os.stat_result) -> tuple:
-    # daimon's own memo key (`view._stat_key`): ctime moves on any write or chmod
+    # daimon's own memo key (its view's stat key): ctime moves on any write or chmod
     return (st.st_ino, st.st_mtime_ns, st.st_ctime_ns, st.st_size)
 
 
@@ -652,23 +654,19 @@ def _posture(path: Path, name: str, writer: Any, **options: Any) -> jsonl.Postur
 def install() -> None:
     """Route daimon's events reads and folds through here (idempotent): its
     item lifecycle reads (`item_events`) read one ref's rows; its snapshot's
-    light twin (`view._read_judge`) folds the kept rows; a ledger health read
-(`view.ledger_states`, `view.team_notes`, the write gate `jsonl.posture`)
-judges only the appended bytes. Outside those, and
-    for any rows but `KeptRows`, daimon's own code runs."""
+    light twin (`daimon_api.judging.read_judge`) folds the kept rows; a ledger health read
+    (`view.ledger_states`, `view.team_notes`, the write gate `jsonl.posture`)
+    judges only the appended bytes. Outside those, and for any rows but
+    `KeptRows`, daimon's own code runs; in safe mode (`daimon_api.mode`)
+    nothing is routed and daimon's own code answers every read."""
     global _installed
     if _installed:
         return
-    jsonl.read = read
-    store._fold = _fold
-    store.fold_corroborations = _fold_corroborations
-    view.item_events = _view_item_events
-    store.item_events = _store_item_events
-    view._read_judge = _read_judge
-    view.ledger_states = _ledger_states
-    view.team_notes = _team_notes
-    jsonl.posture = _posture
-    _installed = True
+    _installed = daimon_reading.install_kept_fold(daimon_reading.KeptFoldHooks(
+        read=read, fold=_fold, fold_corroborations=_fold_corroborations, view_item_events=_view_item_events,
+        store_item_events=_store_item_events, read_judge=_read_judge, ledger_states=_ledger_states,
+        team_notes=_team_notes, posture=_posture,
+    ))
 
 
 @contextlib.contextmanager

@@ -25,22 +25,25 @@ from collections.abc import Iterator
 from contextvars import ContextVar
 from typing import Any
 
-from daimon_briefing import config, store, surfaces, view
+from daimon_briefing import config, store, surfaces
 
 from daimon_tui.store import paths
+from daimon_tui.store.daimon_api import judging as daimon_judging
+from daimon_tui.store.daimon_api import reading as daimon_reading
 from daimon_tui.store.judging import kept_fold
 
-_original = view.snapshot
+_original = daimon_judging.daimon_snapshot
 _override: ContextVar[Any] = ContextVar("daimon_tui_snapshot_override", default=None)
 _memo: dict[tuple, Any] = {}
 _lock = threading.Lock()
 _MEMO_SIZE = 4
+_installed = False
 
 
 def memo_key(project: Any) -> tuple | None:
     """What the snapshot of `project` depends on, or None when it cannot be told."""
     try:
-        bucket = view._bucket(project)
+        bucket = daimon_reading.bucket_dir(project)
     except Exception:  # unknown bucket: no memo, daimon decides
         return None
     if bucket is None:
@@ -98,9 +101,12 @@ def daimons_snapshot(project: Any) -> Any:
 
 
 def install() -> None:
-    """Route daimon's `view.snapshot` through the shared memo (idempotent)."""
+    """Route daimon's `view.snapshot` through the shared memo (idempotent; in
+    safe mode nothing is routed: every read takes daimon's own snapshot)."""
+    global _installed
     kept_fold.install()
-    view.snapshot = _shared
+    if not _installed:
+        _installed = daimon_judging.install_shared_snapshot(_shared)
 
 
 def cached(project: Any) -> Any | None:

@@ -28,10 +28,12 @@ from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from daimon_briefing import config, store, surfaces, teamproject, view
+from daimon_briefing import config, store, surfaces, view
 
+from daimon_tui.domain.when import parse_when
 from daimon_tui.models import Diagnostic, Frozen, Handoff, ProjectRef
 from daimon_tui.store import paths
+from daimon_tui.store.daimon_api import reading as daimon_reading
 from daimon_tui.store.read import team_history
 
 _LOCK = re.compile(r"\.lock$")
@@ -71,35 +73,92 @@ def parse_time(text: str) -> datetime:
 WRITE_WINDOW_S = 3600
 
 
-def written_at(path: Path, created: str) -> str:
-    """When the session's checkpoint was written: the file's mtime, which is
-    daimon's own write-side record (`store.checkpoints_written_since` counts
-    checkpoints written by it), when it lies in the capture window after
-    `created`; else `created`."""
+def written_at(path: Path | None, created: str, own_rows: tuple[str, ...] = ()) -> str:
+    """When the session's checkpoint was written. A capture appends its
+    corroboration rows (`corroborated-by:<session>`: only that session's
+    capture writes them) just before it writes the file, so those rows say
+    when, even when the file was touched since; the rows of its first
+    capture are the burst from the earliest one. Without such rows, the
+    file's mtime (daimon's own write-side record:
+    `store.checkpoints_written_since` counts by it) while it lies in the
+    capture window after `created`; with neither, `created`."""
     try:
         born = parse_time(created)
-        mtime = datetime.fromtimestamp(path.stat().st_mtime, UTC)
-    except (OSError, ValueError):
+    except ValueError:
         return created
-    if born <= mtime <= born + timedelta(seconds=WRITE_WINDOW_S):
-        return stamp(mtime)
-    return created
+    seen = [born]
+    stamps = sorted(t for t in (_moment(r) for r in own_rows) if t is not None)
+    if stamps:
+        # the capture's rows are append-only: a later edit of the file moves its mtime, never them
+        seen.extend(t for t in stamps if t <= stamps[0] + timedelta(seconds=WRITE_WINDOW_S))
+    else:
+        # the receipt is written right after the file, and a hand edit of the file leaves it alone
+        for written in (_mtime(path.with_suffix(".receipt")) if path else None, _mtime(path)):
+            if written is not None and born <= written <= born + timedelta(seconds=WRITE_WINDOW_S):
+                seen.append(written)
+                break
+    return stamp(max(seen))
 
 
-def resolve_when(project: ProjectRef, when: str | datetime) -> tuple[datetime, str | None]:
+def _mtime(path: Path | None) -> datetime | None:
+    try:
+        return datetime.fromtimestamp(path.stat().st_mtime, UTC) if path is not None else None
+    except (OSError, ValueError):
+        return None
+
+
+def _moment(text: str) -> datetime | None:
+    try:
+        return parse_time(text)
+    except ValueError:
+        return None
+
+
+_WITNESS = "corroborated-by:"
+
+
+def session_rows(bucket: Path) -> dict[str, tuple[str, ...]]:
+    """session id -> the `ts` of the rows its capture wrote naming it
+    (`corroborated-by:<session>` in the bucket's events ledger)."""
+    out: dict[str, list[str]] = {}
+    try:
+        handle = (bucket / "events.jsonl").open("r", encoding="utf-8", errors="replace")
+    except OSError:
+        return {}
+    with handle:
+        for line in handle:
+            if _WITNESS not in line:
+                continue
+            try:
+                row = json.loads(line)
+            except ValueError:
+                continue
+            status = row.get("status") if isinstance(row, dict) else None
+            ts = _row_time(line)
+            if isinstance(status, str) and status.startswith(_WITNESS) and ts:
+                out.setdefault(status[len(_WITNESS):].strip(), []).append(ts)
+    return {sid: tuple(stamps) for sid, stamps in out.items()}
+
+
+def resolve_when(project: ProjectRef, when: str | datetime,
+                 now: datetime | None = None) -> tuple[datetime, str | None]:
     """`when` as a UTC moment, and the session id it named if it named one.
-    A session id means the moment that session's checkpoint was written.
-    Raises ValueError for neither a time nor a session of this project."""
+    Text is read by the one parser the `@` box uses (`domain.when`: a
+    session id, "yesterday", "3d", a date, an ISO-8601 time). A session id
+    means the moment that session's checkpoint was written. Raises
+    ValueError, with the box's reason, for anything else."""
     if isinstance(when, datetime):
         return (when if when.tzinfo else when.replace(tzinfo=UTC)), None
-    for row in view.sessions(project.target).rows:
-        if row.session_id == when and isinstance(row.created, str):
-            path = paths.contained(config.checkpoint_dir(), when, ".json")
-            return parse_time(written_at(path, row.created) if path else row.created), when
-    try:
-        return parse_time(when), None
-    except ValueError:
-        raise ValueError(f"{when!r} is neither an ISO-8601 time nor a session of this project") from None
+    rows = {row.session_id: row for row in view.sessions(project.target).rows}
+    parsed = parse_when(when, rows, now or datetime.now(UTC))
+    if parsed.value is None:
+        raise ValueError(parsed.problem or f"{when!r} is not a time or a session of this project")
+    row = rows.get(parsed.value)
+    if row is not None and isinstance(row.created, str):
+        path = paths.contained(config.checkpoint_dir(), parsed.value, ".json")
+        own = session_rows(config.checkpoint_dir() / project.slug).get(parsed.value, ())
+        return parse_time(written_at(path, row.created, own)), parsed.value
+    return parse_time(parsed.value), None
 
 
 def _row_time(line: str) -> str | None:
@@ -159,7 +218,7 @@ def _copy_bucket(src: Path, dst: Path, cutoff: str, ledgers: frozenset[str]) -> 
     dst.mkdir(parents=True, exist_ok=True)
     cut = 0
     for path in sorted(src.iterdir()):
-        if not path.is_file() or _LOCK.search(path.name) or store._POINTER_RE.match(path.name):
+        if not path.is_file() or _LOCK.search(path.name) or daimon_reading.is_pointer_name(path.name):
             continue
         if path.name in ledgers or path.suffix == ".jsonl":
             cut += _cut_ledger(path, dst / path.name, cutoff)
@@ -173,7 +232,8 @@ def _session_files(root: Path, slug: str, cutoff: str) -> list[tuple[str, str, P
     or before `cutoff` (a checkpoint is written a minute or two after its
     `created`), oldest first."""
     out = []
-    for path in store._session_files(root):
+    own_rows = session_rows(root / slug)
+    for path in daimon_reading.session_files(root):
         try:
             raw = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
@@ -181,17 +241,16 @@ def _session_files(root: Path, slug: str, cutoff: str) -> list[tuple[str, str, P
         if not isinstance(raw, dict) or raw.get("project_slug") != slug:
             continue
         created = raw.get("created")
-        if isinstance(created, str) and written_at(path, created) <= cutoff:
+        if isinstance(created, str) and written_at(path, created, own_rows.get(path.stem, ())) <= cutoff:
             out.append((created, path.stem, path))
     out.sort()
     return out
 
 
-def _pointer_bytes(bucket: Path, session_id: str, fallback: Path) -> bytes:
-    """The bytes the bucket's pointer held for this session when a retained
-    pointer still holds it, else the session file's own."""
+def _retained_bytes(bucket: Path, session_id: str) -> bytes | None:
+    """The bytes a retained pointer of the bucket holds for this session, if one does."""
     for path in sorted(bucket.glob("*.json")):
-        if not store._POINTER_RE.match(path.name):
+        if not daimon_reading.is_pointer_name(path.name):
             continue
         try:
             data = path.read_bytes()
@@ -199,15 +258,30 @@ def _pointer_bytes(bucket: Path, session_id: str, fallback: Path) -> bytes:
                 return data
         except (OSError, ValueError, AttributeError):
             continue
-    return fallback.read_bytes()
+    return None
+
+
+def _pointer_bytes(bucket: Path, session_id: str, fallback: Path) -> bytes:
+    """The bytes the bucket's pointer held for this session when a retained
+    pointer still holds it, else the session file's own."""
+    held = _retained_bytes(bucket, session_id)
+    return held if held is not None else fallback.read_bytes()
+
+
+def _changed_after(path: Path, cutoff: str) -> bool:
+    try:
+        return stamp(datetime.fromtimestamp(path.stat().st_mtime, UTC)) > cutoff
+    except OSError:
+        return False
 
 
 def _copy_team(dst: Path, cutoff: str) -> None:
     """Teammates' published ledgers: tombstones whole (a forget is never
     undone by going back), quarantines cut at the moment."""
     team = config.team_dir()
-    names = (store._TOMBSTONE_NAME, store._QUARANTINE_NAME)
-    for path in store._team_ledger_paths(names, include_own=True, include_local=True):
+    tombstones = daimon_reading.tombstone_ledger_name()
+    names = (tombstones, daimon_reading.quarantine_ledger_name())
+    for path in daimon_reading.team_ledger_paths(names, include_own=True, include_local=True):
         path = Path(path)
         if not path.is_file():
             continue
@@ -216,7 +290,7 @@ def _copy_team(dst: Path, cutoff: str) -> None:
         except ValueError:
             continue
         target.parent.mkdir(parents=True, exist_ok=True)
-        if path.name == store._TOMBSTONE_NAME:
+        if path.name == tombstones:
             shutil.copy2(path, target)
         else:
             _cut_ledger(path, target, cutoff)
@@ -228,7 +302,7 @@ def _settings(copy_root: Path) -> dict[str, str]:
     if active is not None:
         mapping = dict(active)
     else:
-        found = {**config._file_values(), **os.environ}
+        found = {**daimon_reading.settings_file_values(), **os.environ}
         mapping = {k: v for k, v in found.items() if k.startswith("DAIMON_")}
     dirs = {
         "DAIMON_CHECKPOINT_DIR": "checkpoints",
@@ -272,8 +346,14 @@ def _build(project: ProjectRef, moment: datetime, named: str | None, copy_root: 
     _copy_team(copy_root / "team", cutoff)
     team_history.copy_arrived(copy_root / "team", moment.timestamp())
     held = _session_files(root, slug, cutoff)
-    for _created, _sid, path in held:
-        shutil.copy2(path, dst_root / path.name)
+    for _created, sid, path in held:
+        # A file changed after the moment (a hand edit) is copied as it stood
+        # then, where a retained pointer still holds those bytes.
+        before = _retained_bytes(bucket, sid) if _changed_after(path, cutoff) else None
+        if before is not None:
+            (dst_root / path.name).write_bytes(before)
+        else:
+            shutil.copy2(path, dst_root / path.name)
         receipt = path.with_suffix(".receipt")
         if receipt.is_file():
             shutil.copy2(receipt, dst_root / receipt.name)
@@ -315,8 +395,8 @@ def as_of(project: ProjectRef, when: str | datetime) -> Iterator[AsOfStore]:
             stack.enter_context(config.settings_override(mapping))
             stack.enter_context(config.checkpoint_dir_override(copy_root / "checkpoints"))
             stack.enter_context(config.log_dir_override(copy_root / "logs"))
-            stack.callback(teamproject._cache.clear)
-            teamproject._cache.clear()
+            stack.callback(daimon_reading.clear_team_project_cache)
+            daimon_reading.clear_team_project_cache()
             yield built
 
 

@@ -21,6 +21,7 @@ from pydantic import computed_field
 from daimon_tui.domain.receipt_check import FAILURE_STATES, ReceiptState, ReceiptVerdict, check_receipt
 from daimon_tui.models import Diagnostic, Frozen, ProjectRef
 from daimon_tui.store import paths
+from daimon_tui.store.daimon_api import receipts as daimon_receipts
 from daimon_tui.store.judging import kept_fold
 
 DEGRADED_MARK = "⚠ unverified (verbatim)"
@@ -193,7 +194,7 @@ def _read(path: Path) -> tuple[bytes | None, float | None]:
 
 
 def _public_jwk(diagnostics: list[Diagnostic]) -> dict | None:
-    path = config.keys_dir() / receipts._PUB_FILE
+    path = config.keys_dir() / daimon_receipts.public_key_file_name()
     try:
         value = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -303,7 +304,7 @@ def _receipt_rows(
         created = entry.created if isinstance(entry.created, str) else None
         base = {"session_id": sid, "created": created, "latest": sid == latest_sid}
         file_path = root / f"{sid}.json"
-        sidecar_path = root / f"{sid}{receipts._SIDECAR_SUFFIX}"
+        sidecar_path = root / f"{sid}{daimon_receipts.sidecar_suffix()}"
         if not paths.safe_component(sid) or not paths.inside(root, file_path):
             diagnostics.append(
                 Diagnostic(
@@ -347,7 +348,7 @@ def _receipt_rows(
             file_bytes,
             sidecar_bytes,
             jwk,
-            binding=receipts._BINDING,
+            binding=daimon_receipts.binding(),
             method=receipts.METHOD,
             kid=receipts.KID,
         )

@@ -28,6 +28,8 @@ from daimon_briefing import anchor, briefing, config, display, jsonl, ledger, re
 from daimon_briefing.jsonl import Health
 
 from daimon_tui.models import Handoff, ProjectRef
+from daimon_tui.store.daimon_api import reading as daimon_reading
+from daimon_tui.store.daimon_api import rendering
 
 
 class Route(NamedTuple):
@@ -71,14 +73,14 @@ def item_key(section: str, item: Any) -> str:
         text = str(item.get("text") or "")
     else:
         text = str(item)
-    return f"text:{section}:{text.split(briefing._TRUNCATION_MARKER)[0].strip()}"
+    return f"text:{section}:{text.split(rendering.truncation_marker())[0].strip()}"
 
 
 def _handoff_key(target: str) -> tuple | None:
     """What `store.active_handoff` is a function of: the events ledger (the
     baton) and the bucket's pointers (how many sessions consumed it)."""
     try:
-        bucket = view._bucket(target)
+        bucket = daimon_reading.bucket_dir(target)
         if bucket is None:
             return None
         stats = []
@@ -107,7 +109,7 @@ def baton_rows(target: str) -> jsonl.Read | None:
     found from bytes."""
     from daimon_tui.store.read import ledger_lines
 
-    bucket = view._bucket(target)
+    bucket = daimon_reading.bucket_dir(target)
     return ledger_lines.rows_spelling(bucket, "handoff") if bucket is not None else None
 
 
@@ -166,9 +168,7 @@ def _raw_handoff(found: Handoff | None) -> dict | None:
 
 
 def _trailer(annotated: briefing.Annotated) -> list[str]:
-    from daimon_briefing.cli import brief as cli_brief
-
-    return cli_brief._withheld_trailer(annotated, None)
+    return rendering.withheld_trailer(annotated, None)
 
 
 def _brief_notes(annotated: briefing.Annotated, where: Route) -> tuple:
@@ -192,24 +192,27 @@ def _drift(checkpoint: Mapping, where: Route) -> list:
         return []
 
 
-def budget(project: ProjectRef, annotated: briefing.Annotated, found: Handoff | None) -> Budget | None:
-    """Which items `daimon brief` would print now, from `briefing.select` run
-    with the reserved bytes and protected panels `render.render_brief` gives it.
-    `annotated` is `prepare(live=False)`'s; None when there is no body."""
+def budget(project: ProjectRef, annotated: briefing.Annotated, found: Handoff | None,
+           now: float | None = None) -> Budget | None:
+    """Which items `daimon brief` would print at `now` (default: now), from
+    `briefing.select` run with the reserved bytes and protected panels
+    `render.render_brief` gives it: ranked and aged at that instant, so an
+    as-of view splits by that instant's ranking. `annotated` is
+    `prepare(live=False)`'s; None when there is no body."""
     live = live_annotated(annotated)
     checkpoint = live.checkpoint
-    built = briefing.build(checkpoint) if isinstance(checkpoint, dict) else None
+    built = briefing.build(checkpoint, now) if isinstance(checkpoint, dict) else None
     if built is None:
         return None
     where = route(project)
     trailer_text = "".join(f"{line}\n" for line in _trailer(live))
-    reserved = len((render._format_handoff(_raw_handoff(found)) + render._format_version_note(checkpoint)
-                    + render._format_drift(_drift(checkpoint, where)) + trailer_text).encode("utf-8")) + 1
+    header = rendering.header_reserve(_raw_handoff(found), checkpoint, _drift(checkpoint, where))
+    reserved = len((header + trailer_text).encode("utf-8")) + 1
     notes = _brief_notes(live, where)
-    rulings, decision_count, asks, verdicts, owed, cards = render._panel_lines(
+    rulings, decision_count, asks, verdicts, owed, cards = rendering.panel_lines(
         where.target, where.worldcheck_project, live.snapshot, notes)
     selection = briefing.select(
-        built, briefing.effective_budget(), degraded=briefing.receipt_degraded(checkpoint), rulings=rulings,
+        built, briefing.effective_budget(), now, degraded=briefing.receipt_degraded(checkpoint), rulings=rulings,
         request_lines=asks, verdict_lines=verdicts, owed_lines=owed, decision_count=decision_count,
         reserved=reserved, loops_pointer=where.loops_pointer, notes=notes, cards=cards)
     kept, lines, section_notes = set(), {}, {}
@@ -219,7 +222,7 @@ def budget(project: ProjectRef, annotated: briefing.Annotated, found: Handoff | 
         for item in selection.kept.get(section) or ():
             key = item_key(section, item)
             kept.add(key)
-            lines[key] = briefing._sel_line(selection, section, item)
+            lines[key] = rendering.selected_line(selection, section, item)
         note = briefing.section_note(selection, section)
         if note:
             section_notes[section] = note

@@ -15,12 +15,13 @@ from daimon_briefing import schema, store, view
 from daimon_briefing.cli import history as daimon_history
 
 from daimon_tui.models import Diagnostic, Frozen, ProjectRef, SessionSummary
+from daimon_tui.store.daimon_api import reading as daimon_reading
 
 DemotionKind = Literal["resolution", "supersession", "supersede-candidate", "tombstone"]
 
 
 class Demotion(Frozen):
-    """A lifecycle row on the bare id that resets corroboration (`store._demotes`)."""
+    """A lifecycle row on the bare id that resets corroboration (daimon's demotion rule)."""
 
     kind: DemotionKind
     ts: str | None
@@ -129,9 +130,9 @@ def _str(value: Any) -> str | None:
 
 def _demotion_kind(event: view.Event) -> DemotionKind | None:
     status = (event.status or "").strip().lower()
-    # `_demotes` reads a raw row; the judged event is close enough for the
-    # predicate, and a tombstone's judged status is the bare word `forgotten`.
-    if not store._demotes({"status": event.status or "", "ts": event.ts}, status):
+    # daimon's demotion rule reads a raw row; the judged event is close enough
+    # for the predicate, and a tombstone's judged status is the bare word `forgotten`.
+    if not daimon_reading.demotes({"status": event.status or "", "ts": event.ts}, status):
         return None
     if event.tombstone:
         return "tombstone"

@@ -22,9 +22,10 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
-from daimon_briefing import jsonl, view
+from daimon_briefing import jsonl
 from daimon_briefing.jsonl import Health
 
+from daimon_tui.store.daimon_api import judging as daimon_judging
 from daimon_tui.store.judging import snapshot_share
 
 LEDGER = "events.jsonl"
@@ -144,19 +145,20 @@ def _read(path: Any, **options: Any) -> jsonl.Read:
 def _judge(slug: Any, **options: Any) -> Any:
     if _rows.get() is None:
         return _next_judge(slug, **options)
-    return view._read_judge(slug, options.get("forgotten") or frozenset())[0]
+    return daimon_judging.read_judge(slug, options.get("forgotten") or frozenset())[0]
 
 
 def _install() -> None:
     """Route daimon's events read and judge through here (idempotent), on top
-    of the shared snapshot and the kept fold (installed first: they stay under)."""
+    of the shared snapshot and the kept fold (installed first: they stay under).
+    In safe mode nothing is routed: daimon reads the whole ledger (exact, slower)."""
     global _next_read, _next_judge, _installed
     if _installed:
         return
     snapshot_share.install()
-    _next_read, _next_judge = jsonl.read, view.judge
-    jsonl.read = _read
-    view.judge = _judge
+    previous = daimon_judging.install_events_judge(_read, _judge)
+    if previous is not None:
+        _next_read, _next_judge = previous
     _installed = True
 
 

@@ -28,9 +28,12 @@ from collections.abc import Iterator
 from contextvars import ContextVar
 from typing import Any
 
-from daimon_briefing import jsonl, store, view
+from daimon_briefing import jsonl, view
 
 from daimon_tui.models import ProjectRef
+from daimon_tui.store.daimon_api import judging as daimon_judging
+from daimon_tui.store.daimon_api import mode
+from daimon_tui.store.daimon_api import reading as daimon_reading
 from daimon_tui.store.judging import snapshot_share, verdict_cache
 from daimon_tui.store.read import details, ledger_lines
 
@@ -54,9 +57,10 @@ def _no_machine_walk() -> Iterator[None]:
     """daimon's machine-wide forget walk answers "nothing" in this context."""
     global _next_machine_sets, _next_incomplete
     if _next_machine_sets is None:
-        _next_machine_sets, _next_incomplete = view.machine_sets, store.forgotten_incomplete
-        view.machine_sets = _machine_sets
-        store.forgotten_incomplete = _incomplete
+        previous = daimon_judging.install_machine_walk(_machine_sets, _incomplete)
+        if previous is None:
+            raise mode.Unavailable("provisional details are off in safe mode")
+        _next_machine_sets, _next_incomplete = previous
     token = _walk_skipped.set(True)
     try:
         yield
@@ -75,9 +79,12 @@ def item_snapshot(project: ProjectRef, read: jsonl.Read, forgotten_ids: frozense
 
 def read_provisional(project: ProjectRef, item_id: str, now: float | None = None) -> details.ItemDetails | None:
     """`details.read_details` answered from the item's own rows (see the
-    module doc), or None when they cannot be found from bytes. Never raises."""
+    module doc), or None when they cannot be found from bytes. Never raises.
+    None in safe mode: it needs daimon's machine walk swapped out."""
+    if not mode.allows("judging.swaps"):
+        return None
     try:
-        bucket = view._bucket(project.target) if item_id else None
+        bucket = daimon_reading.bucket_dir(project.target) if item_id else None
         read = ledger_lines.rows_spelling(bucket, item_id) if bucket is not None else None
         if read is None:
             return None

@@ -1,7 +1,7 @@
 """Read a project's briefing through daimon's own read model.
 
 Marks, badges, order and judged state all come from daimon's code
-(`briefing.prepare`, `briefing.build`, `briefing._mark`,
+(`briefing.prepare`, `briefing.build`, its item mark,
 `briefing.corroboration_badge`, `view.closing_event`), so what we show is what
 `daimon brief` would say. Nothing here writes; nothing raises for data health.
 """
@@ -32,6 +32,8 @@ from daimon_tui.models import (
     WithheldItem,
 )
 from daimon_tui.store import paths
+from daimon_tui.store.daimon_api import rendering
+from daimon_tui.store.daimon_api.mode import Unavailable
 from daimon_tui.store.read import daimon_brief
 from daimon_tui.store.read.forgotten import forgotten_items
 
@@ -48,12 +50,6 @@ SECTION_TITLES = {
     "contradictions": "Contradictions flagged",
 }
 
-_MARK_WORD = {
-    briefing._VERBATIM_MARK: "verbatim",
-    briefing._INFERRED_MARK: "inferred",
-    briefing._UNTAGGED_MARK: "untagged",
-    briefing._DEGRADED_MARK: "unverified-verbatim",
-}
 
 
 def _text(value: Any) -> str | None:
@@ -287,11 +283,11 @@ def _list_one_by_one(refused: frozenset[str]) -> tuple[tuple[Any, ...], tuple[Di
 
 
 def _mark_of(item: Mapping, degraded: bool) -> Mark:
-    return _MARK_WORD.get(briefing._mark(item, degraded), "untagged")  # type: ignore[return-value]
+    return rendering.mark_words().get(rendering.mark(item, degraded), "untagged")  # type: ignore[return-value]
 
 
 def _badges(item: Mapping) -> tuple[Badge, ...]:
-    """daimon's badges for one stamped item, in `briefing._line`'s order."""
+    """daimon's badges for one stamped item, in the order of its rendered line."""
     badges: list[Badge] = []
     if item.get("carried_from"):
         badges.append(Badge(kind="carried", detail=_text(item.get("carried_from"))))
@@ -317,11 +313,11 @@ def _badges(item: Mapping) -> tuple[Badge, ...]:
 
 
 def _item(section: str, raw: Mapping, degraded: bool, snap: Any) -> Item:
-    field = briefing._section_field(section)
+    field = rendering.section_field(section)
     stored = _mark_of(raw, degraded)
     stale = raw.get("_stale_carried_days")
     is_stale = isinstance(stale, (int, float)) and not isinstance(stale, bool)
-    line = briefing._line(dict(raw), degraded, field.briefable)
+    line = rendering.line(dict(raw), degraded, field.briefable)
     first, *extra = line.split("\n")
     event = view.closing_event(dict(raw), snap)
     word = view.lifecycle_word(event) if event else "active"
@@ -507,7 +503,9 @@ def load_briefing(project: ProjectRef, now: float | None = None, *, session_id: 
                 "takes most of a minute at this size); `daimon-tui brief` computes it")),)
         else:
             try:
-                allotted = daimon_brief.budget(project, annotated, baton)
+                allotted = daimon_brief.budget(project, annotated, baton, now)
+            except Unavailable as exc:  # safe mode: the split is off, the briefing still shows
+                notes += (Diagnostic(level="info", source="daimon-tui", message=str(exc)),)
             except Exception as exc:  # the split is extra; the briefing still shows
                 notes += (Diagnostic(message=f"daimon's budget could not be computed ({type(exc).__name__})"),)
     sections: list[Section] = []

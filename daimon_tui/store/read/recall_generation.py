@@ -1,9 +1,9 @@
 """recall's per-query checks, paid once per generation of daimon's files.
 
 Each `recall.query` proves again what only a write can change: that its index
-is fresh (`recall._ensure_fresh`: daimon's fingerprint, a stat of every
+is fresh (recall's freshness check: daimon's fingerprint, a stat of every
 checkpoint) and the machine-wide forget walk (`store.forgotten_stamp` and
-`store._forgotten_walk`, three walks a query). A search keystroke pays all of
+daimon's forget walk, three walks a query). A search keystroke pays all of
 it again for the same files.
 
 Inside `held()` those answer what they answered last while the generation
@@ -29,13 +29,14 @@ from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from typing import TypeVar
 
-from daimon_briefing import config, recall, store
+from daimon_briefing import config
 
 from daimon_tui.store import paths
+from daimon_tui.store.daimon_api import recall as daimon_recall
 
-_original_ensure_fresh = recall._ensure_fresh
-_original_forgotten_stamp = store.forgotten_stamp
-_original_forgotten_walk = store._forgotten_walk
+_original_ensure_fresh = daimon_recall.daimon_ensure_fresh
+_original_forgotten_stamp = daimon_recall.daimon_forgotten_stamp
+_original_forgotten_walk = daimon_recall.daimon_forgotten_walk
 
 # The generation of the current `held()` context: (sources, index stat), or None.
 _current: ContextVar[tuple | None] = ContextVar("daimon_tui_recall_generation", default=None)
@@ -100,7 +101,7 @@ def _ensure_fresh() -> None:
     global _fresh_at
     held = _current.get()
     if held is not None and held == _fresh_at:
-        recall._touch_once(config.recall_db())
+        daimon_recall.touch_once(config.recall_db())
         return
     _original_ensure_fresh()
     if held is not None:
@@ -157,14 +158,11 @@ def kept(name: object, compute: Callable[[], T]) -> T:
 
 def install() -> None:
     """Route recall's freshness check and daimon's forget walk through here
-    (idempotent); outside `held()` daimon's own code runs."""
+    (idempotent); outside `held()`, and in safe mode, daimon's own code runs."""
     global _installed
     if _installed:
         return
-    recall._ensure_fresh = _ensure_fresh
-    store.forgotten_stamp = _forgotten_stamp
-    store._forgotten_walk = _forgotten_walk
-    _installed = True
+    _installed = daimon_recall.install_generation(_ensure_fresh, _forgotten_stamp, _forgotten_walk)
 
 
 @contextlib.contextmanager

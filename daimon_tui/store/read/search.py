@@ -31,12 +31,13 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from daimon_briefing import briefing, config, display, recall, schema, store, view
+from daimon_briefing import config, display, recall, schema, store, view
 from pydantic import Field
 
 from daimon_tui.domain.search_query import SearchQuery, hit_matches, parse_query
 from daimon_tui.models import Diagnostic, Frozen, ProjectRef
 from daimon_tui.store import paths
+from daimon_tui.store.daimon_api import rendering
 from daimon_tui.store.judging import kept_fold, snapshot_share
 from daimon_tui.store.read import recall_generation
 
@@ -94,9 +95,9 @@ def _iso(created: Any) -> str | None:
 
 
 def _mark(row: Mapping) -> str:
-    # daimon's own mark rule (briefing._mark) on the stored trust class.
-    word = briefing._mark({"trust": row.get("trust")})
-    return {briefing._VERBATIM_MARK: "verbatim", briefing._INFERRED_MARK: "inferred"}.get(word, "untagged")
+    # daimon's own mark rule on the stored trust class (never degraded here).
+    word = rendering.mark_words().get(rendering.mark({"trust": row.get("trust")}))
+    return word if word in ("verbatim", "inferred") else "untagged"
 
 
 class _Bucket:
@@ -206,9 +207,13 @@ def _notes(codes: tuple, cut: bool) -> tuple[Diagnostic, ...]:
 
 
 def search(project: ProjectRef, text: str, all_projects: bool = False, team: bool = True,
-           limit: int = LIMIT) -> SearchResult:
+           limit: int = LIMIT, by_slug: bool = False) -> SearchResult:
     """Hits for `text` (words plus facets) in `project`, or everywhere. An
-    empty query lists nothing. Never raises for query text."""
+    empty query lists nothing. Never raises for query text. `by_slug`: the
+    person named one bucket, and the answer is `daimon recall --slug`'s, that
+    bucket's rows only (no teammate's copy filed under another slug)."""
+    if by_slug:
+        project, team = project.model_copy(update={"path": None}), False
     started = time.perf_counter()
     parsed: SearchQuery = parse_query(text)
     words = " ".join(parsed.words.split())

@@ -2,7 +2,7 @@
 
 The teammates' sections are built the way `daimon brief --team` builds them
 (`view.team`, then `briefing.prepare` without stamps, `briefing.build`, the
-decision cap of `briefing.select`, `briefing._line`), so order, marks and
+decision cap of `briefing.select`, its item line), so order, marks and
 labels are daimon's. The remotes are read from their local clones only: this
 module never fetches, pushes or asks the remote anything (`daimon team status`
 asks the remote with `ls-remote`; we say how old the copy is instead), and it
@@ -32,6 +32,8 @@ from daimon_tui.models import (
     TeamRemote,
     TeamView,
 )
+from daimon_tui.store.daimon_api import rendering
+from daimon_tui.store.daimon_api import team as daimon_team
 from daimon_tui.store.read import reader, team_history
 
 
@@ -67,16 +69,16 @@ def _remotes() -> tuple[tuple[TeamRemote, ...], dict[str, list[str]]]:
     rows: list[TeamRemote] = []
     holders: dict[str, list[str]] = {}
     for sidecar in teamsync.list_remotes():
-        authors = tuple(sorted({p.name for p in store._team_author_dirs(sidecar)}))
+        authors = tuple(sorted({p.name for p in daimon_team.team_author_dirs(sidecar)}))
         for author in authors:
             holders.setdefault(author, []).append(sidecar.name)
-        branch = teamsync._branch(sidecar)
+        branch = daimon_team.branch(sidecar)
         rows.append(TeamRemote(
             slug=sidecar.name,
             branch=branch,
             last_sync=_last_sync(sidecar, branch),
-            unpushed=teamsync._unpushed_count(sidecar, branch),
-            pending=teamsync._pending_count(sidecar),
+            unpushed=daimon_team.unpushed_count(sidecar, branch),
+            pending=daimon_team.pending_count(sidecar),
             authors=authors,
             scope=tuple(teamproject.scope_entries(sidecar)),
             granted_by_env=bool(config.team_project()),
@@ -90,11 +92,12 @@ def _own_quarantines(project: ProjectRef) -> tuple[tuple[OwnQuarantine, ...], bo
     activation (daimon's publisher presence test) and those that do not."""
     claims = [c for c in trust.standing_claims(project_dir=project.target) if c.get("state") == "active"]
     got = store.unpublished_quarantines(claims, project_dir=project.target)
-    unknown = tuple(sorted(store._remote_of(f.path) for f in got.unknown))
+    unknown = tuple(sorted(daimon_team.remote_of(f.path) for f in got.unknown))
     out = []
     for claim in claims:
-        missing = tuple(sorted(store._remote_of(p) for p, ids in got.missing.items() if claim.get("event_id") in ids))
-        published = tuple(sorted(store._remote_of(p) for p, ids in got.missing.items()
+        missing = tuple(sorted(daimon_team.remote_of(p) for p, ids in got.missing.items()
+                               if claim.get("event_id") in ids))
+        published = tuple(sorted(daimon_team.remote_of(p) for p, ids in got.missing.items()
                                  if claim.get("event_id") not in ids))
         out.append(OwnQuarantine(quarantine_id=str(claim.get("quarantine_id") or ""), kind=str(claim.get("kind")),
                                  published_to=published, missing_from=missing, unknown=unknown))
@@ -107,7 +110,7 @@ def _publishes_to(project: ProjectRef) -> tuple[str, ...]:
     team off)."""
     if not config.team_enabled():
         return ()
-    return tuple(store._remote_of(d) for d in store._own_team_dirs(project.target, clones_only=True))
+    return tuple(daimon_team.remote_of(d) for d in daimon_team.own_team_dirs(project.target, clones_only=True))
 
 
 def team_effects(project: ProjectRef, writes: Iterable[PlannedWrite]) -> tuple[str, ...]:
@@ -148,13 +151,13 @@ def _teammate(author: str, prepared: Any, remotes: tuple[str, ...],
     active = built.get("active_topic")
     if isinstance(active, Mapping):
         topic = str(active.get("text") or "").strip()
-        # The topic line carries the label itself (render._teammate_blocks).
+        # The topic line carries the label itself (as daimon's teammate blocks render it).
         label = briefing.FOREIGN_VERBATIM_NOTE if active.get("foreign_verbatim_claim") else None
     sel = briefing.select(built, None)
     for raw in sel.kept["decisions"]:
         item = reader._item("decisions", raw, False, prepared.snapshot)
-        # The teammate block prints `_line` with its defaults.
-        item = item.model_copy(update={"line": briefing._line(dict(raw)).split("\n")[0]})
+        # The teammate block prints the item's line with its defaults.
+        item = item.model_copy(update={"line": rendering.line(dict(raw)).split("\n")[0]})
         decisions.append(TeamItem(item=item, authors=tuple(authors_of.get(item.id or "", [author]))))
     note = briefing.section_note(sel, "decisions")
     session_id = _text(checkpoint.get("session_id"))
@@ -183,13 +186,15 @@ def load_team(project: ProjectRef, now: float | None = None, *, clones: bool = T
         own = view.open(project.target, live=True)
         self_slug = store.project_slug(me)
         mates = []
-        resolved = quarantined = 0
+        resolved = quarantined = by_team = 0
         for author, opened in view.team(project.target, live=True):
             if store.project_slug(author) == self_slug:
                 continue  # daimon never shows your own state as a teammate's
             prepared = briefing.prepare(project.target, now, opened=opened, stamps=False)
             resolved += prepared.suppressed
             quarantined += prepared.quarantined
+            # a teammate's published quarantine withholds with no id of the reader's trust ledger
+            by_team += sum(1 for w in prepared.withheld if w.reason == "quarantine" and not w.quarantine_id)
             mates.append((author, prepared))
         authors_of: dict[str, list[str]] = {}
         for item_id in _ids(own.checkpoint):
@@ -214,6 +219,7 @@ def load_team(project: ProjectRef, now: float | None = None, *, clones: bool = T
         teammates=teammates,
         resolved_withheld=resolved,
         quarantined_withheld=quarantined,
+        team_quarantined_withheld=by_team,
         team_quarantines=published,
         own_quarantines=own_quarantines,
         routed=routed,

@@ -16,6 +16,8 @@ from pathlib import Path
 
 from daimon_briefing import config, store, teamsync
 
+from daimon_tui.store.daimon_api import team as daimon_team
+
 _CHECKPOINT = re.compile(r"(?:projects/(?:[^/]+/)+)?authors/([^/]+)/[^/]+\.json")
 _QUARANTINES = re.compile(r"(?:projects/(?:[^/]+/)+)?authors/([^/]+)/quarantines\.jsonl")
 _GIT_TIMEOUT = 15
@@ -92,7 +94,7 @@ def arrived(clone: Path, epoch: float) -> frozenset[str]:
 def checkpoint_arrival(clone: Path, author: str, session_id: str) -> int | None:
     """When the teammate's checkpoint file for `session_id` reached this clone."""
     own = store.project_slug(author) or author
-    for adir in store._team_author_dirs(clone):
+    for adir in daimon_team.team_author_dirs(clone):
         path = adir / f"{session_id}.json"
         if adir.name == own and path.is_file():
             return arrival(clone, path.relative_to(clone).as_posix())

@@ -28,6 +28,7 @@ from daimon_tui.domain.action_log import ActionEntry, ActionLog, ActionLogError,
 from daimon_tui.models import Frozen, ProjectRef
 from daimon_tui.store.read.queue import QueueEntry, RulingBinding
 from daimon_tui.store.write import writer
+from daimon_tui.store.write.rows_written import Tail
 
 VerdictOutcome = Literal["applied", "not-applied", "refused", "failed"]
 
@@ -55,27 +56,6 @@ LEDGER_OF = {
     "supersede-reject": EVENTS,
     "request-accept": REQUESTS,
     "request-reject": REQUESTS,
-}
-
-# The action log's closed status word per queue verdict (what an applied
-# record did), never a state string read back from a ledger.
-LOGGED_STATUS = {
-    "amend-ratify": "ratified",
-    "amend-reject": "rejected",
-    "relation-confirm": "confirmed",
-    "relation-reject": "rejected",
-    "trust-confirm": "quarantined",
-    "trust-dismiss": "dismissed",
-    "ruling-ratify": "ratified",
-    "ruling-reject": "rejected",
-    "refutation-ratify": "ratified",
-    "refutation-reject": "rejected",
-    "claim-confirm": "resolved",
-    "claim-reopen": "reopened",
-    "supersede-confirm": "superseded",
-    "supersede-reject": "reopened",
-    "request-accept": "accepted",
-    "request-reject": "rejected",
 }
 
 # What each verdict writes and does, for the preview before confirming.
@@ -153,6 +133,8 @@ class Verdict(Frozen):
     before: str | None = None
     after: str | None = None
     action_id: str | None = None
+    # the rows daimon appended for the verdict, one log record each
+    rows: tuple[curation.WrittenRow, ...] = ()
 
     @property
     def applied(self) -> bool:
@@ -195,25 +177,28 @@ def _ledger_write(
     state: Callable[[], str | None],
     act: Callable[[], object],
     want: tuple[str, ...],
-) -> tuple[VerdictOutcome, str, str, str | None, str | None]:
+) -> tuple[VerdictOutcome, str, str, str | None, str | None, tuple[curation.WrittenRow, ...]]:
     ledger = LEDGER_OF[verb]
     try:
         with jsonl.surface_refusals():
             _preflight(project, ledger)
             before = state()
+            tail = Tail(store.ledger_file(project.target, ledger), ledger)
             act()
         after = state()
     except _Refused as exc:
-        return "refused", exc.code, str(exc), None, None
+        return "refused", exc.code, str(exc), None, None, ()
     except jsonl.Refused as exc:
-        return "refused", "ledger-unwritable", str(exc), None, None
+        return "refused", "ledger-unwritable", str(exc), None, None, ()
     except _LEDGER_ERRORS as exc:
-        return "refused", "daimon-refused", str(exc), None, None
+        return "refused", "daimon-refused", str(exc), None, None, ()
     except Exception as exc:
-        return "failed", "exception", f"the write failed ({type(exc).__name__})", None, None
+        return "failed", "exception", f"the write failed ({type(exc).__name__})", None, None, ()
+    rows = tuple(curation.WrittenRow(ledger=r.ledger, ref=r.ref, status=curation.logged_status(verb, r.word), ts=r.ts)
+                 for r in tail.rows(lambda row: row.ref == ref and row.source == "ui"))
     if after in want:
-        return "applied", "", "", before, after
-    return "not-applied", "state-unchanged", f"daimon still says {after}", before, after
+        return "applied", "", "", before, after, rows
+    return "not-applied", "state-unchanged", f"daimon still says {after}", before, after, rows
 
 
 def _state(getter: Callable[..., dict | None], ref: str, project: ProjectRef) -> Callable[[], str | None]:
@@ -278,6 +263,7 @@ def _ledger_verdict(entry: QueueEntry, verb: str, project: ProjectRef) -> Verdic
                 "this record has withheld text; a person signs the whole text or nothing",
                 None,
                 None,
+                (),
             )
         else:
             got = _ledger_write(
@@ -302,10 +288,11 @@ def _ledger_verdict(entry: QueueEntry, verb: str, project: ProjectRef) -> Verdic
                     "not activated: the text changed between display and confirm; review the current text",
                     got[3],
                     got[4],
+                    got[5],
                 )
     else:
         raise ValueError(verb)
-    outcome, code, message, before, after = got
+    outcome, code, message, before, after, rows = got
     return Verdict(
         key=entry.key,
         verb=verb,
@@ -316,6 +303,7 @@ def _ledger_verdict(entry: QueueEntry, verb: str, project: ProjectRef) -> Verdic
         ledger=LEDGER_OF[verb],
         before=before,
         after=after,
+        rows=rows,
     )
 
 
@@ -330,6 +318,7 @@ def _from_write(entry: QueueEntry, verb: str, result: curation.WriteResult) -> V
         ledger=result.ledger or EVENTS,
         before=result.before,
         after=result.after,
+        rows=result.rows,
     )
 
 
@@ -377,21 +366,19 @@ def _intend(log: ActionLog, project: ProjectRef, entry: QueueEntry, verb: str) -
 
 def _log(log: ActionLog, project: ProjectRef, entry: QueueEntry, verdict: Verdict,
          intent: ActionEntry | None = None) -> str | None:
-    record = LoggedRecord(
-        item_id=entry.ref,
-        op=verdict.verb,
-        outcome=verdict.outcome,
-        reason=verdict.code,
-        ledger=verdict.ledger,
-        ref=entry.ref,
-        status=LOGGED_STATUS.get(verdict.verb) if verdict.applied else None,
-    )
+    # one record per row daimon appended, with daimon's word and time
+    records = tuple(
+        LoggedRecord(item_id=entry.ref, op=verdict.verb, outcome=verdict.outcome, reason=verdict.code,
+                     ledger=row.ledger, ref=row.ref, status=row.status, ts=row.ts)
+        for row in verdict.rows
+    ) or (LoggedRecord(item_id=entry.ref, op=verdict.verb, outcome=verdict.outcome, reason=verdict.code,
+                       ledger=verdict.ledger, ref=entry.ref),)
     try:
         if intent is not None:
-            logged = log.settle(intent, verdict.outcome, reason=verdict.code, records=(record,))
+            logged = log.settle(intent, verdict.outcome, reason=verdict.code, records=records)
         else:
             logged = log.record(project=project.slug, verb=verdict.verb, outcome=verdict.outcome,
-                                item_ids=_ids(entry), reason=verdict.code, records=(record,))
+                                item_ids=_ids(entry), reason=verdict.code, records=records)
     except OSError:
         # the intent (if any) stays pending: the next start settles it
         return intent.action_id if intent is not None else None

@@ -27,6 +27,9 @@ from daimon_briefing import (
 from daimon_tui.domain import verbs
 from daimon_tui.domain.action_log import ActionEntry
 from daimon_tui.models import ProjectRef
+from daimon_tui.store.daimon_api import mode
+from daimon_tui.store.daimon_api import writing as daimon_writing
+from daimon_tui.store.daimon_api.contracts import VERBS_NEEDING_PRIVATE
 
 
 def store_guard(project: ProjectRef) -> verbs.StoreGuard:
@@ -34,19 +37,23 @@ def store_guard(project: ProjectRef) -> verbs.StoreGuard:
         health = dict(api.ledger_health(project.target))
     except Exception:  # an unreadable bucket: every ledger is unproven
         health = {verbs.EVENTS: "unreadable", verbs.TRUST: "unreadable"}
-    return verbs.StoreGuard(disabled=config.is_disabled(), ledgers=health)
+    off = {verb: why for verb in VERBS_NEEDING_PRIVATE if (why := mode.verb_refusal(verb))}
+    return verbs.StoreGuard(disabled=config.is_disabled(), ledgers=health, verbs_off=off)
+
+
+def verb_off(verb: str) -> str | None:
+    """Why `verb` is off in this mode (it needs a private daimon call), or None."""
+    return mode.verb_refusal(verb)
 
 
 def retract_input_refusal(reason: str, evidence: tuple[str, ...]) -> str | None:
     """daimon's own rules for a quarantine's reason and evidence (typed
     sources such as issue:42, at most 24), checked before the preview; the
-    message daimon would give, or None."""
-    try:
-        trust._text("reason", reason)
-        trust._evidence(list(evidence))
-    except trust.TrustError as exc:
-        return str(exc)
-    return None
+    message daimon would give, or None (and None when retract is off: its
+    plan refuses with the reason)."""
+    if mode.verb_refusal("retract"):
+        return None
+    return daimon_writing.quarantine_input_refusal(reason, evidence)
 
 
 def _raw_item(project: ProjectRef, item_id: str) -> dict | None:

@@ -31,6 +31,7 @@ from daimon_tui.domain import verbs
 from daimon_tui.models import ProjectRef
 from daimon_tui.store import paths
 from daimon_tui.store.write import plans
+from daimon_tui.store.write.rows_written import Row, Tail
 
 _TS = "%Y-%m-%dT%H:%M:%SZ"
 
@@ -181,6 +182,20 @@ def _facts(project: ProjectRef, item_id: str, **kw) -> verbs.ItemFacts:
     return plans.item_facts(project, item_id, **kw)
 
 
+def _tail(project: ProjectRef, ledger: str) -> Tail:
+    return Tail(_ledger_path(project, ledger), ledger)
+
+
+def _rows(tail: Tail, op: verbs.Op, keep: Callable[[Row], bool]) -> tuple[verbs.WrittenRow, ...]:
+    """The rows daimon appended for this write, each with daimon's word and time."""
+    return tuple(verbs.WrittenRow(ledger=r.ledger, ref=r.ref, status=verbs.logged_status(op, r.word), ts=r.ts)
+                 for r in tail.rows(keep))
+
+
+def _ui_rows_of(item_id: str) -> Callable[[Row], bool]:
+    return lambda row: row.ref == item_id and row.source == "ui"
+
+
 def _latest_ts(project: ProjectRef, item_id: str) -> str | None:
     events = view.item_events(project.target, item_id)
     stamps = [e.ts for e in events if e.ts]
@@ -242,7 +257,7 @@ def _is_ours(latest: object, wrote: Appended) -> bool:
 
 
 def _event_verdict(project: ProjectRef, item_id: str, op: verbs.Op, wrote: Appended, before: str,
-                   want: tuple[str, ...], undid: str | None = None) -> verbs.WriteResult:
+                   want: tuple[str, ...], tail: Tail, undid: str | None = None) -> verbs.WriteResult:
     status = wrote.status
     word, latest = _lifecycle(project, item_id)
     ours = _is_ours(latest, wrote)
@@ -255,7 +270,8 @@ def _event_verdict(project: ProjectRef, item_id: str, op: verbs.Op, wrote: Appen
     return _result(item_id, op, outcome, code="" if outcome == "applied" else "state-unchanged",
                    message=message, ledger=verbs.EVENTS, ref=item_id, status=verbs.safe_status(status),
                    ts=latest.ts if latest is not None else None, before=before, after=word,
-                   undid=verbs.safe_status(undid) if undid else None)
+                   undid=verbs.safe_status(undid) if undid else None,
+                   rows=_rows(tail, op, _ui_rows_of(item_id)))
 
 
 # ---- the verbs ------------------------------------------------------------------------
@@ -267,9 +283,10 @@ def resolve(item_id: str, status: str = "resolved", note: str = "", *, project: 
         facts = _facts(project, item_id)
         _check(verbs.plan_resolve(project.slug, [facts], plans.store_guard(project),
                                   verbs.ResolveInput(status=status, note=note)))
+        tail = _tail(project, verbs.EVENTS)
         wrote = _append(project, item_id, status, note, timing)
         return _event_verdict(project, item_id, "resolve", wrote, facts.lifecycle,
-                              ("resolved", "superseded"))
+                              ("resolved", "superseded"), tail)
 
     return _guarded(item_id, "resolve", verbs.EVENTS, project, write)
 
@@ -283,8 +300,9 @@ def reopen(item_id: str, note: str = "", *, project: ProjectRef,
         planned = _check(verbs.restore_write(facts, plans.store_guard(project), note))
         if planned.op != "reopen":
             raise _Refused("wrong-restore", f"{item_id} is {facts.lifecycle}; it is not reopened by an event")
+        tail = _tail(project, verbs.EVENTS)
         wrote = _append(project, item_id, "reopened", note, timing)
-        return _event_verdict(project, item_id, "reopen", wrote, facts.lifecycle, ("active",),
+        return _event_verdict(project, item_id, "reopen", wrote, facts.lifecycle, ("active",), tail,
                               undid=planned.undoes)
 
     return _guarded(item_id, "reopen", verbs.EVENTS, project, write)
@@ -297,8 +315,9 @@ def reverify(item_id: str, evidence: str = "", *, project: ProjectRef,
         facts = _facts(project, item_id)
         planned = _check(verbs.plan_reverify(project.slug, [facts], plans.store_guard(project),
                                              verbs.ReverifyInput(evidence=evidence)))
+        tail = _tail(project, verbs.EVENTS)
         wrote = _append(project, item_id, "reopened", planned.note, timing)
-        return _event_verdict(project, item_id, "reverify", wrote, facts.lifecycle, ("active",))
+        return _event_verdict(project, item_id, "reverify", wrote, facts.lifecycle, ("active",), tail)
 
     return _guarded(item_id, "reverify", verbs.EVENTS, project, write)
 
@@ -322,6 +341,7 @@ def quarantine(item_id: str, reason: str, evidence: tuple[str, ...], *, project:
         prior = trust.make_id(facts.kind, store.project_slug(config.resolve_project_dir(project.target)),
                               trust.value_key(text))
         timing.wait_past(_quarantine_record_ts(project, prior))
+        tail = _tail(project, verbs.TRUST)
         qid = str(trust.propose(text=text, kind=facts.kind, reason=reason, evidence=list(evidence),
                                 channel="ui", item_id=item_id, project_dir=project.target))
         after = dapi.lookup(project.target, item_id)
@@ -330,7 +350,8 @@ def quarantine(item_id: str, reason: str, evidence: tuple[str, ...], *, project:
                        code="" if ok else "state-unchanged",
                        message="" if ok else f"daimon does not withhold {item_id} after the quarantine",
                        ledger=verbs.TRUST, ref=qid, ts=_quarantine_record_ts(project, qid),
-                       before=facts.lifecycle, after="quarantined" if ok else _state_word(project, item_id))
+                       before=facts.lifecycle, after="quarantined" if ok else _state_word(project, item_id),
+                       rows=_rows(tail, "quarantine", lambda row: row.ref == qid))
 
     return _guarded(item_id, "quarantine", verbs.TRUST, project, write)
 
@@ -343,6 +364,7 @@ def release(item_id: str, *, project: ProjectRef, timing: Timing = DEFAULT_TIMIN
         if planned.op != "release" or not planned.quarantine_id:
             raise _Refused("not-quarantined", f"{item_id} is {facts.lifecycle}, not quarantined")
         timing.wait_past(_quarantine_record_ts(project, planned.quarantine_id))
+        tail = _tail(project, verbs.TRUST)
         trust.release(planned.quarantine_id, channel="ui", project_dir=project.target)
         record = trust.get(planned.quarantine_id, project_dir=project.target) or {}
         after = dapi.lookup(project.target, item_id)
@@ -352,7 +374,8 @@ def release(item_id: str, *, project: ProjectRef, timing: Timing = DEFAULT_TIMIN
                        code="" if ok else "state-unchanged",
                        message="" if ok else f"daimon still withholds {item_id}",
                        ledger=verbs.TRUST, ref=planned.quarantine_id, ts=record.get("updated_at"),
-                       before="quarantined", after=_state_word(project, item_id))
+                       before="quarantined", after=_state_word(project, item_id),
+                       rows=_rows(tail, "release", lambda row: row.ref == planned.quarantine_id))
 
     return _guarded(item_id, "release", verbs.TRUST, project, write)
 
@@ -388,6 +411,7 @@ def forget_item(item_id: str, typed_id: str, reason: str = "", *, project: Proje
 
         # a tombstone in the same second as a reopen on the id loses the tie
         timing.wait_past(_latest_ts(project, item_id))
+        tail = _tail(project, verbs.EVENTS)
         outcome = forget.run(forget.Target(key, item_id, ids, project.target, text,
                                            checkpoint if isinstance(checkpoint, dict) else None, sid, reason),
                              approve_rulings=approve)
@@ -405,8 +429,10 @@ def forget_item(item_id: str, typed_id: str, reason: str = "", *, project: Proje
             if unreached else "")
         return _result(item_id, "forget", "applied" if gone else "not-applied",
                        code=("unreached-surfaces" if unreached else "") if gone else "state-unchanged",
-                       message=message.strip("; "), ledger=verbs.EVENTS, ref=item_id, status="forgotten",
-                       before=facts.lifecycle, after="forgotten" if gone else _state_word(project, item_id))
+                       message=message.strip("; "), ledger=verbs.EVENTS, ref=item_id, status=f"forgotten:{key}",
+                       before=facts.lifecycle, after="forgotten" if gone else _state_word(project, item_id),
+                       rows=_rows(tail, "forget",
+                                  lambda row: (row.word or "").lower() == f"forgotten:{key}".lower()))
 
     return _guarded(item_id, "forget", verbs.EVENTS, project, write)
 
@@ -424,6 +450,7 @@ def unforget(item_id: str, reason: str = "", *, project: ProjectRef,
         if key not in store.project_standing(project.target):
             raise _Refused("already-lifted", "already lifted: nothing in this project withholds that value")
         timing.wait_past(_latest_ts(project, item_id))
+        tail = _tail(project, verbs.EVENTS)
         lifted = forget.lift(project.target, key, reason=reason, source="ui")
         if not lifted.written:
             raise _Refused("not-written", "lift not written (daimon disabled or ledger unwritable)")
@@ -435,8 +462,10 @@ def unforget(item_id: str, reason: str = "", *, project: ProjectRef,
             note += "; still withheld by another project or a teammate's published tombstone"
         return _result(item_id, "unforget", "applied" if ok else "not-applied",
                        code="" if ok else "still-withheld", message=note, ledger=verbs.EVENTS, ref=item_id,
-                       status="reopened:unforget", before="forgotten",
-                       after="lifted" if ok else "forgotten")
+                       status=verbs.LIFT_STATUS, before="forgotten",
+                       after="lifted" if ok else "forgotten",
+                       rows=_rows(tail, "unforget",
+                                  lambda row: row.word == verbs.LIFT_STATUS and row.ref in lifted.refs))
 
     return _guarded(item_id, "unforget", verbs.EVENTS, project, write)
 

@@ -14,6 +14,20 @@ from textual.widgets import Static, TextArea
 from daimon_tui.domain.inert import inert
 from daimon_tui.models import Item
 
+# Past this many characters the text is broken into lines here, once, instead of
+# TextArea's soft wrap (which re-measures the whole document on every width):
+# a megabyte item then opens at once, wraps, and Esc is taken at once.
+PREWRAP_OVER = 100_000
+
+
+def prewrapped(text: str, width: int) -> str:
+    """Each line cut into pieces of `width` characters (a plain cut: cheap on megabytes)."""
+    width = max(20, width)
+    out: list[str] = []
+    for line in text.split("\n"):
+        out.extend(line[i : i + width] for i in range(0, max(len(line), 1), width))
+    return "\n".join(out)
+
 
 def full_text(item: Item) -> str:
     parts = [inert(item.text, limit=None, keep_newlines=True)]
@@ -33,10 +47,21 @@ class FullTextScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="full-text"):
-            yield Static(f"{inert(self.item.id or '(no id)', limit=60)} — full text ({len(self.item.text):,} chars)",
-                         id="full-text-title", markup=False)
+            title = f"{inert(self.item.id or '(no id)', limit=60)} — full text ({len(self.item.text):,} chars)"
+            yield Static(f"{title} · esc/q close", id="full-text-title", markup=False)
             # A read-only TextArea renders only what is on screen: megabytes stay responsive.
-            yield TextArea(full_text(self.item), read_only=True, soft_wrap=True, id="full-text-body")
+            text = full_text(self.item)
+            if len(text) > PREWRAP_OVER:
+                # the dialog is 90% of the screen; borders, gutter and cursor take the rest
+                width = int(self.app.size.width * 0.9) - 6
+                yield TextArea(prewrapped(text, width), read_only=True, soft_wrap=False, id="full-text-body")
+            else:
+                yield TextArea(text, read_only=True, soft_wrap=True, id="full-text-body")
 
     def on_mount(self) -> None:
         self.query_one(TextArea).focus()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # While this view is open, the view below's `screen.…` keys (verbs, marks)
+        # resolve to it: none runs here, so its footer must not offer them.
+        return hasattr(self, f"action_{action}")

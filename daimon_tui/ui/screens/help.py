@@ -15,15 +15,17 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
 from daimon_tui.domain.badges import BADGES, MARKS, NOT_BRIEFED
-from daimon_tui.ui.key_table import global_rows, screen_rows
+from daimon_tui.ui.key_table import LEAD_IDS, global_id_rows, id_rows, with_keymap
 
 
-def help_table(title: str, rows: list[tuple[str, str]]) -> Table:
+def help_table(title: str, rows: list[tuple[str, str, str]]) -> Table:
     table = Table(title=title, title_justify="left", expand=True, show_edge=False)
     table.add_column("key", style="bold", width=14)
     table.add_column("does")
-    for keys, does in rows:
-        table.add_row(Text(keys), Text(does))
+    # The id is what settings `[keys]` remaps.
+    table.add_column("action id", style="dim", no_wrap=True)
+    for keys, does, action_id in rows:
+        table.add_row(Text(keys), Text(does), Text(action_id))
     return table
 
 
@@ -65,7 +67,12 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         name = getattr(self.under, "VIEW_NAME", "") or type(self.under).__name__.removesuffix("Screen")
         with VerticalScroll(id="help"):
-            rows = screen_rows(self.under._bindings, self.under.check_action)
+            # The keys as the person remapped them (settings `[keys]`), not the defaults.
+            keymap = getattr(getattr(self.app, "settings", None), "keys", None) or {}
+            under = with_keymap(self.under._bindings, keymap)
+            rows = id_rows(under, self.under.check_action, skip_ids=LEAD_IDS)
             yield Static(help_table(f"Keys on this screen: {name}", rows))
-            yield Static(help_table("Keys everywhere", global_rows(self.app._bindings, self.under._bindings)))
+            everywhere = global_id_rows(with_keymap(self.app._bindings, keymap), under)
+            yield Static(help_table("Keys everywhere", everywhere))
+            yield Static(Text("esc, q or ? closes this help", style="dim italic"))
             yield Static(legend_table())

@@ -22,6 +22,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Footer, Input, Static
 
 from daimon_tui.domain.inert import inert
+from daimon_tui.domain.short_ids import shortest_unique
 from daimon_tui.domain.when import HINT, parse_when
 from daimon_tui.models import Briefing, Diagnostic, ProjectRef, SessionSummary, TeamView
 from daimon_tui.store.judging import judge_service
@@ -73,6 +74,8 @@ class HistoryScreen(Screen[None]):
         table = self.query_one("#history-table", DataTable)
         table.add_column("", key="mark", width=1)
         table.add_columns("session", "created", *COUNT_KEYS, "topic")
+        # The first read can take seconds on a long history: say so, not an empty table.
+        self.query_one("#history-notes", Static).update(Text("reading daimon's retained sessions…", style="dim italic"))
         self.load()
 
     @work(exclusive=True, group="history")
@@ -83,15 +86,18 @@ class HistoryScreen(Screen[None]):
         table = self.query_one("#history-table", DataTable)
         keep = table.cursor_row
         table.clear()
+        # Session ids as git shows hashes (the shortest unique prefix): the
+        # topic gets the room; Enter opens the session under its full id.
+        short = shortest_unique(row.session_id for row in listing.rows)
         for row in listing.rows:
             counts = [str(row.counts.get(k, 0)) for k in COUNT_KEYS]
             mark = "●" if row.session_id == self.marked else ""
             table.add_row(
                 mark,
-                _safe(row.session_id, 30),
+                _safe(short.get(row.session_id, row.session_id), 40),
                 _safe(row.created, 20),
                 *counts,
-                _safe(row.topic),
+                _safe(row.topic, 200),
                 key=row.session_id,
             )
         notes = listing.diagnostics

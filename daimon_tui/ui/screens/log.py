@@ -1,5 +1,7 @@
-"""The Log view (`5`): every action taken from this app, newest first, with
-its outcome; a broken or torn hash chain is flagged at the top."""
+"""The Log view (`5`): every action taken from this app, newest first, one row
+per action (its intent and outcome lines together), refusals marked as
+refusals; the row under the cursor is spelled out below the table (records,
+what it undoes). A broken or torn hash chain is flagged at the top."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Label
+from textual.widgets import DataTable, Footer, Label, Static
 
 from daimon_tui.domain.action_log import ActionEntry, ActionLog, ChainReport, LogLine
 from daimon_tui.domain.inert import inert
@@ -48,12 +50,20 @@ class LogScreen(Screen):
     def compose(self) -> ComposeResult:
         yield Label("", id="log-chain")
         yield DataTable(id="log-table", cursor_type="row", zebra_stripes=True)
+        yield Static(id="log-entry")
         yield Footer(show_command_palette=False)
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns("time", "verb", "items", "outcome", "reason", "records", "undoes", "project")
+        # The outcome right after the verb: at 120 columns it is never off-screen.
+        table.add_columns("time", "verb", "outcome", "items", "reason")
         self.load()
+
+    @on(DataTable.RowHighlighted, "#log-table")
+    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        """The row in full, below the table: every record, what it undoes, its project."""
+        entry = self.entry_of.get(event.row_key.value or "") if event.row_key is not None else None
+        self.query_one("#log-entry", Static).update(entry_text(entry) if entry is not None else "")
 
     def action_reload(self) -> None:
         self.load()
@@ -136,11 +146,14 @@ class LogScreen(Screen):
             keep = table.coordinate_to_cell_key(table.cursor_coordinate).row_key
         table.clear()
         self.entry_of.clear()
+        # An intent and its outcome share an action id: one row, the outcome's.
+        settled = {line.entry.action_id for line in lines if line.entry is not None and line.entry.outcome != "intent"}
         for line in reversed(lines):
             if line.entry is None:
-                table.add_row(_cell(f"line {line.number}"), _cell(""), _cell(""),
-                              _cell(line.problem or "unreadable", "reverse"), _cell(""), _cell(""), _cell(""),
-                              _cell(""))
+                table.add_row(_cell(f"line {line.number}"), _cell(""),
+                              _cell(line.problem or "unreadable", "reverse"), _cell(""), _cell(""))
+                continue
+            if line.entry.outcome == "intent" and line.entry.action_id in settled:
                 continue
             self._row(table, line.entry, line.number)
         if keep is not None and keep.value is not None and keep in table.rows:
@@ -150,14 +163,40 @@ class LogScreen(Screen):
     def _row(self, table: DataTable, entry: ActionEntry, number: int) -> None:
         if self.project is not None and entry.project != self.project.slug:
             return
-        mark = _OUTCOME_MARK.get(entry.outcome, "?")
-        records = ", ".join(
-            f"{r.ledger or '-'}:{r.ref or r.item_id} {r.status or r.op}"
-            f"{'' if r.outcome == 'applied' else ' ' + r.outcome}"
-            for r in entry.records)
-        items = ", ".join(entry.item_ids)
-        table.add_row(_cell(entry.time), _cell(entry.verb), _cell(items),
-                      _cell(f"{mark} {entry.outcome}", _OUTCOME_STYLE.get(entry.outcome, "")),
-                      _cell(entry.reason), _cell(records), _cell(entry.undoes or ""), _cell(entry.project),
-                      key=str(number))
+        items = ", ".join(entry.item_ids) if len(entry.item_ids) <= 2 else f"{len(entry.item_ids)} items"
+        table.add_row(_cell(entry.time[:19]), verb_cell(entry), outcome_cell(entry),
+                      Text(inert(items, limit=40)), Text(inert(entry.reason, limit=60)), key=str(number))
         self.entry_of[str(number)] = entry
+
+
+def verb_cell(entry: ActionEntry) -> Text:
+    """A refused undo reads as a refusal, not as an undo."""
+    if entry.outcome in ("refused", "failed", "not-applied"):
+        return Text(f"{inert(entry.verb, limit=20)} ({entry.outcome})", style="strike dim")
+    return _cell(entry.verb)
+
+
+def outcome_cell(entry: ActionEntry) -> Text:
+    if entry.outcome == "intent":  # no outcome line yet: written or not, the next start settles it
+        return Text("… intent only", style="italic")
+    mark = _OUTCOME_MARK.get(entry.outcome, "?")
+    return _cell(f"{mark} {entry.outcome}", _OUTCOME_STYLE.get(entry.outcome, ""))
+
+
+def entry_text(entry: ActionEntry) -> Text:
+    out = Text()
+    out.append(f"{inert(entry.verb, limit=20)} ", style="bold")
+    out.append_text(outcome_cell(entry))
+    out.append(f"  · action {inert(entry.action_id, limit=40)} · {inert(entry.time, limit=40)}", style="dim")
+    out.append(f" · {inert(entry.project, limit=80)}", style="dim")
+    if entry.item_ids:
+        out.append(f"\nitems: {inert(', '.join(entry.item_ids), limit=400)}")
+    if entry.reason:
+        out.append(f"\nreason: {inert(entry.reason, limit=400)}")
+    if entry.undoes:
+        out.append(f"\nundoes: {inert(entry.undoes, limit=60)}")
+    for r in entry.records:
+        tail = "" if r.outcome == "applied" else f" {r.outcome}"
+        out.append(f"\n  → {inert(r.ledger or '-', limit=40)}:{inert(r.ref or r.item_id, limit=60)} "
+                   f"{inert(r.status or r.op, limit=40)}{inert(tail, limit=40)}")
+    return out

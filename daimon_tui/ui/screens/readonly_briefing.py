@@ -5,7 +5,7 @@ is active here, and a banner says which record is shown."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import ClassVar
 
 from rich.text import Text
@@ -15,10 +15,9 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Static
 
 from daimon_tui.domain.inert import inert
-from daimon_tui.models import Briefing, Item, ProjectRef, TeamView
-from daimon_tui.store.read.details import ItemDetails
+from daimon_tui.models import Briefing, ProjectRef, TeamView
 from daimon_tui.ui.screens.briefing import BriefingScreen
-from daimon_tui.ui.widgets.item_detail import ItemDetail
+from daimon_tui.ui.widgets.team_feed import TeamFeed
 
 # Everything that writes, marks for a write, or probes the world now.
 DISABLED_ACTIONS = frozenset({"verb", "mark", "world_check", "reload"})
@@ -39,16 +38,19 @@ class ReadOnlyBriefingScreen(BriefingScreen):
         inspect_today: bool = True,
         team_loader: Callable[[], TeamView],
     ) -> None:
-        super().__init__(project, now=now)
-        self.loader = loader
         # The teammates as they stood for this record (today's team beside a
         # past record would mislead).
         self.team_loader = team_loader
+        super().__init__(project, now=now)
+        self.loader = loader
         self.banner = banner
         self.writes_disabled = False  # nothing here writes: the banner says read-only
         # daimon's inspector reads today's store: useful beside a retained
         # session, misleading beside a past moment.
-        self.inspect_today = inspect_today
+        self.detail_pane.inspect_today = inspect_today
+
+    def make_team_feed(self) -> TeamFeed:
+        return TeamFeed(self.project, self.now, loader=self.team_loader)
 
     def compose(self) -> ComposeResult:
         yield Static(Text(f"↺ {inert(self.banner, limit=200)} — read-only, verbs disabled", style="bold reverse"),
@@ -70,30 +72,7 @@ class ReadOnlyBriefingScreen(BriefingScreen):
         try:
             briefing = await asyncio.to_thread(self.loader)
         except ValueError as exc:
-            self.query_one("#briefing-header", Static).update(Text(f"⚠ {inert(str(exc))}", style="yellow"))
+            self.header.update(Text(f"⚠ {inert(str(exc))}", style="yellow"))
             return
         self.provisional = False
         self.show(briefing)
-
-    def details_reader(self, item: Item) -> Callable[[], Awaitable[ItemDetails]] | None:
-        # A past moment's item beside today's inspection would mislead.
-        return super().details_reader(item) if self.inspect_today else None
-
-    @work(exclusive=True, group="team-load")
-    async def load_team(self) -> None:
-        try:
-            team = await asyncio.to_thread(self.team_loader)
-        except (OSError, ValueError) as exc:  # an as-of cut that cannot be made: say so, keep the briefing
-            self.show_team = False
-            self.notify(f"The teammates' memory then cannot be shown: {inert(str(exc), limit=200)}",
-                        severity="warning")
-            return
-        if self.is_attached:
-            self.team = team
-            self.rebuild()
-
-    def inspect(self, item: Item) -> None:  # type: ignore[override]
-        if self.inspect_today:
-            super().inspect(item)
-        else:
-            self.query_one(ItemDetail).show_item(item, None)

@@ -29,6 +29,25 @@ def _text(value: object, style: str = "", limit: int = 300) -> Text:
     return Text(inert(value, limit=limit), style=style)
 
 
+# How much of each item's text the dialogs show (the preview's full list shows more).
+ITEM_TEXT_CUT = 100
+
+
+def items_text(item_ids: tuple[str, ...], texts: dict[str, str]) -> Text:
+    """The items a dialog acts on: each id with its text (inert, cut), or a count."""
+    if len(item_ids) > 4:
+        return _text(f"{len(item_ids)} marked items", "dim")
+    out = Text()
+    for n, item_id in enumerate(item_ids):
+        if n:
+            out.append("\n")
+        out.append_text(_text(item_id, "dim"))
+        if texts.get(item_id):
+            out.append("  ")
+            out.append_text(_text(texts[item_id], limit=ITEM_TEXT_CUT))
+    return out
+
+
 def plan_text(plan: verbs.Plan) -> Text:
     """The preview body: items, what is written where, side effects, refusals."""
     out = Text()
@@ -89,6 +108,9 @@ def plan_text(plan: verbs.Plan) -> Text:
 BODY_ROWS = 22
 
 
+TOO_SOON = "y came too soon, before the preview could be read: press y again to confirm · n/esc cancel"
+
+
 class ConfirmModal(ModalScreen[bool]):
     """A preview that asks y/n before a write.
 
@@ -127,9 +149,21 @@ class ConfirmModal(ModalScreen[bool]):
             body.styles.max_height = max(3, min(BODY_ROWS, self.size.height - 10))
 
     def action_confirm(self) -> None:
-        if not self.can_confirm or time.monotonic() - self.opened_at < self.CONFIRM_DELAY_S:
+        if not self.can_confirm:
+            return
+        if time.monotonic() - self.opened_at < self.CONFIRM_DELAY_S:
+            # Kept, never silently: the person learns the key was not taken.
+            for hint in self.query("#verb-hint").results(Label):
+                hint.update(Text(TOO_SOON, style="bold yellow"))
             return
         self.dismiss(True)
+
+    def on_key(self, event: events.Key) -> None:
+        # Typed-ahead text this dialog has no use for (the next `r`, an Enter)
+        # ends here: it must not act on the app or on the dialog that opens next.
+        if (event.is_printable or event.key == "enter") and event.key not in ("y", "n", "question_mark"):
+            event.stop()
+            event.prevent_default()
 
     def action_cancel(self) -> None:
         self.dismiss(False)
@@ -178,11 +212,17 @@ class _InputModal(ModalScreen):
     def __init__(self, item_ids: tuple[str, ...]) -> None:
         super().__init__(classes="verb-modal")
         self.item_ids = item_ids
+        # Each item's text, where the verb came from (`with_texts`): the person
+        # sees what they act on, not only its id.
+        self.texts: dict[str, str] = {}
+
+    def with_texts(self, texts: dict[str, str] | None) -> _InputModal:
+        self.texts = dict(texts or {})
+        return self
 
     def _head(self) -> ComposeResult:
         yield Label(Text(self.heading, style="bold"), id="verb-title")
-        ids = ", ".join(self.item_ids) if len(self.item_ids) <= 4 else f"{len(self.item_ids)} marked items"
-        yield Label(_text(ids, "dim"), id="verb-items")
+        yield Label(items_text(self.item_ids, self.texts), id="verb-items")
 
     def _error(self, message: str) -> None:
         self.query_one("#verb-error", Label).update(Text(message))

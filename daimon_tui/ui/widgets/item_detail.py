@@ -14,6 +14,7 @@ from daimon_tui.domain.ages import with_age
 from daimon_tui.domain.badges import MARKS, badge_label, badge_style
 from daimon_tui.domain.inert import inert
 from daimon_tui.models import Inspection, Item, WithheldItem
+from daimon_tui.ui.widgets.by_width import ByWidth
 
 DETAIL_LIMIT = 20_000
 
@@ -65,6 +66,9 @@ def item_fields(item: Item, ages_at: float | None = None) -> RenderableType:
     return Group(head, meaning, badges, table)
 
 
+# The narrowest meaning column worth showing beside its row (else it goes under it).
+MEANING_MIN = 36
+
 PROVISIONAL_NOTE = "provisional: from this item's own ledger rows; daimon is confirming…"
 
 
@@ -73,22 +77,29 @@ def inspection_table(inspection: Inspection | None, *, loading: bool, provisiona
         return Text("trust inspector: reading…" if loading else "", style="dim italic")
     if not inspection.found:
         return Text("trust inspector: daimon has no record of this id", style="dim italic")
-    table = Table.grid(padding=(0, 1), expand=True)
-    # As wide as the longest axis name: a field name is never cut.
-    names = max((len(inert(a.name)) for a in inspection.axes), default=0)
-    table.add_column("axis", style="bold", width=min(32, max(13, names)), no_wrap=True)
-    table.add_column("value", width=16, no_wrap=True, overflow="ellipsis")
-    table.add_column("meaning", ratio=1, style="dim")
-    for axis in inspection.axes:
-        table.add_row(inert(axis.name), inert(axis.value), axis.meaning)
     refs = ", ".join(inert(r, limit=60) for r in inspection.corroboration_refs) or "none"
-    table.add_row(
+    rows = [(inert(a.name), inert(a.value), a.meaning) for a in inspection.axes]
+    rows.append((
         "corroboration",
         f"{inspection.corroboration_count} witness(es)",
         f"independent later sessions: {refs}; the badge counts the origin too (×{inspection.corroboration_count + 1})"
         if inspection.corroboration_count
         else "no independent session witnessed it",
-    )
+    ))
+    # As wide as the longest axis name: a field name is never cut.
+    names = min(32, max(13, max((len(name) for name, _v, _m in rows), default=0)))
+    wide = Table.grid(padding=(0, 1), expand=True)
+    wide.add_column("axis", style="bold", width=names, no_wrap=True)
+    wide.add_column("value", width=16, no_wrap=True, overflow="ellipsis")
+    wide.add_column("meaning", ratio=1, style="dim")
+    narrow: list[RenderableType] = []
+    for name, value, meaning in rows:
+        wide.add_row(name, value, meaning)
+        narrow.append(Text.assemble((name.ljust(names), "bold"), " ", value))
+        narrow.append(Text(f"  {meaning}", style="dim"))
+    # Below this width the meaning column would cut words to a few characters:
+    # it goes under its row, at full width.
+    table = ByWidth(wide, Group(*narrow), min_width=names + 16 + MEANING_MIN + 2)
     heading = Text("trust inspector (daimon why)", style="bold underline")
     if provisional:
         # said above the inspector: the witnesses and lifecycle below are as provisional
@@ -137,6 +148,9 @@ class ItemDetail(Static):
         text.append("[⛔ withheld] ", style="bold red")
         text.append(f"{entry.kind} {inert(entry.id or '(no id)')}\n", style="bold")
         text.append(f"state: {entry.state}\n")
+        if entry.forgotten_after:
+            text.append(f"not forgotten yet at this moment: its value was forgotten later, at "
+                        f"{inert(entry.forgotten_after)}, and a forget is never undone by going back in time\n")
         if entry.quarantine_id:
             text.append(f"quarantine: {inert(entry.quarantine_id)}\n")
         if entry.origin_session:

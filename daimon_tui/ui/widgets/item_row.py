@@ -6,10 +6,13 @@ from __future__ import annotations
 from rich.text import Text
 
 from daimon_tui.domain.badges import MARKS, NOT_BRIEFED, badge_label, badge_style, ordered
-from daimon_tui.domain.inert import inert
+from daimon_tui.domain.inert import DEFAULT_LIMIT, inert
 from daimon_tui.models import Item, WithheldItem
 
 ROW_TEXT_LIMIT = 300
+# `d` shows daimon's exact line: whole, up to the inert default (a hostile
+# megabyte line is cut there with a marker; Enter shows all of it).
+DAIMON_LINE_LIMIT = DEFAULT_LIMIT
 
 
 def mark_text(mark: str) -> Text:
@@ -32,7 +35,7 @@ def item_row(item: Item, *, marked: bool = False, provisional: bool = False, as_
         row.append(f"[{badge_label(badge)}] ", style=badge_style(badge))
     if as_daimon and item.line:
         line = item.briefed_line or item.line
-        row.append(inert(line, limit=ROW_TEXT_LIMIT), style="dim" if item.briefed is False else "")
+        row.append(inert(line, limit=DAIMON_LINE_LIMIT), style="dim" if item.briefed is False else "")
         if provisional:
             row.append("  … provisional", style="italic yellow")
         return row
@@ -64,6 +67,10 @@ def withheld_row(entry: WithheldItem, *, marked: bool = False) -> Text:
     row.append("● " if marked else "  ", style="bold magenta")
     row.append("[⛔ withheld]", style="bold red")
     row.append(f" {entry.kind} {inert(entry.id or '(no id)', limit=60)}", style="dim")
+    if entry.forgotten_after:
+        row.append(f"  (forgotten later, at {inert(entry.forgotten_after, limit=30)}: its value stays removed "
+                   "in every view)", style="italic")
+        return row
     row.append(f"  ({entry.state}", style="italic")
     if entry.quarantine_id:
         row.append(f" {inert(entry.quarantine_id, limit=40)}", style="italic")

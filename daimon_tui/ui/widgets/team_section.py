@@ -21,6 +21,7 @@ from daimon_tui.domain.team import (
     own_quarantine_phrase,
     remote_phrase,
     teammate_origin,
+    withheld_phrase,
 )
 from daimon_tui.domain.team_verbs import WHY_REFUSED
 from daimon_tui.models import NOT_CORROBORATION, Briefing, OwnQuarantine, TeamItem, Teammate, TeamQuarantine, TeamView
@@ -107,9 +108,9 @@ def team_rows(team: TeamView, terms: tuple[filtering.Term, ...], own_ids: set[st
             out.append((_entry_row(entry, team, own_ids, as_daimon), TeamRow(entry=entry, mate=mate)))
         if mate.decisions_note:
             out.append((Text(f"  {inert(mate.decisions_note, limit=300)}", style="dim"), None))
-    if team.resolved_withheld or team.quarantined_withheld:
-        out.append((Text(f"Withheld from the teammates' sections by your own ledgers: {team.resolved_withheld} "
-                         f"resolved, {team.quarantined_withheld} quarantined", style="dim"), None))
+    withheld = withheld_phrase(team)
+    if withheld:
+        out.append((Text(withheld, style="dim"), None))
     if team.team_quarantines:
         out.append((_heading(f"Withheld by the team ({len(team.team_quarantines)})"), None))
         for q in team.team_quarantines:

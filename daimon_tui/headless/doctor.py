@@ -1,0 +1,55 @@
+"""`daimon-tui doctor`: the installed daimon, which of our assumptions about it
+hold (the same contracts the tests check), and what the app will do."""
+
+from __future__ import annotations
+
+import json
+from typing import TextIO
+
+from daimon_tui.store.daimon_api import mode
+
+
+def report(current: mode.Mode) -> dict:
+    return {
+        "daimon_version": current.version,
+        "tested": mode.KNOWN_GOOD,
+        "mode": "safe" if current.safe else "full",
+        "why": current.why() if current.safe else None,
+        "contracts": [
+            {"id": o.contract.id, "concern": o.contract.concern, "where": o.contract.where,
+             "assumption": o.contract.assumption, "serves": o.contract.serves,
+             "optional": o.contract.optional, "holds": o.holds, "problem": o.problem}
+            for o in current.outcomes
+        ],
+        "off": list(current.off()),
+        "still_private": list(current.still_private()),
+    }
+
+
+def run_doctor(*, as_json: bool, out: TextIO) -> int:
+    """0 in full mode, 1 in safe mode (the app still opens; something is off)."""
+    current = mode.current()
+    data = report(current)
+    if as_json:
+        out.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+        return 1 if current.safe else 0
+    tested = "tested" if current.tested else f"not tested (known good: {mode.KNOWN_GOOD})"
+    out.write(f"daimon-briefing {current.version or '?'}: {tested}\n\ncontracts:\n")
+    for row in data["contracts"]:
+        word = "holds " if row["holds"] else "BROKEN"
+        out.write(f"  {word}  {row['id']}  ({row['where']})\n")
+        if not row["holds"]:
+            out.write(f"          {row['problem']}\n")
+    out.write("\n")
+    if not current.safe:
+        out.write("the app runs in full mode: the kept fold, the shared snapshot and every verb are on\n")
+        return 0
+    out.write(f"the app runs in SAFE MODE: {current.why()}\n"
+              "no kept fold and no swap of daimon's functions: reads are exact, but slower; off:\n")
+    for line in data["off"]:
+        out.write(f"  - {line}\n")
+    if data["still_private"]:
+        out.write("still read through a private call whose contract holds (no public equivalent):\n")
+        for what in data["still_private"]:
+            out.write(f"  - {what}\n")
+    return 1

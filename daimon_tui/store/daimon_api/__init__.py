@@ -1,0 +1,16 @@
+"""Every private daimon name and every run-time swap of a daimon function.
+
+One adapter per concern of daimon's that the app leans on beyond its public
+API: `reading` (ledgers, folds, the kept fold's swaps), `judging` (the judge,
+the shared snapshot, the trust index), `writing` (input rules, the demo's
+clock), `recall` (the search index's freshness), `receipts`, `team`,
+`rendering` (the briefing's own lines and panel). Nothing else in `store/`
+touches a leading-underscore daimon attribute or assigns onto a daimon
+module (tests/store/test_daimon_contracts.py greps for it with `ast`).
+
+Each assumption an adapter makes is a `contracts.Contract`, checked by the
+tests against the installed daimon and, at run time, by `mode`: on a daimon
+release we have not tested, or when a contract fails, the app runs in safe
+mode (no kept fold, no swap, no optional private read; a verb that needs a
+private call is off, with the reason).
+"""

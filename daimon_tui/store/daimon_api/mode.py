@@ -1,0 +1,166 @@
+"""Which daimon is installed, and how far the app may lean on its internals.
+
+Full mode: the tested daimon series and every contract holds; the adapters
+make their private calls and swaps. Safe mode: any other daimon release, a
+broken contract, or `DAIMON_TUI_SAFE_MODE=1`. Then the kept fold and every
+swap are off (daimon's own code answers: exact, slower); an optional private
+read (a first paint, a provisional detail) is skipped; a private read daimon's
+public API has no equivalent for (an item's rendered line, the as-of copy, the
+team counts) is made only while its own contract holds, else what it serves
+is off with the reason; a verb that needs a private call is off.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import threading
+from dataclasses import dataclass
+from importlib import metadata
+
+from daimon_tui.store.daimon_api import contracts
+
+TESTED_SERIES = (0, 61)
+KNOWN_GOOD = "0.61.x"
+ENV_SAFE = "DAIMON_TUI_SAFE_MODE"
+
+
+class Unavailable(RuntimeError):
+    """A read or verb that needs a private daimon call this daimon does not keep."""
+
+
+def installed_version() -> str | None:
+    try:
+        return metadata.version("daimon-briefing")
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def is_tested(version: str | None) -> bool:
+    if version is None:
+        return False
+    try:
+        return tuple(int(p) for p in version.split(".")[:2]) == TESTED_SERIES
+    except ValueError:
+        return False
+
+
+@dataclass(frozen=True)
+class Mode:
+    version: str | None
+    tested: bool
+    forced: bool
+    outcomes: tuple[contracts.Outcome, ...]
+
+    @property
+    def broken(self) -> tuple[contracts.Outcome, ...]:
+        return tuple(o for o in self.outcomes if not o.holds)
+
+    @property
+    def safe(self) -> bool:
+        return self.forced or not self.tested or bool(self.broken)
+
+    def holds(self, contract_id: str) -> bool:
+        return all(o.holds for o in self.outcomes if o.contract.id == contract_id)
+
+    @functools.cached_property
+    def allowed(self) -> frozenset[str]:
+        """The contracts whose private calls and swaps the adapters may make."""
+        if not self.safe:
+            return frozenset(c.id for c in contracts.CONTRACTS)
+        return frozenset(o.contract.id for o in self.outcomes if o.holds and not o.contract.optional)
+
+    def allows(self, contract_id: str) -> bool:
+        """May an adapter make the private call this contract covers?"""
+        return contract_id in self.allowed
+
+    def why(self) -> str:
+        if self.forced:
+            return f"{ENV_SAFE} is set"
+        if not self.tested:
+            return f"daimon-briefing {self.version} is not the tested {KNOWN_GOOD}"
+        return "; ".join(f"{o.contract.id} broke ({o.problem})" for o in self.broken)
+
+    def off(self) -> tuple[str, ...]:
+        """What safe mode turns off, one line each (empty in full mode)."""
+        if not self.safe:
+            return ()
+        lines: dict[str, str] = {}
+        for contract in contracts.CONTRACTS:
+            if contract.optional or not self.holds(contract.id):
+                reason = "an optimization over daimon's internals" if contract.optional and self.holds(
+                    contract.id) else f"needs {contract.where}"
+                lines.setdefault(contract.serves, f"{contract.serves}: off ({reason})")
+        for verb, where in contracts.VERBS_NEEDING_PRIVATE.items():
+            lines.setdefault(f"verb {verb}", f"verb {verb}: off (needs {where})")
+        return tuple(lines.values())
+
+    def still_private(self) -> tuple[str, ...]:
+        """In safe mode, what still makes a private call: reads daimon's public
+        API has no equivalent for, each only while its own contract holds."""
+        if not self.safe:
+            return ()
+        return tuple(dict.fromkeys(c.serves for c in contracts.CONTRACTS if c.id in self.allowed and not c.public
+                                   and c.serves not in contracts.VERBS_NEEDING_PRIVATE))
+
+    def banner(self) -> str | None:
+        if not self.safe:
+            return None
+        off = sorted({line.split(":")[0] for line in self.off()})
+        return (f"Safe mode: daimon-briefing {self.version or '?'} ({self.why()}). No kept fold, no swap of "
+                f"daimon's functions: reads are exact but slower. Off: {', '.join(off)}. See `daimon-tui doctor`.")
+
+
+_lock = threading.Lock()
+_current: Mode | None = None
+
+
+def evaluate() -> Mode:
+    version = installed_version()
+    return Mode(version=version, tested=is_tested(version), forced=os.environ.get(ENV_SAFE, "") not in ("", "0"),
+                outcomes=contracts.check_all())
+
+
+def current() -> Mode:
+    """The mode of this process, decided once (the contracts are checked in memory)."""
+    global _current
+    found = _current
+    if found is not None:
+        return found
+    with _lock:
+        if _current is None:
+            _current = evaluate()
+        return _current
+
+
+def set_current(mode: Mode | None) -> None:
+    """Decide again on the next `current()` (None), or use `mode` (tests)."""
+    global _current
+    with _lock:
+        _current = mode
+
+
+def full() -> bool:
+    return not current().safe
+
+
+def allows(contract_id: str) -> bool:
+    return current().allows(contract_id)
+
+
+def require(contract_id: str) -> None:
+    """Raise `Unavailable` (with the reason) unless the private call is allowed."""
+    mode = current()
+    if not mode.allows(contract_id):
+        contract = contracts.by_id(contract_id)
+        raise Unavailable(f"{contract.serves} is off in safe mode: it needs {contract.where} "
+                          f"({mode.why()})")
+
+
+def verb_refusal(verb: str) -> str | None:
+    """Why `verb` is off in this mode, or None."""
+    where = contracts.VERBS_NEEDING_PRIVATE.get(verb)
+    mode = current()
+    if where is None or not mode.safe:
+        return None
+    return f"{verb} is off in safe mode: it needs daimon's private {where} ({mode.why()})"

@@ -1,0 +1,118 @@
+"""Reading and folding: daimon's ledgers, buckets, session files and folds,
+and the swaps that route its events reads through the kept fold."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from daimon_briefing import config, jsonl, store, teamproject, view
+
+from daimon_tui.store.daimon_api import contracts, judging, mode
+
+# daimon's own functions, taken before any swap (every swap goes through an adapter).
+daimon_read = jsonl.read
+daimon_fold = store._fold
+daimon_fold_corroborations = store.fold_corroborations
+daimon_view_item_events = view.item_events
+daimon_store_item_events = store.item_events
+daimon_ledger_states = view.ledger_states
+daimon_team_notes = view.team_notes
+daimon_posture = jsonl.posture
+# For the kept fold's own loop over rows, which runs only once it is installed
+# (`install_kept_fold` checked its contracts): the rule without a mode check per row.
+daimon_demotes = store._demotes
+
+_KEPT_FOLD = ("reading.fold-appended", "reading.kept-fold-swaps", "reading.demotes", "judging.read-judge")
+
+
+def bucket_dir(project: Any) -> Path | None:
+    """The bucket directory of a project (path or slug), or None: daimon's own
+    composition of public names (contract `reading.bucket`: it is `view._bucket`)."""
+    slug = store.project_slug(config.resolve_project_dir(project))
+    return config.checkpoint_dir() / slug if slug else None
+
+
+def demotes(row: dict, status: str) -> bool:
+    """daimon's rule: does this events row demote its item?"""
+    mode.require("reading.demotes")
+    return bool(store._demotes(row, status))
+
+
+def session_files(root: Path) -> list[Path]:
+    mode.require("reading.session-files")
+    return store._session_files(root)
+
+
+def is_pointer_name(name: str) -> bool:
+    """`latest.json` or `prev-N.json`: a pointer, not a session file."""
+    mode.require("reading.session-files")
+    pattern: re.Pattern = store._POINTER_RE
+    return bool(pattern.match(name))
+
+
+def tombstone_ledger_name() -> str:
+    mode.require("reading.team-ledgers")
+    return store._TOMBSTONE_NAME
+
+
+def quarantine_ledger_name() -> str:
+    mode.require("reading.team-ledgers")
+    return store._QUARANTINE_NAME
+
+
+def team_ledger_paths(names: tuple[str, ...], *, include_own: bool, include_local: bool) -> list:
+    mode.require("reading.team-ledgers")
+    return store._team_ledger_paths(names, include_own=include_own, include_local=include_local)
+
+
+def settings_file_values() -> dict:
+    """daimon's settings as its config file holds them (without the environment)."""
+    mode.require("reading.team-ledgers")
+    return config._file_values()
+
+
+def clear_team_project_cache() -> None:
+    """daimon memoizes which team project a directory belongs to; an as-of
+    read under another checkpoint root must not reuse it."""
+    mode.require("reading.team-ledgers")
+    teamproject._cache.clear()
+
+
+@dataclass(frozen=True)
+class KeptFoldHooks:
+    """The kept fold's stand-ins for daimon's events reads and folds."""
+
+    read: Callable[..., Any]
+    fold: Callable[..., Any]
+    fold_corroborations: Callable[..., Any]
+    view_item_events: Callable[..., Any]
+    store_item_events: Callable[..., Any]
+    read_judge: Callable[..., Any]
+    ledger_states: Callable[..., Any]
+    team_notes: Callable[..., Any]
+    posture: Callable[..., Any]
+
+
+def kept_fold_allowed() -> bool:
+    return all(mode.allows(c) for c in _KEPT_FOLD)
+
+
+def install_kept_fold(hooks: KeptFoldHooks) -> bool:
+    """Route daimon's events reads and folds through `hooks`; False (nothing
+    swapped: daimon's own code answers) in safe mode."""
+    if not kept_fold_allowed():
+        return False
+    contracts.swap(jsonl, "read", hooks.read)
+    contracts.swap(store, "_fold", hooks.fold)
+    contracts.swap(store, "fold_corroborations", hooks.fold_corroborations)
+    contracts.swap(view, "item_events", hooks.view_item_events)
+    contracts.swap(store, "item_events", hooks.store_item_events)
+    judging.swap_read_judge(hooks.read_judge)
+    contracts.swap(view, "ledger_states", hooks.ledger_states)
+    contracts.swap(view, "team_notes", hooks.team_notes)
+    contracts.swap(jsonl, "posture", hooks.posture)
+    return True

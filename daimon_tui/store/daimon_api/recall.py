@@ -1,0 +1,34 @@
+"""Recall: the search index's freshness check and daimon's forget walk,
+answered again while their sources stand (`store.read.recall_generation`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from daimon_briefing import recall as daimon_recall
+from daimon_briefing import store
+
+from daimon_tui.store.daimon_api import contracts, mode
+
+daimon_ensure_fresh = daimon_recall._ensure_fresh
+daimon_forgotten_stamp = store.forgotten_stamp
+daimon_forgotten_walk = store._forgotten_walk
+
+
+def touch_once(path: Path) -> None:
+    """recall's own "the index was used" stamp."""
+    mode.require("recall.generation")
+    daimon_recall._touch_once(path)
+
+
+def install_generation(ensure_fresh: Callable[[], None], forgotten_stamp: Callable[[], Any],
+                       forgotten_walk: Callable[[], Any]) -> bool:
+    """Route recall's freshness check and the forget walk through these; False in safe mode."""
+    if not mode.allows("recall.generation"):
+        return False
+    contracts.swap(daimon_recall, "_ensure_fresh", ensure_fresh)
+    contracts.swap(store, "forgotten_stamp", forgotten_stamp)
+    contracts.swap(store, "_forgotten_walk", forgotten_walk)
+    return True

@@ -1,0 +1,40 @@
+"""Team: a team sidecar's branch and counts, the clones and their authors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from daimon_briefing import store, teamsync
+
+from daimon_tui.store.daimon_api import mode
+
+
+def branch(sidecar: Any) -> str:
+    mode.require("team.sidecar")
+    return teamsync._branch(sidecar)
+
+
+def unpushed_count(sidecar: Any, branch_name: str) -> int:
+    mode.require("team.sidecar")
+    return teamsync._unpushed_count(sidecar, branch_name)
+
+
+def pending_count(sidecar: Any) -> int:
+    mode.require("team.sidecar")
+    return teamsync._pending_count(sidecar)
+
+
+def remote_of(path: Any) -> str:
+    mode.require("team.sidecar")
+    return store._remote_of(path)
+
+
+def own_team_dirs(project: Any, *, clones_only: bool) -> list:
+    mode.require("team.sidecar")
+    return store._own_team_dirs(project, clones_only=clones_only)
+
+
+def team_author_dirs(clone: Path) -> list[Path]:
+    mode.require("team.sidecar")
+    return store._team_author_dirs(clone)

@@ -1,0 +1,171 @@
+"""The briefing's detail pane: it follows the cursor once it rests, asks daimon
+about the item under it (provisionally from the item's own rows while daimon
+confirms), and never paints an answer for a row the cursor has left."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, cast
+
+from textual import work
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.css.query import NoMatches
+
+from daimon_tui.models import Item
+from daimon_tui.store.judging import judge_service
+from daimon_tui.ui.widgets.item_detail import ItemDetail
+
+if TYPE_CHECKING:
+    from daimon_tui.store.read.details import ItemDetails
+    from daimon_tui.ui.screens.briefing import BriefingScreen
+
+# How long the cursor rests on a row before the detail pane shows it.
+DETAIL_REST_S = 0.08
+# The lookup starts once the cursor rests this long (DETAIL_REST_S of it spent before the pane filled).
+INSPECT_REST_S = 0.15
+
+
+def detail_extras(details: ItemDetails) -> tuple:
+    """The witnesses and lifecycle panels under daimon's `why`."""
+    from daimon_tui.ui.widgets.timeline import timeline_renderable
+    from daimon_tui.ui.widgets.witnesses import witness_renderable
+
+    out = []
+    if details.witnesses is not None:
+        out.append(witness_renderable(details.witnesses))
+    if details.timeline is not None:
+        out.append(timeline_renderable(details.timeline))
+    return tuple(out)
+
+
+class DetailPane(VerticalScroll):
+    """Lives in a briefing screen: the screen says which row is current and
+    what the world-check found; the pane keeps daimon's answers."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.details: dict[str, ItemDetails] = {}
+        # answered from the item's own rows while daimon confirms (the benchmark's hook)
+        self.provisional_details: dict[str, ItemDetails] = {}
+        self.lock = asyncio.Lock()
+        # daimon's inspector reads today's store: useful beside a retained
+        # session, misleading beside a past moment.
+        self.inspect_today = True
+
+    def compose(self) -> ComposeResult:
+        yield ItemDetail(id="detail")
+
+    def on_mount(self) -> None:
+        self.border_title = "detail · J/K scroll · o full screen"
+
+    @property
+    def host(self) -> BriefingScreen:
+        return cast("BriefingScreen", self.screen)
+
+    @property
+    def detail(self) -> ItemDetail:
+        return self.query_one(ItemDetail)
+
+    def forget(self) -> None:
+        """daimon confirmed a new briefing: every answer is asked again."""
+        self.details.clear()
+        self.provisional_details.clear()
+
+    def scroll_half_page(self, direction: int) -> None:
+        """Scroll half a page while the list keeps the focus."""
+        self.scroll_relative(y=direction * max(1, self.size.height // 2), animate=False)
+
+    def extras(self, item: Item, details: ItemDetails) -> tuple:
+        return detail_extras(details) + self.host.world_checks.extras(item)
+
+    @work(exclusive=True, group="detail")
+    async def follow(self) -> None:
+        # The keypress repaints only the list. Filling the pane re-lays out the
+        # screen (its height follows its content), which at 5,000 rows held the
+        # cursor back; so the pane fills once the cursor rests DETAIL_REST_S,
+        # and a move in between cancels the pending fill (exclusive group).
+        await asyncio.sleep(DETAIL_REST_S)
+        host = self.host
+        try:
+            row = host.current_row()
+            detail = self.detail
+            host.show_position()
+        except NoMatches:
+            return  # the screen is closing
+        if row is None:
+            detail.show_item(None)
+        elif row.withheld is not None:
+            detail.show_withheld(row.withheld)
+        elif row.team is not None and host.team_feed.team is not None:
+            from daimon_tui.ui.widgets.team_section import team_detail
+
+            detail.update(team_detail(row.team, host.team_feed.team))
+        elif row.item is not None:
+            item = row.item
+            cached = self.details.get(item.id or "")
+            if cached is not None:
+                detail.show_item(item, cached.inspection, extras=self.extras(item, cached))
+            elif not self.inspect_today:
+                detail.show_item(item, None)
+            else:
+                detail.show_item(item, None, loading=item.id is not None)
+                # Before confirmation the child is busy with the full read: the
+                # item's own rows answer meanwhile (provisional). `show` of the
+                # confirmed briefing rebuilds the list, which lands here again.
+                if item.id and not host.provisional:
+                    self.inspect(item)
+                elif item.id:
+                    self.inspect_provisionally(item)
+
+    @work(exclusive=True, group="inspect")
+    async def inspect(self, item: Item) -> None:
+        # exclusive: moving the cursor cancels the previous (sleeping) lookup;
+        # one lookup at a time, and a result for a row the cursor left is kept
+        # but not painted.
+        await asyncio.sleep(max(0.0, INSPECT_REST_S - DETAIL_REST_S))
+        host = self.host
+        async with self.lock:
+            if host.current_item() is not item:
+                return
+            # The judging child answers from the snapshot it already holds;
+            # the fold never runs in this process (memory, GIL).
+            details, _failure = await judge_service.read("details", host.project, item.id or "", host.now)
+        self.details[item.id or ""] = details
+        if host.current_item() is item:
+            with contextlib.suppress(NoMatches):  # the screen closed during the read
+                self.detail.show_item(item, details.inspection, extras=self.extras(item, details))
+
+    @work(exclusive=True, group="inspect")
+    async def inspect_provisionally(self, item: Item) -> None:
+        # While the child confirms: daimon's readers over the item's own rows,
+        # in a thread of this process (a byte search, a few rows folded).
+        await asyncio.sleep(max(0.0, INSPECT_REST_S - DETAIL_REST_S))
+        host = self.host
+        if host.current_item() is not item:
+            return
+        from daimon_tui.store.read import provisional_details
+
+        found = await asyncio.to_thread(provisional_details.read_provisional, host.project, item.id or "", host.now)
+        # The confirmed answer wins: arrived meanwhile, it is not painted over.
+        if found is None or not host.provisional or (item.id or "") in self.details:
+            return
+        self.provisional_details[item.id or ""] = found
+        if host.current_item() is item:
+            with contextlib.suppress(NoMatches):  # the screen closed during the read
+                self.detail.show_item(item, found.inspection, extras=self.extras(item, found), provisional=True)
+
+    def reader(self, item: Item) -> Callable[[], Awaitable[ItemDetails]] | None:
+        """How the full-screen item view asks daimon (None: it does not)."""
+        if not item.id or not self.inspect_today:
+            return None
+        host = self.host
+
+        async def read() -> ItemDetails:
+            details, _failure = await judge_service.read("details", host.project, item.id or "", host.now)
+            self.details[item.id or ""] = details
+            return details
+
+        return read

@@ -1,0 +1,76 @@
+"""The briefing's `/` filter: a debounced box that says what it does not understand."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on
+from textual.message import Message
+from textual.timer import Timer
+from textual.widgets import Input
+
+from daimon_tui.domain.inert import inert
+from daimon_tui.ui.widgets.safe_input import SafeInput
+
+FILTER_MAX = 500
+FILTER_DEBOUNCE_S = 0.15
+FILTER_PLACEHOLDER = "filter: words, trust:verbatim, section:open, briefed:no, carried, stale, -word"
+
+
+class FilterBox(SafeInput):
+    """Typing applies the filter once the keys pause (a paste's replayed tail
+    rebuilds once); Enter applies it at once and hands the keys back to the list."""
+
+    class Applied(Message):
+        """The filter the list should show now."""
+
+        def __init__(self, text: str) -> None:
+            super().__init__()
+            self.text = text
+
+    class Left(Message):
+        """The box gave up the keys (Enter, Esc): the list takes them back."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(placeholder=FILTER_PLACEHOLDER, id=id, max_length=FILTER_MAX)
+        self._pending = ""
+        self._timer: Timer | None = None
+
+    def open(self) -> None:
+        self.display = True
+        self.focus()
+
+    @on(Input.Changed)
+    def _changed(self, event: Input.Changed) -> None:
+        event.stop()
+        self._pending = event.value
+        if self._timer is not None:
+            self._timer.stop()
+        self._timer = self.set_timer(FILTER_DEBOUNCE_S, self.apply_now)
+
+    def apply_now(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+        self.post_message(self.Applied(self._pending))
+
+    @on(Input.Submitted)
+    def _submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.apply_now()
+        # An empty filter leaves no empty box behind.
+        if not event.value.strip():
+            self.display = False
+        self.post_message(self.Left())
+
+    def clear_and_close(self) -> None:
+        """Esc: no filter, no box."""
+        self.value = ""
+        self._pending = ""
+        self.apply_now()
+        self.display = False
+        self.post_message(self.Left())
+
+    def show_problems(self, problems: tuple[str, ...]) -> None:
+        said = inert("; ".join(problems), limit=200)
+        self.border_title = Text(f"⚠ {said}", style="bold yellow") if problems else None
+        self.set_class(bool(problems), "problem")

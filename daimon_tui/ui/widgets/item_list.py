@@ -1,0 +1,80 @@
+"""The briefing's list box: its rows, the marks on them, and where the cursor is
+(the box's subtitle). The screen decides which rows there are; this box keeps
+the cursor on the same row across a rebuild."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+
+from daimon_tui.ui.widgets.briefing_rows import Row, row_key
+from daimon_tui.ui.widgets.row_list import Entry, RowList
+
+
+class ItemList(Vertical):
+    """The border is the box's, not the list's: a page turn repaints the list's lines only."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.rows: list[Row] = []
+        # item ids (withheld rows too, so restores can be batched)
+        self.marked: set[str] = set()
+
+    def compose(self) -> ComposeResult:
+        yield RowList(id="items")
+
+    @property
+    def row_list(self) -> RowList:
+        return self.query_one("#items", RowList)
+
+    def current_row(self) -> Row | None:
+        row_list = self.row_list
+        index = row_list.highlighted
+        if index is None or index >= row_list.entry_count:
+            return None
+        key = row_list.entries[index].key
+        return self.rows[key] if key is not None and key < len(self.rows) else None
+
+    def set_rows(self, entries: list[Entry], rows: list[Row], kept: Row | None, kept_at: int) -> int | None:
+        """Show the rows, the cursor on the row it was on (`kept`); the row's index, or None."""
+        keep = row_key(kept)
+        self.rows = rows
+        # A teammate's row that went (a retract, a sync) leaves the cursor where it was in the section.
+        fallback = min(kept_at, len(rows) - 1) if keep and keep[0] == "team" else 0
+        target = next((n for n, r in enumerate(rows) if keep and row_key(r) == keep),
+                      fallback if rows else None)
+        highlight = next((n for n, e in enumerate(entries) if e.key == target), None) if target is not None else None
+        self.row_list.set_entries(entries, highlight)
+        return target
+
+    def put_cursor_on(self, row_index: int) -> None:
+        row_list = self.row_list
+        row_list.highlighted = next(n for n, e in enumerate(row_list.entries) if e.key == row_index)
+        row_list.focus()
+
+    def cursor(self, delta: int) -> None:
+        if delta > 0:
+            self.row_list.action_cursor_down()
+        else:
+            self.row_list.action_cursor_up()
+
+    def toggle_mark(self, item_id: str, prompt_for: Callable[[bool], Text]) -> None:
+        """Mark or unmark the row under the cursor; its prompt is repainted by `prompt_for(marked)`."""
+        self.marked.symmetric_difference_update({item_id})
+        row_list = self.row_list
+        if row_list.highlighted is not None:
+            row_list.replace_prompt(row_list.highlighted, prompt_for(item_id in self.marked))
+        self.show_position()
+
+    def show_position(self) -> None:
+        """Where the cursor is, in the box's border (at rest: it repaints the border)."""
+        row_list = self.row_list
+        index = row_list.highlighted
+        key = row_list.entries[index].key if index is not None and index < row_list.entry_count else None
+        number = "-" if key is None else f"{key + 1:,}"
+        position = f"{number} / {len(self.rows):,}" if self.rows else ""
+        marked = f"{len(self.marked):,} marked" if self.marked else ""
+        self.border_subtitle = " · ".join(p for p in (marked, position) if p)

@@ -1,0 +1,104 @@
+"""The briefing's live watch: daimon's bucket is watched, appended events apply
+at once (provisional), any change re-confirms with daimon, and the person is
+told once per burst what changed."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, cast
+
+from textual import work
+from textual.timer import Timer
+from textual.widget import Widget
+
+from daimon_tui.domain.inert import inert
+from daimon_tui.store import paths
+from daimon_tui.ui import own_writes
+
+if TYPE_CHECKING:
+    from daimon_tui.ui.screens.briefing import BriefingScreen
+
+CHANGES_COALESCE_S = 1.0
+
+
+class LiveWatch(Widget):
+    """No pixels of its own; it drives the screen's `show` and `load`."""
+
+    DEFAULT_CSS = "LiveWatch { display: none; }"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.started = False
+        self._changes: list[str] = []
+        self._changes_timer: Timer | None = None
+
+    @property
+    def host(self) -> BriefingScreen:
+        return cast("BriefingScreen", self.screen)
+
+    def start(self) -> None:
+        if not self.started:
+            self.started = True
+            self.watch_bucket()
+
+    @work(exclusive=True, group="briefing-live")
+    async def watch_bucket(self) -> None:
+        """Cursor, marks and detail pane stay through a change."""
+        host = self.host
+        bucket = paths.bucket_dir(host.project.slug)
+        if bucket is None or not bucket.is_dir():
+            return
+        from daimon_tui.store.judging import live
+
+        tail = live.EventsTail(bucket / "events.jsonl")
+        await asyncio.to_thread(tail.prime)
+
+        def fell_back(message: str) -> None:
+            self.notify(message, severity="warning")
+
+        async for names in live.watch(bucket, on_fallback=fell_back):
+            names = {n for n in names if not n.startswith(".")}
+            if not names:
+                continue
+            rows = await asyncio.to_thread(tail.appended) if "events.jsonl" in names else []
+            shown = host.briefing
+            change = live.apply_events(shown, rows) if rows and shown else None
+            if change is not None and shown is not None:
+                host.show(change.briefing)
+                host.provisional = True
+                # the verb's own notice already said what the app wrote
+                others = [row for row in rows if not own_writes.is_own(self.app, row)]
+                told = change if len(others) == len(rows) else live.apply_events(shown, others) if others else None
+                if told is not None:
+                    self.ledger_changed(told.summary())
+            before = host.briefing.session_id if host.briefing else None
+            new_pointer = "latest.json" in names
+            host.load(repaint=new_pointer or rows is None, delay=0.3)
+            if new_pointer:
+                self.announce_session(before)
+
+    def ledger_changed(self, summary: str) -> None:
+        """One toast per burst: ten changes at once must not cover the preview."""
+        self._changes.append(summary)
+        if self._changes_timer is None:
+            self._changes_timer = self.set_timer(CHANGES_COALESCE_S, self._say_changes)
+
+    def _say_changes(self) -> None:
+        changes, self._changes, self._changes_timer = self._changes, [], None
+        if len(changes) == 1:
+            self.notify(f"daimon's ledger changed: {changes[0]} (confirming…)")
+        elif changes:
+            self.notify(f"daimon's ledger changed {len(changes)} times; latest: {changes[-1]} (confirming…)")
+
+    @work(group="briefing-live-toast")
+    async def announce_session(self, before: str | None) -> None:
+        # Wait for the confirmed read, then say what the new session changed.
+        host = self.host
+        old = {i.id for i in host.briefing.items()} if host.briefing else set()
+        while host.provisional:
+            await asyncio.sleep(0.1)
+        if host.briefing is None or host.briefing.session_id == before:
+            return
+        now = {i.id for i in host.briefing.items()}
+        sid = inert(host.briefing.session_id or "", limit=12)
+        self.notify(f"new session {sid}: {len(now - old)} added, {len(old - now)} gone")

@@ -1,0 +1,28 @@
+"""The safe-mode banner: which daimon this is and what is off (hidden in full mode)."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import Static
+
+from daimon_tui.store.daimon_api import mode
+
+
+class SafeModeBanner(Static):
+    DEFAULT_CSS = """
+    SafeModeBanner {
+        display: none;
+        height: auto;
+        padding: 0 1;
+        background: $warning 20%;
+    }
+    SafeModeBanner.safe {
+        display: block;
+    }
+    """
+
+    def on_mount(self) -> None:
+        banner = mode.current().banner()
+        if banner:
+            self.update(Text(banner))  # plain text: a version string is never markup
+            self.add_class("safe")

@@ -1,0 +1,84 @@
+"""The teammates' memory behind the briefing's `t` section: read when first
+shown, re-read when the team copy changes (a sync in another terminal)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from textual import work
+from textual.message import Message
+from textual.widget import Widget
+
+from daimon_tui.domain.inert import inert
+from daimon_tui.models import ProjectRef
+from daimon_tui.store.judging import judge_service
+
+if TYPE_CHECKING:
+    from daimon_tui.models import TeamView
+
+
+class TeamFeed(Widget):
+    """No pixels of its own: the list shows its rows (widgets.team_section)."""
+
+    DEFAULT_CSS = "TeamFeed { display: none; }"
+
+    class Changed(Message):
+        """A new read of the team landed (or the section cannot be shown: `failed`)."""
+
+        def __init__(self, failed: bool = False) -> None:
+            super().__init__()
+            self.failed = failed
+
+    def __init__(self, project: ProjectRef, now: float | None, *,
+                 loader: Callable[[], TeamView] | None = None) -> None:
+        super().__init__()
+        self.project = project
+        self.now = now
+        # A fixed record (a past moment, a retained session) has its own loader and no live copy.
+        self.loader = loader
+        self.team: TeamView | None = None
+        self.live_started = False
+        self.shown = False
+
+    @work(exclusive=True, group="team-load")
+    async def load(self, delay: float = 0.0) -> None:
+        if self.loader is not None:
+            try:
+                team = await asyncio.to_thread(self.loader)
+            except (OSError, ValueError) as exc:  # an as-of cut that cannot be made: say so, keep the briefing
+                self.notify(f"The teammates' memory then cannot be shown: {inert(str(exc), limit=200)}",
+                            severity="warning")
+                self.post_message(self.Changed(failed=True))
+                return
+        else:
+            if not self.live_started:
+                self.live_started = True
+                self.watch_copy()
+            if delay:
+                await asyncio.sleep(delay)
+            # The judging child folds the reader's ledgers for the team view too.
+            team, _failure = await judge_service.read("team", self.project, self.now)
+        if self.is_attached:
+            self.team = team
+            self.post_message(self.Changed())
+
+    @work(exclusive=True, group="team-live")
+    async def watch_copy(self) -> None:
+        """A sync in another terminal shows without a key: re-read the team copy
+        when it changes (hidden, the next `t` reads it afresh)."""
+        from daimon_tui.store.read import team_live
+
+        root = await asyncio.to_thread(team_live.team_root)
+
+        def fell_back(message: str) -> None:
+            self.notify(message, severity="warning")
+
+        async for _batch in team_live.watch_team(root, on_fallback=fell_back):
+            if not self.is_attached:
+                return
+            if self.shown:
+                self.load(delay=0.1)  # exclusive: a burst of batches costs one read
+            else:
+                self.team = None

@@ -1,0 +1,133 @@
+"""`w`/`W`: world-checks of the briefing's items, their progress bar and what they found.
+
+The results stay here, keyed by item id: the list's badges, the detail pane's
+world panel and the resolve preview's status read them."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from textual import work
+from textual.message import Message
+from textual.widgets import ProgressBar
+
+from daimon_tui.models import Item, ProjectRef
+
+if TYPE_CHECKING:
+    from daimon_tui.domain.worldcheck import ItemResult
+
+# GitPython and the probes are imported when a check runs: the first frame
+# waits for every module imported at startup.
+
+
+def world_summary(items: int, checkable: int, contradicted: int) -> str:
+    """What a `w`/`W` run found; "nothing checkable" is not "0 contradicted"."""
+    if not checkable:
+        return (f"World-check: nothing checkable in {items} item(s) "
+                "(no file, branch, PR or dependency claim found).")
+    return f"World-checked {checkable} of {items} item(s) with a checkable claim: {contradicted} contradicted."
+
+
+class WorldCheck(ProgressBar):
+    """The progress of a run (shown for more than one item) and its results."""
+
+    class Checked(Message):
+        """A run ended: the list repaints its badges."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id, show_eta=False)
+        self.results: dict[str, tuple[ItemResult, float]] = {}
+        self.stop_event = threading.Event()
+
+    def running(self) -> bool:
+        return any(w.group == "world" and w.is_running for w in self.workers)
+
+    def start(self, project: ProjectRef, items: list[Item], *, every: bool, now: float | None) -> None:
+        """Check `items`; a second press while a run is going cancels it."""
+        if project.path is None:
+            self.notify("World-checks need the project directory; this bucket was opened by slug.",
+                        severity="warning")
+            return
+        if self.running():
+            self.stop_event.set()
+            self.notify("World-check cancelled.")
+            return
+        items = [i for i in items if i.id]
+        if not items:
+            self.notify("Nothing to world-check: no carried item." if every else "No item under the cursor.")
+            return
+        self.stop_event = threading.Event()
+        self.check(project, tuple(items), now)
+
+    @work(exclusive=True, group="world")
+    async def check(self, project: ProjectRef, items: tuple[Item, ...], now: float | None) -> None:
+        self.update(total=len(items), progress=0)
+        self.display = len(items) > 1
+        stop = self.stop_event
+
+        def progress(done: int, total: int) -> None:
+            self.app.call_from_thread(self.update, progress=done)
+
+        from daimon_tui.domain.worldcheck import check_items
+
+        report = await asyncio.to_thread(
+            check_items, Path(project.path or "."), [(i.id or "", i.text, i.quote) for i in items],
+            cancelled=stop.is_set, progress=progress,
+        )
+        self.display = False
+        checked_at = now if now is not None else time.time()
+        for result in report.items:
+            self.results[result.item_id] = (result, checked_at)
+        contradicted = sum(1 for r in report.items if r.contradicted)
+        checkable = sum(1 for r in report.items if r.results)
+        try:
+            await asyncio.to_thread(
+                self.app.action_log.record,  # type: ignore[attr-defined]
+                project=project.slug, verb="world-check", outcome="world-check",
+                item_ids=tuple(r.item_id for r in report.items),
+                reason=("cancelled " if report.cancelled else "") + f"{contradicted} contradicted",
+            )
+        except OSError as exc:  # the app's own log never crashes it: the check stands, unlogged
+            self.notify(f"World-check not logged: {exc}", severity="error", timeout=10)
+        if report.repo_error:
+            self.notify(f"World-check: {report.repo_error}", severity="warning")
+        self.notify(world_summary(len(report.items), checkable, contradicted),
+                    severity="error" if contradicted else ("information" if checkable else "warning"))
+        self.post_message(self.Checked())
+
+    # ---- what the results say ---------------------------------------------------
+
+    def with_world(self, item: Item) -> Item:
+        """The item with its world badge, when a check found something."""
+        found = self.results.get(item.id or "")
+        if found is None:
+            return item
+        from daimon_tui.domain.world_badges import with_world
+
+        return with_world(item, found[0])
+
+    def extras(self, item: Item) -> tuple:
+        """The detail pane's world panel for the item."""
+        found = self.results.get(item.id or "")
+        if not found:
+            return ()
+        from daimon_tui.ui.widgets.world_detail import world_renderable
+
+        return (world_renderable(*found),)
+
+    def prefill_status(self, item_id: str | None) -> str:
+        """A world contradiction names the resolve status (gone, missing, merged)."""
+        found = self.results.get(item_id or "")
+        from daimon_tui.domain.world_badges import suggested_status
+
+        return suggested_status(found[0] if found else None)
+
+    def confirmed(self, item_ids: tuple[str, ...]) -> frozenset[str]:
+        """The items whose claim the world-check confirmed (a resolve flags them)."""
+        from daimon_tui.domain.worldcheck import badge_for
+
+        return frozenset(i for i in item_ids if i in self.results and badge_for(self.results[i][0]) == "world-checked")

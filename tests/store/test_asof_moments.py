@@ -1,0 +1,133 @@
+"""Issue 25 point 5: the as-of copy cuts at the moment a session was written
+(its capture's own rows say when, even when the file was touched since),
+keeps that session's own write rows, and reads TIME with the `@` box's parser."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from daimon_briefing import api, capture, testing
+
+from daimon_tui import cli
+from daimon_tui.store.demo import builder as demo
+from daimon_tui.store.read import history, reader
+from daimon_tui.store.read.asof import stamp
+from tests.daimon_records import events_stamped
+
+QUESTION = demo.RETRY_QUESTION["text"]
+CAPTURE_DELAY = timedelta(minutes=5)
+
+
+def _late_captures(project: Path) -> list:
+    """Three sessions restating one question; each capture ran five minutes
+    after its session ended (its rows say so), and every file's mtime lies
+    far outside the capture window (copied or touched since)."""
+    created = []
+    for n, days in enumerate((10, 5, 1), start=1):
+        when = demo.DEMO_NOW - timedelta(days=days)
+        cp = demo.session(f"S-day{n}", when, f"topic {n}")
+        cp["working_context"]["open_questions"] = [dict(demo.RETRY_QUESTION)]
+        with events_stamped(when + CAPTURE_DELAY):
+            carried = capture.carry_forward(demo.witnessed(cp), str(project))
+        testing.seed_checkpoint(project, carried, session_id=f"S-day{n}")
+        created.append(when)
+    return created
+
+
+def _line(text: str) -> str:
+    return next(line for line in text.splitlines() if QUESTION in line)
+
+
+def test_as_of_a_session_keeps_its_own_write_rows(empty_store: demo.DemoStore) -> None:
+    _late_captures(empty_store.project)
+    ref = reader.resolve_project(str(empty_store.project))
+    now = api.render_briefing(ref.target, now=demo.DEMO_NOW.timestamp()).text
+    assert "×3" in _line(now)
+    with history.as_of(ref, "S-day3") as cut:
+        then = api.render_briefing(cut.project.target, now=demo.DEMO_NOW.timestamp()).text
+    assert _line(then) == _line(now)  # ×3, as daimon said right after S-day3 was written
+
+
+def test_inside_a_sessions_write_window_the_previous_session_stands(empty_store: demo.DemoStore) -> None:
+    created = _late_captures(empty_store.project)
+    ref = reader.resolve_project(str(empty_store.project))
+    with history.as_of(ref, stamp(created[2] + timedelta(minutes=2))) as cut:
+        assert cut.session_id == "S-day2"
+    with history.as_of(ref, stamp(created[2] + CAPTURE_DELAY + timedelta(seconds=1))) as cut:
+        assert cut.session_id == "S-day3"
+
+
+@pytest.mark.parametrize("when", ["yesterday", "3d", "2w", "2026-11-28"])
+def test_headless_as_of_takes_what_the_box_takes(demo_store: demo.DemoStore, when: str,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["brief", "--as-of", when, "--json", "--project", str(demo_store.project)]) == 0
+    assert json.loads(capsys.readouterr().out)
+    assert cli.main(["brief", "--as-of", "not a time", "--project", str(demo_store.project)]) == 2
+    assert "is not a session id" in capsys.readouterr().err
+
+
+def test_as_of_before_a_forget_does_not_call_the_item_forgotten(demo_store: demo.DemoStore) -> None:
+    from daimon_tui.headless.asof import briefing_as_of
+    from daimon_tui.store.write import writer
+    from tests.daimon_records import item_ids, project_ref
+
+    item = item_ids(demo_store.project)["Switch the nightly job to its own bucket prefix"]
+    assert writer.forget_item(item, item, project=project_ref(demo_store)).outcome == "applied"
+    ref = reader.resolve_project(str(demo_store.project))
+    now = {w.id: w for w in reader.load_briefing(ref).withheld}
+    assert now[item].state == "forgotten"
+    then = {w.id: w for w in briefing_as_of(ref, "S-day3").withheld}
+    # not forgotten yet then; its value stays removed (a forget is never undone by going back)
+    assert then[item].state == "withheld" and then[item].forgotten_after == now[item].when
+    assert item not in {i.id for i in briefing_as_of(ref, "S-day3").items()}
+
+
+def _printed_ids(text: str) -> set[str]:
+    import re
+
+    return set(re.findall(r"\[([a-z]-[0-9a-f]{6,40})\]", text))
+
+
+def daimon_brief_at(target: str, moment: float, capsys: pytest.CaptureFixture[str]) -> str:
+    """`daimon brief`'s own output with its clock pinned at `moment` (run inside an as-of copy)."""
+    from unittest import mock
+
+    from daimon_briefing.cli import main as daimon_main
+
+    capsys.readouterr()
+    with mock.patch("time.time", return_value=moment):
+        assert daimon_main(["brief", "--project", target]) == 0
+    return capsys.readouterr().out
+
+
+@pytest.mark.parametrize("days_later", [0, 400])
+def test_as_of_splits_briefed_items_by_that_instants_ranking(budget_store: demo.DemoStore, days_later: int,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """Which items daimon briefs at an instant is ranked at that instant (ages, staleness), not today."""
+    from daimon_tui.headless.asof import briefing_as_of
+
+    ref = reader.resolve_project(str(budget_store.project))
+    when = stamp(demo.DEMO_NOW + timedelta(days=days_later))
+    then = briefing_as_of(ref, when)
+    briefed = {i.briefed_line for i in then.items() if i.briefed}
+    with history.as_of(ref, when) as cut:
+        text = daimon_brief_at(cut.project.target, cut.timestamp, capsys)
+    printed = set(text.splitlines())
+    assert briefed and briefed <= printed
+    assert not {i.briefed_line for i in then.items() if i.briefed is False and i.briefed_line} & printed
+
+
+@pytest.mark.parametrize("when", ["S-day2", "S-day3"])
+def test_as_of_briefed_split_on_the_demo_store(demo_store: demo.DemoStore, when: str,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    from daimon_tui.headless.asof import briefing_as_of
+
+    ref = reader.resolve_project(str(demo_store.project))
+    then = briefing_as_of(ref, when)
+    with history.as_of(ref, when) as cut:
+        text = daimon_brief_at(cut.project.target, cut.timestamp, capsys)
+    printed = set(text.splitlines())
+    assert {i.briefed_line for i in then.items() if i.briefed} <= printed

@@ -1,0 +1,377 @@
+"""Issue 28, the everyday surface's second pass: each point's Pilot test."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from daimon_briefing import testing
+
+from daimon_tui.store.demo import builder as demo
+from daimon_tui.ui.app import DaimonTUI
+from daimon_tui.ui.screens.briefing import BriefingScreen
+from daimon_tui.ui.widgets.row_list import RowList
+from tests.ui.settle import settle, wait_until
+
+NOW = demo.DEMO_NOW.timestamp()
+SIZE = (140, 40)
+LONG = "Keep the upload ceiling " + " ".join(f"step{n:03d}" for n in range(120)) + " END-OF-LINE"
+
+
+def rows(screen: BriefingScreen) -> list[str]:
+    return [e.prompt.plain for e in screen.query_one("#items", RowList).entries]
+
+
+def seed_long(project) -> None:  # type: ignore[no-untyped-def]
+    cp = demo.session("S-long", demo.DEMO_NOW - timedelta(hours=2), "Long lines")
+    cp["working_context"]["open_questions"] = [{"text": LONG, "trust": "inferred"}]
+    testing.seed_checkpoint(project, cp, session_id="S-long")
+
+
+async def test_d_shows_daimons_whole_line_however_long(empty_store: demo.DemoStore) -> None:
+    """Point 5: `d` must not cut daimon's lines at 300 characters."""
+    seed_long(empty_store.project)
+    assert len(LONG) > 900
+    app = DaimonTUI(project_path=str(empty_store.project), now=NOW)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, BriefingScreen) and not screen.provisional
+        await pilot.press("d")
+        await settle(pilot)
+        line = next(r for r in rows(screen) if "Keep the upload ceiling" in r)
+        assert "END-OF-LINE" in line and "chars]" not in line
+
+
+async def test_esc_never_quits_is_said_once_not_stacked(demo_store: demo.DemoStore) -> None:
+    """Point 12: Esc pressed again and again says it once while the toast shows."""
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        before = len(app._notifications)
+        await pilot.press("escape", "escape", "escape", "escape")
+        await pilot.pause()
+        said = [n.message for n in list(app._notifications)[before:] if "never quits" in n.message]
+        assert app.is_running
+        assert len(said) == 1, said
+
+
+async def test_a_y_too_soon_is_answered_and_a_second_y_confirms(demo_store: demo.DemoStore, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Point 2: the guard keeps a `y` typed before the preview could be read,
+    but says so (press it again), and the next `y` confirms."""
+    from textual.widgets import Label
+
+    from daimon_tui.ui.screens.verb_modals import ConfirmModal, PlanPreviewModal
+
+    monkeypatch.setattr(ConfirmModal, "CONFIRM_DELAY_S", 3600.0)  # every y is "too soon" until we say otherwise
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("r")
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        preview = app.screen
+        assert isinstance(preview, PlanPreviewModal)
+        await pilot.press("y")
+        await pilot.pause()
+        assert app.screen is preview
+        hint = str(preview.query_one("#verb-hint", Label).render())
+        assert "too soon" in hint and "again" in hint, hint
+        # Keys the preview cannot take stay in it: they neither act there nor reach another dialog.
+        await pilot.press("r", "x")
+        await pilot.pause()
+        assert app.screen is preview
+        preview.opened_at -= 7200.0
+        await pilot.press("y")
+        await settle(pilot)
+        assert not isinstance(app.screen, ConfirmModal)
+
+
+async def test_the_read_only_session_view_offers_no_verb_under_full_text(demo_store: demo.DemoStore) -> None:
+    """Point 11: with full text open over a retained session, its footer offers
+    no `r resolve  x retract` (the `screen.` actions resolved to the open dialog)."""
+    from textual.widgets import Footer
+
+    from daimon_tui.store.read import reader
+    from daimon_tui.ui.screens.full_text import FullTextScreen
+    from daimon_tui.ui.screens.history import SessionScreen
+
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        session = SessionScreen(reader.resolve_project(str(demo_store.project)), "S-day1", now=NOW)
+        app.push_screen(session)
+        await settle(pilot, rounds=4)
+        assert session.current_item() is not None
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, FullTextScreen)
+        shown = [b.binding.action for b in session.active_bindings.values() if b.binding.show]
+        assert not [a for a in shown if "verb" in a or "mark" in a], shown
+        footers = list(session.query(Footer))
+        assert all("resolve" not in str(f.render()) for f in footers)
+
+
+def _help_text(screen) -> str:  # type: ignore[no-untyped-def]
+    import io
+
+    from rich.console import Console
+    from textual.widgets import Static
+
+    console = Console(width=160, record=True, file=io.StringIO())
+    for static in screen.query(Static):
+        console.print(static.content)
+    return console.export_text()
+
+
+async def test_help_shows_the_remapped_keys_and_the_action_ids(demo_store: demo.DemoStore, tmp_path,  # type: ignore[no-untyped-def]
+                                                               monkeypatch) -> None:
+    """Point 4: `?` lists the keys as remapped in settings, with each action's id."""
+    from daimon_tui.ui.screens.help import HelpScreen
+
+    config = tmp_path / "config.toml"
+    config.write_text('[keys]\n"withheld" = "H"\n')
+    monkeypatch.setenv("DAIMON_TUI_CONFIG", str(config))
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)
+        shown = _help_text(app.screen)
+        line = next((x for x in shown.splitlines() if "withheld items" in x), shown)
+        assert line.split()[0] == "H", line
+        assert "withheld" in line.split()[-1]  # the action id, what `[keys]` remaps
+        assert "cursor.down" in shown
+        assert "closes this help" in shown
+
+
+async def test_full_text_says_how_to_close_it(demo_store: demo.DemoStore) -> None:
+    """Point 13 (part): the full-text view names its closing keys."""
+    from textual.widgets import Static
+
+    from daimon_tui.ui.screens.full_text import FullTextScreen
+
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, FullTextScreen)
+        assert "esc/q close" in str(app.screen.query_one("#full-text-title", Static).render())
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, BriefingScreen)
+
+
+async def test_the_detail_pane_never_paints_an_answer_for_a_row_the_cursor_left(
+    demo_store: demo.DemoStore, monkeypatch  # type: ignore[no-untyped-def]
+) -> None:
+    """Point 10: daimon's answer for the first row is held back while the cursor
+    moves on; released, it is kept but never painted over the second row."""
+    import asyncio
+
+    from daimon_tui.store.judging import judge_service
+    from daimon_tui.ui.widgets.item_detail import ItemDetail
+
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, BriefingScreen) and not screen.provisional
+        screen.details.clear()
+        first = screen.current_item()
+        assert first is not None
+        release = asyncio.Event()
+        real = judge_service.read
+        held: list[str] = []
+
+        async def slow_read(kind, project, *args, **kwargs):  # type: ignore[no-untyped-def]
+            if kind == "details" and args and args[0] == first.id and not held:
+                held.append(first.id)
+                await release.wait()
+            return await real(kind, project, *args, **kwargs)
+
+        monkeypatch.setattr(judge_service, "read", slow_read)
+        detail = screen.query_one(ItemDetail)
+        await pilot.press("j", "k")  # leave the row and come back: its lookup starts and is held
+        await wait_until(pilot, lambda: bool(held), what="the first row's lookup is held")
+        await pilot.press("j")
+        await settle(pilot)
+        second = screen.current_item()
+        assert second is not None and second is not first
+        release.set()
+        await settle(pilot)
+        assert second.text[:40] in detail.plain()
+        assert first.text[:40] not in detail.plain()
+
+
+async def test_history_shortens_session_ids_and_gives_the_topic_the_room(empty_store: demo.DemoStore) -> None:
+    """Point 6: 36-character session ids show as their shortest unique prefix; the topic is whole."""
+    from textual.widgets import DataTable
+
+    from daimon_tui.ui.screens.history import HistoryScreen
+
+    topic = "Retry ceiling for uploads under sustained HTTP 429 load"
+    sids = ["0b9f3c1e-5a4d-4d2b-9c11-1234567890ab", "7c2e9d00-1111-4a2b-8c33-abcdefabcdef"]
+    for n, sid in enumerate(sids):
+        cp = demo.session(sid, demo.DEMO_NOW - timedelta(hours=5 - n), topic)
+        testing.seed_checkpoint(empty_store.project, cp, session_id=sid)
+    app = DaimonTUI(project_path=str(empty_store.project), now=NOW)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("2")
+        await settle(pilot, rounds=4)
+        assert isinstance(app.screen, HistoryScreen)
+        table = app.screen.query_one("#history-table", DataTable)
+        cells = [[str(c) for c in table.get_row_at(r)] for r in range(table.row_count)]
+        assert sorted(row[1] for row in cells) == ["0b9f3c1", "7c2e9d0"]
+        assert all(row[-1] == topic for row in cells)
+        assert {str(k.value) for k in table.rows} == set(sids)  # the rows keep the full ids
+
+
+async def test_resolve_names_the_item_by_its_text_in_the_dialog_and_the_toast(demo_store: demo.DemoStore) -> None:
+    """Point 7: the resolve dialog and its toast show the item's text, not only its id."""
+    from textual.widgets import Label
+
+    from daimon_tui.ui.screens.verb_modals import PlanPreviewModal, ResolveModal
+
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, BriefingScreen)
+        item = screen.current_item()
+        assert item is not None and item.text
+        await pilot.press("r")
+        await settle(pilot)
+        assert isinstance(app.screen, ResolveModal)
+        assert item.text[:40] in str(app.screen.query_one("#verb-items", Label).render())
+        await pilot.press("enter")
+        await settle(pilot)
+        preview = app.screen
+        assert isinstance(preview, PlanPreviewModal)
+        preview.opened_at -= 7200.0
+        before = len(app._notifications)
+        await pilot.press("y")
+        await settle(pilot, rounds=6)
+        said = [n.message for n in list(app._notifications)[before:]]
+        assert any(item.text[:30] in m for m in said), said
+
+
+async def test_the_log_is_one_row_per_action_refusals_marked_and_fits_at_120(demo_store: demo.DemoStore,  # type: ignore[no-untyped-def]
+                                                                              tmp_path) -> None:
+    """Point 8: an intent and its outcome are one row; a refused undo reads as a refusal;
+    the outcome column is on screen at 120 columns; the row is spelled out below."""
+    from textual.widgets import DataTable, Static
+
+    from daimon_tui.domain.action_log import ActionLog
+    from daimon_tui.store.read import reader
+    from daimon_tui.ui.screens.log import LogScreen
+
+    slug = reader.resolve_project(str(demo_store.project)).slug
+    log = ActionLog(tmp_path / "actions.jsonl")
+    intent = log.intend(project=slug, verb="resolve", item_ids=("o-aaaa11112222",))
+    log.settle(intent, "applied")
+    log.record(project=slug, verb="undo", outcome="refused", item_ids=("o-aaaa11112222",), reason="already-undone")
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW, action_log=log)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await settle(pilot)
+        app.action_view("log")
+        await settle(pilot)
+        assert isinstance(app.screen, LogScreen)
+        table = app.screen.query_one("#log-table", DataTable)
+        assert table.row_count == 2  # three lines, two actions
+        newest = [str(c) for c in table.get_row_at(0)]
+        assert newest[1].startswith("undo") and "refused" in newest[1] and "refused" in newest[2]
+        outcome_ends = sum(c.get_render_width(table) for c in list(table.columns.values())[:3])
+        assert outcome_ends <= 120 - 4, outcome_ends
+        await pilot.press("j")
+        await settle(pilot)
+        below = str(app.screen.query_one("#log-entry", Static).render())
+        assert "resolve" in below and intent.action_id in below
+
+
+async def test_history_says_it_is_reading_while_the_sessions_load(demo_store: demo.DemoStore,  # type: ignore[no-untyped-def]
+                                                                  monkeypatch) -> None:
+    """Point 13 (part): History is never an empty table without a word while daimon reads."""
+    import asyncio
+
+    from textual.widgets import Static
+
+    from daimon_tui.store.judging import judge_service
+    from daimon_tui.ui.screens.history import HistoryScreen
+
+    release = asyncio.Event()
+    real = judge_service.read
+
+    async def held(kind, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if kind == "sessions":
+            await release.wait()
+        return await real(kind, *args, **kwargs)
+
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        monkeypatch.setattr(judge_service, "read", held)
+        await pilot.press("2")
+        await pilot.pause()
+        await pilot.pause()
+        assert isinstance(app.screen, HistoryScreen)
+        assert "reading" in str(app.screen.query_one("#history-notes", Static).render())
+        release.set()
+        await settle(pilot)
+        assert "reading" not in str(app.screen.query_one("#history-notes", Static).render())
+
+
+async def test_a_two_megabyte_item_opens_wrapped_and_esc_closes_it(empty_store: demo.DemoStore) -> None:
+    """Point 9: a 2 MB one-line item opens in lines that fit the view (no soft wrap
+    to re-measure), and the first Esc closes it. (How fast: benchmarks/.)"""
+    from textual.widgets import TextArea
+
+    from daimon_tui.ui.screens.full_text import FullTextScreen
+
+    cp = demo.session("S-huge", demo.DEMO_NOW - timedelta(hours=1), "huge")
+    cp["working_context"]["open_questions"] = [{"text": "Huge " + "z" * 2_000_000, "trust": "inferred"}]
+    testing.seed_checkpoint(empty_store.project, cp, session_id="S-huge")
+    app = DaimonTUI(project_path=str(empty_store.project), now=NOW)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, BriefingScreen)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, FullTextScreen)
+        area = app.screen.query_one(TextArea)
+        assert area.document.line_count > 1000  # wrapped: not one 2 MB line
+        assert max(len(area.document.get_line(n)) for n in range(5)) < 100
+        assert area.text.replace("\n", "").startswith("Huge zzz")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is screen
+
+
+async def test_the_trust_inspector_reads_whole_words_in_a_narrow_pane(demo_store: demo.DemoStore) -> None:
+    """Point 3: at 120 columns the inspector's meanings go under each row at the
+    pane's full width: no word is cut or folded to a few characters."""
+    import re
+
+    from daimon_tui.ui.widgets.item_detail import ItemDetail
+
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, BriefingScreen)
+        item = screen.current_item()
+        assert item is not None and item.id
+        await wait_until(pilot, lambda: (item.id or "") in screen.details, what="the inspection arrived")
+        await settle(pilot)
+        inspection = screen.details[item.id].inspection
+        assert inspection is not None and inspection.axes
+        detail = screen.query_one(ItemDetail)
+        shown = detail.plain(width=detail.content_region.width)
+        words = set(re.findall(r"[A-Za-z]{6,}", shown))
+        for axis in inspection.axes:
+            for word in re.findall(r"[A-Za-z]{6,}", axis.meaning):
+                assert word in words, (word, axis.meaning, detail.content_region.width)
