@@ -36,7 +36,7 @@ def _start_held(store: demo.DemoStore, log_path: Path, tmp_path: Path) -> tuple[
     deadline = time.monotonic() + 180
     while not marker.exists():
         if child.poll() is not None or time.monotonic() > deadline:
-            os.kill(child.pid, signal.SIGKILL)
+            child.kill()
             raise AssertionError(child.stderr.read().decode()[-3000:] if child.stderr else "never held")
         time.sleep(0.05)
     return child, marker
