@@ -187,6 +187,8 @@ class Briefing(Frozen):
     notes: tuple[Diagnostic, ...] = ()
     now: float = 0.0
     provisional: bool = Field(default=False, description="painted before daimon's fresh judgement")
+    kept_unchecked: bool = Field(default=False, description="read over a kept fold from our cache not yet "
+                                 "checked against daimon's full fold this run (`kept_fold_check`)")
 
     def items(self) -> tuple[Item, ...]:
         return tuple(item for section in self.sections for item in section.items)

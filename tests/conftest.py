@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from daimon_tui.domain import writer_process
 from daimon_tui.store.demo import builder as demo
 from tests.team_store import TeamStore
 from tests.team_store import team_store as build_team_store
@@ -76,3 +77,10 @@ def team_store(sandbox_root: Path) -> Iterator[TeamStore]:
     """Two engineers' daimon homes synced through a local bare remote; the reader is alice."""
     with build_team_store(sandbox_root) as store:
         yield store
+
+
+@pytest.fixture
+def writer_gone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Intents logged in this test name a writer process that no longer runs
+    (a pid above the kernel's maximum): as if written by a run since killed."""
+    monkeypatch.setattr(writer_process, "_ME", f"{2**22 + 7}:1")

@@ -9,8 +9,13 @@ after every line) anchors it.
 It is a write-ahead record: a verb that writes to daimon first appends an
 `intent` line (fsynced) naming what it will write, and only then writes; an
 outcome line with the same action id follows. An intent without an outcome is
-an interrupted write, resolved at the next start. A line that cannot be written
-whole is cut back off and raised as `ActionLogError`: never half a line. The log holds
+an interrupted write, resolved at the next start (by the next run whose
+writer process, named on the intent, is gone). A line that cannot be written
+whole, or whose head cannot be written after it (a full disk), is cut back
+off and raised as `ActionLogError`: never half a line, and never a line the
+head disowns, so the app's own failed write is never read as tampering. An
+outcome line refused that way is kept in memory and written before the next
+line (`owed`); an action gets one outcome, whoever settles it. The log holds
 ids, codes and daimon record references only: never item text, quotes, notes
 or evidence (those live in daimon's ledgers, where daimon's forget reaches
 them; a copy here would survive a forget).
@@ -34,6 +39,7 @@ from typing import Literal
 
 from pydantic import Field, ValidationError
 
+from daimon_tui.domain import writer_process
 from daimon_tui.domain.own_files import read_regular, xdg_dir
 from daimon_tui.models import Frozen
 
@@ -83,6 +89,15 @@ class LoggedRecord(Frozen):
     status: str | None = None
     ts: str | None = None
     undid: str | None = None
+    # on an intent: `note_digest` of the note the write carries, so recovery
+    # tells this write's row from another's on the same item (never the note)
+    note: str | None = None
+
+
+def note_digest(item_id: str, note: str) -> str:
+    """A salted hash of a write's note: enough to match daimon's row, no
+    text (and not comparable across items)."""
+    return hashlib.sha256(f"daimon-tui-note\0{item_id}\0{note}".encode("utf-8", "surrogatepass")).hexdigest()[:24]
 
 
 class ActionEntry(Frozen):
@@ -96,6 +111,9 @@ class ActionEntry(Frozen):
     reason: str = ""
     records: tuple[LoggedRecord, ...] = ()
     undoes: str | None = None
+    # on an intent: the process that will write it (`writer_process`), so a
+    # start-up recovery settles only intents whose writer is gone
+    writer: str | None = None
     prev: str = GENESIS
 
 
@@ -164,6 +182,8 @@ class ActionLog:
         self.path = Path(path) if path is not None else default_path()
         # injectable so a full disk (ENOSPC, a short write) can be simulated
         self._write: Callable[[int, bytes], int] = os.write
+        # outcome lines a full disk refused: written first by the next append
+        self.owed: list[ActionEntry] = []
 
     @property
     def head_path(self) -> Path:
@@ -249,45 +269,92 @@ class ActionLog:
         try:
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
             try:
-                os.write(fd, body)
+                done = 0
+                while done < len(body):  # a short write on a full disk is not a head
+                    written = os.write(fd, body[done:])
+                    if written <= 0:
+                        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+                    done += written
                 os.fsync(fd)
             finally:
                 os.close(fd)
             os.replace(tmp, self.head_path)
         except OSError as exc:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
             raise ActionLogError(self.head_path, exc) from exc
 
-    def append(self, entry: ActionEntry) -> ActionEntry:
+    def _append_locked(self, fd: int, entry: ActionEntry) -> ActionEntry:
+        try:
+            raw = self._raw()
+        except OSError as exc:
+            raise ActionLogError(self.path, exc) from exc
+        self._refuse_unanchored_tail(raw)
+        prefix = b""
+        if raw and not raw.endswith(b"\n"):
+            prefix = b"\n"
+        last = raw.rstrip(b"\n").rsplit(b"\n", 1)[-1] if raw.strip() else b""
+        chained = entry.model_copy(update={"prev": line_hash(last) if last else GENESIS})
+        line = chained.model_dump_json().encode("utf-8")
+        self._write_all(fd, prefix + line + b"\n")
+        _, count = _last_complete_line(raw + prefix + line + b"\n")
+        try:
+            self._write_head(line, count)
+        except ActionLogError:
+            # The line is in, its head is not (a full disk): cut the line back
+            # off, so the log ends where its head says and nothing reads as
+            # forged once space returns; the caller is told nothing was logged.
+            with contextlib.suppress(OSError):
+                os.ftruncate(fd, len(raw))
+                os.fsync(fd)
+            raise
+        return chained
+
+    def _outcome_of(self, raw: bytes, action_id: str) -> ActionEntry | None:
+        """The outcome line already logged for `action_id`, if any."""
+        needle = action_id.encode()
+        if needle not in raw:
+            return None
+        for chunk in raw.split(b"\n"):
+            if needle in chunk:
+                with contextlib.suppress(ValidationError, ValueError):
+                    entry = ActionEntry.model_validate_json(chunk)
+                    if entry.action_id == action_id and entry.outcome != "intent":
+                        return entry
+        return None
+
+    def append(self, entry: ActionEntry, *, once: bool = False) -> ActionEntry:
         """Append under an exclusive lock, chained to the last line, fsync'd,
         then anchor the head. A torn tail is closed with a newline first and
         chained like any line, so the chain still proves everything after it.
+        Outcome lines owed from a full disk go first. `once`: an outcome for
+        an action that already has one is not written; that one is returned.
         Raises `ActionLogError` when the line is not durably in the log."""
         with self._locked() as fd:
-            try:
-                raw = self._raw()
-            except OSError as exc:
-                raise ActionLogError(self.path, exc) from exc
-            self._refuse_unanchored_tail(raw)
-            prefix = b""
-            if raw and not raw.endswith(b"\n"):
-                prefix = b"\n"
-            last = raw.rstrip(b"\n").rsplit(b"\n", 1)[-1] if raw.strip() else b""
-            chained = entry.model_copy(update={"prev": line_hash(last) if last else GENESIS})
-            line = chained.model_dump_json().encode("utf-8")
-            self._write_all(fd, prefix + line + b"\n")
-            _, count = _last_complete_line(raw + prefix + line + b"\n")
-            self._write_head(line, count)
-        return chained
+            while self.owed:
+                owed = self.owed[0]
+                if self._outcome_of(self._raw(), owed.action_id) is None:
+                    self._append_locked(fd, owed)
+                self.owed.pop(0)
+            if once:
+                existing = self._outcome_of(self._raw(), entry.action_id)
+                if existing is not None:
+                    return existing
+            return self._append_locked(fd, entry)
 
     def record(self, *, project: str, verb: str, outcome: LogOutcome, item_ids: tuple[str, ...] = (),
                reason: str = "", records: tuple[LoggedRecord, ...] = (), undoes: str | None = None,
                action_id: str | None = None) -> ActionEntry:
-        entry = ActionEntry(
-            action_id=action_id or new_action_id(),
-            time=_now(),
-            user=os_user(), project=project, verb=verb, item_ids=item_ids, outcome=outcome,
-            reason=reason, records=records, undoes=undoes)
-        return self.append(entry)
+        return self.append(self._entry(project=project, verb=verb, outcome=outcome, item_ids=item_ids,
+                                       reason=reason, records=records, undoes=undoes, action_id=action_id))
+
+    @staticmethod
+    def _entry(*, project: str, verb: str, outcome: LogOutcome, item_ids: tuple[str, ...] = (), reason: str = "",
+               records: tuple[LoggedRecord, ...] = (), undoes: str | None = None, action_id: str | None = None,
+               writer: str | None = None) -> ActionEntry:
+        return ActionEntry(action_id=action_id or new_action_id(), time=_now(), user=os_user(), project=project,
+                           verb=verb, item_ids=item_ids, outcome=outcome, reason=reason, records=records,
+                           undoes=undoes, writer=writer)
 
     # ---- write-ahead: intent, then outcome ------------------------------------------
 
@@ -297,17 +364,26 @@ class ActionLog:
         the planned writes (outcome `intent`); raises `ActionLogError` when it
         cannot be written, and then nothing may be written to daimon."""
         planned = tuple(r.model_copy(update={"outcome": "intent"}) for r in planned)
-        return self.record(project=project, verb=verb, outcome="intent", item_ids=item_ids,
-                           records=planned, undoes=undoes)
+        return self.append(self._entry(project=project, verb=verb, outcome="intent", item_ids=item_ids,
+                                       records=planned, undoes=undoes, writer=writer_process.me()))
 
     def settle(self, intent: ActionEntry, outcome: LogOutcome, *, reason: str = "",
                records: tuple[LoggedRecord, ...] = (), item_ids: tuple[str, ...] | None = None) -> ActionEntry:
-        """The outcome line for `intent` (same action id). Only an applied
-        line names the action it undoes: a refused or failed undo is a refusal."""
-        return self.record(project=intent.project, verb=intent.verb, outcome=outcome,
-                           item_ids=intent.item_ids if item_ids is None else item_ids, reason=reason,
-                           records=records, undoes=intent.undoes if outcome == "applied" else None,
-                           action_id=intent.action_id)
+        """The outcome line for `intent` (same action id), written once: an
+        action someone else already settled keeps that outcome (returned).
+        When a full disk refuses the line, it is owed: the next append writes
+        it first (and this raises `ActionLogError`). Only an applied line names
+        the action it undoes: a refused or failed undo is a refusal."""
+        entry = self._entry(project=intent.project, verb=intent.verb, outcome=outcome,
+                            item_ids=intent.item_ids if item_ids is None else item_ids, reason=reason,
+                            records=records, undoes=intent.undoes if outcome == "applied" else None,
+                            action_id=intent.action_id)
+        try:
+            return self.append(entry, once=True)
+        except ActionLogError:
+            if all(owed.action_id != entry.action_id for owed in self.owed):
+                self.owed.append(entry)
+            raise
 
     def pending(self, project: str | None = None) -> list[ActionEntry]:
         """Intents with no outcome line: writes interrupted before they were settled."""

@@ -530,10 +530,21 @@ class DoneRecord(Frozen):
     ts: str | None = None
 
 
+def action_time(entry: ActionEntry) -> str:
+    """When the action wrote: for one settled by a later start's recovery,
+    the time daimon recorded for its write (the outcome line's own time is
+    the recovery's), else the outcome line's time."""
+    if entry.reason.startswith("recovered"):
+        stamps = [r.ts for r in entry.records if r.outcome == "applied" and r.ts]
+        if stamps:
+            return max(stamps)
+    return entry.time
+
+
 def describe_action(entry: ActionEntry) -> str:
     """`resolve of r-1, r-2 at <time> (act-…)`: how a preview names an action."""
     items = ", ".join(entry.item_ids) if len(entry.item_ids) <= 4 else f"{len(entry.item_ids)} items"
-    return f"{entry.verb} of {items or 'no item'} at {entry.time} ({entry.action_id})"
+    return f"{entry.verb} of {items or 'no item'} at {action_time(entry)} ({entry.action_id})"
 
 
 def _not_ours(done: DoneRecord, facts: ItemFacts) -> Refusal | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import importlib
 import signal
 from collections.abc import Iterable
@@ -90,11 +91,14 @@ class DaimonTUI(App[int]):
         self.textual_commands_open = False
 
     def on_mount(self) -> None:
-        if self.demo:
-            # A hangup or kill quits like `q`, so the demo's temporary store
-            # is removed (by the cli's `with`) and the terminal restored.
-            loop = asyncio.get_running_loop()
-            for sig in (signal.SIGHUP, signal.SIGTERM):
+        # A hangup (the terminal closed) or a kill quits like `q`: the
+        # terminal is restored, the demo's temporary store removed (by the
+        # cli's `with`), and a verb cut off after its intent line is settled
+        # from daimon's ledgers at the next start.
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGHUP, signal.SIGTERM):
+            # only the main thread's loop can take a signal (an app run from a thread cannot)
+            with contextlib.suppress(ValueError, RuntimeError, NotImplementedError):
                 loop.add_signal_handler(sig, partial(self.exit, None, 128 + sig))
         self.heap.start()
         self.set_interval(TICK_S, self.heap.tick, name="idle-gc")

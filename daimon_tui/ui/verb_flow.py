@@ -20,12 +20,12 @@ import asyncio
 from textual.app import App
 
 from daimon_tui.domain import verbs
-from daimon_tui.domain.action_log import ActionEntry, ActionLog, ActionLogError, LoggedRecord
+from daimon_tui.domain.action_log import ActionEntry, ActionLog, ActionLogError, LoggedRecord, note_digest
 from daimon_tui.domain.inert import inert
 from daimon_tui.models import ProjectRef
 from daimon_tui.store.judging import plan_request, write_request
 from daimon_tui.store.write import plans
-from daimon_tui.ui import own_writes
+from daimon_tui.ui import own_writes, pending_write
 from daimon_tui.ui.screens.verb_modals import (
     ForgetConfirmModal,
     NothingSelectedModal,
@@ -48,9 +48,12 @@ _DEFAULT_OP: dict[str, verbs.Op] = {"resolve": "resolve", "retract": "quarantine
 
 
 def _planned(plan: verbs.Plan) -> tuple[LoggedRecord, ...]:
-    # what the intent line names: enough for a restart to ask daimon whether it landed
+    # what the intent line names: enough for a restart to ask daimon whether
+    # it landed, and to tell its row from another's (the note's digest)
     return tuple(LoggedRecord(item_id=w.item_id, op=w.op, outcome="intent", ledger=w.ledger,
-                              ref=w.quarantine_id, status=verbs.logged_status(w.op, w.status))
+                              ref=w.quarantine_id, status=verbs.logged_status(w.op, w.status),
+                              note=note_digest(w.item_id, w.note)
+                              if w.ledger == verbs.EVENTS and w.op != "forget" else None)
                  for w in plan.writes)
 
 
@@ -183,10 +186,16 @@ async def run_verb(app: App, verb: verbs.VerbName, items: tuple[str, ...], proje
         app.notify(message, title=f"{plan.title}: refused", severity="error")
         return verbs.Outcome(verb=verb, status="refused", refusals=plan.refusals, message=message)
     own_writes.writing(app)
+    pending = asyncio.create_task(pending_write.shown_after(app, plan.title, logged_items, intent.time))
+
+    def told(story: str) -> None:
+        app.notify(story, title=f"{plan.title}: the judging child failed", severity="warning", timeout=30)
+
     try:
         results = await write_request.apply(plan, project=project, intent=intent, typed_id=typed_id,
-                                            approved_rulings=rulings)
+                                            approved_rulings=rulings, told=told, log=log)
     finally:
+        pending.cancel()
         own_writes.wrote(app)
     status_word = verbs.outcome_status(results, plan.refusals)
     action_id = _log(log, project, verb, logged_items, status_word, results, plan.refusals, undoes, intent)
@@ -196,7 +205,8 @@ async def run_verb(app: App, verb: verbs.VerbName, items: tuple[str, ...], proje
     if action_id is None:
         # the intent is logged: the next start settles it from daimon's ledgers
         action_id = intent.action_id
-        message += " (its outcome could not be logged; the next start records it from daimon's ledgers)"
+        message += (" (its outcome could not be logged: the next logged action writes it, or the next start "
+                    "records it from daimon's ledgers)")
     if status_word == "applied":
         app.notify(message, title=plan.title)
     else:

@@ -156,3 +156,70 @@ def test_nothing_is_appended_over_a_forged_last_line(tmp_path: Path) -> None:
     with pytest.raises(ActionLogError):
         log.record(project="slug", verb="world-check", outcome="world-check")
     assert log.path.read_bytes() == forged and log.head_check() is not None
+
+
+# ---- issue 24 point 2: a full disk at the head file is our own interrupted write, never tampering ----
+
+
+def _full_at_head(monkeypatch: pytest.MonkeyPatch) -> dict:
+    """ENOSPC at the app's own write of the log's head file (the line itself
+    is written): the moment a disk fills between the two."""
+    state = {"full": True, "hits": 0}
+    real = os.write
+
+    def write(fd: int, data: bytes) -> int:
+        if state["full"] and os.readlink(f"/proc/self/fd/{fd}").endswith(".head.tmp"):
+            state["hits"] += 1
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return real(fd, data)
+
+    monkeypatch.setattr(os, "write", write)
+    return state
+
+
+def test_a_full_disk_at_the_head_never_reads_as_a_forged_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    log = _log(tmp_path)
+    _applied(log, "o-1")
+    disk = _full_at_head(monkeypatch)
+    with pytest.raises(ActionLogError) as caught:
+        log.intend(project="slug", verb="resolve", item_ids=("o-2",), planned=_planned("o-2"))
+    assert "No space left on device" in str(caught.value)
+    # the refusal the app logs next hits the same full disk
+    with pytest.raises(ActionLogError):
+        log.record(project="slug", verb="resolve", outcome="refused", item_ids=("o-2",))
+    assert disk["hits"] >= 2
+    disk["full"] = False  # space returns
+    assert log.probe() is None, log.probe()
+    assert "forged" not in (log.head_check() or "")
+    assert log.verify_chain().ok, log.verify_chain().message
+    _applied(log, "o-3")  # verbs work again, on the same chain
+    report = log.verify_chain()
+    assert report.ok and [e.item_ids for e in log.entries()] == [("o-1",), ("o-3",)]
+
+
+def test_an_outcome_the_full_disk_refused_is_written_on_the_next_append(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The intent is in; daimon was written; the outcome line's head hits ENOSPC:
+    the outcome is kept and anchored by the next write, the chain kept."""
+    log = _log(tmp_path)
+    intent = log.intend(project="slug", verb="resolve", item_ids=("o-1",), planned=_planned("o-1"))
+    disk = _full_at_head(monkeypatch)
+    with pytest.raises(ActionLogError):
+        log.settle(intent, "applied", records=_planned("o-1"))
+    assert [e.action_id for e in log.pending()] == [intent.action_id]
+    assert log.verify_chain().ok
+    disk["full"] = False
+    log.record(project="slug", verb="world-check", outcome="world-check")
+    assert log.pending() == [] and log.verify_chain().ok
+    [settled] = [e for e in log.entries() if e.action_id == intent.action_id]
+    assert settled.outcome == "applied"
+
+
+def test_an_action_is_settled_once(tmp_path: Path) -> None:
+    """Two settlers (an instance and another's start-up recovery) never give one action two outcomes."""
+    log = _log(tmp_path)
+    intent = log.intend(project="slug", verb="resolve", item_ids=("o-1",), planned=_planned("o-1"))
+    first = log.settle(intent, "not-applied")
+    again = ActionLog(log.path).settle(intent, "applied", records=_planned("o-1"))
+    assert again == first
+    assert [line.entry.outcome for line in log.lines() if line.entry] == ["intent", "not-applied"]

@@ -41,6 +41,11 @@ PlanPreviewModal.CONFIRM_DELAY_S = 0.0
 real = write_request.apply
 
 async def stopped(*args, **kwargs):
+    if stage == "hold":  # stopped until the test says go, then the verb goes on
+        marker.write_text(stage)
+        while not marker.with_name("go").exists():
+            await asyncio.sleep(0.05)
+        return await real(*args, **kwargs)
     if stage == "before-write":
         marker.write_text(stage)
         time.sleep(3600)

@@ -371,7 +371,8 @@ def test_a_verb_written_before_the_first_fold_is_built_writes_what_one_after_it_
     assert kept_fold._held and not kept_fold._pending
     [after] = resolve(items[3])  # the ordinary path: over the kept fold
     assert before.outcome == after.outcome == "applied"
-    assert before.model_dump(exclude={"item_id", "ref", "ts"}) == after.model_dump(exclude={"item_id", "ref", "ts"})
+    same = {"item_id", "ref", "ts", "rows"}  # the item's own id and time, in its rows too
+    assert before.model_dump(exclude=same) == after.model_dump(exclude=same)
     written = {row["item_ref"]: row for row in kept_fold._original_read(ledger).rows
                if row.get("item_ref") in items[2:4] and row.get("status") == "merged"}
     drop = ("item_ref", "ts")
@@ -380,3 +381,65 @@ def test_a_verb_written_before_the_first_fold_is_built_writes_what_one_after_it_
     _assert_same(ref.target, items)
     for item in items[2:4]:
         assert view.lineage(ref.target, item).lifecycle == "resolved"
+
+
+# ---- issue 24: the kept fold is never served over bytes it did not fold; a forged one is found ----
+
+
+def test_an_in_place_rewrite_keeping_size_and_inode_is_never_served_from_the_kept_fold(project) -> None:
+    """forget's scrub (or a hand edit) rewrites bytes in place: same size, same
+    inode, even the old mtime put back. The kept fold must not answer for it."""
+    target, ledger, ids = project
+    _write_every_kind(Path(target), ids, datetime(2026, 3, 1, 9, 0, tzinfo=UTC), "a")
+    _assert_same(target, ids)
+    before = os.stat(ledger)
+    data = ledger.read_bytes()
+    assert b'"status": "resolved"' in data or b'"status":"resolved"' in data
+    swapped = data.replace(b'"resolved"', b'"reopened"')  # the same length
+    assert len(swapped) == len(data) and swapped != data
+    with ledger.open("r+b") as handle:
+        handle.write(swapped)
+    os.utime(ledger, ns=(before.st_atime_ns, before.st_mtime_ns))
+    after = os.stat(ledger)
+    assert (after.st_ino, after.st_size, after.st_mtime_ns) == (before.st_ino, before.st_size, before.st_mtime_ns)
+    _assert_same(target, ids)  # in this process (the fold held in memory)
+    kept_fold.forget_held()
+    _assert_same(target, ids)  # and in the next (the numbers on disk)
+
+
+def _forged(ledger: Path, target: str, ids: list[str], monkeypatch: pytest.MonkeyPatch) -> tuple[Path, str]:
+    """A kept fold on disk whose size and digest match the ledger, with the
+    winner offset of one resolved item removed; that item's ref."""
+    monkeypatch.setattr(kept_fold, "PERSIST_EVERY_BYTES", 0)
+    _write_every_kind(Path(target), ids, datetime(2026, 3, 1, 9, 0, tzinfo=UTC), "a")
+    assert store.append_event(ids[2], "resolved", source="ui", project_dir=target, writer=Writer.HUMAN)
+    _assert_same(target, ids)
+    cache = kept_fold_file.cache_file(os.path.abspath(ledger))
+    record = json.loads(cache.read_text())
+    data = ledger.read_bytes()
+    assert record["size"] == len(data)
+    winner = next(at for at in record["winners"]
+                  if json.loads(data[at:data.index(b"\n", at)]).get("item_ref") == ids[2])
+    record["winners"].remove(winner)
+    cache.write_text(json.dumps(record))
+    kept_fold.forget_held()  # a new run reads the numbers from disk
+    return cache, ids[2]
+
+
+def test_a_forged_kept_fold_is_found_discarded_and_never_answers_again(
+        project, monkeypatch: pytest.MonkeyPatch) -> None:
+    from daimon_tui.store.judging import kept_fold_check
+
+    target, ledger, ids = project
+    cache, item = _forged(ledger, target, ids, monkeypatch)
+    kept, full = _both(target)
+    assert item in full.resolutions and item not in kept.resolutions  # what the forgery does
+    found = kept_fold_check.check(reader.resolve_project(target))
+    [why] = found.discarded
+    assert str(ledger) in why and "did not match daimon's full fold" in why and "1 item(s) missing" in why
+    assert not cache.exists()
+    kept, full = _both(target)
+    assert kept.resolutions == full.resolutions
+    # checked once: a genuine kept fold is trusted for the rest of the run
+    assert kept_fold_check.check(reader.resolve_project(target)).discarded == ()
+    assert kept_fold.untrusted() == []

@@ -212,3 +212,43 @@ def test_timing_wait_is_bounded(max_wait: float) -> None:
     clock = FakeClock(datetime(2026, 12, 2, 10, 0, 0, tzinfo=UTC))
     timing = writer.Timing(now=clock.now, sleep=clock.sleep, max_wait=max_wait)
     assert timing.wait_past("2026-12-02T10:00:05Z") == pytest.approx(max_wait)
+
+
+# ---- issue 24 point 8: "applied" only when daimon's latest record is the app's own row ----
+
+
+def test_a_write_is_applied_only_when_daimons_latest_record_is_its_own_row(
+        demo_store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """daimon's append answered True, but the row daimon holds last is another
+    instance's resolve of the same item (same `ui` source, same status, its
+    own note), landed meanwhile: this write is not reported applied."""
+    p, item = ref(demo_store), ids(demo_store.project)[RETRY_Q]
+    real = store.append_event
+
+    def another_instance_won(item_ref: str, status: str, **kw: object) -> bool:
+        return real(item_ref, status, note="fixed upstream", source="ui", project_dir=p.target,
+                    writer=Writer.HUMAN)
+
+    monkeypatch.setattr(store, "append_event", another_instance_won)
+    result = writer.resolve(item, "resolved", "shipped in 1.2", project=p)
+    assert result.outcome == "not-applied" and "not this write's row" in result.message
+
+
+def test_an_older_ui_row_is_not_the_write_daimon_holds(demo_store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """daimon's append answered True and wrote nothing new after it: its latest
+    row for the item, a `ui` row of the same status and note stamped before
+    the write began, is not this write's."""
+    p, item = ref(demo_store), ids(demo_store.project)[RETRY_Q]
+    real = store.append_event
+    earlier = datetime.now(UTC) - timedelta(seconds=30)
+
+    def stamped_before(item_ref: str, status: str, **kw: object) -> bool:
+        from tests.daimon_records import events_stamped
+
+        with events_stamped(earlier):
+            return real(item_ref, status, **kw)
+
+    monkeypatch.setattr(store, "append_event", stamped_before)
+    result = writer.resolve(item, "resolved", "", project=p)
+    assert view.lineage(str(demo_store.project), item).lifecycle == "resolved"  # that row is daimon's latest
+    assert result.outcome == "not-applied"

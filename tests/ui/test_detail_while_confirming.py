@@ -24,9 +24,9 @@ async def test_the_item_at_rest_is_answered_while_the_first_confirmation_runs(
     release = asyncio.Event()
     confirm = first_paint.confirm_async
 
-    async def slow_confirm(project, now=None):  # the judging child busy with the first fold
+    async def slow_confirm(project, now=None, **kw):  # the judging child busy with the first fold
         await release.wait()
-        return await confirm(project, now)
+        return await confirm(project, now, **kw)
 
     monkeypatch.setattr(first_paint, "confirm_async", slow_confirm)
     app = DaimonTUI(project_path=str(demo_store.project), now=NOW)

@@ -58,9 +58,9 @@ async def test_the_first_frame_holds_later_resolutions_and_nothing_moves(
     release = asyncio.Event()
     confirm = first_paint.confirm_async
 
-    async def held(project, now=None):  # the judging child still folding
+    async def held(project, now=None, **kw):  # the judging child still folding
         await release.wait()
-        return await confirm(project, now)
+        return await confirm(project, now, **kw)
 
     monkeypatch.setattr(first_paint, "confirm_async", held)
     app = DaimonTUI(project_path=str(demo_store.project), now=NOW)

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from collections.abc import Callable
 from typing import Any
 
 from daimon_briefing import briefing as daimon_briefing
@@ -33,7 +34,7 @@ from daimon_briefing.surfaces import ReadPosture
 from daimon_tui.models import Badge, Briefing, Diagnostic, Handoff, Item, ProjectRef, Section, WithheldItem
 from daimon_tui.store.daimon_api import judging as daimon_judging
 from daimon_tui.store.daimon_api import reading as daimon_reading
-from daimon_tui.store.judging import judge_service, snapshot_share, verdict_cache
+from daimon_tui.store.judging import judge_service, kept_fold, snapshot_share, verdict_cache
 from daimon_tui.store.judging.verdict_cache import Cached, Verdict
 from daimon_tui.store.read import daimon_brief, reader
 
@@ -198,15 +199,41 @@ def confirm(project: ProjectRef, now: float | None = None) -> Briefing:
     events = verdict_cache.events_mark(project)
     confirmed = reader.load_briefing(project, now)
     verdict_cache.save(confirmed, digest, events)
+    if kept_fold.untrusted():
+        return confirmed.model_copy(update={"kept_unchecked": True})
     return confirmed
 
 
-async def confirm_async(project: ProjectRef, now: float | None = None) -> Briefing:
+async def confirm_async(project: ProjectRef, now: float | None = None,
+                        shown: Callable[[Briefing], None] | None = None) -> Briefing:
     """daimon's fresh judgement, read by the judging child (the app stays small
-    and keeps the GIL); if the child fails, read here and say so in a note."""
+    and keeps the GIL); if the child fails, read here and say so in a note.
+
+    "confirmed by daimon" only over a kept fold that agrees with daimon's full
+    fold: an answer read over one from our cache not yet checked this run is
+    passed to `shown` still provisional, then the child checks the fold (after
+    the reads a person waits on); one found wrong is discarded and the
+    briefing confirmed again by a child that never held it, with a note."""
     briefing, failure = await judge_service.read("briefing", project, now)
-    if failure is None:
+    notes: list[Diagnostic] = []
+    if briefing.kept_unchecked:
+        if shown is not None:
+            shown(briefing.model_copy(update={"provisional": True}))
+        try:
+            checked, _check_failure = await judge_service.read("fold-check", project)
+        except Exception as error:  # never called confirmed on a fold nobody could check
+            note = Diagnostic(level="warning", source="daimon-tui",
+                              message=f"the kept fold could not be checked ({type(error).__name__}): not confirmed")
+            return briefing.model_copy(update={"provisional": True, "notes": (*briefing.notes, note)})
+        if checked.discarded:
+            judge_service.service().close()
+            briefing, failure = await judge_service.read("briefing", project, now)
+            notes.append(Diagnostic(level="warning", source="daimon-tui", message="; ".join(checked.discarded)
+                                    + "; the briefing was confirmed again from daimon's full read"))
+        briefing = briefing.model_copy(update={"kept_unchecked": False})
+    if failure is not None:
+        notes.append(Diagnostic(level="warning", source="daimon-tui",
+                                message=f"confirmed in the app's own process: the judging child failed ({failure})"))
+    if not notes:
         return briefing
-    note = Diagnostic(level="warning", source="daimon-tui",
-                      message=f"confirmed in the app's own process: the judging child failed ({failure})")
-    return briefing.model_copy(update={"notes": (*briefing.notes, note)})
+    return briefing.model_copy(update={"notes": (*briefing.notes, *notes)})

@@ -91,6 +91,8 @@ READS: dict[str, tuple[str, str]] = {
     "search-prepare": ("daimon_tui.store.read.search:prepare", "daimon_tui.store.read.search:SearchResult"),
     "plan": ("daimon_tui.store.judging.plan_request:plan", "daimon_tui.domain.verbs:Plan"),
     "team": ("daimon_tui.store.read.team:load_team", "daimon_tui.models:TeamView"),
+    "fold-check": ("daimon_tui.store.judging.kept_fold_check:check",
+                   "daimon_tui.store.judging.kept_fold_check:FoldCheck"),
 }
 # Not reads: a verb's writes, over the snapshot held here. The app logs the
 # intent before asking and has its own fallback (`write_request.apply`).

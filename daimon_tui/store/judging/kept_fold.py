@@ -140,6 +140,9 @@ class _Kept:
     # the file's stat key when its bytes last hashed to `digest` at exactly
     # `size`: while it stands, nothing was written (a write moves ctime)
     verified: tuple | None = field(default=None, compare=False)
+    # False for a fold rebuilt from the file on disk (our own cache: untrusted
+    # input) until `check_against_full` has compared it with daimon's fold
+    trusted: bool = field(default=True, compare=False)
     _rows: KeptRows | None = field(default=None, init=False, repr=False)
 
     def rows(self) -> KeptRows:
@@ -185,7 +188,8 @@ class _Kept:
         if self.tombstones is not None and len(starts) == len(rows):
             tombstones = self.tombstones + [start for row, start in zip(rows, starts, strict=True)
                                             if _may_be_tombstone(row)]
-        return _Kept(size, digest, winners, witnesses, refs, self._refold(witnesses, rows), tombstones)
+        return _Kept(size, digest, winners, witnesses, refs, self._refold(witnesses, rows), tombstones,
+                     trusted=self.trusted)
 
     def _refold(self, witnesses: dict[tuple, tuple[int, dict]], rows: list[dict]) -> dict | None:
         """The corroboration fold after `rows`, from this one's: the items the
@@ -715,7 +719,7 @@ def _rebuild(spans: kept_fold_file.Spans, prefix: bytes) -> _Kept | None:
     parsed = _rows_at(prefix, sorted({*spans.winners, *spans.witnesses}), spans.size)
     if parsed is None:
         return None
-    kept = _Kept(spans.size, spans.digest, refs=dict(spans.refs), tombstones=list(spans.tombstones))
+    kept = _Kept(spans.size, spans.digest, refs=dict(spans.refs), tombstones=list(spans.tombstones), trusted=False)
     for start in spans.winners:
         row = parsed[start]
         ref = str(row.get("item_ref") or "")
@@ -769,3 +773,71 @@ def _persist(key: str, kept: _Kept) -> None:
     spans = kept_fold_file.Spans(kept.size, kept.digest, winners, witnesses, kept.refs, kept.tombstones)
     if kept_fold_file.save(key, spans):
         _persisted[key] = kept.size
+
+
+# -- the kept fold on disk is our own cache: checked once against daimon's fold --
+
+
+def _same(kept: _Kept, fresh: _Kept) -> bool:
+    """Whether two folds of the same bytes answer alike: each ref's winner,
+    each witness row, each ref's rows and the possible tombstones."""
+    def rows(held: dict) -> dict:
+        return {key: row for key, (_at, row) in held.items()}
+
+    return (rows(kept.winners) == rows(fresh.winners) and rows(kept.witnesses) == rows(fresh.witnesses)
+            and (kept.refs is None or kept.refs == fresh.refs)
+            and (kept.tombstones is None or kept.tombstones == fresh.tombstones))
+
+
+def untrusted() -> list[str]:
+    """The ledgers whose kept fold came from disk and is not checked yet."""
+    with _lock:
+        return [key for key, kept in _held.items() if isinstance(kept, _Kept) and not kept.trusted]
+
+
+def check_against_full(key: str) -> str | None:
+    """Compare the kept fold of the ledger `key` with daimon's full read and
+    fold of the same bytes. It agrees: it is trusted from now on (None). It
+    does not: it is discarded, in memory and on disk, and the reason is
+    returned. A ledger that moves meanwhile is checked at the next call."""
+    path = Path(key)
+    with active():
+        read(path)  # brings the kept fold up to the ledger's bytes
+    with _lock:
+        kept = _held.get(key)
+    if not isinstance(kept, _Kept) or kept.trusted:
+        return None
+    try:
+        with path.open("rb") as handle:
+            before = os.fstat(handle.fileno())
+            data = handle.read()
+        full = _original_read(path)
+        after = os.stat(path)
+    except OSError:
+        return None
+    digest = hashlib.sha256(data).hexdigest()
+    if (_stat_key(before) != _stat_key(after) or len(data) != kept.size or digest != kept.digest
+            or full.health is not Health.OK):
+        return None
+    starts = _line_starts(data, 0)
+    if len(starts) != len(full.rows):
+        return None
+    fresh = _Kept(0, "").absorb(full.rows, starts, len(data), digest)
+    if _same(kept, fresh):
+        kept.trusted = True
+        return None
+    with _lock:
+        if _held.get(key) is kept:
+            del _held[key]
+        _persisted.pop(key, None)
+    kept_fold_file.discard(key)
+    return (f"the kept fold of {path} (our cache) did not match daimon's full fold of the same bytes "
+            f"({_difference(kept, fresh)}): discarded")
+
+
+def _difference(kept: _Kept, fresh: _Kept) -> str:
+    missing = len(set(fresh.winners) - set(kept.winners))
+    differ = sum(1 for ref, (_at, row) in fresh.winners.items() if ref in kept.winners and kept.winners[ref][1] != row)
+    if missing or differ:
+        return f"{missing} item(s) missing their latest record, {differ} with another"
+    return "its witness rows or row offsets differ"

@@ -12,6 +12,7 @@ regular file of this format is ignored, and never opened blocking.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -89,3 +90,9 @@ def load(key: str) -> Spans | None:
     if not all(isinstance(k, str) and _ints(v) is not None for k, v in refs.items()):
         return None
     return Spans(size, digest, winners, witnesses, refs, list(tombstones))
+
+
+def discard(key: str) -> None:
+    """Remove the kept fold of the ledger `key` from disk (it was found wrong)."""
+    with contextlib.suppress(OSError):
+        cache_file(key).unlink()

@@ -202,12 +202,23 @@ def _latest_ts(project: ProjectRef, item_id: str) -> str | None:
     return max(stamps) if stamps else None
 
 
-def _append(project: ProjectRef, item_id: str, status: str, note: str, timing: Timing) -> None:
+@dataclass(frozen=True)
+class Appended:
+    """What the app appended: enough to know its row in daimon's ledger."""
+
+    status: str
+    note: str
+    since: str  # the second the append started: the row is stamped no earlier
+
+
+def _append(project: ProjectRef, item_id: str, status: str, note: str, timing: Timing) -> Appended:
     timing.wait_past(_latest_ts(project, item_id))
+    since = datetime.now(UTC).strftime(_TS)
     ok = store.append_event(item_id, status, note=note, source="ui", project_dir=project.target,
                             writer=Writer.HUMAN)
     if not ok:
         raise _Refused("not-written", f"event not written: {_why_not_written(project)}")
+    return Appended(status, note, since)
 
 
 def _why_not_written(project: ProjectRef) -> str:
@@ -233,13 +244,29 @@ def _lifecycle(project: ProjectRef, item_id: str) -> tuple[str, object]:
     return lineage.lifecycle, lineage.latest
 
 
-def _event_verdict(project: ProjectRef, item_id: str, op: verbs.Op, status: str, before: str,
+def _is_ours(latest: object, wrote: Appended) -> bool:
+    """daimon's latest record for the item is the row this write appended:
+    the `ui` source, its status, stamped no earlier than the append, and its
+    note (where daimon shows one): never an older `ui` row, nor another
+    instance's row that landed meanwhile."""
+    note = getattr(latest, "note", None)
+    return (latest is not None and getattr(latest, "source", None) == "ui"
+            and str(getattr(latest, "status", None) or "").lower() == wrote.status.lower()
+            and str(getattr(latest, "ts", None) or "") >= wrote.since
+            and (note is None or note == wrote.note))
+
+
+def _event_verdict(project: ProjectRef, item_id: str, op: verbs.Op, wrote: Appended, before: str,
                    want: tuple[str, ...], tail: Tail, undid: str | None = None) -> verbs.WriteResult:
+    status = wrote.status
     word, latest = _lifecycle(project, item_id)
-    ours = latest is not None and latest.source == "ui" and str(latest.status or "").lower() == status.lower()
+    ours = _is_ours(latest, wrote)
     outcome = "applied" if ours and word in want else "not-applied"
-    message = "" if outcome == "applied" else (
-        f"daimon still judges {item_id} {word}; the record did not take effect")
+    message = ""
+    if outcome != "applied":
+        message = (f"daimon's latest record for {item_id} is not this write's row; it judges {item_id} {word}"
+                   if latest is not None and not ours else
+                   f"daimon still judges {item_id} {word}; the record did not take effect")
     return _result(item_id, op, outcome, code="" if outcome == "applied" else "state-unchanged",
                    message=message, ledger=verbs.EVENTS, ref=item_id, status=verbs.safe_status(status),
                    ts=latest.ts if latest is not None else None, before=before, after=word,
@@ -257,8 +284,8 @@ def resolve(item_id: str, status: str = "resolved", note: str = "", *, project: 
         _check(verbs.plan_resolve(project.slug, [facts], plans.store_guard(project),
                                   verbs.ResolveInput(status=status, note=note)))
         tail = _tail(project, verbs.EVENTS)
-        _append(project, item_id, status, note, timing)
-        return _event_verdict(project, item_id, "resolve", status, facts.lifecycle,
+        wrote = _append(project, item_id, status, note, timing)
+        return _event_verdict(project, item_id, "resolve", wrote, facts.lifecycle,
                               ("resolved", "superseded"), tail)
 
     return _guarded(item_id, "resolve", verbs.EVENTS, project, write)
@@ -274,8 +301,8 @@ def reopen(item_id: str, note: str = "", *, project: ProjectRef,
         if planned.op != "reopen":
             raise _Refused("wrong-restore", f"{item_id} is {facts.lifecycle}; it is not reopened by an event")
         tail = _tail(project, verbs.EVENTS)
-        _append(project, item_id, "reopened", note, timing)
-        return _event_verdict(project, item_id, "reopen", "reopened", facts.lifecycle, ("active",), tail,
+        wrote = _append(project, item_id, "reopened", note, timing)
+        return _event_verdict(project, item_id, "reopen", wrote, facts.lifecycle, ("active",), tail,
                               undid=planned.undoes)
 
     return _guarded(item_id, "reopen", verbs.EVENTS, project, write)
@@ -289,9 +316,8 @@ def reverify(item_id: str, evidence: str = "", *, project: ProjectRef,
         planned = _check(verbs.plan_reverify(project.slug, [facts], plans.store_guard(project),
                                              verbs.ReverifyInput(evidence=evidence)))
         tail = _tail(project, verbs.EVENTS)
-        _append(project, item_id, "reopened", planned.note, timing)
-        want = ("active",)
-        return _event_verdict(project, item_id, "reverify", "reopened", facts.lifecycle, want, tail)
+        wrote = _append(project, item_id, "reopened", planned.note, timing)
+        return _event_verdict(project, item_id, "reverify", wrote, facts.lifecycle, ("active",), tail)
 
     return _guarded(item_id, "reverify", verbs.EVENTS, project, write)
 
