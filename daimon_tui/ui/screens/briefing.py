@@ -568,7 +568,9 @@ class BriefingScreen(EvidenceActions, Screen):
             if team_row is None:
                 entries.append(Entry(text))
             else:
-                entries.append(Entry(self.review.team_prompt(text, team_row), key=len(rows)))
+                # daimon's exact line (`d`) carries no review marker, as the briefing's own rows.
+                prompt = text if self.as_daimon else self.review.team_prompt(text, team_row)
+                entries.append(Entry(prompt, key=len(rows)))
                 rows.append(Row(team=team_row))
 
     @work(exclusive=True, group="verb")

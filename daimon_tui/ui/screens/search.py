@@ -411,7 +411,9 @@ class SearchScreen(Screen):
         briefing = self.to_briefing(ids[0])
         if briefing is None:
             return
-        briefing.marked = set(ids) if len(ids) > 1 else set()
+        briefing.marked.clear()
+        if len(ids) > 1:
+            briefing.marked.update(ids)
         briefing.rebuild()
         focus_item(briefing, ids[0])
         briefing.action_verb(verb)
