@@ -140,6 +140,7 @@ def _child_reads(project: ProjectRef, briefing: Briefing) -> None:
         "search-prepare": [],
         "plan": ["resolve", [briefing.items()[0].id]],
         "team": [NOW],
+        "fold-check": [],
     }
     assert set(requests) == set(judge_child.READS)
     for what, args in requests.items():

@@ -35,7 +35,7 @@ def test_wrong_types_never_end_a_read(sandbox_root: Path) -> None:
 @pytest.mark.slow
 @pytest.mark.timeout(1800)
 def test_wrong_types_never_end_a_read_long(sandbox_root: Path) -> None:
-    _sweep(sandbox_root, 600)
+    _sweep(sandbox_root, 100)
 
 
 @pytest.mark.timeout(600)
@@ -46,4 +46,4 @@ def test_wrong_types_in_the_team_files_never_end_a_read(sandbox_root: Path) -> N
 @pytest.mark.slow
 @pytest.mark.timeout(1800)
 def test_wrong_types_in_the_team_files_never_end_a_read_long(sandbox_root: Path) -> None:
-    _team_sweep(sandbox_root, 300)
+    _team_sweep(sandbox_root, 50)

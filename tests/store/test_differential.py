@@ -250,7 +250,7 @@ def test_every_surface_agrees_with_daimon(steps: list) -> None:
 
 @pytest.mark.slow
 @FOUND
-@settings(max_examples=60, **COMMON)
+@settings(max_examples=15, **COMMON)
 @given(histories)
 def test_every_surface_agrees_with_daimon_long(steps: list) -> None:
     with generated(steps) as b:
