@@ -39,3 +39,14 @@ def test_settings_read_the_action_vocabulary_below_ui() -> None:
     assert "daimon_tui.action_specs" in _imports(PACKAGE / "settings.py")
     assert actions.ACTIONS is action_specs.ACTIONS
     assert {spec.id for spec in action_specs.ACTIONS} == settings.ACTION_IDS
+
+
+def test_only_the_store_imports_daimon() -> None:
+    outside = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(PACKAGE)
+        if rel.parts[0] == "store":
+            continue
+        outside += [f"{rel}: {name}" for name in _imports(path)
+                    if name == "daimon_briefing" or name.startswith("daimon_briefing.")]
+    assert outside == []

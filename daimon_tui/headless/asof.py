@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from daimon_briefing import view
-
 from daimon_tui.models import Briefing, Diagnostic, ProjectRef, WithheldItem
 from daimon_tui.store.read.asof import as_of
+from daimon_tui.store.read.forgotten import first_forget
 from daimon_tui.store.read.reader import load_briefing
 
 
@@ -24,10 +23,10 @@ def _forgotten_later(project: ProjectRef, entry: WithheldItem, moment: str) -> W
     and the row says when it was forgotten."""
     if entry.state != "forgotten" or not entry.id:
         return entry
-    stamps = sorted(e.ts for e in view.item_events(project.target, entry.id) if e.tombstone and e.ts)
-    if not stamps or stamps[0] <= moment:
+    first = first_forget(project, entry.id)
+    if first is None or first <= moment:
         return entry
-    return entry.model_copy(update={"state": "withheld", "when": None, "forgotten_after": stamps[0]})
+    return entry.model_copy(update={"state": "withheld", "when": None, "forgotten_after": first})
 
 
 def briefing_as_of(project: ProjectRef, when: str | datetime) -> Briefing:

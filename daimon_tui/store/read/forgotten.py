@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from daimon_briefing import schema
+from daimon_briefing import schema, view
 
-from daimon_tui.models import WithheldItem
+from daimon_tui.models import ProjectRef, WithheldItem
 
 
 def _kind_of(item_id: str) -> str:
@@ -35,3 +35,9 @@ def forgotten_items(forgotten_ids: Iterable[str], resolutions: Mapping,
         out.append(WithheldItem(id=item_id, kind=_kind_of(item_id), state="forgotten",
                                 when=str(when) if when else None))
     return tuple(out)
+
+
+def first_forget(project: ProjectRef, item_id: str) -> str | None:
+    """When daimon's first tombstone for the item was written (None: never forgotten)."""
+    stamps = sorted(e.ts for e in view.item_events(project.target, item_id) if e.tombstone and e.ts)
+    return stamps[0] if stamps else None
