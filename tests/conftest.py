@@ -16,6 +16,7 @@ import pytest
 
 from daimon_tui.domain import writer_process
 from daimon_tui.store.demo import builder as demo
+from tests.sandbox_paths import SANDBOX_PREFIX, sandbox_base
 from tests.team_store import TeamStore
 from tests.team_store import team_store as build_team_store
 
@@ -23,16 +24,18 @@ from tests.team_store import team_store as build_team_store
 @pytest.fixture
 def sandbox_root(request: pytest.FixtureRequest) -> Iterator[Path]:
     # daimon refuses a sandbox at or below $HOME or inside a git work tree, so
-    # the checkout is no place for it. The path is stable per test, because
-    # diagnostics name files and snapshots must not depend on a random name.
+    # the checkout is no place for it. Each test gets a private directory, so two
+    # runs on one machine never share a store; it sits at a fixed-length path
+    # (/tmp/dtui-XXXXXXXX/<test>) so that slugs derived from it keep their width
+    # on screen, and `snapshot_masks` hides the random part in snapshots.
     name = re.sub(r"[^A-Za-z0-9_.-]+", "_", request.node.nodeid)[-120:]
-    root = Path(tempfile.gettempdir()).resolve() / "dtui-tests" / name
-    shutil.rmtree(root, ignore_errors=True)
-    root.mkdir(parents=True)
+    base = Path(tempfile.mkdtemp(prefix=SANDBOX_PREFIX, dir=sandbox_base()))
+    root = base.resolve() / name
+    root.mkdir()
     try:
         yield root
     finally:
-        shutil.rmtree(root, ignore_errors=True)
+        shutil.rmtree(base, ignore_errors=True)
 
 
 @pytest.fixture(autouse=True)

@@ -5,6 +5,20 @@ from __future__ import annotations
 import pytest
 
 from daimon_tui.ui.screens.verb_modals import ConfirmModal
+from tests.sandbox_paths import mask_svg
+
+
+@pytest.fixture(autouse=True)
+def snapshot_masks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Snapshots never depend on the run's private sandbox path (see `mask_svg`)."""
+    from textual import _doc
+
+    take = _doc.take_svg_screenshot
+
+    def masked(*args, **kwargs) -> str:
+        return mask_svg(take(*args, **kwargs))
+
+    monkeypatch.setattr(_doc, "take_svg_screenshot", masked)
 
 
 @pytest.fixture(autouse=True)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import importlib.util
-import shutil
 from pathlib import Path
 
 import pytest
@@ -40,21 +39,15 @@ class QueueHost(App):
 
 
 @pytest.fixture
-def fixed_store(tmp_path):
-    """A sandbox at a fixed path: quarantine ids hash the project slug, so a
-    snapshot needs the same path every run."""
-    root = Path("/tmp/dtui-queue-screen-test")
-    shutil.rmtree(root, ignore_errors=True)
-    root.mkdir(mode=0o700)
-    try:
-        with demo.sandboxed(root.resolve(), receipts=False) as sandbox:
-            ids = recipe.build_queue_store(sandbox.project)
-            project = ProjectRef(
-                slug=api.project_slug(str(sandbox.project)), name="proj", path=str(sandbox.project)
-            )
-            yield project, ids, ActionLog(tmp_path / "actions.jsonl")
-    finally:
-        shutil.rmtree(root, ignore_errors=True)
+def fixed_store(tmp_path, sandbox_root):
+    """A queue store in the test's private sandbox (quarantine ids hash its
+    path; snapshots mask them)."""
+    with demo.sandboxed(sandbox_root, receipts=False) as sandbox:
+        ids = recipe.build_queue_store(sandbox.project)
+        project = ProjectRef(
+            slug=api.project_slug(str(sandbox.project)), name="proj", path=str(sandbox.project)
+        )
+        yield project, ids, ActionLog(tmp_path / "actions.jsonl")
 
 
 async def _settle(pilot, screen: QueueScreen) -> None:
