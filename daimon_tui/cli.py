@@ -236,10 +236,11 @@ def _headless(args: argparse.Namespace, project_path: str | None, out: TextIO) -
 
         if args.as_of:
             from daimon_tui.headless.asof import briefing_as_of
+            from daimon_tui.store.daimon_api import mode
 
             try:
                 briefing = briefing_as_of(project, args.as_of)
-            except ValueError as exc:
+            except (ValueError, mode.Unavailable) as exc:  # a bad time, or safe mode (the copy is off)
                 print(f"daimon-tui: {exc}", file=sys.stderr)
                 return 2
         else:

@@ -29,7 +29,16 @@ def test_an_untested_daimon_reads_in_safe_mode_with_one_line_on_stderr(
         assert cli.main(["doctor"]) == 1
         doctor = capsys.readouterr().out
         assert "daimon-briefing 0.70.1: not tested (known good: 0.61.x)" in doctor
-        assert "the app runs in SAFE MODE" in doctor and "verb retract: off" in doctor
+        assert "the app runs in SAFE MODE" in doctor and "daimon's public API only" in doctor
+        for off in ("retract: off", "the briefing as of a time: off", "the team status: off",
+                    "`brief --as-daimon` (daimon's own bytes and exit code): off"):
+            assert f"  - {off}" in doctor
+        assert "  - the briefing's item lines" in doctor.split("on, through daimon's public names")[1]
+        # what is off says so where it is asked for
+        assert cli.main(["brief", "--as-of", "2026-01-01", "--project", str(demo_store.project)]) == 2
+        assert "the briefing as of a time is off in safe mode" in capsys.readouterr().err
+        assert cli.main(["brief", "--as-daimon", "--project", str(demo_store.project)]) == 2
+        assert "off in safe mode: it needs cli.brief._cmd_brief" in capsys.readouterr().err
     finally:
         mode.set_current(None)
 

@@ -22,7 +22,7 @@ def report(current: mode.Mode) -> dict:
             for o in current.outcomes
         ],
         "off": list(current.off()),
-        "still_private": list(current.still_private()),
+        "public_equivalents": list(current.public_equivalents()),
     }
 
 
@@ -45,11 +45,12 @@ def run_doctor(*, as_json: bool, out: TextIO) -> int:
         out.write("the app runs in full mode: the kept fold, the shared snapshot and every verb are on\n")
         return 0
     out.write(f"the app runs in SAFE MODE: {current.why()}\n"
-              "no kept fold and no swap of daimon's functions: reads are exact, but slower; off:\n")
+              "daimon's public API only: no kept fold, no swap of daimon's functions, no private call; "
+              "reads are exact, but slower; off:\n")
     for line in data["off"]:
         out.write(f"  - {line}\n")
-    if data["still_private"]:
-        out.write("still read through a private call whose contract holds (no public equivalent):\n")
-        for what in data["still_private"]:
+    if data["public_equivalents"]:
+        out.write("on, through daimon's public names (each contract pins them to daimon's own answer):\n")
+        for what in data["public_equivalents"]:
             out.write(f"  - {what}\n")
     return 1

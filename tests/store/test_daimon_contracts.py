@@ -127,9 +127,17 @@ def test_an_untested_daimon_opens_in_safe_mode_and_says_what_is_off(
     current = mode.current()
     assert current.safe and not current.broken
     assert not mode.allows("reading.fold-appended") and not mode.allows("judging.swaps")
-    assert mode.allows("rendering.item-line")  # no public equivalent; its contract holds
+    # daimon's public API only: what composes public names stays on, every private name is off
+    assert current.allowed == {c.id for c in contracts.CONTRACTS if c.public}
+    assert mode.allows("rendering.item-line") and not mode.allows("rendering.panel")
     banner = current.banner()
-    assert banner and "daimon-briefing 0.70.1" in banner and "the kept fold" in banner and "verb retract" in banner
+    assert banner and "daimon-briefing 0.70.1" in banner and "public API only" in banner
+    off = [line.split(": off (")[0] for line in current.off()]
+    assert {"the kept fold", "retract", "the briefing as of a time", "the team status", "the receipt audit",
+            "the transcript excerpt and the witnesses' words", "`brief --as-daimon` (daimon's own bytes and exit code)",
+            "the demo store's dates"} <= set(off)
+    assert all(what in banner for what in off)
+    assert "the briefing's item lines" in current.public_equivalents()
     assert plans.verb_off("retract") and "0.70.1" in plans.verb_off("retract")
     assert plans.verb_off("resolve") is None
 
@@ -140,7 +148,8 @@ def test_one_broken_contract_is_safe_mode_too_and_its_reads_are_off(
     current = mode.current()
     assert current.tested and current.safe
     assert [o.contract.id for o in current.broken] == ["reading.demotes"]
-    assert any(line.startswith("the history's demotion kinds: off (needs store._demotes)") for line in current.off())
+    assert any(line.startswith("the history's demotion kinds: off (its contract broke: store._demotes)")
+               for line in current.off())
     from daimon_tui.store.daimon_api import reading
 
     with pytest.raises(mode.Unavailable, match="the history's demotion kinds is off in safe mode"):
@@ -269,9 +278,10 @@ SWAPPED = [(jsonl, "read"), (jsonl, "posture"), (store, "_fold"), (store, "fold_
            (recall, "_ensure_fresh")]
 before = {(m.__name__, n): getattr(m, n) for m, n in SWAPPED}
 
-from daimon_tui.store.daimon_api import mode
+from daimon_tui.store.daimon_api import brief_verb, mode
 from daimon_tui.store.judging import first_paint, kept_fold, snapshot_share
-from daimon_tui.store.read import details, reader
+from daimon_tui.store.read import asof, audit, details, history, reader, search, team, transcripts
+from tests.store import private_guard
 from tests.store.test_reader_compat import assert_agrees
 
 import contextlib, os
@@ -285,33 +295,69 @@ held.enter_context(config.settings_override(
     {k: v for k, v in os.environ.items() if k.startswith("DAIMON_") and not k.startswith("DAIMON_TUI_")}))
 held.enter_context(config.checkpoint_dir_override(Path(os.environ["DAIMON_CHECKPOINT_DIR"])))
 held.enter_context(config.log_dir_override(Path(os.environ["DAIMON_LOG_DIR"])))
+current = mode.current()  # the contracts probe daimon's private names to decide: before the guard
+private_guard.install()  # from here on, any private daimon name our code reaches raises and is recorded
 now = float(sys.argv[2])
 ref = reader.resolve_project(sys.argv[1])
 ours = reader.load_briefing(ref, now)
 assert_agrees(ref, now, ours)
 confirmed = first_paint.confirm(ref, now)  # the judging child, told it runs in safe mode too
 assert_agrees(ref, now, confirmed)
-first = None
-try:
-    first_paint.provisional_briefing(ref, now)
-except mode.Unavailable as exc:
-    first = str(exc)
+
+def refused(call):
+    try:
+        call()
+    except mode.Unavailable as exc:
+        return str(exc)
+    return None
+
+first = refused(lambda: first_paint.provisional_briefing(ref, now))
 item = next(i for i in ours.items() if i.id)
 detail = details.read_details(ref, item.id, now)
-current = mode.current()
+evidence = transcripts.read_evidence(ref, item.id, brief=True)
+found = search.search(ref, "upload")
+listing = history.sessions(ref)
+timelines = [history.timeline(ref, i.id) for i in ours.items() if i.id]
+diff = history.diff_generations(ref, None, None)
+audited = audit.load_audit(ref)
+teamed = team.load_team(ref, now)
 print(json.dumps({
     "safe": current.safe,
     "broken": [o.contract.id for o in current.broken],
     "swapped": [f"{m}.{n}" for (m, n), f in before.items() if getattr(sys.modules[m], n) is not f],
     "kept_fold_installed": kept_fold._installed,
+    "private": private_guard.seen,
     "first_paint": first,
+    "as_of": refused(lambda: asof.as_of(ref, "2020-01-01T00:00:00Z").__enter__()),
+    "as_daimon": refused(lambda: brief_verb.brief(str(ref.path))),
     "briefing": json.loads(ours.model_dump_json()),
     "detail": json.loads(detail.model_dump_json()) if detail else None,
+    "evidence": evidence.error,
+    "search": json.loads(found.model_dump_json()),
+    "sessions": json.loads(listing.model_dump_json()),
+    "timelines": [json.loads(t.model_dump_json()) for t in timelines],
+    "diff": json.loads(diff.model_dump_json()),
+    "audit": [d.message for d in audited.diagnostics],
+    "team": json.loads(teamed.model_dump_json()),
 }))
 '''
 
 
+def _without_the_split(briefing: dict) -> dict:
+    """A briefing read without which items `daimon brief` prints (off in safe mode)."""
+    out = json.loads(json.dumps(briefing))
+    out["notes"] = []
+    for section in out["sections"]:
+        for item in section["items"]:
+            item["briefed"] = item["briefed_line"] = None
+    return out
+
+
 def test_safe_mode_reads_equal_daimons_with_the_kept_fold_off(demo_store: demo.DemoStore) -> None:
+    """Safe mode (one contract broken) uses daimon's public API only: the guard
+    (`private_guard`) records no private daimon name reached and no swap, the
+    reads shown equal daimon's and the full mode's, and what needs a private
+    name is refused with the reason."""
     env = judge_service.child_env()  # this sandbox's daimon settings, for a fresh process
     env.pop(mode.ENV_SAFE, None)
     done = subprocess.run([sys.executable, "-c", SAFE_MODE_READ, str(demo_store.project), str(NOW)], cwd=ROOT,
@@ -319,13 +365,51 @@ def test_safe_mode_reads_equal_daimons_with_the_kept_fold_off(demo_store: demo.D
     assert done.returncode == 0, done.stderr[-4000:]
     got = json.loads(done.stdout.splitlines()[-1])
     assert got["safe"] and got["broken"] == ["reading.fold-appended"]
+    assert got["private"] == []
     assert got["swapped"] == [] and got["kept_fold_installed"] is False
     assert got["first_paint"] and "the first paint is off in safe mode" in got["first_paint"]
-    # The same reads in full mode, here: equal.
+    for off, needs in (("as_of", "store._session_files"), ("as_daimon", "cli.brief._cmd_brief"),
+                       ("evidence", "inspector._legacy_source")):
+        assert got[off] and "off in safe mode" in got[off] and needs in got[off], (off, got[off])
+    assert any("the receipt audit is off in safe mode" in line for line in got["audit"]), got["audit"]
+    # The same reads in full mode, here: equal (the briefed split aside, which is off and says so).
+    from daimon_tui.store.read import details, history, search
+
     ref = reader.resolve_project(str(demo_store.project))
     full = reader.load_briefing(ref, NOW)
-    assert got["briefing"] == json.loads(full.model_dump_json())
+    assert got["briefing"]["notes"][0]["message"].startswith("which items `daimon brief` prints")
+    assert {**got["briefing"], "notes": []} == _without_the_split(json.loads(full.model_dump_json()))
     item = next(i for i in full.items() if i.id)
-    from daimon_tui.store.read import details
-
     assert got["detail"] == json.loads(details.read_details(ref, item.id, NOW).model_dump_json())
+    assert {**got["search"], "seconds": 0} == {**json.loads(search.search(ref, "upload").model_dump_json()),
+                                               "seconds": 0}
+    assert got["sessions"] == json.loads(history.sessions(ref).model_dump_json())
+    assert got["timelines"] == [json.loads(history.timeline(ref, i.id).model_dump_json()) for i in full.items() if i.id]
+    assert got["diff"] == json.loads(history.diff_generations(ref, None, None).model_dump_json())
+
+
+GUARD_CHECK = r'''
+import json
+from daimon_tui.store.daimon_api import mode, reading, recall
+from tests.store import private_guard
+
+mode.current()
+private_guard.install()
+for call in (lambda: reading.tombstone_ledger_name(), lambda: recall.daimon_ensure_fresh(),
+             lambda: reading.contracts.swap(reading.store, "project_slug", len)):
+    try:
+        call()
+    except private_guard.PrivateAccess:
+        pass
+print(json.dumps(private_guard.seen))
+'''
+
+
+def test_the_private_name_guard_sees_a_read_a_held_function_and_a_swap() -> None:
+    done = subprocess.run([sys.executable, "-c", GUARD_CHECK], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-4000:]
+    seen = json.loads(done.stdout.splitlines()[-1])
+    assert seen == ["daimon_tui.store.daimon_api.reading read daimon_briefing.store._TOMBSTONE_NAME",
+                    "daimon_tui.store.daimon_api.recall.daimon_ensure_fresh called "
+                    "(daimon_briefing.recall._ensure_fresh)",
+                    "daimon_tui.store.daimon_api.contracts swapped daimon_briefing.store.project_slug"], seen

@@ -214,6 +214,52 @@ def _line_order() -> None:
         raise Broken(f"briefing._line renders {got!r}: not mark, text, corroboration in that order")
 
 
+# Items whose lines exercise every part of `briefing._line`.
+_SAMPLE_ITEMS: tuple[dict, ...] = (
+    {"id": "d-aaaaaa", "text": "the build uses uv", "trust": "verbatim", "quote": "uses uv", "_corroborated": 3},
+    {"id": "o-bbbbbb", "text": "retry uploads?", "trust": "inferred", "because": "429s", "carried_from": "s1",
+     "_worldcheck_confirmed": True},
+    {"text": "an old belief", "trust": None, "_stale_carried_days": 40, "foreign_verbatim_claim": True},
+    {"id": "o-cccccc", "text": "tag 0.9", "trust": "verbatim", "quote": "tag", "_supersede_candidate": "o-dddddd",
+     "_worldcheck": {"note": "branch gone", "status": "contradicted"}},
+    {"id": "b-eeeeee", "text": "x" * 500, "trust": "surmise", "_stale_carried_days": 3.5},
+)
+
+
+def _public_line() -> None:
+    """Our public render of one item (`rendering.line`, `mark`, `section_field`)
+    gives the bytes `briefing._line`, `_mark` and `_section_field` give."""
+    from daimon_tui.store.daimon_api import rendering
+
+    line, mark = _get("daimon_briefing.briefing:_line"), _get("daimon_briefing.briefing:_mark")
+    field = _get("daimon_briefing.briefing:_section_field")
+    for item in _SAMPLE_ITEMS:
+        for degraded in (False, True):
+            if rendering.mark(item, degraded) != mark(item, degraded):
+                raise Broken(f"the public render's mark of {item.get('trust')!r} is not briefing._mark's")
+            for briefable in (False, True):
+                if rendering.line(dict(item), degraded, briefable) != line(dict(item), degraded, briefable):
+                    raise Broken(f"briefing.render_selection of one item is not briefing._line "
+                                 f"(degraded={degraded}, briefable={briefable})")
+    from daimon_briefing import briefing
+
+    for section in briefing.SECTION_ORDER:
+        if rendering.section_field(section) != field(section):
+            raise Broken(f"schema.ITEM_FIELDS[SECTION_FIELD[{section!r}]] is not briefing._section_field's")
+
+
+def _public_demotes() -> None:
+    """Our public demotion rule (`store.is_resolved` or a supersede guess) is `store._demotes`."""
+    from daimon_tui.store.daimon_api import reading
+
+    demotes = _get("daimon_briefing.store:_demotes")
+    for status in ("resolved", "superseded-by:x", "supersede-candidate:x", "reopened", "corroborated",
+                   "resolving-candidate", "forgotten:k", "active", "", "Something free-form"):
+        row = {"item_ref": "a", "status": status, "ts": "2026-01-01T00:00:00Z"}
+        if reading.demotion_rule(row, status.lower()) != bool(demotes(row, status.lower())):
+            raise Broken(f"store._demotes of a {status!r} row differs from is_resolved-or-supersede-candidate")
+
+
 def _section_field() -> None:
     field = _get("daimon_briefing.briefing:_section_field")("decisions")
     for name in ("section", "key", "briefable"):
@@ -289,8 +335,10 @@ CONTRACTS: tuple[Contract, ...] = (
                   _fields("daimon_briefing.jsonl:Read", "health rows detail cannot_scan")),
              optional=True),
     Contract("reading.demotes", "reading", "store._demotes",
-             "store._demotes(row, status) says whether a row demotes its item", "the history's demotion kinds",
-             _all(_signature("daimon_briefing.store:_demotes", "evt status"), _demotes_rule)),
+             "store._demotes(row, status) is store.is_resolved(row) or a supersede-candidate status",
+             "the history's demotion kinds",
+             _all(_signature("daimon_briefing.store:_demotes", "evt status"), _demotes_rule, _public_demotes),
+             public=True),
     Contract("reading.bucket", "reading", "view._bucket",
              "a bucket is checkpoint_dir() / project_slug(resolve_project_dir(project))",
              "the bucket of a project", _bucket_is_public, public=True),
@@ -373,11 +421,13 @@ CONTRACTS: tuple[Contract, ...] = (
              _all(_marks, _signature("daimon_briefing.briefing:_mark", "item degraded"),
                   _signature("daimon_briefing.briefing:_line", "item degraded briefable full_quotes"),
                   _signature("daimon_briefing.briefing:_section_field", "section"),
-                  _line_order, _section_field)),
+                  _line_order, _section_field, _public_line),
+             public=True),
     Contract("rendering.panel", "rendering",
              "render._panel_lines, render._format_handoff, render._format_version_note, render._format_drift, "
              "briefing._sel_line, briefing._TRUNCATION_MARKER, cli.brief._withheld_trailer",
-             "the pieces of `daimon brief`'s text", "the briefing exactly as daimon prints it",
+             "the pieces of `daimon brief`'s text",
+             "which items `daimon brief` prints (the briefed split, the rows as daimon prints them)",
              _all(_signature("daimon_briefing.render:_panel_lines", "project_dir worldcheck_project snap notes"),
                   _signature("daimon_briefing.render:_format_handoff", "handoff"),
                   _signature("daimon_briefing.render:_format_version_note", "checkpoint"),

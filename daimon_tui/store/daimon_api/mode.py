@@ -2,12 +2,12 @@
 
 Full mode: the tested daimon series and every contract holds; the adapters
 make their private calls and swaps. Safe mode: any other daimon release, a
-broken contract, or `DAIMON_TUI_SAFE_MODE=1`. Then the kept fold and every
-swap are off (daimon's own code answers: exact, slower); an optional private
-read (a first paint, a provisional detail) is skipped; a private read daimon's
-public API has no equivalent for (an item's rendered line, the as-of copy, the
-team counts) is made only while its own contract holds, else what it serves
-is off with the reason; a verb that needs a private call is off.
+broken contract, or `DAIMON_TUI_SAFE_MODE=1`. Then the app uses daimon's
+public API only: no kept fold, no swap, no private call. What an adapter
+composes from public names (an item's rendered line, a bucket, the demotion
+rule) stays on while its contract, which pins it to daimon's private answer,
+holds; everything a private name serves is off, with the reason (`off()`:
+the banner, `doctor`, the refusal where it is asked for).
 """
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ class Mode:
         """The contracts whose private calls and swaps the adapters may make."""
         if not self.safe:
             return frozenset(c.id for c in contracts.CONTRACTS)
-        return frozenset(o.contract.id for o in self.outcomes if o.holds and not o.contract.optional)
+        return frozenset(o.contract.id for o in self.outcomes if o.holds and o.contract.public)
 
     def allows(self, contract_id: str) -> bool:
         """May an adapter make the private call this contract covers?"""
@@ -82,33 +82,40 @@ class Mode:
         return "; ".join(f"{o.contract.id} broke ({o.problem})" for o in self.broken)
 
     def off(self) -> tuple[str, ...]:
-        """What safe mode turns off, one line each (empty in full mode)."""
+        """What safe mode turns off, one line each (empty in full mode): all
+        that a private daimon name serves, and what a broken contract serves."""
         if not self.safe:
             return ()
         lines: dict[str, str] = {}
         for contract in contracts.CONTRACTS:
-            if contract.optional or not self.holds(contract.id):
-                reason = "an optimization over daimon's internals" if contract.optional and self.holds(
-                    contract.id) else f"needs {contract.where}"
-                lines.setdefault(contract.serves, f"{contract.serves}: off ({reason})")
+            if contract.id in self.allowed:
+                continue
+            if not self.holds(contract.id):
+                reason = f"its contract broke: {contract.where}"
+            elif contract.optional:
+                reason = f"an optimization over daimon's internals: {contract.where}"
+            else:
+                reason = f"needs daimon's private {contract.where}; no public equivalent"
+            lines.setdefault(contract.serves, f"{contract.serves}: off ({reason})")
         for verb, where in contracts.VERBS_NEEDING_PRIVATE.items():
-            lines.setdefault(f"verb {verb}", f"verb {verb}: off (needs {where})")
+            if verb not in lines:
+                lines[verb] = f"{verb}: off (needs daimon's private {where})"
         return tuple(lines.values())
 
-    def still_private(self) -> tuple[str, ...]:
-        """In safe mode, what still makes a private call: reads daimon's public
-        API has no equivalent for, each only while its own contract holds."""
+    def public_equivalents(self) -> tuple[str, ...]:
+        """In safe mode, what stays on through daimon's public names (each
+        pinned by its contract to daimon's private answer)."""
         if not self.safe:
             return ()
-        return tuple(dict.fromkeys(c.serves for c in contracts.CONTRACTS if c.id in self.allowed and not c.public
-                                   and c.serves not in contracts.VERBS_NEEDING_PRIVATE))
+        return tuple(dict.fromkeys(c.serves for c in contracts.CONTRACTS if c.id in self.allowed))
 
     def banner(self) -> str | None:
         if not self.safe:
             return None
-        off = sorted({line.split(":")[0] for line in self.off()})
-        return (f"Safe mode: daimon-briefing {self.version or '?'} ({self.why()}). No kept fold, no swap of "
-                f"daimon's functions: reads are exact but slower. Off: {', '.join(off)}. See `daimon-tui doctor`.")
+        off = sorted({line.split(": off (")[0] for line in self.off()})
+        return (f"Safe mode: daimon-briefing {self.version or '?'} ({self.why()}). daimon's public API only: "
+                f"no kept fold, no swap, no private call; reads are exact but slower. Off: {'; '.join(off)}. "
+                "See `daimon-tui doctor`.")
 
 
 _lock = threading.Lock()

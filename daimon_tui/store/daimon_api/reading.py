@@ -22,9 +22,6 @@ daimon_store_item_events = store.item_events
 daimon_ledger_states = view.ledger_states
 daimon_team_notes = view.team_notes
 daimon_posture = jsonl.posture
-# For the kept fold's own loop over rows, which runs only once it is installed
-# (`install_kept_fold` checked its contracts): the rule without a mode check per row.
-daimon_demotes = store._demotes
 
 _KEPT_FOLD = ("reading.fold-appended", "reading.kept-fold-swaps", "reading.demotes", "judging.read-judge")
 
@@ -36,10 +33,28 @@ def bucket_dir(project: Any) -> Path | None:
     return config.checkpoint_dir() / slug if slug else None
 
 
+def demotion_rule(row: dict, status: str) -> bool:
+    """daimon's rule, from public names (contract `reading.demotes`: it is
+    `store._demotes`): a row demotes its item when it resolves it or is a
+    machine's supersede guess. Without a mode check, for the kept fold's loop
+    over rows (which runs only once `install_kept_fold` checked its contracts)."""
+    return bool(store.is_resolved(row) or status.startswith("supersede-candidate"))
+
+
 def demotes(row: dict, status: str) -> bool:
-    """daimon's rule: does this events row demote its item?"""
+    """Does this events row demote its item?"""
     mode.require("reading.demotes")
-    return bool(store._demotes(row, status))
+    return demotion_rule(row, status)
+
+
+def as_of_refusal() -> str | None:
+    """Why the as-of copy of a store cannot be made in this mode, or None."""
+    try:
+        mode.require("reading.session-files")
+        mode.require("reading.team-ledgers")
+    except mode.Unavailable as exc:
+        return str(exc)
+    return None
 
 
 def session_files(root: Path) -> list[Path]:

@@ -1,47 +1,81 @@
 """Rendering: an item's mark and line as daimon's briefing renders them, and
-the pieces of `daimon brief`'s text."""
+the pieces of `daimon brief`'s text.
+
+An item's line, its mark and its section's field come from daimon's PUBLIC
+render (`briefing.Selection` of that one item, `briefing.render_selection`,
+`SECTION_HEADERS`, `SECTION_FIELD`, `schema.ITEM_FIELDS`): the same bytes
+`briefing._line` writes (contract `rendering.item-line` pins the equality), in
+full and in safe mode. The panel pieces (`rendering.panel`) have no public
+equivalent: they serve the briefed/not-briefed split only, off in safe mode.
+"""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any
 
-from daimon_briefing import briefing, render
+from daimon_briefing import briefing, marks, render, schema
 
 from daimon_tui.store.daimon_api import mode
 
-_ITEM_LINE = "rendering.item-line"
 _PANEL = "rendering.panel"
 
-
-def mark_words() -> dict[str, str]:
-    """daimon's four item marks -> our words for them."""
-    mode.require(_ITEM_LINE)
-    return {
-        briefing._VERBATIM_MARK: "verbatim",
-        briefing._INFERRED_MARK: "inferred",
-        briefing._UNTAGGED_MARK: "untagged",
-        briefing._DEGRADED_MARK: "unverified-verbatim",
-    }
+_FIELDS = {(f.section, f.key): f for f in schema.ITEM_FIELDS}
 
 
-def mark(item: Mapping, degraded: bool = False) -> str:
-    mode.require(_ITEM_LINE)
-    return briefing._mark(item, degraded)
+def section_field(section: str) -> schema.ItemField:
+    """The checkpoint field a briefing section shows (daimon's own map)."""
+    return _FIELDS[briefing.SECTION_FIELD[section]]
+
+
+@functools.cache
+def _section_for(briefable: bool) -> str:
+    """A section whose items render with (or without) a resolve handle."""
+    return next(s for s in briefing.SECTION_ORDER
+                if not section_field(s).singleton and (s in briefing.BRIEFABLE_SECTIONS) == briefable)
 
 
 def line(item: dict, degraded: bool = False, briefable: bool = False) -> str:
-    mode.require(_ITEM_LINE)
-    return briefing._line(item, degraded, briefable)
+    """The item's line (with its continuation lines) as `daimon brief` prints
+    it: a briefing of this one item, unbudgeted, cut below its section header."""
+    section = _section_for(briefable)
+    selection = briefing.Selection({section: [item]}, {}, {}, order=[], totals={}, cap=None, stale_days=None,
+                                   budget=None, degraded=degraded, rulings=(), count_line=None, panels=[],
+                                   overage=0, now=None)
+    text = briefing.render_selection(selection)
+    return text.partition(f"\n{briefing.SECTION_HEADERS[section]}\n")[2]
 
 
-def section_field(section: str) -> Any:
-    mode.require(_ITEM_LINE)
-    return briefing._section_field(section)
+def label(rendered: str) -> str | None:
+    """The mark inside a rendered item line's first brackets (`✓ verbatim`)."""
+    bullet = next((m for m in marks.ITEM_MARKS if rendered.startswith(f"{m} [")), None)
+    if bullet is None or "]" not in rendered:
+        return None
+    return rendered[len(bullet) + 2:].split("]", 1)[0]
 
 
-def truncation_marker() -> str:
-    mode.require(_PANEL)
+def mark(item: Mapping, degraded: bool = False) -> str:
+    """daimon's trust mark for the item's stored class (not aged)."""
+    return label(line({"trust": item.get("trust"), "text": ""}, degraded)) or ""
+
+
+@functools.cache
+def mark_words() -> dict[str, str]:
+    """daimon's four item marks -> our words for them."""
+    return {
+        mark({"trust": "verbatim"}): "verbatim",
+        mark({"trust": "inferred"}): "inferred",
+        mark({}): "untagged",
+        mark({"trust": "verbatim"}, True): "unverified-verbatim",
+    }
+
+
+def truncation_marker() -> str | None:
+    """What daimon appends to a text it shortened for budget; None in safe
+    mode, where nothing is read off daimon's budgeted render."""
+    if not mode.allows(_PANEL):
+        return None
     return briefing._TRUNCATION_MARKER
 
 

@@ -10,6 +10,15 @@ from daimon_briefing import store, teamsync
 from daimon_tui.store.daimon_api import mode
 
 
+def refusal() -> str | None:
+    """Why the clones' sync state is not read in this mode (safe mode), or None."""
+    try:
+        mode.require("team.sidecar")
+    except mode.Unavailable as exc:
+        return str(exc)
+    return None
+
+
 def branch(sidecar: Any) -> str:
     mode.require("team.sidecar")
     return teamsync._branch(sidecar)

@@ -115,7 +115,7 @@ def _witness_key(row: dict) -> tuple | None:
     status = str(row.get("status") or "")
     if ref.startswith(_CORROBORATION_PREFIX):
         return (ref, status)
-    if daimon_reading.daimon_demotes(row, status.lower()):
+    if daimon_reading.demotion_rule(row, status.lower()):
         return (ref,)
     return None
 

@@ -34,6 +34,7 @@ from daimon_tui.domain.when import parse_when
 from daimon_tui.models import Diagnostic, Frozen, Handoff, ProjectRef
 from daimon_tui.store import paths
 from daimon_tui.store.daimon_api import reading as daimon_reading
+from daimon_tui.store.daimon_api.mode import Unavailable
 from daimon_tui.store.read import team_history
 
 _LOCK = re.compile(r"\.lock$")
@@ -378,13 +379,22 @@ def _build(project: ProjectRef, moment: datetime, named: str | None, copy_root: 
     )
 
 
+def refusal() -> str | None:
+    """Why no as-of copy can be made here (safe mode), or None."""
+    return daimon_reading.as_of_refusal()
+
+
 @contextlib.contextmanager
 def as_of(project: ProjectRef, when: str | datetime) -> Iterator[AsOfStore]:
     """The store as it stood at `when` (an ISO-8601 time or a session id).
 
     Inside the context daimon reads the copy (calling context only: the
     override is a ContextVar, so do the reading in the same thread or an
-    `asyncio.to_thread` started inside). The copy is removed on exit."""
+    `asyncio.to_thread` started inside). The copy is removed on exit.
+    Raises `Unavailable` in safe mode (the copy needs daimon's private names)."""
+    refused = refusal()
+    if refused:
+        raise Unavailable(refused)
     moment, named = resolve_when(project, when)
     with tempfile.TemporaryDirectory(prefix="daimon-tui-asof-") as tmp:
         copy_root = Path(tmp)

@@ -23,6 +23,7 @@ from daimon_tui.domain.receipt_check import FAILURE_STATES, ReceiptState, Receip
 from daimon_tui.models import Diagnostic, Frozen, ProjectRef
 from daimon_tui.store import paths
 from daimon_tui.store.daimon_api import receipts as daimon_receipts
+from daimon_tui.store.daimon_api.mode import Unavailable
 from daimon_tui.store.judging import kept_fold
 
 DEGRADED_MARK = mark_label("unverified-verbatim")
@@ -465,7 +466,9 @@ def _ledgers(project: ProjectRef) -> tuple[LedgerRow, ...]:
 
 def _failed(diagnostics: list[Diagnostic], part: str, exc: Exception) -> None:
     why = type(exc).__name__
-    if isinstance(exc, OSError):  # name the file and the OS error
+    if isinstance(exc, Unavailable):  # safe mode: the part is off, and why
+        why = str(exc)
+    elif isinstance(exc, OSError):  # name the file and the OS error
         why = f"{exc.filename or ''}: {exc.strerror or why} (errno {exc.errno})".lstrip(": ")
     diagnostics.append(Diagnostic(level="error", source="audit", message=f"could not read {part}: {why}"))
 

@@ -70,7 +70,8 @@ def item_key(section: str, item: Any) -> str:
         text = str(item.get("text") or "")
     else:
         text = str(item)
-    return f"text:{section}:{text.split(rendering.truncation_marker())[0].strip()}"
+    marker = rendering.truncation_marker()  # None in safe mode: no budgeted text is read
+    return f"text:{section}:{(text.split(marker)[0] if marker else text).strip()}"
 
 
 def _handoff_key(target: str) -> tuple | None:

@@ -107,6 +107,7 @@ def health(project: ProjectRef, *, limit: int = SESSIONS_CHARTED, now: float | N
            progress: Callable[[int, int], None] | None = None) -> HealthReport:
     """Numbers for the newest `limit` retained sessions, oldest first, then
     now (`now`: the moment stale marks are judged at; None: the clock)."""
+    from daimon_tui.store.daimon_api.mode import Unavailable
     from daimon_tui.store.read.asof import as_of
     from daimon_tui.store.read.history import sessions
     from daimon_tui.store.read.reader import load_briefing
@@ -121,6 +122,9 @@ def health(project: ProjectRef, *, limit: int = SESSIONS_CHARTED, now: float | N
         try:
             with as_of(project, row.session_id) as cut:  # daimon's reader over the store as it stood then
                 briefing = load_briefing(cut.project, now=cut.timestamp)
+        except Unavailable as exc:  # safe mode: no session can be read as of then
+            notes.append(Diagnostic(level="info", message=str(exc)))
+            break
         except Exception as exc:
             notes.append(Diagnostic(message=f"session {row.session_id} could not be read as of then "
                                             f"({type(exc).__name__})"))

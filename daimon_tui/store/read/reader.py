@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from daimon_briefing import api, briefing, config, marks, schema, store, view
+from daimon_briefing import api, briefing, config, schema, store, view
 
 from daimon_tui.domain.badges import MARKS
 from daimon_tui.models import (
@@ -306,9 +306,7 @@ _SHOWN_WORD = {style.label: word for word, style in MARKS.items()}
 
 
 def _line_mark(line: str) -> Mark | None:
-    bullet = next((m for m in marks.ITEM_MARKS if line.startswith(f"{m} [")), None)
-    label = line[len(bullet) + 2:].split("]", 1)[0] if bullet else ""
-    return _SHOWN_WORD.get(label)  # type: ignore[return-value]
+    return _SHOWN_WORD.get(rendering.label(line) or "")  # type: ignore[return-value]
 
 
 def shown_mark(item: Mapping, degraded: bool) -> Mark:

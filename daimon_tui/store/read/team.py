@@ -120,6 +120,9 @@ def team_effects(project: ProjectRef, writes: Iterable[PlannedWrite]) -> tuple[s
     writes = tuple(writes)
     if not any(w.op in ("quarantine", "release") for w in writes) or not teamsync.list_remotes():
         return ()
+    off = daimon_team.refusal()
+    if off:  # safe mode: where daimon publishes is not known here
+        return (f"the team: not shown ({off})",)
     out = []
     if any(w.op == "quarantine" for w in writes):
         out.append(f"the team: {publish_phrase(_publishes_to(project))}")
@@ -181,8 +184,11 @@ def load_team(project: ProjectRef, now: float | None = None, *, clones: bool = T
     `clones=False` leaves out the clones' sync state (a historical copy has none)."""
     now = time.time() if now is None else now
     me = config.author()
+    # safe mode: the clones' counts and where a quarantine is published need
+    # daimon's private names; the teammates' memory (public) still shows.
+    off = daimon_team.refusal() if teamsync.list_remotes() else None
     try:
-        remotes, holders = _remotes() if clones else ((), {})
+        remotes, holders = _remotes() if clones and not off else ((), {})
         own = view.open(project.target, live=True)
         self_slug = store.project_slug(me)
         mates = []
@@ -206,8 +212,10 @@ def load_team(project: ProjectRef, now: float | None = None, *, clones: bool = T
                  for author, prepared in mates)
         teammates = tuple(mate for mate in shown if mate is not None)
         notes = tuple(reader._note(line) for line in view.team_notes(project.target))
-        own_quarantines, routed = _own_quarantines(project)
-        publishes = _publishes_to(project)
+        own_quarantines, routed = _own_quarantines(project) if not off else ((), False)
+        publishes = _publishes_to(project) if not off else ()
+        if off:
+            notes += (Diagnostic(level="info", message=off),)
         published = tuple(TeamQuarantine(kind=str(kind), author=str(author), ts=str(ts))
                           for kind, author, ts in sorted(view.team_quarantines()))
     except Exception as exc:  # a store we did not write must not take the app down

@@ -27,6 +27,7 @@ from daimon_tui.domain.when import HINT, parse_when
 from daimon_tui.models import Briefing, Diagnostic, ProjectRef, SessionSummary, TeamView
 from daimon_tui.store.judging import judge_service
 from daimon_tui.store.read import reader
+from daimon_tui.store.read.asof import refusal as as_of_refusal
 from daimon_tui.ui.actions import lead_bindings
 from daimon_tui.ui.read_worker import work
 from daimon_tui.ui.screens.readonly_briefing import ReadOnlyBriefingScreen
@@ -156,6 +157,11 @@ class HistoryScreen(Screen[None]):
         self.app.push_screen(DiffScreen(self.project, older, newer))
 
     def action_as_of(self) -> None:
+        refusal = as_of_refusal()
+        if refusal:  # safe mode: the as-of copy needs daimon's private names
+            self.notify(refusal, title="as of: off in safe mode", severity="error")
+            return
+
         def chosen(when: str | None) -> None:
             if when:
                 self.app.push_screen(HistoricalScreen(self.project, when))
