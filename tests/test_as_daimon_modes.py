@@ -113,3 +113,112 @@ def test_world_check_that_would_start_a_program_is_refused(sandbox_root: Path, c
         assert cli.main(["brief", "--as-daimon", "--project", str(store.project)]) == 2
         assert "not reproducible offline" in capsys.readouterr().err
         assert _tree(store.root) == before
+
+
+# -- world-check programs: never started; daimon's text wherever their answer does not reach it ----------
+
+
+def _fake_program(directory: Path, name: str, answer: str) -> Path:
+    """A program on PATH that says it was started (a file beside it) and answers `answer`."""
+    directory.mkdir(parents=True, exist_ok=True)
+    started = directory / f"{name}.started"
+    program = directory / name
+    program.write_text(f"#!/bin/sh\necho started >> '{started}'\necho '{answer}'\n", encoding="utf-8")
+    program.chmod(0o755)
+    return started
+
+
+def _path_without(monkeypatch: pytest.MonkeyPatch, *programs: str, first: Path | None = None) -> None:
+    """PATH with no directory holding `programs` (and `first` in front)."""
+    import os
+    import shutil
+
+    keep = [d for d in os.environ.get("PATH", "").split(os.pathsep)
+            if d and not any(shutil.which(p, path=d) for p in programs)]
+    monkeypatch.setenv("PATH", os.pathsep.join(([str(first)] if first else []) + keep))
+
+
+def _signer(path: Path):
+    """daimon's settings as they are, with its receipt signer at `path`."""
+    from daimon_briefing import config
+
+    return config.settings_override({**(config.active_settings() or {}), "DAIMON_VITNI_CLI": str(path)})
+
+
+def test_world_check_with_no_program_to_start_is_daimons_text(
+        sandbox_root: Path, monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    """The demo with world-check on, no `gh` on PATH and no signer: daimon's own
+    code takes its "unavailable" path, and so does ours, byte for byte."""
+    with demo.sandboxed(sandbox_root, settings=WORLDCHECK_ON) as store:
+        demo.populate(store.project)
+        _path_without(monkeypatch, "gh")
+        with _signer(sandbox_root / "no-such-signer"):
+            rc, out, _err = _same(capsys, store.root, "--project", str(store.project))
+    assert rc == 0 and "While you were away" in out
+
+
+def test_a_signer_whose_answer_reaches_the_text_is_refused_and_never_started(
+        sandbox_root: Path, monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    """The demo with world-check on and its signer: daimon verifies one carried
+    origin's receipt with it, and a valid receipt marks items `[✓ world-checked]`:
+    those bytes are the signer's, so the app refuses and says whose."""
+    with demo.sandboxed(sandbox_root, settings=WORLDCHECK_ON) as store:
+        demo.populate(store.project)
+        started = _fake_program(sandbox_root / "bin", "vitni", '{"valid": true}')
+        _path_without(monkeypatch, "gh")
+        capsys.readouterr()
+        with _signer(sandbox_root / "bin" / "vitni"):
+            assert cli.main(["brief", "--as-daimon", "--project", str(store.project)]) == 2
+            err = capsys.readouterr().err
+            assert not started.exists()
+            assert "the receipt signer about session" in err and "changes what `daimon brief` prints" in err
+            # daimon itself starts the signer, and its answer is in the text
+            assert daimon_cli.main(["brief", "--project", str(store.project)]) == 0
+            assert started.exists() and "[✓ world-checked]" in capsys.readouterr().out
+
+
+def test_gh_on_path_is_never_started_and_daimons_text_is_printed_when_its_answer_cannot_matter(
+        sandbox_root: Path, monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    """`gh` on PATH and a carried PR claim: daimon asks git for a GitHub remote
+    and then `gh`. The app starts neither; it refuses only when an answer of
+    `gh`'s would change the text, and names the claim."""
+    with demo.sandboxed(sandbox_root, settings=WORLDCHECK_ON) as store:
+        demo.populate(store.project)
+        started = _fake_program(sandbox_root / "bin", "gh", '{"state": "MERGED"}')
+        _path_without(monkeypatch, "gh", first=sandbox_root / "bin")
+        capsys.readouterr()
+        with _signer(sandbox_root / "no-such-signer"):
+            rc = cli.main(["brief", "--as-daimon", "--project", str(store.project)])
+            err = capsys.readouterr().err
+            assert not started.exists()
+            # the demo carries "waiting for review as PR #42": a "merged" from `gh` would flag it
+            assert rc == 2 and "`gh` about PR #42" in err and "changes what `daimon brief` prints" in err
+
+
+def test_a_signer_whose_answer_never_reaches_the_text_is_not_needed(
+        sandbox_root: Path, monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    """World-check on, receipts on, and the one carried item of the sampled
+    origin already flagged by its own claim (its file is gone): daimon starts
+    the signer, but whatever it answers, the first flag stands and no badge is
+    added. The app starts nothing and prints daimon's bytes."""
+    with demo.sandboxed(sandbox_root, settings=WORLDCHECK_ON) as store:
+        project = store.project
+        (project / "src").mkdir()
+        first = demo.session("S-w1", demo.DEMO_NOW - timedelta(days=2), "World")
+        first["working_context"]["recent_decisions"] = [
+            {"text": "src/loader.py exists with the old loader", "trust": "inferred"}]
+        demo.seed(project, first)
+        demo.seed(project, demo.session("S-w2", demo.DEMO_NOW - timedelta(days=1), "World"))
+        started = _fake_program(sandbox_root / "bin", "vitni", '{"valid": true}')
+        _path_without(monkeypatch, "gh")
+        with _signer(sandbox_root / "bin" / "vitni"):
+            capsys.readouterr()
+            before = _tree(store.root)
+            ours_rc = cli.main(["brief", "--as-daimon", "--project", str(project)])
+            ours = capsys.readouterr()
+            assert _tree(store.root) == before and not started.exists(), ours.err
+            theirs_rc = daimon_cli.main(["brief", "--project", str(project)])
+            theirs = capsys.readouterr()
+    assert started.exists(), "daimon's own brief did not ask the signer: this store tests nothing"
+    assert ours.out.encode() == theirs.out.encode() and ours_rc == theirs_rc == 0
+    assert "src/loader.py missing" in ours.out

@@ -9,14 +9,22 @@ the verb's undecorated body runs with a collector nobody commits, so the
 store's bytes do not change.
 
 Its world-check (`DAIMON_WORLDCHECK`) answers on-disk claims (files, branches,
-dependencies, a receipt's byte match) in process, and may start `gh` (the
-network) or the receipt signer for the rest. Those probes are not run here:
-when daimon would have run one, its text cannot be reproduced offline and
-`NotReproducible` says so instead of printing a different briefing.
+dependencies, a receipt's byte match) in process. For a PR/issue claim it asks
+`git remote -v` and then `gh` (only when `gh` is on PATH), and for one carried
+origin a day the receipt signer (only when `DAIMON_VITNI_CLI` resolves). Here
+no program is ever started: `worldcheck._remote_state` answers "github" and
+`worldcheck._run_probes` answers from a table. The verb runs once with every
+probe unanswered (what daimon prints when the program fails, times out or the
+remote is not GitHub), then once per combination of the answers daimon's own
+parser accepts (`gh`: each state word; the signer: valid, invalid). When every
+run prints the same bytes and exit code, the program's answer never reaches
+the text and that text is daimon's; otherwise `NotReproducible` names the
+claims whose answer changes it.
 
 Private daimon names, all in this module (contract `brief_verb.verb`):
-`cli.brief._cmd_brief.__wrapped__`, `effects_commit.Pending`, and a run-time
-swap of `worldcheck._run_probes` for the length of one call.
+`cli.brief._cmd_brief.__wrapped__`, `effects_commit.Pending`, and run-time
+swaps of `worldcheck._run_probes` and `worldcheck._remote_state` for the
+length of one call.
 """
 
 from __future__ import annotations
@@ -24,8 +32,10 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import itertools
+import json
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any, NamedTuple
 
 from daimon_briefing import config, effects_commit, jsonl, view, worldcheck
@@ -33,10 +43,12 @@ from daimon_briefing import config, effects_commit, jsonl, view, worldcheck
 from daimon_tui.store.daimon_api import mode
 
 _VERB = "brief_verb.verb"
+# Runs of daimon's verb at most (each a whole brief): past it, refused.
+MAX_VARIANTS = 64
 
 
 class NotReproducible(RuntimeError):
-    """daimon's brief would call out (its LLM briefing, `gh`, the receipt signer)."""
+    """daimon's brief would print what a program or the network answers."""
 
 
 class Printed(NamedTuple):
@@ -47,38 +59,51 @@ class Printed(NamedTuple):
 
 _swap = threading.Lock()
 
+# Every output a world-check program can give that daimon's parsers accept
+# (`gh` state words, the signer's verdicts); each probe's own parser keeps its own.
+_ANSWERS = (*(json.dumps({"state": s}) for s in ("OPEN", "CLOSED", "MERGED")),
+            json.dumps({"valid": True}), json.dumps({"valid": False}))
+
+
+def _answers(probe: Any) -> tuple[Any, ...]:
+    """None (no answer: the program failed or timed out) and each value daimon's parser reads."""
+    values: list[Any] = [None]
+    for out in _ANSWERS:
+        try:
+            value = probe.parse(out)
+        except Exception:
+            continue
+        if value is not None and value not in values:
+            values.append(value)
+    return tuple(values)
+
 
 @contextlib.contextmanager
-def _no_probe_programs() -> Iterator[list[Any]]:
-    """World-check probes that would start a program are collected, not run."""
-    asked: list[Any] = []
+def _answered(table: Mapping[Any, Any], asked: dict[Any, Any]) -> Iterator[None]:
+    """World-check probes answered from `table` (absent: unanswered) and
+    collected in `asked`; the GitHub-remote question answered yes. Nothing starts."""
 
-    def collect(probes: dict, cwd: Any = None, deadline: Any = None, why: Any = None) -> dict:
-        asked.extend(probes)
-        return {}
+    def run(probes: dict, cwd: Any = None, deadline: Any = None, why: Any = None) -> dict:
+        asked.update(probes)
+        return {key: table.get(key) for key in probes}
+
+    def remote_state(project: Any) -> str:
+        return "github"  # "no-remote" and "git-failed" read as every `gh` probe unanswered
 
     with _swap:
-        original = worldcheck._run_probes
-        worldcheck._run_probes = collect
+        original = worldcheck._run_probes, worldcheck._remote_state
+        worldcheck._run_probes, worldcheck._remote_state = run, remote_state
         try:
-            yield asked
+            yield
         finally:
-            worldcheck._run_probes = original
+            worldcheck._run_probes, worldcheck._remote_state = original
 
 
-def brief(project_path: str | None = None, slug: str | None = None, *, team: bool = False) -> Printed:
-    """What `daimon brief [--project PATH | --slug SLUG] [--team]` prints
-    (plain) and returns. Raises NotReproducible when that needs a program or
-    the network."""
-    mode.require(_VERB)
+def _run(args: argparse.Namespace, table: Mapping[Any, Any], asked: dict[Any, Any]) -> Printed:
     from daimon_briefing.cli import brief as cli_brief  # ~70 ms: only when asked
 
-    if config.llm_briefing():
-        raise NotReproducible("daimon's LLM briefing is on (DAIMON_LLM_BRIEFING): its text is not reproducible offline")
-    args = argparse.Namespace(project=project_path, slug=slug, team=team, global_fallback=False, label=False,
-                              auto=False)
     out, err = io.StringIO(), io.StringIO()
-    with _no_probe_programs() as asked, contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+    with _answered(table, asked), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:
             rc = cli_brief._cmd_brief.__wrapped__(args, effects_commit.Pending())
         except (jsonl.Refused, view.ScopeRefused) as exc:  # as daimon's `main` reports them
@@ -87,8 +112,51 @@ def brief(project_path: str | None = None, slug: str | None = None, *, team: boo
         except Exception as exc:  # daimon's process would end on it: exit 1 and a traceback
             print(f"error: daimon's brief raised {type(exc).__name__}; nothing more was printed", file=err)
             rc = 1
-    if asked:
-        raise NotReproducible(
-            f"daimon's world-check would start `gh` or the receipt signer for {len(asked)} claim(s) "
-            "(DAIMON_WORLDCHECK is on): its text is not reproducible offline")
     return Printed(int(rc or 0), out.getvalue(), err.getvalue())
+
+
+def _asked_of(key: Any) -> str:
+    cls, target = (key[0], key[1]) if isinstance(key, tuple) and len(key) == 2 else (key, "")
+    if cls == worldcheck.RECEIPT_VALIDITY:
+        return f"the receipt signer about session {target}"
+    if cls == worldcheck.PR_STATE:
+        kind, _, num = str(target).partition("/")
+        return f"`gh` about {'PR' if kind == 'pr' else kind} #{num}"
+    return f"a program about {cls} {target}"
+
+
+def brief(project_path: str | None = None, slug: str | None = None, *, team: bool = False) -> Printed:
+    """What `daimon brief [--project PATH | --slug SLUG] [--team]` prints
+    (plain) and returns. Raises NotReproducible when that depends on what a
+    program or the network answers."""
+    mode.require(_VERB)
+    if config.llm_briefing():
+        raise NotReproducible("daimon's LLM briefing is on (DAIMON_LLM_BRIEFING): its text is not reproducible offline")
+    args = argparse.Namespace(project=project_path, slug=slug, team=team, global_fallback=False, label=False,
+                              auto=False)
+    asked: dict[Any, Any] = {}
+    printed = _run(args, {}, asked)
+    if not asked:
+        return printed
+    keys = list(asked)
+    choices = [_answers(asked[key]) for key in keys]
+    combinations = 1
+    for values in choices:
+        combinations *= len(values)
+    if combinations > MAX_VARIANTS:
+        raise NotReproducible(
+            f"daimon's world-check would ask {', '.join(_asked_of(k) for k in keys)} (DAIMON_WORLDCHECK is on): "
+            "too many answers to rule out that one changes the text; not reproducible offline")
+    changes: set[Any] = set()
+    for values in itertools.product(*choices):
+        table = {key: value for key, value in zip(keys, values, strict=True) if value is not None}
+        if not table:
+            continue
+        if _run(args, table, {}) != printed:
+            changes.update(table)
+    if changes:
+        raise NotReproducible(
+            f"daimon's world-check would ask {', '.join(_asked_of(k) for k in keys if k in changes)} "
+            "(DAIMON_WORLDCHECK is on), and the answer changes what `daimon brief` prints: "
+            "not reproducible offline")
+    return printed

@@ -437,14 +437,18 @@ CONTRACTS: tuple[Contract, ...] = (
                   _truncation_marker)),
     # -- brief_verb -------------------------------------------------------------
     Contract("brief_verb.verb", "brief_verb",
-             "cli.brief._cmd_brief (its body under `committing`), effects_commit.Pending, worldcheck._run_probes",
-             "daimon's brief verb runs with an effects collector nobody commits; world-check probes that "
-             "would start a program are collected, not run",
+             "cli.brief._cmd_brief (its body under `committing`), effects_commit.Pending, worldcheck._run_probes, "
+             "worldcheck._remote_state",
+             "daimon's brief verb runs with an effects collector nobody commits; the world-check's programs "
+             "(`git remote -v`, `gh`, the receipt signer) are answered from a table, never started; each probe "
+             "carries the parser of its program's output",
              "`brief --as-daimon` (daimon's own bytes and exit code)",
              _all(_source_signature("daimon_briefing.cli.brief:_cmd_brief", "args fx"),
                   _signature("daimon_briefing.effects_commit:Pending", "usage"),
                   _signature("daimon_briefing.effects_commit:Pending.add", "self more"),
-                  _signature("daimon_briefing.worldcheck:_run_probes", "probes cwd deadline why"))),
+                  _signature("daimon_briefing.worldcheck:_run_probes", "probes cwd deadline why"),
+                  _signature("daimon_briefing.worldcheck:_remote_state", "project"),
+                  _fields("daimon_briefing.worldcheck:Probe", "argv stdin parse"))),
 )
 
 # Verbs that need a private daimon call: off in safe mode.
