@@ -308,3 +308,26 @@ def test_the_remote_line_says_which_projects_it_receives(team: TeamView) -> None
     assert "warning: daimon-team.toml: bad [scope]" in said
     granted = closed.model_copy(update={"granted_by_env": True})
     assert "scope: none configured — DAIMON_TEAM_PROJECT grants this machine's sessions" in remote_phrase(granted)
+
+
+def test_safe_mode_shows_the_teammates_and_says_the_clones_counts_are_off(
+    team_store: TeamStore, team: TeamView, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Safe mode (issue 30.3): the teammates' memory is daimon's public read and
+    still equals the full mode's; the clones' counts and where a quarantine is
+    published need daimon's private names, so they are left out with the reason."""
+    from daimon_tui.store.daimon_api import mode
+
+    monkeypatch.setenv(mode.ENV_SAFE, "1")
+    mode.set_current(None)
+    try:
+        safe = load_team(reader.resolve_project(str(team_store.project)))
+    finally:
+        monkeypatch.delenv(mode.ENV_SAFE)
+        mode.set_current(None)
+    # which clone holds a teammate, and when it arrived there, come from the clones too
+    assert safe.teammates == tuple(m.model_copy(update={"remotes": (), "arrived": None}) for m in team.teammates)
+    assert _our_blocks(safe) == _our_blocks(team)
+    assert safe.remotes == () and safe.own_quarantines == () and safe.publishes_to == ()
+    assert any("the team status is off in safe mode" in n.message and "teamsync._branch" in n.message
+               for n in safe.notes)
