@@ -413,3 +413,12 @@ def test_the_private_name_guard_sees_a_read_a_held_function_and_a_swap() -> None
                     "daimon_tui.store.daimon_api.recall.daimon_ensure_fresh called "
                     "(daimon_briefing.recall._ensure_fresh)",
                     "daimon_tui.store.daimon_api.contracts swapped daimon_briefing.store.project_slug"], seen
+
+
+def test_a_public_render_that_drifts_from_daimons_own_line_breaks_its_contract(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    real = briefing.render_selection
+    monkeypatch.setattr(briefing, "render_selection", lambda sel: real(sel).replace(" [carried]", " [old]"))
+    outcome = contracts.check(contracts.by_id("rendering.item-line"))
+    assert not outcome.holds
+    assert "briefing.render_selection of one item is not briefing._line" in (outcome.problem or "")

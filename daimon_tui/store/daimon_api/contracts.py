@@ -223,11 +223,14 @@ _SAMPLE_ITEMS: tuple[dict, ...] = (
     {"id": "o-cccccc", "text": "tag 0.9", "trust": "verbatim", "quote": "tag", "_supersede_candidate": "o-dddddd",
      "_worldcheck": {"note": "branch gone", "status": "contradicted"}},
     {"id": "b-eeeeee", "text": "x" * 500, "trust": "surmise", "_stale_carried_days": 3.5},
+    # hostile: a header inside the text, trust classes of the wrong type
+    {"text": "a\nDecisions made:\nOpen loops:\n- [✓ verbatim] b", "trust": ["verbatim"], "quote": 7},
+    {"text": None, "trust": 1, "because": {"x": 1}},
 )
 
 
 def _public_line() -> None:
-    """Our public render of one item (`rendering.line`, `mark`, `section_field`)
+    """Our public render of one item (`rendering.rendered_line`, `rendered_mark`, `field_of`)
     gives the bytes `briefing._line`, `_mark` and `_section_field` give."""
     from daimon_tui.store.daimon_api import rendering
 
@@ -235,16 +238,16 @@ def _public_line() -> None:
     field = _get("daimon_briefing.briefing:_section_field")
     for item in _SAMPLE_ITEMS:
         for degraded in (False, True):
-            if rendering.mark(item, degraded) != mark(item, degraded):
+            if rendering.rendered_mark(item, degraded) != mark(item, degraded):
                 raise Broken(f"the public render's mark of {item.get('trust')!r} is not briefing._mark's")
             for briefable in (False, True):
-                if rendering.line(dict(item), degraded, briefable) != line(dict(item), degraded, briefable):
+                if rendering.rendered_line(dict(item), degraded, briefable) != line(dict(item), degraded, briefable):
                     raise Broken(f"briefing.render_selection of one item is not briefing._line "
                                  f"(degraded={degraded}, briefable={briefable})")
     from daimon_briefing import briefing
 
     for section in briefing.SECTION_ORDER:
-        if rendering.section_field(section) != field(section):
+        if rendering.field_of(section) != field(section):
             raise Broken(f"schema.ITEM_FIELDS[SECTION_FIELD[{section!r}]] is not briefing._section_field's")
 
 

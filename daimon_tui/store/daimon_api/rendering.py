@@ -19,26 +19,39 @@ from daimon_briefing import briefing, marks, render, schema
 
 from daimon_tui.store.daimon_api import mode
 
+_ITEM_LINE = "rendering.item-line"
 _PANEL = "rendering.panel"
 
 _FIELDS = {(f.section, f.key): f for f in schema.ITEM_FIELDS}
 
 
-def section_field(section: str) -> schema.ItemField:
-    """The checkpoint field a briefing section shows (daimon's own map)."""
+def field_of(section: str) -> schema.ItemField:
+    """The checkpoint field a briefing section shows (daimon's own map); unchecked, for the contract."""
     return _FIELDS[briefing.SECTION_FIELD[section]]
+
+
+def section_field(section: str) -> schema.ItemField:
+    mode.require(_ITEM_LINE)
+    return field_of(section)
 
 
 @functools.cache
 def _section_for(briefable: bool) -> str:
     """A section whose items render with (or without) a resolve handle."""
     return next(s for s in briefing.SECTION_ORDER
-                if not section_field(s).singleton and (s in briefing.BRIEFABLE_SECTIONS) == briefable)
+                if not field_of(s).singleton and (s in briefing.BRIEFABLE_SECTIONS) == briefable)
 
 
 def line(item: dict, degraded: bool = False, briefable: bool = False) -> str:
     """The item's line (with its continuation lines) as `daimon brief` prints
-    it: a briefing of this one item, unbudgeted, cut below its section header."""
+    it; `Unavailable` when the contract that pins it to daimon's own broke."""
+    mode.require(_ITEM_LINE)
+    return rendered_line(item, degraded, briefable)
+
+
+def rendered_line(item: dict, degraded: bool = False, briefable: bool = False) -> str:
+    """A briefing of this one item, unbudgeted, cut below its section header
+    (unchecked, for the contract)."""
     section = _section_for(briefable)
     selection = briefing.Selection({section: [item]}, {}, {}, order=[], totals={}, cap=None, stale_days=None,
                                    budget=None, degraded=degraded, rulings=(), count_line=None, panels=[],
@@ -55,20 +68,40 @@ def label(rendered: str) -> str | None:
     return rendered[len(bullet) + 2:].split("]", 1)[0]
 
 
+@functools.lru_cache(maxsize=256)
+def _mark_of(trust: Any, degraded: bool) -> str:
+    return label(rendered_line({"trust": trust, "text": ""}, degraded)) or ""
+
+
+def rendered_mark(item: Mapping, degraded: bool = False) -> str:
+    """daimon's trust mark for the item's stored class (not aged): the mark of
+    a one-item render holding only that class, kept per class (unchecked, for the contract)."""
+    trust = item.get("trust")
+    try:
+        return _mark_of(trust, bool(degraded))
+    except TypeError:  # an unhashable class (hostile JSON): rendered, not kept
+        return label(rendered_line({"trust": trust, "text": ""}, degraded)) or ""
+
+
 def mark(item: Mapping, degraded: bool = False) -> str:
-    """daimon's trust mark for the item's stored class (not aged)."""
-    return label(line({"trust": item.get("trust"), "text": ""}, degraded)) or ""
+    mode.require(_ITEM_LINE)
+    return rendered_mark(item, degraded)
 
 
 @functools.cache
+def _words() -> dict[str, str]:
+    return {
+        rendered_mark({"trust": "verbatim"}): "verbatim",
+        rendered_mark({"trust": "inferred"}): "inferred",
+        rendered_mark({}): "untagged",
+        rendered_mark({"trust": "verbatim"}, True): "unverified-verbatim",
+    }
+
+
 def mark_words() -> dict[str, str]:
     """daimon's four item marks -> our words for them."""
-    return {
-        mark({"trust": "verbatim"}): "verbatim",
-        mark({"trust": "inferred"}): "inferred",
-        mark({}): "untagged",
-        mark({"trust": "verbatim"}, True): "unverified-verbatim",
-    }
+    mode.require(_ITEM_LINE)
+    return _words()
 
 
 def truncation_marker() -> str | None:

@@ -559,6 +559,10 @@ def load_briefing(project: ProjectRef, now: float | None = None, *, session_id: 
                     raw = {"text": str(raw)}  # contradictions may be bare strings
                 try:
                     item = _with_recorded(_item(key, raw, degraded, snap), recorded.get(str(raw.get("id"))))
+                except Unavailable as exc:  # safe mode, its render's contract broken: said once, not per item
+                    if str(exc) not in {n.message for n in notes}:
+                        notes += (Diagnostic(level="error", source="daimon-tui", message=str(exc)),)
+                    continue
                 except Exception as exc:  # one malformed item; the others show
                     notes += (_unreadable_item(project, session_id, key, raw, exc),)
                     continue
