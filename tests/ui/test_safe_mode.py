@@ -56,3 +56,20 @@ async def test_no_banner_in_full_mode(demo_store: demo.DemoStore) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         assert not app.screen.query_one(SafeModeBanner).display
+
+
+async def test_as_of_in_history_is_refused_with_the_reason_in_safe_mode(demo_store: demo.DemoStore, safe: None) -> None:
+    from daimon_tui.ui.screens.history import HistoryScreen
+
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("2")
+        await settle(pilot, rounds=4)
+        screen = app.screen
+        assert isinstance(screen, HistoryScreen)
+        await pilot.press("@")
+        await settle(pilot)
+        assert app.screen is screen  # no picker: refused before it
+        said = [str(n.message) for n in app._notifications]
+        assert any("the briefing as of a time is off in safe mode" in m and "store._session_files" in m for m in said)
