@@ -133,7 +133,8 @@ def test_an_untested_daimon_opens_in_safe_mode_and_says_what_is_off(
     banner = current.banner()
     assert banner and "daimon-briefing 0.70.1" in banner and "public API only" in banner
     off = [line.split(": off (")[0] for line in current.off()]
-    assert {"the kept fold", "retract", "the briefing as of a time", "the team status", "the receipt audit",
+    assert {"the kept fold", "retract", "the briefing as of a time", "the team status",
+            "the receipt audit's own signature check",
             "the transcript excerpt and the witnesses' words", "`brief --as-daimon` (daimon's own bytes and exit code)",
             "the demo store's dates"} <= set(off)
     assert all(what in banner for what in off)
@@ -338,6 +339,7 @@ print(json.dumps({
     "timelines": [json.loads(t.model_dump_json()) for t in timelines],
     "diff": json.loads(diff.model_dump_json()),
     "audit": [d.message for d in audited.diagnostics],
+    "receipts": [[r.session_id, r.state, r.daimon_state] for r in audited.receipts],
     "team": json.loads(teamed.model_dump_json()),
 }))
 '''
@@ -371,7 +373,14 @@ def test_safe_mode_reads_equal_daimons_with_the_kept_fold_off(demo_store: demo.D
     for off, needs in (("as_of", "store._session_files"), ("as_daimon", "cli.brief._cmd_brief"),
                        ("evidence", "inspector._legacy_source")):
         assert got[off] and "off in safe mode" in got[off] and needs in got[off], (off, got[off])
-    assert any("the receipt audit is off in safe mode" in line for line in got["audit"]), got["audit"]
+    assert any("the receipt audit's own signature check is off in safe mode" in line for line in got["audit"])
+    # the audit still lists every session, with daimon's own (public) byte check
+    from daimon_tui.store.read import audit
+
+    assert [sid for sid, _s, _d in got["receipts"]] == [r.session_id for r in audit.load_audit(
+        reader.resolve_project(str(demo_store.project))).receipts]
+    assert got["receipts"] and all(state == daimon for _sid, state, daimon in got["receipts"])
+    assert any(state == "mismatch" for _sid, state, _d in got["receipts"])  # the demo's edited session
     # The same reads in full mode, here: equal (the briefed split aside, which is off and says so).
     from daimon_tui.store.read import details, history, search
 

@@ -403,7 +403,8 @@ CONTRACTS: tuple[Contract, ...] = (
                   _signature("daimon_briefing.inspector:_bytes_axis", "receipt resolution messages"))),
     # -- receipts --------------------------------------------------------------
     Contract("receipts.names", "receipts", "receipts._PUB_FILE, receipts._SIDECAR_SUFFIX, receipts._BINDING",
-             "where the public key and a receipt live, and the binding a receipt signs", "the receipt audit",
+             "where the public key and a receipt live, and the binding a receipt signs",
+             "the receipt audit's own signature check",
              _receipt_names),
     # -- team ------------------------------------------------------------------
     Contract("team.sidecar", "team",

@@ -8,6 +8,15 @@ from daimon_briefing import receipts
 from daimon_tui.store.daimon_api import mode
 
 
+def refusal() -> str | None:
+    """Why our own receipt check is off in this mode (safe mode), or None."""
+    try:
+        mode.require("receipts.names")
+    except mode.Unavailable as exc:
+        return str(exc)
+    return None
+
+
 def public_key_file_name() -> str:
     mode.require("receipts.names")
     return receipts._PUB_FILE

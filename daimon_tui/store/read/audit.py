@@ -293,6 +293,10 @@ def _shown_marks(project: ProjectRef) -> dict[str, str]:
     return {i.id: i.mark for i in (*read.items(), *read.resolved) if i.id}
 
 
+# The states daimon's public byte check answers.
+_DAIMON_STATES = frozenset({"unsigned", "missing", "match", "mismatch"})
+
+
 def _receipt_rows(
     project: ProjectRef, latest: Mapping | None, snap: object, diagnostics: list[Diagnostic]
 ) -> tuple[ReceiptRow, ...]:
@@ -305,7 +309,13 @@ def _receipt_rows(
             )
         )
     root = config.checkpoint_dir().resolve()
-    jwk = _public_jwk(diagnostics)
+    # safe mode: our signature check needs daimon's private receipt names;
+    # daimon's public byte check (`api.receipt_state`) answers alone.
+    native_off = daimon_receipts.refusal()
+    if native_off:
+        diagnostics.append(Diagnostic(level="info", source="audit", message=(
+            f"{native_off}; each session shows daimon's own byte check (`api.receipt_state`)")))
+    jwk = _public_jwk(diagnostics) if not native_off else None
     latest_sid = latest.get("session_id") if isinstance(latest, Mapping) else None
     closed = frozenset(getattr(snap, "resolved_refs", ()) or ())
     # Only tombstones are wanted: the kept fold hands daimon's reader just the
@@ -324,7 +334,7 @@ def _receipt_rows(
         created = entry.created if isinstance(entry.created, str) else None
         base = {"session_id": sid, "created": created, "latest": sid == latest_sid}
         file_path = root / f"{sid}.json"
-        sidecar_path = root / f"{sid}{daimon_receipts.sidecar_suffix()}"
+        sidecar_path = root / f"{sid}{daimon_receipts.sidecar_suffix()}" if not native_off else None
         if not paths.safe_component(sid) or not paths.inside(root, file_path):
             diagnostics.append(
                 Diagnostic(
@@ -342,7 +352,7 @@ def _receipt_rows(
         file_bytes, file_mtime = _read(file_path)
         sidecar_bytes: bytes | None = None
         sidecar_mtime: float | None = None
-        if sidecar_path.is_symlink() and not paths.inside(root, sidecar_path):
+        if sidecar_path is not None and sidecar_path.is_symlink() and not paths.inside(root, sidecar_path):
             diagnostics.append(
                 Diagnostic(
                     level="error",
@@ -360,18 +370,10 @@ def _receipt_rows(
                 )
             )
             continue
-        if sidecar_path.exists() or sidecar_path.is_symlink():
+        if sidecar_path is not None and (sidecar_path.exists() or sidecar_path.is_symlink()):
             sidecar_bytes, sidecar_mtime = _read(sidecar_path)
             if sidecar_bytes is None:
                 sidecar_bytes = b""  # present but unreadable: not the same as absent
-        verdict: ReceiptVerdict = check_receipt(
-            file_bytes,
-            sidecar_bytes,
-            jwk,
-            binding=daimon_receipts.binding(),
-            method=receipts.METHOD,
-            kid=receipts.KID,
-        )
         daimon_state, daimon_detail = None, None
         try:
             parsed = json.loads(file_bytes) if file_bytes is not None else None
@@ -379,6 +381,12 @@ def _receipt_rows(
             daimon_state, daimon_detail = answer.get("state"), answer.get("detail")
         except ValueError:
             daimon_state = "unsigned"  # daimon reads an unparsable file as carrying no marker
+        if native_off:
+            verdict = ReceiptVerdict(state=daimon_state if daimon_state in _DAIMON_STATES else "unreadable",
+                                     cause=daimon_detail or "daimon's byte check (the signature is not checked)")
+        else:
+            verdict = check_receipt(file_bytes, sidecar_bytes, jwk, binding=daimon_receipts.binding(),
+                                    method=receipts.METHOD, kid=receipts.KID)
         degrades = sid == latest_sid and daimon_state in {"missing", "mismatch"}
         if shown is None and sid == latest_sid and (verdict.failed or degrades):
             shown = _shown_marks(project)
