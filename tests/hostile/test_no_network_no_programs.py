@@ -195,3 +195,27 @@ def test_the_worlds_evidence_starts_no_program(demo_store: demo.DemoStore, start
                         "2099-01-01T00:00:00Z")
     assert ev.files and ev.files[0].lines == ("x = 2",)
     assert started == [] and not marker.exists()
+
+
+def test_as_daimon_with_world_check_on_starts_no_probe_program(
+    sandbox_root: Path, started: list[list[str]], no_network: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """daimon's world-check would run `git remote -v`, `gh` (on PATH here) and
+    the receipt signer (the demo's): `brief --as-daimon` starts none of them,
+    whatever it then prints or refuses (issue 25.3)."""
+    from daimon_tui import cli
+
+    with demo.sandboxed(sandbox_root, settings={"DAIMON_WORLDCHECK": "1"}) as store:
+        demo.populate(store.project)
+        bin_dir = sandbox_root / "bin"
+        bin_dir.mkdir()
+        (bin_dir / "gh").write_text("#!/bin/sh\necho '{\"state\": \"OPEN\"}'\n")
+        (bin_dir / "gh").chmod(0o755)
+        monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")
+        started.clear()
+        config._git_toplevel.cache_clear()  # as in a fresh process
+        rc = cli.main(["brief", "--as-daimon", "--project", str(store.project)])
+    assert rc in (0, 2)
+    assert no_network == []
+    for argv in started:
+        assert Path(argv[0]).name == "git" and "rev-parse" in argv, started
