@@ -10,6 +10,8 @@ mode's read, with nothing of daimon's swapped.
 from __future__ import annotations
 
 import ast
+import contextlib
+import io
 import json
 import subprocess
 import sys
@@ -322,6 +324,19 @@ timelines = [history.timeline(ref, i.id) for i in ours.items() if i.id]
 diff = history.diff_generations(ref, None, None)
 audited = audit.load_audit(ref)
 teamed = team.load_team(ref, now)
+from daimon_tui.store.read import health, queue
+witnessed = [history.witnesses(ref, i.id) for i in ours.items() if i.id]
+triage = queue.build_queue(ref, now)
+charted = health.health(ref, now=now)
+listed = reader.list_projects()
+import io
+from daimon_tui import cli
+headless = {}
+for argv in (["brief", "--json"], ["brief", "--team", "--json"], ["check", "--json"], ["audit", "--json"],
+             ["search", "retry", "--json"], ["review", "--json"], ["stats", "--json"], ["diff", "--json"]):
+    said = io.StringIO()
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(said):
+        headless[" ".join(argv)] = [cli.main([*argv, "--project", sys.argv[1]]), said.getvalue()[-300:]]
 print(json.dumps({
     "safe": current.safe,
     "broken": [o.contract.id for o in current.broken],
@@ -341,6 +356,10 @@ print(json.dumps({
     "audit": [d.message for d in audited.diagnostics],
     "receipts": [[r.session_id, r.state, r.daimon_state] for r in audited.receipts],
     "team": json.loads(teamed.model_dump_json()),
+    "witnesses": [json.loads(w.model_dump_json()) for w in witnessed],
+    "queue": [e.ref for e in triage.entries],
+    "health": [n.message for n in charted.diagnostics],
+    "headless": headless,
 }))
 '''
 
@@ -368,6 +387,12 @@ def test_safe_mode_reads_equal_daimons_with_the_kept_fold_off(demo_store: demo.D
     got = json.loads(done.stdout.splitlines()[-1])
     assert got["safe"] and got["broken"] == ["reading.fold-appended"]
     assert got["private"] == []
+    # the headless reports answer as in full mode (the stderr line aside)
+    from daimon_tui import cli
+
+    for argv, (rc, _err) in got["headless"].items():
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            assert cli.main([*argv.split(), "--project", str(demo_store.project)]) == rc, (argv, _err)
     assert got["swapped"] == [] and got["kept_fold_installed"] is False
     assert got["first_paint"] and "the first paint is off in safe mode" in got["first_paint"]
     for off, needs in (("as_of", "store._session_files"), ("as_daimon", "cli.brief._cmd_brief"),
@@ -395,6 +420,12 @@ def test_safe_mode_reads_equal_daimons_with_the_kept_fold_off(demo_store: demo.D
     assert got["sessions"] == json.loads(history.sessions(ref).model_dump_json())
     assert got["timelines"] == [json.loads(history.timeline(ref, i.id).model_dump_json()) for i in full.items() if i.id]
     assert got["diff"] == json.loads(history.diff_generations(ref, None, None).model_dump_json())
+    assert got["witnesses"] == [json.loads(history.witnesses(ref, i.id).model_dump_json())
+                                for i in full.items() if i.id]
+    from daimon_tui.store.read import queue
+
+    assert got["queue"] == [e.ref for e in queue.build_queue(ref, NOW).entries]
+    assert any("the briefing as of a time is off in safe mode" in line for line in got["health"])
 
 
 GUARD_CHECK = r'''
