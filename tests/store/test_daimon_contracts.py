@@ -137,7 +137,8 @@ def test_an_untested_daimon_opens_in_safe_mode_and_says_what_is_off(
     off = [line.split(": off (")[0] for line in current.off()]
     assert {"the kept fold", "retract", "the briefing as of a time", "the team status",
             "the receipt audit's own signature check",
-            "the transcript excerpt and the witnesses' words", "`brief --as-daimon` (daimon's own bytes and exit code)",
+            "the witnesses' words and reading transcripts ahead",
+            "`brief --as-daimon` (daimon's own bytes and exit code)",
             "the demo store's dates"} <= set(off)
     assert all(what in banner for what in off)
     assert "the briefing's item lines" in current.public_equivalents()
@@ -317,7 +318,9 @@ def refused(call):
 first = refused(lambda: first_paint.provisional_briefing(ref, now))
 item = next(i for i in ours.items() if i.id)
 detail = details.read_details(ref, item.id, now)
-evidence = transcripts.read_evidence(ref, item.id, brief=True)
+quoted = next(i for i in ours.items() if i.id and any(b.kind == "corroborated" for b in i.badges))
+evidence = transcripts.read_evidence(ref, quoted.id, brief=True)
+pager = transcripts.read_full_transcript(ref, quoted.id)
 found = search.search(ref, "upload")
 listing = history.sessions(ref)
 timelines = [history.timeline(ref, i.id) for i in ours.items() if i.id]
@@ -348,7 +351,8 @@ print(json.dumps({
     "as_daimon": refused(lambda: brief_verb.brief(str(ref.path))),
     "briefing": json.loads(ours.model_dump_json()),
     "detail": json.loads(detail.model_dump_json()) if detail else None,
-    "evidence": evidence.error,
+    "evidence": json.loads(evidence.model_dump_json()),
+    "pager": json.loads(pager.model_dump_json()),
     "search": json.loads(found.model_dump_json()),
     "sessions": json.loads(listing.model_dump_json()),
     "timelines": [json.loads(t.model_dump_json()) for t in timelines],
@@ -395,8 +399,7 @@ def test_safe_mode_reads_equal_daimons_with_the_kept_fold_off(demo_store: demo.D
             assert cli.main([*argv.split(), "--project", str(demo_store.project)]) == rc, (argv, _err)
     assert got["swapped"] == [] and got["kept_fold_installed"] is False
     assert got["first_paint"] and "the first paint is off in safe mode" in got["first_paint"]
-    for off, needs in (("as_of", "store._session_files"), ("as_daimon", "cli.brief._cmd_brief"),
-                       ("evidence", "inspector._legacy_source")):
+    for off, needs in (("as_of", "store._session_files"), ("as_daimon", "cli.brief._cmd_brief")):
         assert got[off] and "off in safe mode" in got[off] and needs in got[off], (off, got[off])
     assert any("the receipt audit's own signature check is off in safe mode" in line for line in got["audit"])
     # the audit still lists every session, with daimon's own (public) byte check
@@ -415,6 +418,18 @@ def test_safe_mode_reads_equal_daimons_with_the_kept_fold_off(demo_store: demo.D
     assert {**got["briefing"], "notes": []} == _without_the_split(json.loads(full.model_dump_json()))
     item = next(i for i in full.items() if i.id)
     assert got["detail"] == json.loads(details.read_details(ref, item.id, NOW).model_dump_json())
+    # the item's transcript excerpt: where `why` (public) names it, as full mode shows it; each
+    # witness's words need `why`'s private steps for that session's copy, and say so
+    from daimon_tui.store.read import transcripts
+
+    quoted = next(i for i in full.items() if i.id and any(b.kind == "corroborated" for b in i.badges))
+    evidence = json.loads(transcripts.read_evidence(ref, quoted.id, brief=True).model_dump_json())
+    assert got["evidence"]["item"] == evidence["item"]  # the demo keeps no transcript: said alike
+    assert got["pager"] == json.loads(transcripts.read_full_transcript(ref, quoted.id).model_dump_json())
+    assert evidence["witnesses"] and len(got["evidence"]["witnesses"]) == len(evidence["witnesses"])
+    for words in got["evidence"]["witnesses"]:
+        assert "off in safe mode" in words["excerpt"]["unavailable"] and "inspector._legacy_source" in words[
+            "excerpt"]["unavailable"]
     assert {**got["search"], "seconds": 0} == {**json.loads(search.search(ref, "upload").model_dump_json()),
                                                "seconds": 0}
     assert got["sessions"] == json.loads(history.sessions(ref).model_dump_json())

@@ -209,3 +209,29 @@ def test_read_ahead_keeps_every_quoted_items_transcript(store: demo.DemoStore) -
     with paths[0].open("a", encoding="utf-8") as handle:
         handle.write("\n")
     assert not transcript_source.kept(paths[0])
+
+
+def test_safe_mode_shows_the_items_excerpt_from_whys_public_answer(
+        store: demo.DemoStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Safe mode (issue 30.3): the source and the `bytes` axis come from
+    `api.why`, not from its private steps: the item's excerpt is the full
+    mode's, edited transcript included; a witness's copy, which `why` does not
+    answer for, says why its words are not shown."""
+    from daimon_tui.store.daimon_api import mode
+
+    item_id = ids(store.project)[RETRY]
+    path = demo_transcripts.transcript_path("S-day3")
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps({"type": "user", "uuid": "late", "timestamp": "2026-12-02T00:00:00.000Z",
+                                 "message": {"role": "user", "content": "an afterthought"}}) + "\n")
+    full = transcripts.read_evidence(ref(store), item_id)
+    monkeypatch.setenv(mode.ENV_SAFE, "1")
+    mode.set_current(None)
+    try:
+        safe = transcripts.read_evidence(ref(store), item_id)
+    finally:
+        monkeypatch.delenv(mode.ENV_SAFE)
+        mode.set_current(None)
+    assert safe.item == full.item and safe.item is not None and safe.item.turns and safe.item.bytes == "changed"
+    assert [w.session_id for w in safe.witnesses] == [w.session_id for w in full.witnesses]
+    assert all("off in safe mode" in (w.excerpt.unavailable or "") for w in safe.witnesses)

@@ -398,7 +398,7 @@ CONTRACTS: tuple[Contract, ...] = (
     # -- evidence --------------------------------------------------------------
     Contract("evidence.source", "evidence", "inspector._legacy_source, inspector._bytes_axis",
              "how `why` names an old item's transcript and judges the transcript's bytes",
-             "the transcript excerpt and the witnesses' words",
+             "the witnesses' words and reading transcripts ahead",
              _all(_signature("daimon_briefing.inspector:_legacy_source", "item"),
                   _signature("daimon_briefing.inspector:_bytes_axis", "receipt resolution messages"))),
     # -- receipts --------------------------------------------------------------

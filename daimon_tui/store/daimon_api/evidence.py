@@ -11,6 +11,15 @@ from daimon_briefing import inspector
 from daimon_tui.store.daimon_api import mode
 
 
+def refusal() -> str | None:
+    """Why `why`'s private steps are off in this mode (safe mode), or None."""
+    try:
+        mode.require("evidence.source")
+    except mode.Unavailable as exc:
+        return str(exc)
+    return None
+
+
 def legacy_source(item: dict[str, Any]) -> dict | None:
     """The source `why` infers for an item with no quote receipt (its origin session)."""
     mode.require("evidence.source")

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from daimon_briefing import config, provenance, transcript
+from daimon_briefing import api, config, provenance, transcript
 
 from daimon_tui.store.daimon_api import evidence as daimon_evidence
 
@@ -68,17 +68,45 @@ def resolver() -> provenance.SourceResolver:
     return _resolver[1]
 
 
+@dataclass(frozen=True)
+class Told:
+    """What daimon's public `why` says of an item's transcript: the source it
+    names and its `bytes` axis (safe mode: the steps `why` takes are private)."""
+
+    source: dict | None
+    bytes: str
+
+
+def private_steps_off() -> str | None:
+    """Why the steps `why` takes cannot be taken here (safe mode), or None."""
+    return daimon_evidence.refusal()
+
+
+def told_by_why(project_dir: Any, item_id: str) -> Told | None:
+    """`api.why(include_source=True)`'s source and bytes axis for the item; None when it answers nothing."""
+    result = api.why(project_dir, item_id, include_source=True)
+    axes = result.get("axes") if isinstance(result, dict) else None
+    if not isinstance(axes, dict):
+        return None
+    source = result.get("source")
+    return Told(source=source if provenance.valid_source_ref(source) else None, bytes=str(axes.get("bytes")))
+
+
 def receipt_of(copy: dict[str, Any]) -> dict | None:
     receipt = copy.get("quote_provenance")
     return receipt if provenance.valid_quote_receipt(receipt) else None
 
 
-def locate(copy: dict[str, Any], finder: provenance.SourceResolver | None = None,
+def locate(copy: dict[str, Any], finder: provenance.SourceResolver | None = None, told: Told | None = None,
            ) -> tuple[dict | None, provenance.SourceResolution]:
     """The source daimon names for `copy` (an item as stored, or a witness's
-    projection) and its resolver's decision; the transcript is not read."""
+    projection; `told`: as `why` named it) and its resolver's decision; the
+    transcript is not read."""
     receipt = receipt_of(copy)
-    source = receipt["source"] if receipt is not None else daimon_evidence.legacy_source(copy)
+    if told is not None:
+        source = told.source
+    else:
+        source = receipt["source"] if receipt is not None else daimon_evidence.legacy_source(copy)
     if source is None:
         return None, provenance.SourceResolution("unsupported")
     return source, (finder or resolver()).resolve(source)
@@ -120,8 +148,11 @@ def parse(path: Path) -> Parsed | None:
     return found
 
 
-def bytes_state(receipt: dict | None, resolution: provenance.SourceResolution, parsed: Parsed | None) -> str:
+def bytes_state(receipt: dict | None, resolution: provenance.SourceResolution, parsed: Parsed | None,
+                told: Told | None = None) -> str:
     """daimon's `bytes` axis (unchanged | changed | unknown), kept per stat and receipt digest."""
+    if told is not None:
+        return told.bytes
     if receipt is None or resolution.path is None or parsed is None:
         return "unknown"
     key = (str(resolution.path), parsed.stamp, str(receipt["digest"].get("value")))

@@ -27,6 +27,7 @@ from daimon_briefing import provenance, schema, serializer, store, view
 
 from daimon_tui.domain import excerpt
 from daimon_tui.models import Frozen, ProjectRef
+from daimon_tui.store.daimon_api.mode import Unavailable
 from daimon_tui.store.read import transcript_source
 
 # A transcript larger than this is not parsed for the pane (daimon's parser
@@ -239,10 +240,11 @@ def _made(index: int, message: dict, ts: str | None, shown: str, before: int, af
 
 
 def excerpt_for(copy: dict[str, Any], quote: str | None, snap: Any, *, around: int = excerpt.FULL_AROUND,
-                limit: int = excerpt.FULL_TURN_CHARS) -> Excerpt:
+                limit: int = excerpt.FULL_TURN_CHARS, told: transcript_source.Told | None = None) -> Excerpt:
     """The excerpt of the transcript daimon locates for `copy` (an item as
-    stored, or the textless projection of a witness's session)."""
-    source, resolution = transcript_source.locate(copy)
+    stored, or the textless projection of a witness's session; `told`: the
+    source and bytes axis `why` gave, in safe mode)."""
+    source, resolution = transcript_source.locate(copy, told=told)
     base = {
         "session_id": source.get("session_id") if source else None,
         "host": source.get("host") if source else None,
@@ -264,7 +266,7 @@ def excerpt_for(copy: dict[str, Any], quote: str | None, snap: Any, *, around: i
                        unavailable=f"transcript {LOCATOR_WORDS.get(resolution.state, resolution.state)}")
     parsed = transcript_source.parse(resolution.path)
     receipt = transcript_source.receipt_of(copy)
-    base.update(locator="resolved", bytes=transcript_source.bytes_state(receipt, resolution, parsed))
+    base.update(locator="resolved", bytes=transcript_source.bytes_state(receipt, resolution, parsed, told))
     if parsed is None:
         return Excerpt(**{**base, "locator": "unreadable"}, unavailable=f"transcript {LOCATOR_WORDS['unreadable']}")
     messages = parsed.messages
@@ -307,13 +309,18 @@ def _witness_copy(sid: str, held: dict | None) -> dict[str, Any]:
     return copy
 
 
+def _told(project_dir: Any, item_id: str) -> transcript_source.Told:
+    told = transcript_source.told_by_why(project_dir, item_id)
+    if told is None:
+        raise Unavailable("daimon's `why` names no transcript for this item")
+    return told
+
+
 def read_evidence(project: ProjectRef, item_id: str, part: str = "all", brief: bool = False) -> Evidence:
     """The item's transcript excerpt (`part` "item"), its witnesses' words
     ("witnesses"), or both ("all"); `brief`: as much as the detail pane shows
     (one turn each side, turns cut shorter), else as much as `o` shows.
     Never raises."""
-    from daimon_tui.store.daimon_api.mode import Unavailable
-
     try:
         return _read(project, item_id, part, brief)
     except Unavailable as off:
@@ -333,7 +340,10 @@ def _read(project: ProjectRef, item_id: str, part: str, brief: bool) -> Evidence
         return Evidence(item_id=item_id, withheld=any(getattr(w, "item_id", None) == item_id
                                                          for w in opened.withheld))
     quote = item.get("quote") if isinstance(item.get("quote"), str) else None
-    main = excerpt_for(item, quote, snap, around=around, limit=limit) if part in ("all", "item") else None
+    # safe mode: the item's source and bytes axis are daimon's public `why`'s; a witness's copy has no such answer
+    off = transcript_source.private_steps_off()
+    told = _told(p, item_id) if off and part in ("all", "item") else None
+    main = excerpt_for(item, quote, snap, around=around, limit=limit, told=told) if part in ("all", "item") else None
     if part not in ("all", "witnesses"):
         return Evidence(item_id=item_id, item=main)
     rows = view.item_events(p, store.corroboration_ref(item_id), snap=snap)
@@ -350,6 +360,9 @@ def _read(project: ProjectRef, item_id: str, part: str, brief: bool) -> Evidence
                 getattr(w, "item_id", None) == item_id for w in held_open.withheld):
             words.append(WitnessWords(session_id=sid, excerpt=Excerpt(
                 session_id=sid, unavailable="daimon withholds this session's copy")))
+            continue
+        if off:
+            words.append(WitnessWords(session_id=sid, excerpt=Excerpt(session_id=sid, unavailable=off)))
             continue
         own_quote = held.get("quote") if held and isinstance(held.get("quote"), str) else quote
         words.append(WitnessWords(session_id=sid, excerpt=excerpt_for(
@@ -383,7 +396,8 @@ def read_full_transcript(project: ProjectRef, item_id: str) -> FullTranscript:
         if item is None:
             return FullTranscript(unavailable="daimon shows no transcript for a withheld or absent item")
         quote = item.get("quote") if isinstance(item.get("quote"), str) else None
-        whole = excerpt_for(item, quote, snap, around=10**9, limit=PAGER_TURN_CHARS)
+        told = _told(p, item_id) if transcript_source.private_steps_off() else None
+        whole = excerpt_for(item, quote, snap, around=10**9, limit=PAGER_TURN_CHARS, told=told)
     except Exception as exc:
         return FullTranscript(unavailable=f"transcript could not be read ({type(exc).__name__})")
     if whole.unavailable:
