@@ -328,6 +328,8 @@ def test_safe_mode_shows_the_teammates_and_says_the_clones_counts_are_off(
     # which clone holds a teammate, and when it arrived there, come from the clones too
     assert safe.teammates == tuple(m.model_copy(update={"remotes": (), "arrived": None}) for m in team.teammates)
     assert _our_blocks(safe) == _our_blocks(team)
-    assert safe.remotes == () and safe.own_quarantines == () and safe.publishes_to == ()
+    assert safe.remotes == () and safe.publishes_to == ()
+    # which clones hold each of the reader's quarantines: public names (`team.clone-of`)
+    assert safe.own_quarantines == team.own_quarantines and safe.routed == team.routed
     assert any("the team status is off in safe mode" in n.message and "teamsync._branch" in n.message
                for n in safe.notes)

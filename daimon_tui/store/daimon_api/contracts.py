@@ -263,6 +263,20 @@ def _public_demotes() -> None:
             raise Broken(f"store._demotes of a {status!r} row differs from is_resolved-or-supersede-candidate")
 
 
+def _public_clone_of() -> None:
+    """Our public clone name (the first segment under `config.team_dir()`) is `store._remote_of`'s."""
+    from daimon_briefing import config
+
+    from daimon_tui.store.daimon_api import team
+
+    remote_of = _get("daimon_briefing.store:_remote_of")
+    base = config.team_dir()
+    for path in (base / "acme" / "authors" / "ana" / "q.jsonl", base / "acme", base, base.parent / "elsewhere",
+                 Path("relative/path")):
+        if team.clone_of(path) != remote_of(path):
+            raise Broken(f"store._remote_of({path}) is not the first segment under config.team_dir()")
+
+
 def _section_field() -> None:
     field = _get("daimon_briefing.briefing:_section_field")("decisions")
     for name in ("section", "key", "briefable"):
@@ -408,15 +422,19 @@ CONTRACTS: tuple[Contract, ...] = (
              _receipt_names),
     # -- team ------------------------------------------------------------------
     Contract("team.sidecar", "team",
-             "teamsync._branch, teamsync._unpushed_count, teamsync._pending_count, store._remote_of, "
+             "teamsync._branch, teamsync._unpushed_count, teamsync._pending_count, "
              "store._own_team_dirs, store._team_author_dirs",
-             "a team sidecar's branch and counts, a clone's remote name, a clone's authors", "the team status",
+             "a team sidecar's branch and counts, a clone's authors, the author's own team directories",
+             "the team status",
              _all(_signature("daimon_briefing.teamsync:_branch", "sidecar"),
                   _signature("daimon_briefing.teamsync:_unpushed_count", "sidecar branch"),
                   _signature("daimon_briefing.teamsync:_pending_count", "sidecar"),
-                  _signature("daimon_briefing.store:_remote_of", "path"),
                   _signature("daimon_briefing.store:_own_team_dirs", "project_dir * clones_only"),
                   _signature("daimon_briefing.store:_team_author_dirs", "remote"))),
+    Contract("team.clone-of", "team", "store._remote_of",
+             "the clone a path under the team dir belongs to is its first segment under config.team_dir()",
+             "which team clones hold a quarantine",
+             _all(_signature("daimon_briefing.store:_remote_of", "path"), _public_clone_of), public=True),
     # -- rendering -------------------------------------------------------------
     Contract("rendering.item-line", "rendering",
              "briefing._mark, briefing._line, briefing._section_field, the four mark constants",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from daimon_briefing import store, teamsync
+from daimon_briefing import config, store, teamsync
 
 from daimon_tui.store.daimon_api import mode
 
@@ -34,9 +34,18 @@ def pending_count(sidecar: Any) -> int:
     return teamsync._pending_count(sidecar)
 
 
+def clone_of(path: Any) -> str:
+    """The team clone a path under daimon's team dir belongs to (its first
+    segment), or "": public names (contract `team.clone-of`: it is `store._remote_of`)."""
+    try:
+        return Path(path).relative_to(config.team_dir()).parts[0]
+    except (ValueError, IndexError, TypeError):
+        return ""
+
+
 def remote_of(path: Any) -> str:
-    mode.require("team.sidecar")
-    return store._remote_of(path)
+    mode.require("team.clone-of")
+    return clone_of(path)
 
 
 def own_team_dirs(project: Any, *, clones_only: bool) -> list:

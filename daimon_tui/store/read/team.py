@@ -120,12 +120,10 @@ def team_effects(project: ProjectRef, writes: Iterable[PlannedWrite]) -> tuple[s
     writes = tuple(writes)
     if not any(w.op in ("quarantine", "release") for w in writes) or not teamsync.list_remotes():
         return ()
-    off = daimon_team.refusal()
-    if off:  # safe mode: where daimon publishes is not known here
-        return (f"the team: not shown ({off})",)
+    off = daimon_team.refusal()  # safe mode: where daimon publishes a new quarantine is not known here
     out = []
     if any(w.op == "quarantine" for w in writes):
-        out.append(f"the team: {publish_phrase(_publishes_to(project))}")
+        out.append(f"the team: not shown ({off})" if off else f"the team: {publish_phrase(_publishes_to(project))}")
     released = {w.quarantine_id for w in writes if w.op == "release" and w.quarantine_id}
     if released:
         own, _routed = _own_quarantines(project)
@@ -212,7 +210,7 @@ def load_team(project: ProjectRef, now: float | None = None, *, clones: bool = T
                  for author, prepared in mates)
         teammates = tuple(mate for mate in shown if mate is not None)
         notes = tuple(reader._note(line) for line in view.team_notes(project.target))
-        own_quarantines, routed = _own_quarantines(project) if not off else ((), False)
+        own_quarantines, routed = _own_quarantines(project)
         publishes = _publishes_to(project) if not off else ()
         if off:
             notes += (Diagnostic(level="info", message=off),)
