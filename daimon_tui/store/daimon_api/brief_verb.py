@@ -16,10 +16,11 @@ no program is ever started: `worldcheck._remote_state` answers "github" and
 `worldcheck._run_probes` answers from a table. The verb runs once with every
 probe unanswered (what daimon prints when the program fails, times out or the
 remote is not GitHub), then once per combination of the answers daimon's own
-parser accepts (`gh`: each state word; the signer: valid, invalid). When every
-run prints the same bytes and exit code, the program's answer never reaches
-the text and that text is daimon's; otherwise `NotReproducible` names the
-claims whose answer changes it.
+parser accepts (`gh`: each state word; the signer: valid, invalid): each
+claim's answers alone, then every combination (at most MAX_VARIANTS runs).
+When every run prints the same bytes and exit code, the program's answer
+never reaches the text and that text is daimon's; otherwise `NotReproducible`
+names the claims whose answer changes it.
 
 Private daimon names, all in this module (contract `brief_verb.verb`):
 `cli.brief._cmd_brief.__wrapped__`, `effects_commit.Pending`, and run-time
@@ -139,24 +140,25 @@ def brief(project_path: str | None = None, slug: str | None = None, *, team: boo
     if not asked:
         return printed
     keys = list(asked)
-    choices = [_answers(asked[key]) for key in keys]
+    choices = {key: _answers(asked[key])[1:] for key in keys}
+    # Each claim's answers alone first (few runs, and they name the claim), then every combination.
+    changes = [key for key in keys if any(_run(args, {key: value}, {}) != printed for value in choices[key])]
+    if changes:
+        raise NotReproducible(
+            f"daimon's world-check would ask {', '.join(_asked_of(k) for k in changes)} "
+            "(DAIMON_WORLDCHECK is on), and the answer changes what `daimon brief` prints: "
+            "not reproducible offline")
     combinations = 1
-    for values in choices:
-        combinations *= len(values)
+    for key in keys:
+        combinations *= len(choices[key]) + 1
     if combinations > MAX_VARIANTS:
         raise NotReproducible(
             f"daimon's world-check would ask {', '.join(_asked_of(k) for k in keys)} (DAIMON_WORLDCHECK is on): "
-            "too many answers to rule out that one changes the text; not reproducible offline")
-    changes: set[Any] = set()
-    for values in itertools.product(*choices):
+            "too many answers to rule out that some together change the text; not reproducible offline")
+    for values in itertools.product(*((None, *choices[key]) for key in keys)):
         table = {key: value for key, value in zip(keys, values, strict=True) if value is not None}
-        if not table:
-            continue
-        if _run(args, table, {}) != printed:
-            changes.update(table)
-    if changes:
-        raise NotReproducible(
-            f"daimon's world-check would ask {', '.join(_asked_of(k) for k in keys if k in changes)} "
-            "(DAIMON_WORLDCHECK is on), and the answer changes what `daimon brief` prints: "
-            "not reproducible offline")
+        if len(table) > 1 and _run(args, table, {}) != printed:
+            raise NotReproducible(
+                f"daimon's world-check would ask {', '.join(_asked_of(k) for k in table)} (DAIMON_WORLDCHECK "
+                "is on), and their answers together change what `daimon brief` prints: not reproducible offline")
     return printed
