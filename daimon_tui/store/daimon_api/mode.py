@@ -52,11 +52,11 @@ class Mode:
     forced: bool
     outcomes: tuple[contracts.Outcome, ...]
 
-    @property
+    @functools.cached_property
     def broken(self) -> tuple[contracts.Outcome, ...]:
         return tuple(o for o in self.outcomes if not o.holds)
 
-    @property
+    @functools.cached_property
     def safe(self) -> bool:
         return self.forced or not self.tested or bool(self.broken)
 
