@@ -23,8 +23,8 @@ never reaches the text and that text is daimon's; otherwise `NotReproducible`
 names the claims whose answer changes it.
 
 Private daimon names, all in this module (contract `brief_verb.verb`):
-`cli.brief._cmd_brief.__wrapped__`, `effects_commit.Pending`, and run-time
-swaps of `worldcheck._run_probes` and `worldcheck._remote_state` for the
+`cli.brief._cmd_brief.__wrapped__`, `effects_commit.Pending`,
+`worldcheck._KNOWN_STATES`, and run-time swaps of `worldcheck._run_probes` and `worldcheck._remote_state` for the
 length of one call.
 """
 
@@ -60,16 +60,18 @@ class Printed(NamedTuple):
 
 _swap = threading.Lock()
 
-# Every output a world-check program can give that daimon's parsers accept
-# (`gh` state words, the signer's verdicts); each probe's own parser keeps its own.
-_ANSWERS = (*(json.dumps({"state": s}) for s in ("OPEN", "CLOSED", "MERGED")),
-            json.dumps({"valid": True}), json.dumps({"valid": False}))
+def _outputs() -> tuple[str, ...]:
+    """Every output a world-check program can give that daimon's parsers accept:
+    `gh`'s state words (daimon's own list) and the signer's two verdicts. Each
+    probe's own parser keeps what is its own."""
+    states = sorted(worldcheck._KNOWN_STATES)
+    return (*(json.dumps({"state": s}) for s in states), json.dumps({"valid": True}), json.dumps({"valid": False}))
 
 
 def _answers(probe: Any) -> tuple[Any, ...]:
     """None (no answer: the program failed or timed out) and each value daimon's parser reads."""
     values: list[Any] = [None]
-    for out in _ANSWERS:
+    for out in _outputs():
         try:
             value = probe.parse(out)
         except Exception:

@@ -277,6 +277,12 @@ def _public_clone_of() -> None:
             raise Broken(f"store._remote_of({path}) is not the first segment under config.team_dir()")
 
 
+def _gh_states() -> None:
+    states = _get("daimon_briefing.worldcheck:_KNOWN_STATES")
+    if not states or not all(isinstance(s, str) for s in states):
+        raise Broken(f"worldcheck._KNOWN_STATES is {states!r}, not the state words `gh` may answer")
+
+
 def _section_field() -> None:
     field = _get("daimon_briefing.briefing:_section_field")("decisions")
     for name in ("section", "key", "briefable"):
@@ -460,7 +466,7 @@ CONTRACTS: tuple[Contract, ...] = (
     # -- brief_verb -------------------------------------------------------------
     Contract("brief_verb.verb", "brief_verb",
              "cli.brief._cmd_brief (its body under `committing`), effects_commit.Pending, worldcheck._run_probes, "
-             "worldcheck._remote_state",
+             "worldcheck._remote_state, worldcheck._KNOWN_STATES",
              "daimon's brief verb runs with an effects collector nobody commits; the world-check's programs "
              "(`git remote -v`, `gh`, the receipt signer) are answered from a table, never started; each probe "
              "carries the parser of its program's output",
@@ -470,7 +476,7 @@ CONTRACTS: tuple[Contract, ...] = (
                   _signature("daimon_briefing.effects_commit:Pending.add", "self more"),
                   _signature("daimon_briefing.worldcheck:_run_probes", "probes cwd deadline why"),
                   _signature("daimon_briefing.worldcheck:_remote_state", "project"),
-                  _fields("daimon_briefing.worldcheck:Probe", "argv stdin parse"))),
+                  _fields("daimon_briefing.worldcheck:Probe", "argv stdin parse"), _gh_states)),
 )
 
 # Verbs that need a private daimon call: off in safe mode.

@@ -13,11 +13,7 @@ from daimon_tui.store.daimon_api import mode
 
 def refusal() -> str | None:
     """Why `why`'s private steps are off in this mode (safe mode), or None."""
-    try:
-        mode.require("evidence.source")
-    except mode.Unavailable as exc:
-        return str(exc)
-    return None
+    return mode.refusal("evidence.source")
 
 
 def legacy_source(item: dict[str, Any]) -> dict | None:

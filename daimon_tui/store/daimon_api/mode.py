@@ -164,6 +164,16 @@ def require(contract_id: str) -> None:
                           f"({mode.why()})")
 
 
+def refusal(*contract_ids: str) -> str | None:
+    """Why a private call these contracts cover is off in this mode (safe mode), or None."""
+    try:
+        for contract_id in contract_ids:
+            require(contract_id)
+    except Unavailable as exc:
+        return str(exc)
+    return None
+
+
 def verb_refusal(verb: str) -> str | None:
     """Why `verb` is off in this mode, or None."""
     where = contracts.VERBS_NEEDING_PRIVATE.get(verb)

@@ -49,12 +49,7 @@ def demotes(row: dict, status: str) -> bool:
 
 def as_of_refusal() -> str | None:
     """Why the as-of copy of a store cannot be made in this mode, or None."""
-    try:
-        mode.require("reading.session-files")
-        mode.require("reading.team-ledgers")
-    except mode.Unavailable as exc:
-        return str(exc)
-    return None
+    return mode.refusal("reading.session-files", "reading.team-ledgers")
 
 
 def session_files(root: Path) -> list[Path]:

@@ -10,11 +10,7 @@ from daimon_tui.store.daimon_api import mode
 
 def refusal() -> str | None:
     """Why our own receipt check is off in this mode (safe mode), or None."""
-    try:
-        mode.require("receipts.names")
-    except mode.Unavailable as exc:
-        return str(exc)
-    return None
+    return mode.refusal("receipts.names")
 
 
 def public_key_file_name() -> str:

@@ -12,11 +12,7 @@ from daimon_tui.store.daimon_api import mode
 
 def refusal() -> str | None:
     """Why the clones' sync state is not read in this mode (safe mode), or None."""
-    try:
-        mode.require("team.sidecar")
-    except mode.Unavailable as exc:
-        return str(exc)
-    return None
+    return mode.refusal("team.sidecar")
 
 
 def branch(sidecar: Any) -> str:
