@@ -56,6 +56,21 @@ async def shoot(name: str, keys: tuple[str, ...]) -> None:
         await take(DaimonTUI(project_path=str(demo.project), now=DEMO_NOW.timestamp(), demo=True), name, keys)
 
 
+async def shoot_safe_mode() -> None:
+    """The app on a daimon it has not been tested with: the banner naming what is off."""
+    from daimon_tui.store.daimon_api import mode
+
+    with demo_store() as demo:  # built in full mode: the demo's fixed dates
+        os.environ[mode.ENV_SAFE] = "1"
+        mode.set_current(None)
+        try:
+            await take(DaimonTUI(project_path=str(demo.project), now=DEMO_NOW.timestamp(), demo=True), "safe-mode",
+                       ())
+        finally:
+            os.environ.pop(mode.ENV_SAFE, None)
+            mode.set_current(None)
+
+
 async def shoot_team() -> None:
     """The teammates' section (`t`), cursor on the claim two authors state."""
     sys.path.insert(0, str(ROOT))  # the store is built by the test suite's fixture
@@ -116,6 +131,8 @@ def main() -> None:
         print(f"screenshots/{name}.svg")
     asyncio.run(shoot_team())
     print("screenshots/team.svg")
+    asyncio.run(shoot_safe_mode())
+    print("screenshots/safe-mode.svg")
 
 
 if __name__ == "__main__":
