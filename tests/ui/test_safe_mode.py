@@ -42,6 +42,11 @@ async def test_the_banner_names_the_daimon_and_what_is_off_and_retract_is_refuse
         for off in mode.current().off():  # the banner names each thing that is off
             assert off.split(": off (")[0] in text
         assert screen.briefing.items()  # the briefing still reads
+        await pilot.press("d")  # rows as daimon prints them: its public lines (the briefed split is off)
+        await settle(pilot)
+        assert app.screen is screen and screen.as_daimon
+        await pilot.press("d")
+        await settle(pilot)
         await pilot.press("x")
         await settle(pilot)
         assert app.screen is screen  # no modal opened: refused before it
