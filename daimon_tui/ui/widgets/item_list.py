@@ -22,13 +22,16 @@ class ItemList(Vertical):
         self.rows: list[Row] = []
         # item ids (withheld rows too, so restores can be batched)
         self.marked: set[str] = set()
+        # Made here, not in compose: a key pressed before the box's children mount
+        # (a fast typist at start-up) asks the cursor and must get "none", not a crash.
+        self._row_list = RowList(id="items")
 
     def compose(self) -> ComposeResult:
-        yield RowList(id="items")
+        yield self._row_list
 
     @property
     def row_list(self) -> RowList:
-        return self.query_one("#items", RowList)
+        return self._row_list
 
     def current_row(self) -> Row | None:
         row_list = self.row_list
