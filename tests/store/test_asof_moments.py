@@ -211,3 +211,29 @@ def test_the_budget_ranks_by_weight_at_the_views_instant(sandbox_root: Path,
         with history.as_of(ref, when) as cut:
             printed = daimon_brief_at(cut.project.target, cut.timestamp, capsys)
         assert FRESH_LOOP in printed and OLDER_LOOP not in printed
+
+
+def test_as_of_before_an_edit_names_the_session_shown_as_signed(demo_store: demo.DemoStore) -> None:
+    """S-day2 was edited after signing (its mtime is the edit's): before the edit
+    it is shown as its kept pointer holds it, and the view says an earlier edit
+    would not show (the file keeps one mtime)."""
+    from daimon_tui.headless.asof import briefing_as_of
+
+    ref = reader.resolve_project(str(demo_store.project))
+    notes = [n.message for n in briefing_as_of(ref, "S-day2").notes]
+    assert any(m.startswith("session S-day2: its file was last changed at ") and "shown as signed" in m
+               for m in notes), notes
+
+
+def test_as_of_names_a_session_whose_signed_bytes_no_pointer_keeps() -> None:
+    """Edited, then pushed out of the pointer window by three sessions: the bytes
+    daimon read before the edit, and the signed ones it read after it, are gone."""
+    from tests.store.test_differential import ROTATED, generated
+
+    with generated(ROTATED) as b:
+        ref = reader.resolve_project(b.target)
+        (before, _said), (after, _said2) = b.said[0], b.said[1]
+        with history.as_of(ref, stamp(before)) as cut:
+            assert [d.message for d in cut.diagnostics if "no pointer keeps the bytes it had then" in d.message]
+        with history.as_of(ref, stamp(after)) as cut:
+            assert [d.message for d in cut.diagnostics if "no pointer keeps the signed bytes" in d.message]

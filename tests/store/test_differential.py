@@ -410,6 +410,8 @@ def check_every_surface(b: Built) -> None:
     # --as-daimon: daimon brief's bytes
     code, theirs = _daimon_brief(["brief", "--project", b.target])
     assert code == 0 and daimon_brief.daimon_text(ref) == theirs
+    code, by_slug = _daimon_brief(["brief", "--slug", ref.slug])
+    assert code == 0 and daimon_brief.daimon_text(ref, by_slug=True) == by_slug
     # search against recall, in recall's order
     for word in WORDS:
         ours = [h.item_id for h in search.search(ref, word, team=False).hits]
@@ -441,6 +443,7 @@ FORGET_LIFT = [(("session", {0, 2}), 5), (("session", {2, 3}), 60), (("forget", 
 
 
 # bounded: few examples in the default pass (a failure still shrinks); many more under `slow`
+@pytest.mark.timeout(300)  # seven histories, each a few seconds; more on a loaded machine
 @settings(max_examples=4, **COMMON)
 @given(histories)
 @example(TWO_EDITS)
@@ -452,6 +455,7 @@ def test_every_surface_agrees_with_daimon(steps: list) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1500)  # 60 histories: a few minutes alone, far more while shrinking a failure
 @settings(max_examples=60, **COMMON)
 @given(histories)
 def test_every_surface_agrees_with_daimon_long(steps: list) -> None:
@@ -459,9 +463,8 @@ def test_every_surface_agrees_with_daimon_long(steps: list) -> None:
         check_every_surface(b)
 
 
-def check_team_surfaces(b: Built) -> None:
-    """Every surface above, in a team HOME; and search by slug is `daimon recall --slug` there."""
-    check_every_surface(b)
+def _search_by_slug_agrees(b: Built) -> None:
+    """`daimon-tui search --slug --json` answers what `daimon recall --slug` answers, in its order."""
     slug = store.project_slug(b.target)
     for word in WORDS:
         code, out = _run(cli.main, ["search", word, "--slug", slug, "--json"])
@@ -470,9 +473,16 @@ def check_team_surfaces(b: Built) -> None:
         assert ours == [r.get("item_id") for r in recall.query(word, slug=slug, limit=search.LIMIT).rows], word
 
 
+def check_team_surfaces(b: Built) -> None:
+    """Every surface above, in a team HOME; and search by slug there."""
+    check_every_surface(b)
+    _search_by_slug_agrees(b)
+
+
 TEAMMATE_AGREES = [(("session", {1, 2}), 30), (("teammate", 2), 60), (("resolve", 1), 30), (("session", {2, 4}), 60)]
 
 
+@pytest.mark.timeout(300)
 @settings(max_examples=1, **COMMON)
 @given(team_histories)
 @example(TEAMMATE_AGREES)
@@ -482,6 +492,7 @@ def test_every_surface_agrees_with_daimon_in_a_team_home(steps: list) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1500)  # a team HOME is a few git repositories: seconds per history
 @settings(max_examples=20, **COMMON)
 @given(team_histories)
 def test_every_surface_agrees_with_daimon_in_a_team_home_long(steps: list) -> None:
@@ -489,15 +500,10 @@ def test_every_surface_agrees_with_daimon_in_a_team_home_long(steps: list) -> No
         check_team_surfaces(b)
 
 
-def test_the_cli_search_by_slug_is_recall_by_slug_on_a_generated_store(capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_cli_search_by_slug_is_recall_by_slug_on_a_generated_store() -> None:
     steps = [(("session", {0, 1, 2}), 5), (("session", {0, 3}), 60), (("resolve", 1), 30)]
     with generated(steps) as b:
-        slug = store.project_slug(b.target)
-        for word in WORDS:
-            cli.main(["search", word, "--slug", slug, "--json"])
-            ours = [h["id"] for h in json.loads(capsys.readouterr().out)["hits"]]
-            assert ours == [r.get("item_id") for r in recall.query(word, slug=slug, limit=search.LIMIT).rows]
-
+        _search_by_slug_agrees(b)
 
 
 def test_one_history_by_hand() -> None:

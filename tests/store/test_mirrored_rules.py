@@ -187,3 +187,46 @@ def test_the_decide_queue_explains_every_kind_daimon_queues() -> None:
 
     kinds = set(re.findall(r'kind="([a-z]+)"', inspect.getsource(pending)))
     assert kinds and kinds <= set(queue._DECIDE_WHY)
+
+
+def test_badge_labels_are_the_ones_daimon_prints() -> None:
+    """The corroboration and world-checked badges read as daimon's line prints them."""
+    from daimon_briefing import briefing
+
+    from daimon_tui.domain.badges import badge_label
+    from daimon_tui.models import Badge
+    from daimon_tui.store.daimon_api import rendering
+
+    printed = briefing.corroboration_badge({"_corroborated": 3})
+    assert printed == f" [{badge_label(Badge(kind='corroborated', count=3))}]"
+    line = rendering.line({"text": "Keep the worker single-threaded", "trust": "inferred",
+                           "_worldcheck_confirmed": True})
+    assert f"[{badge_label(Badge(kind='world-checked'))}]" in line
+
+
+def test_the_transcript_words_cover_daimons_states() -> None:
+    """Every locator state daimon's provenance resolves to, and every answer of its
+    bytes axis, has the app's words (a state without words would print nothing)."""
+    import inspect
+
+    from daimon_briefing import inspector, provenance
+
+    from daimon_tui.store.read import transcripts
+
+    located = set(re.findall(r'SourceResolution\("([a-z-]+)"', inspect.getsource(provenance)))
+    assert located and located <= set(transcripts.LOCATOR_WORDS)
+    answers = set(re.findall(r'"(unchanged|changed|unknown|[a-z]+)"', inspect.getsource(inspector._bytes_axis)))
+    answers -= {"scope", "raw-file", "value", "digest", "resolved"}
+    assert answers == set(transcripts.BYTES_WORDS)
+
+
+def test_the_sync_command_the_app_names_is_daimons() -> None:
+    from daimon_briefing.cli import main as daimon_main
+
+    from daimon_tui.models import SYNC_COMMAND
+
+    program, *argv = SYNC_COMMAND.split()
+    assert program == "daimon"
+    with pytest.raises(SystemExit) as help_exit:
+        daimon_main([*argv, "--help"])
+    assert help_exit.value.code == 0

@@ -115,9 +115,6 @@ def _moment(text: str) -> datetime | None:
         return None
 
 
-_WITNESS = verbs.WITNESS_PREFIX
-
-
 def session_rows(bucket: Path) -> dict[str, tuple[str, ...]]:
     """session id -> the `ts` of the rows its capture wrote naming it
     (`corroborated-by:<session>` in the bucket's events ledger)."""
@@ -128,7 +125,7 @@ def session_rows(bucket: Path) -> dict[str, tuple[str, ...]]:
         return {}
     with handle:
         for line in handle:
-            if _WITNESS not in line:
+            if verbs.WITNESS_PREFIX not in line:
                 continue
             try:
                 row = json.loads(line)
@@ -136,8 +133,8 @@ def session_rows(bucket: Path) -> dict[str, tuple[str, ...]]:
                 continue
             status = row.get("status") if isinstance(row, dict) else None
             ts = _row_time(line)
-            if isinstance(status, str) and status.startswith(_WITNESS) and ts:
-                out.setdefault(status[len(_WITNESS):].strip(), []).append(ts)
+            if isinstance(status, str) and status.startswith(verbs.WITNESS_PREFIX) and ts:
+                out.setdefault(status[len(verbs.WITNESS_PREFIX):].strip(), []).append(ts)
     return {sid: tuple(stamps) for sid, stamps in out.items()}
 
 
@@ -368,6 +365,7 @@ def _build(project: ProjectRef, moment: datetime, named: str | None, copy_root: 
     _copy_team(copy_root / "team", cutoff)
     team_history.copy_arrived(copy_root / "team", moment.timestamp())
     held = _session_files(root, slug, cutoff)
+    noted: set[str] = set()  # sessions whose bytes then a note already qualifies
     for _created, sid, path in held:
         # A file changed after the moment (a hand edit) is copied as it stood
         # then, where a retained pointer still holds those bytes.
@@ -379,17 +377,17 @@ def _build(project: ProjectRef, moment: datetime, named: str | None, copy_root: 
             shutil.copy2(path, dst_root / path.name)
         if changed and _fails_receipt(sid):
             notes.append(_edited_after(sid, path, kept=before is not None))
+            noted.add(sid)
         receipt = path.with_suffix(".receipt")
         if receipt.is_file():
             shutil.copy2(receipt, dst_root / receipt.name)
     # The pointer window as it stood: latest = the newest session then.
     window = list(reversed(held))[: config.checkpoint_history()]
     if window and (dst_root / slug).is_dir():
-        noted = {n.message.split(":", 1)[0] for n in notes}
         for index, (_created, sid, path) in enumerate(window):
             name = "latest.json" if index == 0 else f"prev-{index}.json"
             (dst_root / slug / name).write_bytes(_pointer_bytes(bucket, sid, path))
-            if f"session {sid}" not in noted and _retained_bytes(bucket, sid) is None and _fails_receipt(sid):
+            if sid not in noted and _retained_bytes(bucket, sid) is None and _fails_receipt(sid):
                 # daimon's brief read the pointer (the signed bytes) then; the window has moved on since
                 notes.append(Diagnostic(source="daimon-tui", message=(
                     f"session {sid}: its file fails its receipt and no pointer keeps the signed bytes daimon "
