@@ -188,6 +188,10 @@ def safe_status(status: str | None) -> str | None:
 _FORGOTTEN = re.compile(r"^forgotten:[0-9a-f]{8,64}$")
 _EVENT_WORD = re.compile(r"^[a-z][a-z-]{0,30}$")
 LIFT_STATUS = "reopened:unforget"
+# The row a capture appends for each session that restates an item (`corroborated-by:<session>`), and a
+# person's supersession (`superseded-by:<id>`): daimon's words (tests/store/test_mirrored_rules.py).
+WITNESS_PREFIX = "corroborated-by:"
+SUPERSEDED_PREFIX = "superseded-by:"
 
 
 def logged_status(op: str, status: str | None = None) -> str | None:

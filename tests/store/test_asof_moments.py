@@ -131,3 +131,109 @@ def test_as_of_briefed_split_on_the_demo_store(demo_store: demo.DemoStore, when:
         text = daimon_brief_at(cut.project.target, cut.timestamp, capsys)
     printed = set(text.splitlines())
     assert {i.briefed_line for i in then.items() if i.briefed} <= printed
+
+
+STALE_LATER = ("Should the uploader keep its own retry ceiling per bucket, or share one ceiling across every "
+               "bucket the nightly job touches?")
+BACKGROUND = "Whether staging is shared"
+
+
+def test_the_briefed_split_at_an_earlier_instant_is_not_todays(sandbox_root: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """A loop carried from the first session is fresh the day after and stale
+    three weeks on: daimon drops stale carried items first, else background
+    sections first. Over a budget with room for one of the two, the day-after
+    view briefs the loop and leaves out the uncertainty; today's ranking
+    would do the opposite."""
+    from daimon_tui.headless.asof import briefing_as_of
+
+    first = demo.DEMO_NOW - timedelta(days=20)
+    with demo.sandboxed(sandbox_root, receipts=False, settings={"DAIMON_BRIEF_MAX_BYTES": "480"}) as d:
+        cp = demo.session("S-1", first, "topic 1")
+        cp["working_context"]["open_questions"] = [{"text": STALE_LATER, "trust": "inferred"}]
+        with events_stamped(first):
+            testing.seed_checkpoint(d.project, capture.carry_forward(cp, str(d.project)), session_id="S-1")
+        second = first + timedelta(days=1)
+        cp = demo.session("S-2", second, "topic 2")
+        cp["working_context"]["recent_decisions"] = [
+            {"text": f"Decision {n} about the upload path", "trust": "inferred"} for n in range(3)]
+        cp["epistemic_snapshot"]["uncertainties"] = [{"text": BACKGROUND, "trust": "inferred"}]
+        with events_stamped(second):
+            testing.seed_checkpoint(d.project, capture.carry_forward(cp, str(d.project)), session_id="S-2")
+        ref = reader.resolve_project(str(d.project))
+        when = stamp(second + timedelta(hours=1))
+
+        def split(items: tuple) -> dict[str, bool | None]:
+            return {i.text: i.briefed for i in items if i.text in (STALE_LATER, BACKGROUND)}
+
+        today = split(reader.load_briefing(ref, demo.DEMO_NOW.timestamp()).items())
+        then = split(briefing_as_of(ref, when).items())
+        assert today == {STALE_LATER: False, BACKGROUND: True}  # the store tells the two rankings apart
+        assert then == {STALE_LATER: True, BACKGROUND: False}
+        with history.as_of(ref, when) as cut:
+            printed = daimon_brief_at(cut.project.target, cut.timestamp, capsys)
+        assert {text for text, briefed in then.items() if briefed} == {t for t in then if t in printed}
+
+
+FRESH_LOOP = "Should the uploader retry on HTTP 503 as well?"
+OLDER_LOOP = "Does the nightly job need its own bucket prefix?"
+
+
+def test_the_budget_ranks_by_weight_at_the_views_instant(sandbox_root: Path,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """Two loops of one session, one first seen 13 days earlier. Just after the
+    session the fresh loop weighs more (daimon's #78 recency); twelve days on the
+    older one is overdue and escalates past it. With room for one, the view at
+    the earlier instant briefs the fresh loop, as daimon did then, even when the
+    wall clock reads twelve days later."""
+    from unittest import mock
+
+    from daimon_tui.headless.asof import briefing_as_of
+
+    session = demo.DEMO_NOW - timedelta(days=20)
+    with demo.sandboxed(sandbox_root, receipts=False, settings={"DAIMON_BRIEF_MAX_BYTES": "240"}) as d:
+        cp = demo.session("S-1", session, "topic 1")
+        cp["working_context"]["open_questions"] = [
+            {"text": FRESH_LOOP, "trust": "inferred", "first_seen": stamp(session)},
+            {"text": OLDER_LOOP, "trust": "inferred", "first_seen": stamp(session - timedelta(days=13))}]
+        with events_stamped(session):
+            testing.seed_checkpoint(d.project, capture.carry_forward(cp, str(d.project)), session_id="S-1")
+        ref = reader.resolve_project(str(d.project))
+        when, today = stamp(session + timedelta(hours=1)), (session + timedelta(days=12)).timestamp()
+
+        def briefed(items: tuple) -> set[str]:
+            return {i.text for i in items if i.briefed}
+
+        with mock.patch("time.time", return_value=today):  # the wall clock reads "today"
+            assert briefed(reader.load_briefing(ref, today).items()) == {OLDER_LOOP}  # today's ranking
+            then = briefing_as_of(ref, when)
+        assert briefed(then.items()) == {FRESH_LOOP}
+        with history.as_of(ref, when) as cut:
+            printed = daimon_brief_at(cut.project.target, cut.timestamp, capsys)
+        assert FRESH_LOOP in printed and OLDER_LOOP not in printed
+
+
+def test_as_of_before_an_edit_names_the_session_shown_as_signed(demo_store: demo.DemoStore) -> None:
+    """S-day2 was edited after signing (its mtime is the edit's): before the edit
+    it is shown as its kept pointer holds it, and the view says an earlier edit
+    would not show (the file keeps one mtime)."""
+    from daimon_tui.headless.asof import briefing_as_of
+
+    ref = reader.resolve_project(str(demo_store.project))
+    notes = [n.message for n in briefing_as_of(ref, "S-day2").notes]
+    assert any(m.startswith("session S-day2: its file was last changed at ") and "shown as signed" in m
+               for m in notes), notes
+
+
+def test_as_of_names_a_session_whose_signed_bytes_no_pointer_keeps() -> None:
+    """Edited, then pushed out of the pointer window by three sessions: the bytes
+    daimon read before the edit, and the signed ones it read after it, are gone."""
+    from tests.store.test_differential import ROTATED, generated
+
+    with generated(ROTATED) as b:
+        ref = reader.resolve_project(b.target)
+        (before, _said), (after, _said2) = b.said[0], b.said[1]
+        with history.as_of(ref, stamp(before)) as cut:
+            assert [d.message for d in cut.diagnostics if "no pointer keeps the bytes it had then" in d.message]
+        with history.as_of(ref, stamp(after)) as cut:
+            assert [d.message for d in cut.diagnostics if "no pointer keeps the signed bytes" in d.message]

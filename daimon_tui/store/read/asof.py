@@ -30,6 +30,7 @@ from pathlib import Path
 
 from daimon_briefing import config, store, surfaces, view
 
+from daimon_tui.domain import verbs
 from daimon_tui.domain.when import parse_when
 from daimon_tui.models import Diagnostic, Frozen, Handoff, ProjectRef
 from daimon_tui.store import paths
@@ -115,9 +116,6 @@ def _moment(text: str) -> datetime | None:
         return None
 
 
-_WITNESS = "corroborated-by:"
-
-
 def session_rows(bucket: Path) -> dict[str, tuple[str, ...]]:
     """session id -> the `ts` of the rows its capture wrote naming it
     (`corroborated-by:<session>` in the bucket's events ledger)."""
@@ -128,7 +126,7 @@ def session_rows(bucket: Path) -> dict[str, tuple[str, ...]]:
         return {}
     with handle:
         for line in handle:
-            if _WITNESS not in line:
+            if verbs.WITNESS_PREFIX not in line:
                 continue
             try:
                 row = json.loads(line)
@@ -136,8 +134,8 @@ def session_rows(bucket: Path) -> dict[str, tuple[str, ...]]:
                 continue
             status = row.get("status") if isinstance(row, dict) else None
             ts = _row_time(line)
-            if isinstance(status, str) and status.startswith(_WITNESS) and ts:
-                out.setdefault(status[len(_WITNESS):].strip(), []).append(ts)
+            if isinstance(status, str) and status.startswith(verbs.WITNESS_PREFIX) and ts:
+                out.setdefault(status[len(verbs.WITNESS_PREFIX):].strip(), []).append(ts)
     return {sid: tuple(stamps) for sid, stamps in out.items()}
 
 
@@ -276,6 +274,27 @@ def _changed_after(path: Path, cutoff: str) -> bool:
         return False
 
 
+def _fails_receipt(session_id: str) -> bool:
+    """daimon's own tamper check of the session's root file, as it is now."""
+    return view.receipt_state({"session_id": session_id, "receipts": True})["state"] == "mismatch"
+
+
+def _edited_after(session_id: str, path: Path, *, kept: bool) -> Diagnostic:
+    """A session file that fails its receipt now and was last changed after
+    the moment. The store keeps only the signed bytes (in a pointer) and the
+    bytes after the last change (the file, one mtime): an earlier change, or
+    the signed bytes once the pointer window has moved on, is not recorded."""
+    changed = _mtime(path)
+    at = f" at {stamp(changed)}" if changed else ""
+    if kept:
+        return Diagnostic(level="info", source="daimon-tui", message=(
+            f"session {session_id}: its file was last changed{at}, after this moment; shown as signed "
+            "(a kept pointer holds those bytes); an earlier change of the file, if any, is not recorded"))
+    return Diagnostic(source="daimon-tui", message=(
+        f"session {session_id}: its file was changed{at}, after this moment, and no pointer keeps the bytes "
+        "it had then: shown as it is now"))
+
+
 def _copy_team(dst: Path, cutoff: str) -> None:
     """Teammates' published ledgers: tombstones whole (a forget is never
     undone by going back), quarantines cut at the moment."""
@@ -347,14 +366,19 @@ def _build(project: ProjectRef, moment: datetime, named: str | None, copy_root: 
     _copy_team(copy_root / "team", cutoff)
     team_history.copy_arrived(copy_root / "team", moment.timestamp())
     held = _session_files(root, slug, cutoff)
+    noted: set[str] = set()  # sessions whose bytes then a note already qualifies
     for _created, sid, path in held:
         # A file changed after the moment (a hand edit) is copied as it stood
         # then, where a retained pointer still holds those bytes.
-        before = _retained_bytes(bucket, sid) if _changed_after(path, cutoff) else None
+        changed = _changed_after(path, cutoff)
+        before = _retained_bytes(bucket, sid) if changed else None
         if before is not None:
             (dst_root / path.name).write_bytes(before)
         else:
             shutil.copy2(path, dst_root / path.name)
+        if changed and _fails_receipt(sid):
+            notes.append(_edited_after(sid, path, kept=before is not None))
+            noted.add(sid)
         receipt = path.with_suffix(".receipt")
         if receipt.is_file():
             shutil.copy2(receipt, dst_root / receipt.name)
@@ -364,6 +388,11 @@ def _build(project: ProjectRef, moment: datetime, named: str | None, copy_root: 
         for index, (_created, sid, path) in enumerate(window):
             name = "latest.json" if index == 0 else f"prev-{index}.json"
             (dst_root / slug / name).write_bytes(_pointer_bytes(bucket, sid, path))
+            if sid not in noted and _retained_bytes(bucket, sid) is None and _fails_receipt(sid):
+                # daimon's brief read the pointer (the signed bytes) then; the window has moved on since
+                notes.append(Diagnostic(source="daimon-tui", message=(
+                    f"session {sid}: its file fails its receipt and no pointer keeps the signed bytes daimon "
+                    "read then: shown as the edited file holds it")))
     elif not window:
         notes.append(Diagnostic(level="info", message=f"no session of this project was created by {cutoff}"))
     current = window[0][1] if window else None

@@ -15,6 +15,7 @@ from typing import Any, Literal
 from daimon_briefing import schema, store, view
 from daimon_briefing.cli import history as daimon_history
 
+from daimon_tui.domain import verbs
 from daimon_tui.models import Diagnostic, Frozen, ProjectRef, SessionSummary
 from daimon_tui.store.daimon_api import reading as daimon_reading
 
@@ -167,7 +168,7 @@ def _demotion_kind(event: view.Event) -> DemotionKind | None:
         return None
     if event.tombstone:
         return "tombstone"
-    if status.startswith("superseded-by:"):
+    if status.startswith(verbs.SUPERSEDED_PREFIX):
         return "supersession"
     if status.startswith("supersede-candidate"):
         return "supersede-candidate"
@@ -207,7 +208,7 @@ def witnesses(project: ProjectRef, item_id: str) -> WitnessReport:
     observers = []
     for e in rows:
         status = e.status or ""
-        prefix = "corroborated-by:"
+        prefix = verbs.WITNESS_PREFIX
         if status.lower().startswith(prefix):
             observers.append((status[len(prefix) :].strip(), e))
     sessions = view.open_sessions(p, sorted({sid for sid, _ in observers}), live=False, snap=snap)

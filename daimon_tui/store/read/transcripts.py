@@ -25,7 +25,7 @@ from typing import Any
 
 from daimon_briefing import provenance, schema, serializer, store, view
 
-from daimon_tui.domain import excerpt
+from daimon_tui.domain import excerpt, verbs
 from daimon_tui.models import Frozen, ProjectRef
 from daimon_tui.store.daimon_api.mode import Unavailable
 from daimon_tui.store.read import transcript_source
@@ -347,7 +347,7 @@ def _read(project: ProjectRef, item_id: str, part: str, brief: bool) -> Evidence
     if part not in ("all", "witnesses"):
         return Evidence(item_id=item_id, item=main)
     rows = view.item_events(p, store.corroboration_ref(item_id), snap=snap)
-    prefix = "corroborated-by:"
+    prefix = verbs.WITNESS_PREFIX
     sids = list(dict.fromkeys(
         (e.status or "")[len(prefix):].strip() for e in rows if (e.status or "").lower().startswith(prefix)
     ))[:MAX_WITNESSES]

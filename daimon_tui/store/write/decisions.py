@@ -346,7 +346,7 @@ def _event_verdict(
         return _from_write(
             entry,
             verb,
-            writer.resolve(ref, f"superseded-by:{entry.substitute_id}", project=project, timing=timing),
+            writer.resolve(ref, f"{curation.SUPERSEDED_PREFIX}{entry.substitute_id}", project=project, timing=timing),
         )
     if verb == "supersede-reject":
         # the serializer-candidate exception of daimon's reverify gate: no evidence needed

@@ -182,7 +182,7 @@ def item_facts(project: ProjectRef, item_id: str, *, with_reach: bool = False) -
         status = latest_fact.status.lower()
         fields["serializer_candidate"] = (status.startswith("supersede-candidate")
                                           and latest_fact.source == "serializer")
-        if status.startswith("superseded-by:"):
+        if status.startswith(verbs.SUPERSEDED_PREFIX):
             substitute = latest_fact.status.split(":", 1)[1].strip()
             fields["substitute_id"] = substitute
             fields["substitute_live"] = bool(substitute) and _is_live(project, substitute)
