@@ -3,9 +3,10 @@
 daimon's CLI brief (`cli.brief._render_briefing_body` → `render.render_brief`)
 fits its plain output under one byte budget: the handoff, the format-version
 note, the code-drift block and the withheld trailer are reserved first, then
-`briefing.select` decides which items the body keeps. `budget()` runs that
-allocator with the inputs the CLI gives it, so "not briefed" is daimon's own
-verdict, never a copy of its rules. `daimon_text()` is the CLI's plain output,
+`briefing.select` decides which items the body keeps. `budget()` makes that
+decision with the inputs the CLI gives it, so "not briefed" is daimon's own
+verdict: `brief_allocation` reaches `briefing.select`'s answer in n log n
+(proved equal by test), daimon's own allocator where it cannot. `daimon_text()` is the CLI's plain output,
 from daimon's own verb (`daimon_api.brief_verb`).
 
 Neither writes: the CLI's side effects (its usage line, world-check rows,
@@ -28,6 +29,7 @@ from daimon_briefing.jsonl import Health
 from daimon_tui.models import Handoff, ProjectRef
 from daimon_tui.store.daimon_api import reading as daimon_reading
 from daimon_tui.store.daimon_api import rendering
+from daimon_tui.store.read import brief_allocation
 
 
 class Route(NamedTuple):
@@ -208,7 +210,7 @@ def budget(project: ProjectRef, annotated: briefing.Annotated, found: Handoff | 
     notes = _brief_notes(live, where)
     rulings, decision_count, asks, verdicts, owed, cards = rendering.panel_lines(
         where.target, where.worldcheck_project, live.snapshot, notes)
-    selection = briefing.select(
+    selection = brief_allocation.select(
         built, briefing.effective_budget(), now, degraded=briefing.receipt_degraded(checkpoint), rulings=rulings,
         request_lines=asks, verdict_lines=verdicts, owed_lines=owed, decision_count=decision_count,
         reserved=reserved, loops_pointer=where.loops_pointer, notes=notes, cards=cards)
