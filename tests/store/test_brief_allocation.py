@@ -181,7 +181,7 @@ def test_our_allocation_is_daimons(checkpoint: dict, kwargs: dict, fraction: flo
 
 
 @pytest.mark.slow
-@settings(max_examples=1500, **COMMON)
+@settings(max_examples=500, **COMMON)
 @given(checkpoints(), options(), FRACTIONS, st.sampled_from(["10", "10", "3", "1", "0"]),
        st.sampled_from(["7.0", "0.5"]))
 def test_our_allocation_is_daimons_long(checkpoint: dict, kwargs: dict, fraction: float, cap: str,

@@ -191,12 +191,19 @@ def _drift(checkpoint: Mapping, where: Route) -> list:
         return []
 
 
-def budget(project: ProjectRef, annotated: briefing.Annotated, found: Handoff | None,
-           now: float | None = None) -> Budget | None:
-    """Which items `daimon brief` would print at `now` (default: now), from
-    `briefing.select` run with the reserved bytes and protected panels
-    `render.render_brief` gives it: ranked and aged at that instant, so an
-    as-of view splits by that instant's ranking. `annotated` is
+class Allocation(NamedTuple):
+    """What `daimon brief` hands its allocator: the built sections, the byte
+    budget and `briefing.select`'s keyword arguments."""
+
+    built: dict
+    budget: int | None
+    options: dict[str, Any]
+
+
+def allocation(project: ProjectRef, annotated: briefing.Annotated, found: Handoff | None,
+               now: float | None = None) -> Allocation | None:
+    """The inputs `render.render_brief` gives `briefing.select`: the reserved
+    bytes and protected panels, ranked and aged at `now`. `annotated` is
     `prepare(live=False)`'s; None when there is no body."""
     live = live_annotated(annotated)
     checkpoint = live.checkpoint
@@ -210,10 +217,21 @@ def budget(project: ProjectRef, annotated: briefing.Annotated, found: Handoff | 
     notes = _brief_notes(live, where)
     rulings, decision_count, asks, verdicts, owed, cards = rendering.panel_lines(
         where.target, where.worldcheck_project, live.snapshot, notes)
-    selection = brief_allocation.select(
-        built, briefing.effective_budget(), now, degraded=briefing.receipt_degraded(checkpoint), rulings=rulings,
-        request_lines=asks, verdict_lines=verdicts, owed_lines=owed, decision_count=decision_count,
-        reserved=reserved, loops_pointer=where.loops_pointer, notes=notes, cards=cards)
+    return Allocation(built, briefing.effective_budget(), dict(
+        degraded=briefing.receipt_degraded(checkpoint), rulings=rulings, request_lines=asks, verdict_lines=verdicts,
+        owed_lines=owed, decision_count=decision_count, reserved=reserved, loops_pointer=where.loops_pointer,
+        notes=notes, cards=cards))
+
+
+def budget(project: ProjectRef, annotated: briefing.Annotated, found: Handoff | None,
+           now: float | None = None) -> Budget | None:
+    """Which items `daimon brief` would print at `now` (default: now): daimon's
+    allocation of `allocation()`'s inputs, so an as-of view splits by that
+    instant's ranking. None when there is no body."""
+    given = allocation(project, annotated, found, now)
+    if given is None:
+        return None
+    selection = brief_allocation.select(given.built, given.budget, now, **given.options)
     kept, lines, section_notes = set(), {}, {}
     for section in briefing.SECTION_ORDER:
         if section == "active_topic":
