@@ -173,6 +173,7 @@ def check(checkpoint: dict, kwargs: dict, fraction: float, cap: str, stale: str)
         event(f"{what}: {happened}")
 
 
+@pytest.mark.timeout(600)  # ~20 s alone, more on a loaded machine
 @settings(max_examples=80, **COMMON)
 @given(checkpoints(), options(), FRACTIONS, st.sampled_from(["10", "10", "3", "1", "0"]),
        st.sampled_from(["7.0", "0.5"]))
@@ -181,7 +182,8 @@ def test_our_allocation_is_daimons(checkpoint: dict, kwargs: dict, fraction: flo
 
 
 @pytest.mark.slow
-@settings(max_examples=500, **COMMON)
+@pytest.mark.timeout(1800)
+@settings(max_examples=400, **COMMON)
 @given(checkpoints(), options(), FRACTIONS, st.sampled_from(["10", "10", "3", "1", "0"]),
        st.sampled_from(["7.0", "0.5"]))
 def test_our_allocation_is_daimons_long(checkpoint: dict, kwargs: dict, fraction: float, cap: str,
@@ -248,6 +250,7 @@ def big_checkpoint(n: int, seed: int) -> dict[str, Any]:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(600)  # daimon's own allocator: ~10 s alone at this size
 def test_at_a_few_thousand_items_our_allocation_is_daimons() -> None:
     b = briefing.build(big_checkpoint(2500, seed=29), NOW)
     kwargs = {"reserved": 250, "rulings": ["Standing rulings (human-ratified — honor these):", "§ no force-push"],

@@ -13,8 +13,9 @@ most of a minute at 5,000 items. This module reaches the same `Selection`:
 * the size of "the first n candidates dropped" for every n, from one render by
   daimon plus what each drop changes: the item's line (daimon's own line) and
   its section's note (daimon's own `section_note`, asked again whenever a count
-  the note prints changes width or crosses 0 or 1; between those its length
-  cannot change);
+  the note prints changes width or crosses 0 or 1: the note is its counts in
+  words, so between those its length stays; the checks below catch a daimon
+  whose note says more);
 * the answer is a `briefing.Selection` built as daimon builds it, rendered by
   daimon at the chosen point and the one before, and those sizes must be the
   ones predicted; any disagreement (or safe mode) answers with daimon's own
