@@ -104,8 +104,9 @@ def checkpoints(draw: st.DrawFn) -> dict[str, Any]:
                                    "contradictions_flagged": many("contradictions_flagged", 5)}}
 
 
-# the budget as a share of the briefing's size (over 1.05: unbounded); mostly where items drop
-FRACTIONS = st.one_of(st.floats(0.0, 0.4), st.floats(0.4, 1.1), st.floats(0.4, 1.1))
+# Where the budget falls between the protected part (all candidates dropped) and the whole briefing:
+# below 0 not even the protected part fits (daimon's overage line), over 1.05 unbounded.
+FRACTIONS = st.one_of(st.floats(-0.5, 0.0), st.floats(0.0, 1.1), st.floats(0.0, 1.1))
 LINE = PLAIN.map(lambda t: t.replace("\n", " "))
 
 
@@ -149,25 +150,36 @@ def both(b: Mapping, budget: int | None, now: float, kwargs: Mapping) -> tuple:
     return brief_allocation.allocate(b, budget, now, **kwargs), briefing.select(b, budget, now, **kwargs)
 
 
-def full_size(b: Mapping, now: float, kwargs: Mapping) -> int:
-    """What the briefing prints with nothing dropped (daimon's render)."""
-    whole = briefing.select(b, None, now, **kwargs)
-    return (len(briefing.render_selection(whole).encode()) + kwargs["reserved"]
-            + len(briefing.teammates_text(whole).encode()))
+def printed(selection: briefing.Selection, reserved: int) -> int:
+    """What `daimon brief` prints for a selection (daimon's render)."""
+    return (len(briefing.render_selection(selection).encode()) + reserved
+            + len(briefing.teammates_text(selection).encode()))
+
+
+def budget_at(b: Mapping, kwargs: Mapping, fraction: float) -> int | None:
+    """The budget `fraction` of the way from the protected part to the whole briefing."""
+    if fraction > 1.05:
+        return None
+    whole = printed(briefing.select(b, None, NOW, **kwargs), kwargs["reserved"])
+    least = briefing.select(b, 0, NOW, **kwargs)
+    least.overage = 0  # the protected part alone, without daimon's marker line
+    protected = printed(least, kwargs["reserved"])
+    if fraction < 0:
+        return int(protected * (1 + fraction))
+    return int(protected + fraction * max(0, whole - protected))
 
 
 def check(checkpoint: dict, kwargs: dict, fraction: float, cap: str, stale: str) -> None:
     with config.settings_override({"DAIMON_MAX_BRIEFING_DECISIONS": cap, "DAIMON_STALE_DAYS": stale}):
         b = briefing.build(checkpoint, NOW)
         assume(b is not None)
-        # around the briefing's own size: nothing fits, some fit, all fit
-        budget = None if fraction > 1.05 else int(full_size(b, NOW, kwargs) * fraction)
-        ours, theirs = both(b, budget, NOW, kwargs)
+        ours, theirs = both(b, budget_at(b, kwargs, fraction), NOW, kwargs)
         assert_same(ours, theirs)
+    kept = sum(len(v) for k, v in theirs.kept.items() if k != "active_topic")
     reached = {"overage": theirs.overage > 0, "collapsed": theirs.panel_names != theirs.panel_names_whole,
                "teammates dropped": len(theirs.kept_teammates) < len(theirs.teammate_blocks),
                "shortened": any(rendering.truncation_marker() in str(i.get("text")) for _, i in theirs.order if i),
-               "dropped for budget": any("budget" in r for r in theirs.reasons.values()),
+               "dropped for budget, some kept": kept > 0 and any("budget" in r for r in theirs.reasons.values()),
                "capped": any("cap" in r for r in theirs.reasons.values())}
     for what, happened in reached.items():
         event(f"{what}: {happened}")
