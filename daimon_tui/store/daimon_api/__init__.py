@@ -4,7 +4,8 @@ One adapter per concern of daimon's that the app leans on beyond its public
 API: `reading` (ledgers, folds, the kept fold's swaps), `judging` (the judge,
 the shared snapshot, the trust index), `writing` (input rules, the demo's
 clock), `recall` (the search index's freshness), `receipts`, `team`,
-`rendering` (the briefing's own lines and panel). Nothing else in `store/`
+`rendering` (the briefing's own lines and panel), `allocating` (the terms
+of the briefing allocator's drop order). Nothing else in `store/`
 touches a leading-underscore daimon attribute or assigns onto a daimon
 module (tests/store/test_daimon_contracts.py greps for it with `ast`).
 

@@ -335,6 +335,52 @@ def _receipt_names() -> None:
         raise Broken("receipts._SIDECAR_SUFFIX is not a file suffix")
 
 
+def _drop_order_constants() -> None:
+    """Our copy of the drop order's constants and sections is daimon's."""
+    from daimon_tui.store.daimon_api import allocating
+
+    for name, ours in (("_TIE_SECTION_RANK", allocating.TIE_SECTION_RANK), ("_BACKGROUND", allocating.BACKGROUND),
+                       ("_TEAMMATE_FLOOR", allocating.TEAMMATE_FLOOR),
+                       ("_ITEM_TRUNCATE_CHARS", allocating.ITEM_TRUNCATE_CHARS),
+                       ("_PANEL_POINTERS", allocating.PANEL_POINTERS)):
+        _value(f"daimon_briefing.briefing:{name}", ours)()
+    if allocating.item_sections() != _get("daimon_briefing.briefing:_ITEM_SECTIONS"):
+        raise Broken("briefing._ITEM_SECTIONS is not SECTION_ORDER's non-singleton fields")
+    weights = _get("daimon_briefing.briefing:_WEIGHT_TYPE")
+    if {s: allocating.weight_type(s) for s in allocating.item_sections()} != weights:
+        raise Broken("briefing._WEIGHT_TYPE is not each section field's scoring type (else its kind)")
+
+
+def _rank_fractions() -> None:
+    """Our bisection's rank percentiles are daimon's pairwise ones."""
+    from daimon_tui.store.read.brief_allocation import rank_fractions
+
+    items = [{"importance": n % 4 + 1, "trust": "inferred" if n % 3 else "verbatim"} for n in range(9)]
+    scored = _get("daimon_briefing.briefing:_rank_pcts")(items, "beliefs", 0.0)
+    from daimon_briefing import scoring
+
+    ours = rank_fractions([scoring.effective_weight(i, "strong_belief", 0.0) for i in items])
+    if ours != scored:
+        raise Broken(f"briefing._rank_pcts gives {scored}, our bisection {ours}")
+
+
+def _shared_lines() -> None:
+    """A selection's rendered lines come from its `_lines` cache, and a
+    shortened copy's `_quote_in_text` hides its quote."""
+    from daimon_briefing import briefing
+
+    item = {"text": "x", "trust": "inferred"}
+    sel = briefing.Selection({}, {}, {}, order=(), totals={}, cap=0, stale_days=7.0, budget=None, degraded=False,
+                             rulings=(), count_line=None, panels=(), overage=0, now=0.0)
+    if not isinstance(getattr(sel, "_lines", None), dict):
+        raise Broken("briefing.Selection has no _lines cache")
+    sel._lines = {id(item): "cached"}
+    if _get("daimon_briefing.briefing:_sel_line")(sel, "beliefs", item) != "cached":
+        raise Broken("briefing._sel_line does not read the selection's _lines")
+    if briefing.item_quote({"quote": "the quote", "_quote_in_text": True}, "other text"):
+        raise Broken("briefing.item_quote shows a quote stamped _quote_in_text")
+
+
 _READ = "daimon_briefing.jsonl:read"
 _READ_PARAMS = "path * retries backoff sleep tail_bytes"
 
@@ -463,6 +509,24 @@ CONTRACTS: tuple[Contract, ...] = (
                   _signature("daimon_briefing.briefing:_sel_line", "sel section item"),
                   _source_signature("daimon_briefing.cli.brief:_withheld_trailer", "own team"),
                   _truncation_marker)),
+    # -- allocating --------------------------------------------------------------
+    Contract("allocating.drop-order", "allocating",
+             "briefing._is_flagged, _is_carried, _stale_days_of, _item_age_days, _decision_floor, _split_decisions, "
+             "_collapse_panel, _rank_pcts, _sel_line, Selection._lines and the drop order's constants",
+             "daimon's allocator's terms, constants and rank percentiles are what our allocator orders by",
+             "the briefed split past a few hundred items",
+             _all(_signature("daimon_briefing.briefing:_is_flagged", "item"),
+                  _signature("daimon_briefing.briefing:_is_carried", "item"),
+                  _signature("daimon_briefing.briefing:_stale_days_of", "item"),
+                  _signature("daimon_briefing.briefing:_item_age_days", "item now"),
+                  _signature("daimon_briefing.briefing:_decision_floor", "cap"),
+                  _signature("daimon_briefing.briefing:_split_decisions", "decisions cap now"),
+                  _signature("daimon_briefing.briefing:_collapse_panel", "lines pointer"),
+                  _signature("daimon_briefing.briefing:select",
+                             "b budget now * degraded rulings request_lines verdict_lines owed_lines decision_count "
+                             "reserved teammate_blocks teammate_header loops_pointer full_quotes notes cards"),
+                  _drop_order_constants, _rank_fractions, _shared_lines),
+             optional=True),
     # -- brief_verb -------------------------------------------------------------
     Contract("brief_verb.verb", "brief_verb",
              "cli.brief._cmd_brief (its body under `committing`), effects_commit.Pending, worldcheck._run_probes, "

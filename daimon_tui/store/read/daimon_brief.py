@@ -3,9 +3,10 @@
 daimon's CLI brief (`cli.brief._render_briefing_body` → `render.render_brief`)
 fits its plain output under one byte budget: the handoff, the format-version
 note, the code-drift block and the withheld trailer are reserved first, then
-`briefing.select` decides which items the body keeps. `budget()` runs that
-allocator with the inputs the CLI gives it, so "not briefed" is daimon's own
-verdict, never a copy of its rules. `daimon_text()` is the CLI's plain output,
+`briefing.select` decides which items the body keeps. `budget()` makes that
+decision with the inputs the CLI gives it, so "not briefed" is daimon's own
+verdict: `brief_allocation` reaches `briefing.select`'s answer in n log n
+(proved equal by test), daimon's own allocator where it cannot. `daimon_text()` is the CLI's plain output,
 from daimon's own verb (`daimon_api.brief_verb`).
 
 Neither writes: the CLI's side effects (its usage line, world-check rows,
@@ -28,6 +29,7 @@ from daimon_briefing.jsonl import Health
 from daimon_tui.models import Handoff, ProjectRef
 from daimon_tui.store.daimon_api import reading as daimon_reading
 from daimon_tui.store.daimon_api import rendering
+from daimon_tui.store.read import brief_allocation
 
 
 class Route(NamedTuple):
@@ -190,12 +192,19 @@ def _drift(checkpoint: Mapping, where: Route) -> list:
         return []
 
 
-def budget(project: ProjectRef, annotated: briefing.Annotated, found: Handoff | None,
-           now: float | None = None) -> Budget | None:
-    """Which items `daimon brief` would print at `now` (default: now), from
-    `briefing.select` run with the reserved bytes and protected panels
-    `render.render_brief` gives it: ranked and aged at that instant, so an
-    as-of view splits by that instant's ranking. `annotated` is
+class Allocation(NamedTuple):
+    """What `daimon brief` hands its allocator: the built sections, the byte
+    budget and `briefing.select`'s keyword arguments."""
+
+    built: dict
+    budget: int | None
+    options: dict[str, Any]
+
+
+def allocation(project: ProjectRef, annotated: briefing.Annotated, found: Handoff | None,
+               now: float | None = None) -> Allocation | None:
+    """The inputs `render.render_brief` gives `briefing.select`: the reserved
+    bytes and protected panels, ranked and aged at `now`. `annotated` is
     `prepare(live=False)`'s; None when there is no body."""
     live = live_annotated(annotated)
     checkpoint = live.checkpoint
@@ -209,10 +218,21 @@ def budget(project: ProjectRef, annotated: briefing.Annotated, found: Handoff | 
     notes = _brief_notes(live, where)
     rulings, decision_count, asks, verdicts, owed, cards = rendering.panel_lines(
         where.target, where.worldcheck_project, live.snapshot, notes)
-    selection = briefing.select(
-        built, briefing.effective_budget(), now, degraded=briefing.receipt_degraded(checkpoint), rulings=rulings,
-        request_lines=asks, verdict_lines=verdicts, owed_lines=owed, decision_count=decision_count,
-        reserved=reserved, loops_pointer=where.loops_pointer, notes=notes, cards=cards)
+    return Allocation(built, briefing.effective_budget(), dict(
+        degraded=briefing.receipt_degraded(checkpoint), rulings=rulings, request_lines=asks, verdict_lines=verdicts,
+        owed_lines=owed, decision_count=decision_count, reserved=reserved, loops_pointer=where.loops_pointer,
+        notes=notes, cards=cards))
+
+
+def budget(project: ProjectRef, annotated: briefing.Annotated, found: Handoff | None,
+           now: float | None = None) -> Budget | None:
+    """Which items `daimon brief` would print at `now` (default: now): daimon's
+    allocation of `allocation()`'s inputs, so an as-of view splits by that
+    instant's ranking. None when there is no body."""
+    given = allocation(project, annotated, found, now)
+    if given is None:
+        return None
+    selection = brief_allocation.select(given.built, given.budget, now, **given.options)
     kept, lines, section_notes = set(), {}, {}
     for section in briefing.SECTION_ORDER:
         if section == "active_topic":

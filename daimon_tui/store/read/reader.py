@@ -33,7 +33,7 @@ from daimon_tui.models import (
     WithheldItem,
 )
 from daimon_tui.store import paths
-from daimon_tui.store.daimon_api import rendering
+from daimon_tui.store.daimon_api import allocating, rendering
 from daimon_tui.store.daimon_api.mode import Unavailable
 from daimon_tui.store.read import checkpoint_shape, daimon_brief
 from daimon_tui.store.read.forgotten import forgotten_items
@@ -457,20 +457,21 @@ def _briefed(item: Item, section: str, raw: Mapping, allotted: daimon_brief.Budg
     return item.model_copy(update={"briefed": False}) if key in allotted.dropped else item
 
 
-# daimon's allocator (`briefing.select`) searches one dropped item at a time,
-# re-rendering each time: quadratic. At 5,000 items it takes daimon's own
-# `brief` most of a minute, which the interactive confirming read must not
-# wait for (nor hold the judging child for); past this many items the app
-# leaves the split unknown and says so, and `daimon-tui brief` computes it.
-INTERACTIVE_BUDGET_ITEMS = 400
+# daimon's own allocator (`briefing.select`) is quadratic: most of a minute at
+# 5,000 items. Ours (`brief_allocation`) reaches the same split in n log n, at
+# any size. Where only daimon's may decide (safe mode), the interactive
+# confirming read stops at this many items and says so; `daimon-tui brief`
+# computes it.
+SLOW_BUDGET_ITEMS = 400
 
 
 def load_briefing(project: ProjectRef, now: float | None = None, *, session_id: str | None = None,
-                  budget_up_to: int | None = INTERACTIVE_BUDGET_ITEMS) -> Briefing:
+                  budget_up_to: int | None = SLOW_BUDGET_ITEMS) -> Briefing:
     """The briefing as daimon judges it now, every item with its mark, badges and state,
-    and whether `daimon brief` prints it within its byte budget (computed for
-    up to `budget_up_to` items; None: any number; 0: never, nor the handoff:
-    the first paint's light read).
+    and whether `daimon brief` prints it within its byte budget (computed at
+    any size; in safe mode, where daimon's own quadratic allocator decides, up
+    to `budget_up_to` items; None: any number; 0: never, nor the handoff: the
+    first paint's light read).
     With `session_id`, that retained session's checkpoint instead of the latest,
     judged the same way (read-only History view; nothing is budgeted there)."""
     now = time.time() if now is None else now
@@ -533,10 +534,10 @@ def load_briefing(project: ProjectRef, now: float | None = None, *, session_id: 
     if budget_up_to != 0 and session_id is None:
         recorded = _recorded_world(project)
         count = sum(len(v) for v in (built or {}).values() if isinstance(v, list))
-        if budget_up_to is not None and count > budget_up_to:
+        if budget_up_to is not None and count > budget_up_to and not allocating.available():
             notes += (Diagnostic(level="info", source="daimon-tui", message=(
-                f"which of these {count} items `daimon brief` prints is not computed here (daimon's allocator "
-                "takes most of a minute at this size); `daimon-tui brief` computes it")),)
+                f"which of these {count} items `daimon brief` prints is not computed here in safe mode (daimon's "
+                "own allocator takes most of a minute at this size); `daimon-tui brief` computes it")),)
         else:
             try:
                 allotted = daimon_brief.budget(project, annotated, baton, now)

@@ -1,0 +1,93 @@
+"""Allocating: the per-item terms of daimon's briefing allocator
+(`briefing.select`) that `store/read/brief_allocation.py` orders by.
+
+daimon defines what makes an item flagged, carried, stale or old, how the
+decision cap splits decisions and how a panel collapses; these are its own
+functions (private), called as they are. The drop order built from them, the
+rank percentiles and the search for the first selection that fits are ours
+(`brief_allocation`); the constants of that order are pinned to daimon's by
+the `allocating.drop-order` contract.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+from daimon_briefing import briefing, display, schema
+
+from daimon_tui.store.daimon_api import mode
+
+DROP_ORDER = "allocating.drop-order"
+
+# The drop order's constants, as daimon's allocator documents them (pinned by
+# the contract): the section the reader needs least goes first on a tie; the
+# background sections drop before the actionable ones; the newest native
+# decisions and the first teammates are a protected floor; an item longer than
+# this many characters is shortened (never a verbatim one) before any drops.
+TIE_SECTION_RANK = {"beliefs": 0, "uncertainties": 1, "decisions": 2, "open_loops": 3, "external": 4,
+                    "contradictions": 5}
+BACKGROUND = frozenset({"beliefs", "uncertainties"})
+TEAMMATE_FLOOR = 2
+ITEM_TRUNCATE_CHARS = 400
+PANEL_POINTERS = ("daimon request inbox", "daimon request list", "daimon request inbox")
+
+
+def _field(section: str) -> Any:
+    wanted = briefing.SECTION_FIELD[section]
+    return next(f for f in schema.ITEM_FIELDS if (f.section, f.key) == wanted)
+
+
+def available() -> bool:
+    """May our allocator call daimon's terms in this mode (not in safe mode)?"""
+    return mode.allows(DROP_ORDER)
+
+
+def item_sections() -> tuple[str, ...]:
+    """The sections that hold items (all but the singleton active topic), in print order."""
+    return tuple(s for s in briefing.SECTION_ORDER if not _field(s).singleton)
+
+
+def weight_type(section: str) -> str:
+    """The scoring type a section's items are weighed as (its field's, else its kind)."""
+    field = _field(section)
+    return field.scoring_type or field.kind
+
+
+class Terms(NamedTuple):
+    """daimon's own definitions, one per term of the drop order."""
+
+    is_flagged: Callable[[Any], bool]  # asks something of the reader: drops last
+    is_carried: Callable[[Any], bool]  # inherited from an older checkpoint
+    stale_days: Callable[[Any], float | None]  # carried past the staleness budget
+    age_days: Callable[[Any, float], float]  # the tie-break's age
+    decision_floor: Callable[[int], int]  # how many newest native decisions are protected
+    split_decisions: Callable[[list, int, float], tuple[list, list]]  # the decision cap
+    collapse_panel: Callable[[list, str], list]  # a request panel cut to its count line
+
+
+def terms() -> Terms:
+    """daimon's terms; `Unavailable` when this mode may not call them (daimon's own allocator answers then)."""
+    mode.require(DROP_ORDER)
+    return Terms(briefing._is_flagged, briefing._is_carried, briefing._stale_days_of, briefing._item_age_days,
+                 briefing._decision_floor, briefing._split_decisions, briefing._collapse_panel)
+
+
+def shortened(item: dict) -> dict:
+    """daimon's first budget stage for one item: a non-verbatim text cut to
+    `ITEM_TRUNCATE_CHARS` (daimon's own cut, keeping its labelled sections),
+    with daimon's stamp that its quote was judged against the stored text, so
+    shortening never brings a hidden quote back. A verbatim item as it is."""
+    mode.require(DROP_ORDER)
+    if item.get("trust") == "verbatim":
+        return item
+    quote = item.get("quote")
+    return {**item, "text": briefing.truncate_preserving_sections(item.get("text", ""), ITEM_TRUNCATE_CHARS),
+            "_quote_in_text": bool(quote) and not display.quote_span(quote, item.get("text"))}
+
+
+def share_lines(selection: briefing.Selection, cache: dict) -> None:
+    """One cache of rendered lines for every selection of one allocation, as
+    daimon's allocator shares it (a line is a function of its item alone)."""
+    mode.require(DROP_ORDER)
+    selection._lines = cache
