@@ -86,6 +86,7 @@ _persisted: dict[str, int] = {}  # ledger -> the size its copy on disk covers
 _lock = threading.Lock()
 _installed = False
 _defer_builds = False
+_sealed_only = False  # `sealed_only()`: a headless report uses no fold from disk that is not sealed
 _pending: dict[str, _Pending] = {}  # ledger -> a full read whose fold `build_pending` keeps
 _builder: threading.Thread | None = None
 _building = threading.Lock()
@@ -422,6 +423,22 @@ def defer_builds() -> None:
     _defer_builds = True
 
 
+@contextlib.contextmanager
+def sealed_only() -> Iterator[None]:
+    """While it lasts (in every thread: a report is one process's one job), a
+    kept fold on disk is used only when its seal verifies (`kept_fold_file`:
+    this app wrote it from a fold it checked against daimon's full fold). For
+    a headless report, which has no later moment to check a fold and must
+    never print what daimon would not: any other file is passed over for
+    daimon's full read, whose fold is then kept, sealed."""
+    global _sealed_only
+    before, _sealed_only = _sealed_only, True
+    try:
+        yield
+    finally:
+        _sealed_only = before
+
+
 def build_pending() -> None:
     """Build and keep (in memory and on disk) the folds `_full` deferred.
     Only a whole fold is ever held, and a ledger's full read answers until
@@ -574,6 +591,8 @@ def read(path: Any, **options: Any) -> jsonl.Read:
             kept = _held.get(key)
     if kept is None:
         kept = kept_fold_file.load(key)
+        if kept is not None and _sealed_only and not kept.sealed:
+            kept = None  # a fold nobody checked: daimon's full read (and a sealed fold of it) instead
     if isinstance(kept, _Kept) and kept.verified == _stat_key(st):
         answer = _unchanged(target, kept)
         if answer is not None:
@@ -719,7 +738,8 @@ def _rebuild(spans: kept_fold_file.Spans, prefix: bytes) -> _Kept | None:
     parsed = _rows_at(prefix, sorted({*spans.winners, *spans.witnesses}), spans.size)
     if parsed is None:
         return None
-    kept = _Kept(spans.size, spans.digest, refs=dict(spans.refs), tombstones=list(spans.tombstones), trusted=False)
+    kept = _Kept(spans.size, spans.digest, refs=dict(spans.refs), tombstones=list(spans.tombstones),
+                 trusted=spans.sealed)
     for start in spans.winners:
         row = parsed[start]
         ref = str(row.get("item_ref") or "")
@@ -771,7 +791,7 @@ def _persist(key: str, kept: _Kept) -> None:
     if kept.refs is None or kept.tombstones is None or min((*winners, *witnesses), default=0) < 0:
         return  # a row whose line we could not place: kept in memory only
     spans = kept_fold_file.Spans(kept.size, kept.digest, winners, witnesses, kept.refs, kept.tombstones)
-    if kept_fold_file.save(key, spans):
+    if kept_fold_file.save(key, spans, sealed=kept.trusted):
         _persisted[key] = kept.size
 
 
@@ -825,6 +845,8 @@ def check_against_full(key: str) -> str | None:
     fresh = _Kept(0, "").absorb(full.rows, starts, len(data), digest)
     if _same(kept, fresh):
         kept.trusted = True
+        with contextlib.suppress(Exception):  # sealed now: the next run need not check it again
+            _persist(key, kept)
         return None
     with _lock:
         if _held.get(key) is kept:
