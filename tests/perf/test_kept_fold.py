@@ -163,8 +163,9 @@ def test_after_an_append_only_the_appended_rows_are_folded(project, monkeypatch:
     with kept_fold.active():
         snap = snapshot_share._original(target)
     refs = len(snap.resolutions)
-    # one fold of (the appended row's ref's kept winner + that row); the rest fold the winners alone
-    assert min(folded) == 2 and max(folded) <= refs + 4 < rows_before
+    # one fold of (the appended row's ref's kept winner + that row, or only the later of the two:
+    # `latest_per_ref`); the rest fold the winners alone
+    assert min(folded) in (1, 2) and max(folded) <= refs + 4 < rows_before
     assert snap.resolutions[ids[2]]["status"] == "resolved"
     # the grown bytes were verified as they were read: the snapshot's later reads (daimon's forget
     # walk) neither read nor hash them again
@@ -237,9 +238,9 @@ def test_a_first_fold_built_after_the_answer_is_never_served_half_built(
         assert read_kept() == daimons and not isinstance(read_kept(), kept_fold.KeptRows)
         assert kept_fold._held == {} and not cache.exists()
     first = read_kept()
-    fold = kept_fold._original_fold
+    fold = kept_fold.latest_per_ref
     folds: list[bool] = []  # for each of daimon's folds: was it over the first open's rows?
-    monkeypatch.setattr(kept_fold, "_original_fold", lambda rows, keys: folds.append(rows is first) or fold(
+    monkeypatch.setattr(kept_fold, "latest_per_ref", lambda rows, keys: folds.append(rows is first) or fold(
         rows, keys=keys))
     _assert_same(target, ids)  # the walk's fold and the snapshot's: one fold of those rows
     assert folds.count(True) == 1
@@ -529,3 +530,34 @@ def test_a_sealed_fold_appended_to_stays_sealed_and_whole(project, monkeypatch) 
         _assert_same(target, ids)
     spans = kept_fold_file.load(key)
     assert spans is not None and spans.sealed and spans.size == ledger.stat().st_size
+
+
+# -- the fold's shortcut: only rows at a ref's latest stamp are folded by daimon (issue 29, point 1)
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_STAMPS = st.sampled_from([
+    "2026-03-01T09:00:00Z", "2026-03-01T09:00:01Z", "2025-12-31T23:59:59Z",  # daimon's own shape
+    "2026-02-30T00:00:00Z", "2026-03-01T09:00:60Z", "0000-01-01T00:00:00Z",  # that shape, not a time
+    "2026-3-1T9:0:1Z", "2026-3-1T9:0:2Z", "2026-03-01 09:00:01Z", " 2026-03-01T09:00:01Z",  # other shapes
+    "\u0662026-03-01T09:00:01Z", "", "soon", None, 3, 1.5,
+])
+_ROWS = st.lists(st.one_of(
+    st.fixed_dictionaries({"item_ref": st.sampled_from(["a", "b", "", store.new_key_ref()]),
+                           "status": st.sampled_from(["resolved", "reopened", "superseded-by:b", "forgotten:k"]),
+                           "ts": _STAMPS,
+                           "note": st.sampled_from(["", "x", "y"])}),
+    st.fixed_dictionaries({"status": st.just("resolved")}),
+    st.just("not a row"),
+), max_size=40)
+
+
+@settings(max_examples=400, deadline=None)
+@given(rows=_ROWS, keys=st.booleans())
+def test_the_folds_shortcut_is_daimons_fold(rows: list, keys: bool) -> None:
+    folded = kept_fold.latest_per_ref(rows, keys=keys)
+    daimons = kept_fold._original_fold(rows, keys=keys)
+    assert folded == daimons
+    assert list(folded) == list(daimons)  # the refs' order too
+    assert all(folded[ref] is daimons[ref] for ref in daimons)  # the very row

@@ -25,6 +25,9 @@ daimon_posture = jsonl.posture
 # For the kept fold's own loop over rows, which runs only once it is installed
 # (`install_kept_fold` checked its contracts): the rule without a mode check per row.
 daimon_demotes = store._demotes
+# daimon's reading of an event's `ts` (None: unstamped), for the kept fold's
+# choice of the rows its fold can pick (`kept_fold.latest_per_ref`).
+daimon_stamp_epoch = store._created_epoch
 
 _KEPT_FOLD = ("reading.fold-appended", "reading.kept-fold-swaps", "reading.demotes", "judging.read-judge")
 
