@@ -154,6 +154,13 @@ def child_main() -> int:
         async with app.run_test(headless=True, size=bench.TERMINAL) as pilot:
             if opens_only:
                 result.update(await bench._first_paint(pilot, app, frames, launched, wall0))
+                # as a person reads the briefing: the judging child keeps the fold once idle (a first
+                # open's build comes after its answer); the open is timed, this wait is not
+                from daimon_tui.store.judging import verdict_cache
+
+                t0 = time.perf_counter()
+                kept = await bench._wait(pilot, lambda: any(verdict_cache.cache_dir().glob("*.fold.json")), 120)
+                result["fold_kept_after_s"] = time.perf_counter() - t0 if kept else None
                 return
             result.update(await bench._first_paint(pilot, app, frames, launched, wall0,
                                                     lambda: _item_at_rest_confirming(pilot, app)))
