@@ -26,6 +26,12 @@ store (no kept fold in our cache: `--cold` empties it) and an ordinary open
 The item is put back afterwards (a `reopened` row by daimon's writer, source
 `ui`), so each run leaves two rows. Ratios: the item and the verb steps to one
 `daimon why`, the confirmation to one `daimon brief`.
+
+`--opens` times the opens alone (first paint, confirmation on open), no key
+and no verb, so the store is never written (a shared store stays as it
+is): with `--cold`, a first open of the store, then two later opens (the
+first of them reads the kept fold the first open wrote). `--scratch DIR`
+keeps every file of ours (cache, state, log, settings) under DIR.
 """
 
 from __future__ import annotations
@@ -140,10 +146,22 @@ def child_main() -> int:
     make, label = factory
     result: dict[str, Any] = {"label": label}
 
+    opens_only = bool(os.environ.get("BENCH_OPENS_ONLY"))
+
     async def scenario() -> None:
         app = make()
         frames = bench.Frames(app)
         async with app.run_test(headless=True, size=bench.TERMINAL) as pilot:
+            if opens_only:
+                result.update(await bench._first_paint(pilot, app, frames, launched, wall0))
+                # as a person reads the briefing: the judging child keeps the fold once idle (a first
+                # open's build comes after its answer); the open is timed, this wait is not
+                from daimon_tui.store.judging import verdict_cache
+
+                t0 = time.perf_counter()
+                kept = await bench._wait(pilot, lambda: any(verdict_cache.cache_dir().glob("*.fold.json")), 120)
+                result["fold_kept_after_s"] = time.perf_counter() - t0 if kept else None
+                return
             result.update(await bench._first_paint(pilot, app, frames, launched, wall0,
                                                     lambda: _item_at_rest_confirming(pilot, app)))
             await _steps(pilot, app, result)
@@ -154,16 +172,25 @@ def child_main() -> int:
     # Peaks after a verb: the app's own and the judging child's (closed with the app)
     result["self_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     result["children_rss_mb"] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    _restore(result.get("item"))
+    if not opens_only:
+        _restore(result.get("item"))
     print(json.dumps(result))
     return 0
 
 
-def _ours(store_dir: Path, heavy: dict, cold: bool) -> dict:
-    cache = Path(heavy["home"]) / ".cache" / "daimon-tui"
+def _ours(store_dir: Path, heavy: dict, cold: bool, scratch: Path | None = None, opens: bool = False) -> dict:
+    if scratch is not None:
+        from bench_headless import our_env
+
+        env = our_env(heavy, scratch)
+        cache = Path(env["DAIMON_TUI_CACHE"])
+    else:
+        env = manifest_file.child_env(heavy)
+        cache = Path(heavy["home"]) / ".cache" / "daimon-tui"
     if cold:
         shutil.rmtree(cache, ignore_errors=True)
-    env = manifest_file.child_env(heavy)
+    if opens:
+        env["BENCH_OPENS_ONLY"] = "1"
     env["BENCH_LAUNCHED_AT"] = repr(time.time())
     run = bench.run_measured([sys.executable, str(HERE), "--child", "--store", str(store_dir)], env,
                              heavy["main_project"], timeout=1800)
@@ -207,6 +234,8 @@ def parent_main(args: argparse.Namespace) -> int:
     print(f"store: {store_dir}  shape: {json.dumps(heavy['shape'])}", file=sys.stderr)
     brief = bench.daimon_cli(["brief"], heavy)
     print(f"daimon brief: {brief.wall:.2f} s, {brief.rss_mb or 0:.0f} MB", file=sys.stderr)
+    if args.opens:
+        return _opens(store_dir, heavy, args, brief, load)
     runs = []
     if args.cold:
         runs.append(("first open", _ours(store_dir, heavy, cold=True)))
@@ -225,12 +254,38 @@ def parent_main(args: argparse.Namespace) -> int:
     return 0
 
 
+def _opens(store_dir: Path, heavy: dict, args: argparse.Namespace, brief: bench.Run, load: tuple) -> int:
+    """First paint and confirmation of each open against `daimon brief`: a
+    first open of the store (with `--cold`) at most 1.0x, every later one at
+    most 0.3x."""
+    scratch = args.scratch.resolve() if args.scratch else None
+    runs = []
+    if args.cold:
+        runs.append(("first open", _ours(store_dir, heavy, cold=True, scratch=scratch, opens=True), 1.0))
+    runs += [(f"later open {n}", _ours(store_dir, heavy, cold=False, scratch=scratch, opens=True), 0.3)
+             for n in (1, 2)]
+    metrics = []
+    for tag, ours, limit in runs:
+        print(f"ours ({tag}): {json.dumps(ours)}", file=sys.stderr)
+        for name, key in (("first paint", "first_paint_s"), ("confirmation on open", "confirmed_s")):
+            value = ours.get(key)
+            metrics.append(bench.Metric(f"{name} ({tag})", value, brief.wall, f"<= {limit}x brief",
+                                        None if value is None else value <= limit * brief.wall))
+    print(f"load average before / after: {load[0]:.1f} / {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores",
+          file=sys.stderr)
+    print(bench.table(metrics))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
     parser.add_argument("--store", type=Path, required=True, help="a store made by generate_store.py")
     parser.add_argument("--cold", action="store_true",
                         help="also run a first open: our cache (verdicts, kept fold) emptied first")
+    parser.add_argument("--opens", action="store_true",
+                        help="time the opens only (no key, no verb: the store is not written)")
+    parser.add_argument("--scratch", type=Path, help="keep our cache, state, log and settings under this directory")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:

@@ -215,6 +215,21 @@ def _as_daimon(args: argparse.Namespace, project_path: str | None, out: TextIO) 
 
 
 def _headless(args: argparse.Namespace, project_path: str | None, out: TextIO) -> int:
+    """daimon's reads of a large events ledger are answered from the kept fold,
+    as in the app, but only from a fold proved whole: one this run built from
+    daimon's full read, or one on disk whose seal says this app checked it
+    (`kept_fold.sealed_only`). A report has no later moment to check a fold
+    against daimon's, so it never prints from one nobody checked. The fold it
+    builds goes to our own cache (numbers, never text), so the next report
+    folds only the rows appended since; daimon's files are never written."""
+    from daimon_tui.store.judging import kept_fold, snapshot_share
+
+    snapshot_share.install()
+    with kept_fold.sealed_only():
+        return _report(args, project_path, out)
+
+
+def _report(args: argparse.Namespace, project_path: str | None, out: TextIO) -> int:
     from daimon_tui.store.read import reader
 
     if args.command == "search":

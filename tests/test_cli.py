@@ -117,3 +117,62 @@ def test_headless_commands_never_touch_the_store(demo_store: demo.DemoStore, com
     cli.main([command, "--json", "--project", str(demo_store.project)])
     after = {p: p.read_bytes() for p in demo_store.root.rglob("*") if p.is_file()}
     assert before == after
+
+
+HEADLESS = (["brief"], ["brief", "--json"], ["brief", "--as-daimon"], ["search", "retry"], ["check"], ["audit"])
+NO_TEXTUAL = ("import sys\n"
+              "from daimon_tui.cli import main\n"
+              "code = main(sys.argv[1:])\n"
+              "sys.stdout.flush()\n"
+              "print('TEXTUAL' if any(m.split('.')[0] == 'textual' for m in sys.modules) else 'NO-TEXTUAL', "
+              "file=sys.stderr)\n")
+
+
+@pytest.mark.parametrize("argv", HEADLESS, ids=" ".join)
+def test_a_headless_command_never_imports_textual(argv: list[str]) -> None:
+    done = subprocess.run([sys.executable, "-c", NO_TEXTUAL, *argv, "--demo"], capture_output=True, text=True,
+                          stdin=subprocess.DEVNULL, timeout=300)
+    assert done.returncode in (0, 1), done.stderr
+    assert done.stderr.splitlines()[-1] == "NO-TEXTUAL"
+
+
+def test_a_report_reads_the_kept_fold_and_prints_what_daimon_would(demo_store: demo.DemoStore, capsys) -> None:
+    """Issue 29.1: on a ledger large enough to keep its fold, `brief --json`
+    prints the same bytes from daimon's full read (cold), from the sealed fold
+    that run kept (warm), and past a forged fold (unsealed: never used)."""
+    import os
+
+    from daimon_briefing import store, view
+    from daimon_briefing.surfaces import Writer
+
+    from daimon_tui.store.judging import kept_fold, kept_fold_file, snapshot_share
+    from daimon_tui.store.read import reader
+
+    project = reader.resolve_project(str(demo_store.project))
+    pad = [{"item_ref": f"o-pad{n:05d}", "status": "resolved", "note": "p" * 120, "source": "cli"} for n in range(2500)]
+    assert store.append_events(pad, project_dir=project.target, writer=Writer.HUMAN)
+    item = next(i.id for i in reader.load_briefing(project, budget_up_to=None).items() if i.id)
+    assert store.append_event(item, "resolved", source="ui", project_dir=project.target, writer=Writer.HUMAN)
+    ledger = view._bucket(project.target) / "events.jsonl"
+    assert ledger.stat().st_size > kept_fold.KEEP_MIN_BYTES
+    cache = kept_fold_file.cache_file(os.path.abspath(ledger))
+
+    def report() -> str:
+        kept_fold.forget_held()  # each as a new process
+        snapshot_share.clear()
+        store._all_forgotten_cache.clear()
+        assert cli.main(["brief", "--json", "--project", str(demo_store.project)]) == 0
+        return capsys.readouterr().out
+
+    cache.unlink(missing_ok=True)
+    cold = report()
+    spans = kept_fold_file.load(os.path.abspath(ledger))
+    assert spans is not None and spans.sealed  # kept by the report, sealed
+    assert report() == cold
+    assert item not in {i["id"] for s in json.loads(cold)["sections"] for i in s["items"]}
+    record = json.loads(cache.read_text())
+    data = ledger.read_bytes()
+    record["winners"] = [at for at in record["winners"]
+                         if json.loads(data[at:data.index(b"\n", at)]).get("item_ref") != item]
+    cache.write_text(json.dumps(record))
+    assert report() == cold

@@ -174,6 +174,23 @@ def _fold_of_appended() -> None:
             raise Broken(f"store._fold of the first {cut} rows' winners plus the rest differs from the full fold")
 
 
+def _fold_of_latest_stamps() -> None:
+    """The kept fold's shortcut (`kept_fold.latest_per_ref`): `_fold` reads
+    `ts` as a UTC stamp of exactly `YYYY-MM-DDTHH:MM:SSZ` (later wins, a row it
+    cannot read never displaces one it can), so only each ref's rows at its
+    latest such stamp, and rows stamped another way, can win."""
+    fold = _get("daimon_briefing.store:_fold")
+    epoch = _get("daimon_briefing.store:_created_epoch")
+    if epoch("2026-01-02T00:00:00Z") != 1767312000.0 or epoch("2026-13-01T00:00:00Z") is not None:
+        raise Broken("store._created_epoch no longer reads YYYY-MM-DDTHH:MM:SSZ as a UTC stamp")
+    rows = [*_rows(), {"item_ref": "a", "status": "reopened", "ts": "2026-01-03T00:00:00Z", "session_id": "s5"},
+            {"item_ref": "b", "status": "x", "ts": 7, "session_id": "s6"}]
+    latest = {"a": "2026-01-03T00:00:00Z", "b": "2026-01-04T00:00:00Z"}
+    reduced = [r for r in rows if r["item_ref"] not in latest or r["ts"] == latest[r["item_ref"]]]
+    if fold(reduced, keys=True) != fold(rows, keys=True):
+        raise Broken("store._fold picks a row other than one at its ref's latest stamp")
+
+
 def _demotes_rule() -> None:
     demotes = _get("daimon_briefing.store:_demotes")
     row = {"item_ref": "a", "status": "resolved", "ts": "2026-01-01T00:00:00Z"}
@@ -386,9 +403,12 @@ _READ_PARAMS = "path * retries backoff sleep tail_bytes"
 
 CONTRACTS: tuple[Contract, ...] = (
     # -- reading and folding ---------------------------------------------------
-    Contract("reading.fold-appended", "reading", "store._fold",
-             "folding each ref's winner plus the appended rows equals the full fold",
-             "the kept fold", _all(_signature("daimon_briefing.store:_fold", "rows * keys"), _fold_of_appended),
+    Contract("reading.fold-appended", "reading", "store._fold, store._created_epoch",
+             "folding each ref's winner plus the appended rows equals the full fold, and only rows at a ref's "
+             "latest stamp can win",
+             "the kept fold", _all(_signature("daimon_briefing.store:_fold", "rows * keys"), _fold_of_appended,
+                                  _signature("daimon_briefing.store:_created_epoch", "created"),
+                                  _fold_of_latest_stamps),
              optional=True),
     Contract("reading.kept-fold-swaps", "reading",
              "jsonl.read, store.fold_corroborations, store.item_events, view.item_events, view.ledger_states, "

@@ -22,6 +22,10 @@ daimon_store_item_events = store.item_events
 daimon_ledger_states = view.ledger_states
 daimon_team_notes = view.team_notes
 daimon_posture = jsonl.posture
+# daimon's reading of an event's `ts` (None: unstamped), for the kept fold's
+# choice of the rows its fold can pick (`kept_fold.latest_per_ref`); used only
+# once `install_kept_fold` checked its contracts (never in safe mode).
+daimon_stamp_epoch = store._created_epoch
 
 _KEPT_FOLD = ("reading.fold-appended", "reading.kept-fold-swaps", "reading.demotes", "judging.read-judge")
 

@@ -45,6 +45,7 @@ import dataclasses
 import hashlib
 import json
 import os
+import re
 import stat
 import threading
 from collections.abc import Callable, Iterator
@@ -86,6 +87,7 @@ _persisted: dict[str, int] = {}  # ledger -> the size its copy on disk covers
 _lock = threading.Lock()
 _installed = False
 _defer_builds = False
+_sealed_only = False  # `sealed_only()`: a headless report uses no fold from disk that is not sealed
 _pending: dict[str, _Pending] = {}  # ledger -> a full read whose fold `build_pending` keeps
 _builder: threading.Thread | None = None
 _building = threading.Lock()
@@ -166,7 +168,7 @@ class _Kept:
         at.update((id(row), start) for row, start in zip(rows, placed, strict=True))
         winners = dict(self.winners)
         if folded is None or self.winners:
-            folded = _original_fold([row for _at, row in before] + rows, keys=True)
+            folded = latest_per_ref([row for _at, row in before] + rows, keys=True)
         for ref, row in folded.items():
             winners[ref] = (at.get(id(row), -1), row)
         witnesses = dict(self.witnesses)
@@ -228,6 +230,51 @@ class _Kept:
                 return None
             rows.append(row)
         return rows
+
+
+# daimon's `_fold` reads `ts` as a UTC stamp in exactly this shape (contract
+# `reading.fold-appended`): between two stamps of this shape the later in
+# text is the later in time, so the text compares without a parse.
+_STAMP = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z")
+
+
+def latest_per_ref(rows: Any, *, keys: bool) -> dict:
+    """daimon's `_fold(rows, keys=keys)`, its own fold run only over the rows
+    that can win: per ref, the rows at its latest well-formed stamp, and any
+    row stamped another way (daimon decides what that means). A later stamp
+    always wins and a row daimon cannot read as a stamp never displaces one it
+    can, so no other row can be a ref's winner, and since daimon's fold is per
+    ref and keeps each ref's rows in order, its answer (and the refs' order)
+    is the full fold's. The full fold parses the stamp of almost every row
+    (`strptime`: most of a 200,000-row fold); this parses one per ref.
+    `tests/perf/test_kept_fold.py` holds it equal to daimon's fold."""
+    groups: dict[str, list[dict]] = {}
+    latest: dict[str, str] = {}
+    for row in rows:
+        if not isinstance(row, dict):
+            continue
+        ref = str(row.get("item_ref") or "")
+        if not ref:
+            continue
+        group = groups.get(ref)
+        if group is None:
+            groups[ref] = [row]
+        else:
+            group.append(row)
+        ts = row.get("ts")
+        if isinstance(ts, str) and ts > latest.get(ref, "") and _STAMP.fullmatch(ts):
+            latest[ref] = ts
+    chosen: list[dict] = []
+    for ref, group in groups.items():
+        top = latest.get(ref)
+        if len(group) == 1 or top is None or daimon_reading.daimon_stamp_epoch(top) is None:
+            chosen.extend(group)  # nothing to leave out, or daimon reads its latest stamp otherwise
+            continue
+        for row in group:
+            ts = row.get("ts")
+            if ts == top or (isinstance(ts, str) and not _STAMP.fullmatch(ts)):
+                chosen.append(row)
+    return _original_fold(chosen, keys=keys)
 
 
 def _may_be_tombstone(row: dict) -> bool:
@@ -422,6 +469,22 @@ def defer_builds() -> None:
     _defer_builds = True
 
 
+@contextlib.contextmanager
+def sealed_only() -> Iterator[None]:
+    """While it lasts (in every thread: a report is one process's one job), a
+    kept fold on disk is used only when its seal verifies (`kept_fold_file`:
+    this app wrote it from a fold it checked against daimon's full fold). For
+    a headless report, which has no later moment to check a fold and must
+    never print what daimon would not: any other file is passed over for
+    daimon's full read, whose fold is then kept, sealed."""
+    global _sealed_only
+    before, _sealed_only = _sealed_only, True
+    try:
+        yield
+    finally:
+        _sealed_only = before
+
+
 def build_pending() -> None:
     """Build and keep (in memory and on disk) the folds `_full` deferred.
     Only a whole fold is ever held, and a ledger's full read answers until
@@ -574,6 +637,8 @@ def read(path: Any, **options: Any) -> jsonl.Read:
             kept = _held.get(key)
     if kept is None:
         kept = kept_fold_file.load(key)
+        if kept is not None and _sealed_only and not kept.sealed:
+            kept = None  # a fold nobody checked: daimon's full read (and a sealed fold of it) instead
     if isinstance(kept, _Kept) and kept.verified == _stat_key(st):
         answer = _unchanged(target, kept)
         if answer is not None:
@@ -593,12 +658,12 @@ def _fold(rows: Any, *, keys: bool) -> dict:
         return _original_fold(rows.winners, keys=keys)
     pending = next((p for p in list(_pending.values()) if p.read.rows is rows), None)
     if pending is None:
-        return _original_fold(rows, keys=keys)
+        return latest_per_ref(rows, keys=keys)
     # A first open's rows are folded by daimon's forget walk (keys kept) and
     # its snapshot (keys left out): `_fold` is per ref, so the second is the
     # first without the key refs, and the kept fold's build reuses it too.
     if pending.winners is None:
-        pending.winners = _original_fold(rows, keys=True)
+        pending.winners = latest_per_ref(rows, keys=True)
     if keys:
         return dict(pending.winners)
     return {ref: row for ref, row in pending.winners.items() if not store.is_key_ref(ref)}
@@ -719,7 +784,8 @@ def _rebuild(spans: kept_fold_file.Spans, prefix: bytes) -> _Kept | None:
     parsed = _rows_at(prefix, sorted({*spans.winners, *spans.witnesses}), spans.size)
     if parsed is None:
         return None
-    kept = _Kept(spans.size, spans.digest, refs=dict(spans.refs), tombstones=list(spans.tombstones), trusted=False)
+    kept = _Kept(spans.size, spans.digest, refs=dict(spans.refs), tombstones=list(spans.tombstones),
+                 trusted=spans.sealed)
     for start in spans.winners:
         row = parsed[start]
         ref = str(row.get("item_ref") or "")
@@ -771,7 +837,7 @@ def _persist(key: str, kept: _Kept) -> None:
     if kept.refs is None or kept.tombstones is None or min((*winners, *witnesses), default=0) < 0:
         return  # a row whose line we could not place: kept in memory only
     spans = kept_fold_file.Spans(kept.size, kept.digest, winners, witnesses, kept.refs, kept.tombstones)
-    if kept_fold_file.save(key, spans):
+    if kept_fold_file.save(key, spans, sealed=kept.trusted):
         _persisted[key] = kept.size
 
 
@@ -825,6 +891,8 @@ def check_against_full(key: str) -> str | None:
     fresh = _Kept(0, "").absorb(full.rows, starts, len(data), digest)
     if _same(kept, fresh):
         kept.trusted = True
+        with contextlib.suppress(Exception):  # sealed now: the next run need not check it again
+            _persist(key, kept)
         return None
     with _lock:
         if _held.get(key) is kept:

@@ -6,7 +6,9 @@ offset would make a resolved item read as live, under "confirmed by daimon".
 So once per run (per child), after the confirming read, the judging child
 reads and folds each such ledger whole as daimon does and compares; a fold
 that disagrees is discarded, and the app confirms again with a child that
-holds nothing of it (`first_paint.confirm_async`).
+holds nothing of it (`first_paint.confirm_async`). A fold the check finds
+right is written sealed, as is one built from daimon's full read
+(`kept_fold_file`): a sealed file loads trusted and is not checked again.
 """
 
 from __future__ import annotations

@@ -8,26 +8,42 @@ witness, each ref's rows (refs named by a hash: a legacy ref may be text) and
 the rows that may be tombstones. The rows themselves are read back from the
 ledger, and only while its bytes hash the same. A file that is not a small
 regular file of this format is ignored, and never opened blocking.
+
+The seal: a fold this app checked (built from daimon's full read, or compared
+with it: `kept_fold.check_against_full`) is written with an HMAC-SHA256 of its
+numbers and the daimon release that folded them, keyed by a random key of our
+own (`fold-seal.key`, 0600, beside the files). A file whose seal verifies was
+written by this app from a fold it checked: its completeness is proved without
+a full read, so a headless report may answer from it. A file without one, or
+whose seal does not verify (edited, forged, from another daimon release, or a
+key that changed) still loads, unsealed: the app checks it once against
+daimon's full fold before anything is called confirmed, and a headless report
+does not use it at all.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
+import hmac
 import json
 import os
+import secrets
 import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import daimon_briefing
 from daimon_briefing import config
 
-from daimon_tui.domain.own_files import write_private_json
+from daimon_tui.domain.own_files import read_regular, write_private_json
 from daimon_tui.store.judging import verdict_cache
 
-FORMAT = 1
+FORMAT = 2
 _MAX_BYTES = 64 * 1024 * 1024
+SEAL_KEY = "fold-seal.key"
+_KEY_BYTES = 32
 
 
 def cache_file(key: str) -> Path:
@@ -46,12 +62,50 @@ class Spans:
     witnesses: tuple[int, ...]
     refs: dict[str, list[int]]
     tombstones: list[int]
+    # the file's seal verified: written by this app from a fold it checked
+    sealed: bool = False
 
 
-def save(key: str, spans: Spans) -> bool:
-    """Write `spans` for the ledger `key` (atomic, 0600). Never raises."""
-    record = {"format": FORMAT, "size": spans.size, "sha256": spans.digest, "winners": list(spans.winners),
-              "witnesses": list(spans.witnesses), "refs": spans.refs, "tombstones": spans.tombstones}
+def _seal_key(create: bool) -> bytes | None:
+    """Our sealing key (`fold-seal.key` in the cache dir), made on first use
+    when `create`; None when there is none or it is not ours (then nothing
+    is sealed and no seal verifies: every fold is checked, as before)."""
+    path = verdict_cache.cache_dir() / SEAL_KEY
+    try:
+        data = read_regular(path)
+    except FileNotFoundError:
+        if not create:
+            return None
+        data = secrets.token_bytes(_KEY_BYTES)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        except FileExistsError:  # another run made it meanwhile: theirs is the key
+            return _seal_key(create=False)
+        except OSError:
+            return None
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+    except OSError:  # not a regular file, unreadable: not ours
+        return None
+    return data if len(data) == _KEY_BYTES else None
+
+
+def _seal(record: dict, key: bytes) -> str:
+    body = json.dumps(record, sort_keys=True, separators=(",", ":")).encode()
+    return hmac.new(key, body, hashlib.sha256).hexdigest()
+
+
+def save(key: str, spans: Spans, *, sealed: bool = False) -> bool:
+    """Write `spans` for the ledger `key` (atomic, 0600), sealed when
+    `sealed` (the caller checked the fold) and a key is at hand. Never raises."""
+    record: dict[str, Any] = {
+        "format": FORMAT, "daimon": daimon_briefing.__version__, "size": spans.size, "sha256": spans.digest,
+        "winners": list(spans.winners), "witnesses": list(spans.witnesses), "refs": spans.refs,
+        "tombstones": spans.tombstones}
+    seal_key = _seal_key(create=True) if sealed else None
+    if seal_key is not None:
+        record["seal"] = _seal(record, seal_key)
     return write_private_json(cache_file(key), record, prefix=".fold-")
 
 
@@ -81,6 +135,10 @@ def load(key: str) -> Spans | None:
         os.close(fd)
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         return None
+    seal = data.pop("seal", None)
+    seal_key = _seal_key(create=False) if isinstance(seal, str) and seal.isascii() else None
+    sealed = (seal_key is not None and data.get("daimon") == daimon_briefing.__version__
+              and hmac.compare_digest(seal, _seal(data, seal_key)))
     size, digest = data.get("size"), data.get("sha256")
     winners, witnesses = _ints(data.get("winners")), _ints(data.get("witnesses"))
     refs, tombstones = data.get("refs"), _ints(data.get("tombstones"))
@@ -89,7 +147,7 @@ def load(key: str) -> Spans | None:
         return None
     if not all(isinstance(k, str) and _ints(v) is not None for k, v in refs.items()):
         return None
-    return Spans(size, digest, winners, witnesses, refs, list(tombstones))
+    return Spans(size, digest, winners, witnesses, refs, list(tombstones), sealed)
 
 
 def discard(key: str) -> None:

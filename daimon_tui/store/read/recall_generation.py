@@ -33,6 +33,7 @@ from daimon_briefing import config
 
 from daimon_tui.store import paths
 from daimon_tui.store.daimon_api import recall as daimon_recall
+from daimon_tui.store.judging import kept_fold
 
 _original_ensure_fresh = daimon_recall.daimon_ensure_fresh
 _original_forgotten_stamp = daimon_recall.daimon_forgotten_stamp
@@ -132,7 +133,8 @@ def _forgotten_walk() -> tuple[frozenset, frozenset]:
     last = _walk
     if held is not None and last is not None and last[0] == held[0]:
         return last[1]
-    got = _original_forgotten_walk()
+    with kept_fold.active():  # a fold-only reader: a large events ledger is read from the kept fold, as in a snapshot
+        got = _original_forgotten_walk()
     if held is not None and not got[1]:  # daimon's rule: an unproven ledger is read again
         with _lock:
             _walk = (held[0], got)

@@ -1,0 +1,154 @@
+"""The headless commands against daimon's CLI on one store, cold and warm, in one run.
+
+    python benchmarks/generate_store.py --out /tmp/daimon-heavy
+    python benchmarks/bench_headless.py --store /tmp/daimon-heavy --scratch /tmp/me-bench
+
+One run: `daimon brief` and `daimon recall Q` (the baselines, each the median
+of `--repeats`), then each of our headless commands (`brief`, `brief --json`,
+`brief --as-daimon`, `search Q`, `check`, `audit`) twice: cold (our cache
+emptied first: no kept fold, no seal key) and warm (right after: the kept
+fold the cold run wrote, sealed). With `--small DIR` also a fresh `search`
+(cache emptied) against `daimon recall` on a small store (made there by
+`generate_store.py` on first use).
+
+Only our own files are written, under `--scratch` (`DAIMON_TUI_CACHE`,
+`XDG_STATE_HOME`, `DAIMON_TUI_LOG`, `DAIMON_TUI_CONFIG`, `XDG_CACHE_HOME`):
+the store itself is read by our commands, never written (daimon's own CLI
+runs record their usage lines there, as they always do). Each command is
+checked to leave `textual` unimported (`sys.modules` at its exit). The load average
+is printed before and after: ratios within one run are what counts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import bench_briefing as bench
+import manifest as manifest_file
+
+HERE = Path(__file__).resolve()
+# `daimon-tui ARGS`, as the console script runs it, telling at exit whether Textual was imported
+RUN_OURS = ("import os, sys, atexit\n"
+            "atexit.register(lambda: open(os.environ['BENCH_MODULES'], 'w').write("
+            "str(any(m == 'textual' or m.startswith('textual.') for m in sys.modules))))\n"
+            "from daimon_tui.cli import main\n"
+            "sys.exit(main(sys.argv[1:]))\n")
+
+# (label, our argv, the baseline it is held to, warm limit, cold limit)
+COMMANDS = (
+    ("brief", ["brief"], "brief", 0.3, 1.0),
+    ("brief --json", ["brief", "--json"], "brief", 0.3, 1.0),
+    ("brief --as-daimon", ["brief", "--as-daimon"], "brief", 0.3, 1.0),
+    ("search", ["search", "{query}"], "recall", 0.3, 1.0),
+    ("check", ["check"], "brief", 0.5, 1.0),
+    ("audit", ["audit"], "brief", 1.0, 1.0),
+)
+
+
+def our_env(heavy: dict, scratch: Path) -> dict[str, str]:
+    """The store's child environment, with every file of ours under `scratch`
+    (`child_env` drops every DAIMON_* value of ours, DAIMON_TUI_* included)."""
+    env = manifest_file.child_env(heavy)
+    env.update({
+        "DAIMON_TUI_CACHE": str(scratch / "cache"),
+        "XDG_CACHE_HOME": str(scratch / "xdg-cache"),
+        "XDG_STATE_HOME": str(scratch / "state"),
+        "DAIMON_TUI_LOG": str(scratch / "state" / "actions.jsonl"),
+        "DAIMON_TUI_CONFIG": str(scratch / "config.toml"),
+    })
+    return env
+
+
+def _ours(argv: list[str], env: dict[str, str], cwd: str) -> tuple[bench.Run, bool]:
+    """One run of our command; whether it imported Textual."""
+    modules = Path(env["DAIMON_TUI_CONFIG"]).with_name("modules.txt")
+    modules.parent.mkdir(parents=True, exist_ok=True)
+    run = bench.run_measured([sys.executable, "-c", RUN_OURS, *argv], {**env, "BENCH_MODULES": str(modules)}, cwd)
+    if run.returncode not in (0, 1, 2) or "could not finish" in run.stderr:  # 1, 2: no hit, nothing checkable
+        raise RuntimeError(f"daimon-tui {' '.join(argv)} failed (rc {run.returncode}): {run.stderr[-2000:]}")
+    return run, modules.read_text() != "False"
+
+
+def _baseline(args: list[str], heavy: dict, repeats: int) -> float:
+    walls = [bench.daimon_cli(args, heavy).wall for _ in range(repeats)]
+    return statistics.median(walls)
+
+
+def _headless(heavy: dict, scratch: Path, query: str, repeats: int) -> list[bench.Metric]:
+    env = our_env(heavy, scratch)
+    cwd = heavy["main_project"]
+    bench.daimon_cli(["recall", query], heavy)  # daimon's first recall (re)builds its index: not what is timed
+    base = {"brief": _baseline(["brief"], heavy, repeats), "recall": _baseline(["recall", query], heavy, repeats)}
+    print(f"daimon brief {base['brief']:.2f} s, daimon recall {base['recall']:.2f} s "
+          f"(median of {repeats})", file=sys.stderr)
+    metrics: list[bench.Metric] = []
+    for label, argv, against, warm_limit, cold_limit in COMMANDS:
+        argv = [a.replace("{query}", query) for a in argv]
+        shutil.rmtree(scratch / "cache", ignore_errors=True)
+        cold, cold_textual = _ours(argv, env, cwd)
+        warm, warm_textual = _ours(argv, env, cwd)
+        if cold.stdout != warm.stdout:
+            print(f"NOTE {label}: warm output differs from cold", file=sys.stderr)
+        note = " (imported textual!)" if cold_textual or warm_textual else ""
+        print(f"{label}: cold {cold.wall:.2f} s, warm {warm.wall:.2f} s{note}", file=sys.stderr)
+        for tag, run, limit in (("cold", cold, cold_limit), ("warm", warm, warm_limit)):
+            passed = run.wall <= limit * base[against] and not note
+            metrics.append(bench.Metric(f"{label} ({tag})", run.wall, base[against], f"<= {limit}x {against}",
+                                        passed, note=("" if passed else "FAIL") + note))
+    return metrics
+
+
+def _small(small_dir: Path, scratch: Path, query: str, repeats: int) -> list[bench.Metric]:
+    if not (small_dir / manifest_file.MANIFEST).is_file():
+        print(f"generating a small store at {small_dir} …", file=sys.stderr)
+        subprocess.run([sys.executable, str(HERE.with_name("generate_store.py")), "--out", str(small_dir),
+                        "--projects", "3", "--sessions", "5", "--items", "20", "--events", "500"],
+                       check=True, stdout=subprocess.DEVNULL)
+    small = manifest_file.load(small_dir)
+    bench.daimon_cli(["recall", query], small)
+    recall = _baseline(["recall", query], small, repeats)
+    env = our_env(small, scratch / "small")
+    walls = []
+    for _ in range(repeats):
+        shutil.rmtree(scratch / "small" / "cache", ignore_errors=True)
+        run, textual = _ours(["search", query], env, small["main_project"])
+        walls.append(run.wall)
+    ours = statistics.median(walls)
+    print(f"small store: daimon recall {recall:.2f} s, fresh search {ours:.2f} s", file=sys.stderr)
+    return [bench.Metric("fresh search, small store", ours, recall, "<= 1.0x recall",
+                         ours <= recall and not textual, note="" if not textual else "imported textual!")]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
+    parser.add_argument("--store", type=Path, required=True, help="a store made by generate_store.py")
+    parser.add_argument("--scratch", type=Path, required=True, help="a directory of ours (our cache, state, log)")
+    parser.add_argument("--query", default="payment retry")
+    parser.add_argument("--repeats", type=int, default=1, help="runs of each daimon baseline (median)")
+    parser.add_argument("--small", type=Path, help="also a fresh search on this small store (made on first use)")
+    args = parser.parse_args(argv)
+    heavy = manifest_file.load(args.store.resolve())
+    args.scratch.mkdir(parents=True, exist_ok=True)
+    before = os.getloadavg()
+    metrics = _headless(heavy, args.scratch.resolve(), args.query, args.repeats)
+    if args.small:
+        metrics += _small(args.small.resolve(), args.scratch.resolve(), args.query, args.repeats)
+    after = os.getloadavg()
+    print(json.dumps({m.name: [m.ours, m.daimon] for m in metrics}), file=sys.stderr)
+    print(f"load average before / after: {before[0]:.1f} / {after[0]:.1f} on {os.cpu_count()} cores",
+          file=sys.stderr)
+    print(bench.table(metrics))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
