@@ -8,6 +8,7 @@ store the app grew from ~85 MB to ~250 MB at the first `z` and kept it.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,14 @@ from tests.daimon_records import events
 from tests.ui.settle import settle, wait_until
 
 NOW = demo.DEMO_NOW.timestamp()
+
+
+async def _confirm(pilot, app, what: str) -> None:
+    """`y` on the preview once it takes one (it ignores a `y` in its first moments)."""
+    await wait_until(pilot, lambda: isinstance(app.screen, PlanPreviewModal), 90, what)
+    preview = app.screen
+    await wait_until(pilot, lambda: time.monotonic() - preview.opened_at > preview.CONFIRM_DELAY_S + 0.05, 10)
+    await pilot.press("y")
 
 
 async def test_undo_plan_never_folds_in_the_apps_process(demo_store: demo.DemoStore, private_action_log: Path,
@@ -42,13 +51,12 @@ async def test_undo_plan_never_folds_in_the_apps_process(demo_store: demo.DemoSt
         await pilot.press("r")
         await settle(pilot)
         await pilot.press("enter")
-        await wait_until(pilot, lambda: isinstance(app.screen, PlanPreviewModal), 90, "resolve preview")
-        await pilot.press("y")
+        await _confirm(pilot, app, "resolve preview")
         await settle(pilot, rounds=6)
-        await wait_until(pilot, lambda: isinstance(app.screen, BriefingScreen), 90, "back on the briefing")
+        await wait_until(pilot, lambda: isinstance(app.screen, BriefingScreen), 90,
+                         f"back on the briefing ({type(app.screen).__name__})")
         await pilot.press("z")
-        await wait_until(pilot, lambda: isinstance(app.screen, PlanPreviewModal), 90, "undo preview")
-        await pilot.press("y")
+        await _confirm(pilot, app, "undo preview")
         await settle(pilot, rounds=8)
         rows = [e for e in events(demo_store) if e.get("item_ref") == target.id]
         assert [r["status"] for r in rows[-2:]] == ["resolved", "reopened"]
