@@ -97,15 +97,17 @@ def _resolve_input(data: verbs.ResolveInput, prefill: str, statuses: dict[str, s
     return data.model_copy(update={"per_item": per_item, "world_confirmed": confirmed})
 
 
-def _undo_plan(log: ActionLog, project: ProjectRef,
-               undo_of: ActionEntry | None) -> tuple[verbs.Plan, ActionEntry | None]:
+async def _undo_plan(log: ActionLog, project: ProjectRef,
+                     undo_of: ActionEntry | None) -> tuple[verbs.Plan, ActionEntry | None]:
     """The plan for `z` (the last undoable action, naming any newer ones it
-    steps over) or for a chosen Log row, and the action it undoes."""
+    steps over) or for a chosen Log row, and the action it undoes. Our log is
+    read here; daimon's state by the judging child (no fold in the app)."""
     if undo_of is not None:
-        refused = verbs.undo_target_refusal(project.slug, undo_of, log.undone_by(undo_of.action_id))
-        return refused or plans.build_undo_plan(project, undo_of), undo_of
-    choice = log.undo_choice(project.slug, verbs.UNDOABLE_VERBS, verbs.UNDOABLE_OPS)
-    return plans.build_undo_plan(project, choice.entry, choice.skipped), choice.entry
+        undone_by = await asyncio.to_thread(log.undone_by, undo_of.action_id)
+        refused = verbs.undo_target_refusal(project.slug, undo_of, undone_by)
+        return refused or await plan_request.ask_undo(project, undo_of), undo_of
+    choice = await asyncio.to_thread(log.undo_choice, project.slug, verbs.UNDOABLE_VERBS, verbs.UNDOABLE_OPS)
+    return await plan_request.ask_undo(project, choice.entry, choice.skipped), choice.entry
 
 
 async def run_verb(app: App, verb: verbs.VerbName, items: tuple[str, ...], project: ProjectRef,
@@ -148,7 +150,7 @@ async def run_verb(app: App, verb: verbs.VerbName, items: tuple[str, ...], proje
             return verbs.Outcome(verb=verb, status="refused", message=head)
     try:
         if verb == "undo":
-            plan, undo_entry = await asyncio.to_thread(_undo_plan, log, project, undo_of)
+            plan, undo_entry = await _undo_plan(log, project, undo_of)
         else:
             # by the judging child, over the snapshot it holds: no fold here
             plan = await plan_request.ask(project, verb, items, data)

@@ -446,6 +446,52 @@ def test_a_forged_kept_fold_is_found_discarded_and_never_answers_again(
     assert kept_fold.untrusted() == []
 
 
+def test_the_check_reads_daimons_rows_a_block_at_a_time_and_still_finds_a_forgery(
+        project, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 29.2: the check held daimon's rows of the whole ledger beside the
+    child's snapshot (its peak went past one `daimon brief`'s on the heavy store)."""
+    from daimon_tui.store.judging import kept_fold_check
+
+    target, ledger, ids = project
+    cache, item = _forged(ledger, target, ids, monkeypatch)
+    _both(target)  # the forged fold read back from disk: untrusted
+    total = len([line for line in ledger.read_bytes().split(b"\n") if line.strip()])
+    monkeypatch.setattr(kept_fold, "CHECK_BLOCK_BYTES", 700, raising=False)
+    most: list[int] = []
+    original = kept_fold._original_read
+
+    def counted(path, **options):
+        got = original(path, **options)
+        most.append(len(got.rows))
+        return got
+
+    monkeypatch.setattr(kept_fold, "_original_read", counted)
+    [why] = kept_fold_check.check(reader.resolve_project(target)).discarded
+    assert "1 item(s) missing" in why and not cache.exists()
+    assert total > 4 and most and max(most) < total / 2
+    monkeypatch.setattr(kept_fold, "_original_read", original)
+    kept, full = _both(target)
+    assert kept.resolutions == full.resolutions and item in full.resolutions
+
+
+def test_a_genuine_kept_fold_checked_in_blocks_is_trusted(project, monkeypatch: pytest.MonkeyPatch) -> None:
+    from daimon_tui.store.judging import kept_fold_check
+
+    target, _ledger, ids = project
+    monkeypatch.setattr(kept_fold, "PERSIST_EVERY_BYTES", 0)
+    _write_every_kind(Path(target), ids, datetime(2026, 3, 1, 9, 0, tzinfo=UTC), "b")
+    _assert_same(target, ids)
+    key = os.path.abspath(view._bucket(target) / "events.jsonl")
+    spans = kept_fold_file.load(key)
+    assert spans is not None and kept_fold_file.save(key, spans, sealed=False)  # as written before the seal
+    kept_fold.forget_held()
+    _both(target)  # the kept fold read back from disk: untrusted
+    assert kept_fold.untrusted()
+    monkeypatch.setattr(kept_fold, "CHECK_BLOCK_BYTES", 300)
+    assert kept_fold_check.check(reader.resolve_project(target)).discarded == ()
+    assert kept_fold.untrusted() == []
+
+
 # -- the seal (issue 29, point 1): a fold this app checked loads trusted; any other is checked, and a
 # headless report (`kept_fold.sealed_only`) never answers from it
 

@@ -198,7 +198,8 @@ async def until(pilot, check: Callable[[], bool], tries: int = 200) -> None:
 
 
 async def on_screen(pilot, cls: type) -> None:
-    await until(pilot, lambda: isinstance(pilot.app.screen, cls))
+    # a preview may wait on the judging child's start (its plan is read there)
+    await until(pilot, lambda: isinstance(pilot.app.screen, cls), tries=1500)
 
 
 async def done(pilot, n: int) -> None:

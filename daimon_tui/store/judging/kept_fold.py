@@ -47,6 +47,7 @@ import json
 import os
 import re
 import stat
+import tempfile
 import threading
 from collections.abc import Callable, Iterator
 from contextvars import ContextVar
@@ -66,6 +67,11 @@ KEEP_MIN_BYTES = 256 * 1024  # below this daimon's read is cheap: nothing is kep
 # Written again only once this much was appended since the copy on disk (the
 # next run folds at most that much again): a write is ~1 s of JSON at 200k rows.
 PERSIST_EVERY_BYTES = 1024 * 1024
+# The once-per-run check reads and folds the ledger this many bytes (whole
+# lines) at a time: daimon's rows of the whole ledger are never held at once
+# beside the snapshot the child keeps (on the heavy store that pushed the
+# child's peak past one `daimon brief`'s).
+CHECK_BLOCK_BYTES = 4 * 1024 * 1024
 _CORROBORATION_PREFIX = store.corroboration_ref("")
 
 _original_read = daimon_reading.daimon_read
@@ -863,7 +869,7 @@ def untrusted() -> list[str]:
 
 def check_against_full(key: str) -> str | None:
     """Compare the kept fold of the ledger `key` with daimon's full read and
-    fold of the same bytes. It agrees: it is trusted from now on (None). It
+    fold of the same bytes (a block at a time: `_fold_in_blocks`). It agrees: it is trusted from now on (None). It
     does not: it is discarded, in memory and on disk, and the reason is
     returned. A ledger that moves meanwhile is checked at the next call."""
     path = Path(key)
@@ -877,18 +883,15 @@ def check_against_full(key: str) -> str | None:
         with path.open("rb") as handle:
             before = os.fstat(handle.fileno())
             data = handle.read()
-        full = _original_read(path)
         after = os.stat(path)
     except OSError:
         return None
     digest = hashlib.sha256(data).hexdigest()
-    if (_stat_key(before) != _stat_key(after) or len(data) != kept.size or digest != kept.digest
-            or full.health is not Health.OK):
+    if _stat_key(before) != _stat_key(after) or len(data) != kept.size or digest != kept.digest:
         return None
-    starts = _line_starts(data, 0)
-    if len(starts) != len(full.rows):
+    fresh = _fold_in_blocks(data, digest)
+    if fresh is None:
         return None
-    fresh = _Kept(0, "").absorb(full.rows, starts, len(data), digest)
     if _same(kept, fresh):
         kept.trusted = True
         with contextlib.suppress(Exception):  # sealed now: the next run need not check it again
@@ -901,6 +904,35 @@ def check_against_full(key: str) -> str | None:
     kept_fold_file.discard(key)
     return (f"the kept fold of {path} (our cache) did not match daimon's full fold of the same bytes "
             f"({_difference(kept, fresh)}): discarded")
+
+
+def _fold_in_blocks(data: bytes, digest: str) -> _Kept | None:
+    """daimon's read and fold of the ledger's bytes `data`, a block of whole
+    lines at a time: each block judged by daimon's reader (from a private
+    scratch copy of exactly those bytes; it reads paths) and absorbed as the
+    kept fold absorbs an append. None when a block is not every line a row
+    (the whole file is then not OK either: daimon's read decides later)."""
+    fresh = _Kept(0, "")
+    at = 0
+    with tempfile.TemporaryDirectory(prefix="daimon-tui-check-") as scratch:
+        block_path = Path(scratch) / LEDGER
+        while at < len(data):
+            end = data.rfind(b"\n", at, at + CHECK_BLOCK_BYTES) + 1
+            if end <= at:  # a line longer than a block: the whole line
+                end = data.find(b"\n", at + CHECK_BLOCK_BYTES) + 1 or len(data)
+            block = data[at:end]
+            try:
+                block_path.write_bytes(block)
+            except OSError:
+                return None
+            read = _original_read(block_path)
+            starts = _line_starts(block, at)
+            if read.health is not Health.OK or len(starts) != len(read.rows):
+                return None
+            fresh = fresh.absorb(read.rows, starts, end, "")
+            del read, block
+            at = end
+    return dataclasses.replace(fresh, size=len(data), digest=digest)
 
 
 def _difference(kept: _Kept, fresh: _Kept) -> str:
