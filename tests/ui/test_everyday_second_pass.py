@@ -168,7 +168,10 @@ async def test_the_detail_pane_never_paints_an_answer_for_a_row_the_cursor_left(
     demo_store: demo.DemoStore, monkeypatch  # type: ignore[no-untyped-def]
 ) -> None:
     """Point 10: daimon's answer for the first row is held back while the cursor
-    moves on; released, it is kept but never painted over the second row."""
+    moves to a row whose answer is already known (so no new lookup cancels the
+    held one); released, the answer is kept but never painted over the second row.
+    (Mutation checked: without `if host.current_item() is item` after the read in
+    `DetailPane.inspect`, the first row's text is painted and this test fails.)"""
     import asyncio
 
     from daimon_tui.store.judging import judge_service
@@ -179,15 +182,22 @@ async def test_the_detail_pane_never_paints_an_answer_for_a_row_the_cursor_left(
         await settle(pilot)
         screen = app.screen
         assert isinstance(screen, BriefingScreen) and not screen.provisional
-        screen.details.clear()
         first = screen.current_item()
-        assert first is not None
+        assert first is not None and first.id
+        await pilot.press("j")
+        second = screen.current_item()
+        assert second is not None and second is not first and second.id
+        await wait_until(pilot, lambda: (second.id or "") in screen.details, what="the second row's answer")
+        await pilot.press("k")
+        await settle(pilot)
+        assert screen.current_item() is first
+        screen.details.pop(first.id or "", None)  # the first row is asked again, and that answer is held
         release = asyncio.Event()
         real = judge_service.read
         held: list[str] = []
 
         async def slow_read(kind, project, *args, **kwargs):  # type: ignore[no-untyped-def]
-            if kind == "details" and args and args[0] == first.id and not held:
+            if kind == "details" and args and args[0] == first.id:
                 held.append(first.id)
                 await release.wait()
             return await real(kind, project, *args, **kwargs)
@@ -197,11 +207,12 @@ async def test_the_detail_pane_never_paints_an_answer_for_a_row_the_cursor_left(
         await pilot.press("j", "k")  # leave the row and come back: its lookup starts and is held
         await wait_until(pilot, lambda: bool(held), what="the first row's lookup is held")
         await pilot.press("j")
-        await settle(pilot)
-        second = screen.current_item()
-        assert second is not None and second is not first
+        await wait_until(pilot, lambda: second.text[:40] in detail.plain(), what="the second row painted")
+        assert screen.current_item() is second
         release.set()
+        await wait_until(pilot, lambda: (first.id or "") in screen.details, what="the held answer arrived")
         await settle(pilot)
+        assert (first.id or "") in screen.details  # kept for when the cursor comes back
         assert second.text[:40] in detail.plain()
         assert first.text[:40] not in detail.plain()
 
