@@ -390,3 +390,107 @@ async def test_the_trust_inspector_reads_whole_words_in_a_narrow_pane(demo_store
         for axis in inspection.axes:
             for word in re.findall(r"[A-Za-z]{6,}", axis.meaning):
                 assert word in words, (word, axis.meaning, detail.content_region.width)
+
+
+async def test_a_retraction_is_named_by_text_found_by_state_retracted_and_its_restore_says_why_no_text(
+    demo_store: demo.DemoStore,
+) -> None:
+    """Point 7: the retract dialog and toast name the item by its text; afterwards the
+    filter takes `state:retracted` (never "unknown") and finds the row; the restore
+    preview of a retracted item says why daimon gives no text, and a resolved item's
+    restore preview shows its text."""
+    from textual.widgets import Input, Label, Static
+
+    from daimon_tui.ui.screens.verb_modals import PlanPreviewModal, RetractModal
+    from daimon_tui.ui.widgets.filter_box import FilterBox
+
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, BriefingScreen) and screen.briefing is not None
+        item = screen.current_item()
+        assert item is not None and item.id and item.text
+        await pilot.press("x")
+        await settle(pilot)
+        assert isinstance(app.screen, RetractModal)
+        assert item.text[:40] in str(app.screen.query_one("#verb-items", Label).render())
+        app.screen.query_one("#retract-reason", Input).value = "it was never right"
+        app.screen.query_one("#retract-evidence", Input).value = "issue:42"
+        app.screen.query_one("#retract-evidence", Input).focus()
+        await pilot.press("enter")
+        await settle(pilot)
+        preview = app.screen
+        assert isinstance(preview, PlanPreviewModal)
+        before = len(app._notifications)
+        await pilot.press("y")
+
+        def said() -> list[str]:
+            return [n.message for n in list(app._notifications)[before:]]
+
+        await wait_until(pilot, lambda: any("retract" in m.lower() for m in said()), timeout=60, what="the toast")
+        assert any(item.text[:30] in m for m in said()), said()
+        await wait_until(pilot, lambda: any(w.id == item.id for w in screen.briefing.withheld), timeout=60,
+                         what="the briefing re-read after the retraction")
+        await settle(pilot)
+
+        await pilot.press("slash")
+        await pilot.press(*"state:retracted")
+        await pilot.press("enter")
+        await settle(pilot)
+        box = screen.query_one(FilterBox)
+        assert "unknown" not in str(box.border_title or ""), box.border_title
+        assert not box.has_class("problem")
+        assert any(r.withheld is not None and r.withheld.id == item.id for r in screen.rows)
+
+        assert screen.focus_item(item.id)
+        await settle(pilot)
+        await pilot.press("u")
+        await settle(pilot)
+        preview = app.screen
+        assert isinstance(preview, PlanPreviewModal)
+        body = str(preview.query_one("#verb-plan", Static).render())
+        assert item.id in body and "withheld" in body and "retract" in body, body
+        await pilot.press("escape")
+        await settle(pilot)
+
+        resolved = screen.briefing.resolved[0]
+        assert resolved.id and screen.focus_item(resolved.id)
+        await settle(pilot)
+        await pilot.press("u")
+        await settle(pilot)
+        assert isinstance(app.screen, PlanPreviewModal)
+        assert resolved.text[:40] in str(app.screen.query_one("#verb-plan", Static).render())
+
+
+async def test_the_queue_names_the_item_by_its_text_in_the_dialog_and_the_toast(demo_store: demo.DemoStore) -> None:
+    """Point 7, in the queue (where `r Enter y` is typed five times a morning): the
+    resolve dialog and its toast show the item's text, not only its id."""
+    from textual.widgets import Label
+
+    from daimon_tui.ui.screens.queue import QueueScreen
+    from daimon_tui.ui.screens.verb_modals import PlanPreviewModal, ResolveModal
+
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("3")
+        await settle(pilot, rounds=5)
+        queue = app.screen
+        assert isinstance(queue, QueueScreen)
+        entry = queue.current
+        assert entry is not None and entry.item is not None and entry.item.text
+        text = entry.item.text
+        await pilot.press("r")
+        await wait_until(pilot, lambda: isinstance(app.screen, ResolveModal), what="the resolve dialog")
+        assert text[:40] in str(app.screen.query_one("#verb-items", Label).render())
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, PlanPreviewModal), timeout=60, what="the preview")
+        before = len(app._notifications)
+        await pilot.press("y")
+
+        def said() -> list[str]:
+            return [n.message for n in list(app._notifications)[before:]]
+
+        await wait_until(pilot, lambda: any("resolve" in m.lower() for m in said()), timeout=60, what="the toast")
+        assert any(text[:30] in m for m in said()), said()
