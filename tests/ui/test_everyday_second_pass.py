@@ -494,3 +494,68 @@ async def test_the_queue_names_the_item_by_its_text_in_the_dialog_and_the_toast(
 
         await wait_until(pilot, lambda: any("resolve" in m.lower() for m in said()), timeout=60, what="the toast")
         assert any(text[:30] in m for m in said()), said()
+
+
+UUIDS = ["0b9f3c1e-5a4d-4d2b-9c11-1234567890ab", "0b9f3c2a-1111-4a2b-8c33-abcdefabcdef",
+         "7c2e9d00-2222-4a2b-8c33-abcdefabcdef"]
+
+
+def _screen_lines(app: DaimonTUI) -> str:
+    update = app.screen._compositor.render_update(full=True)
+    return "".join(segment.text for strip in update.strips for segment in strip)
+
+
+async def test_ids_show_as_their_shortest_unique_prefix_in_every_list(empty_store: demo.DemoStore,  # type: ignore[no-untyped-def]
+                                                                      tmp_path) -> None:
+    """Point 6: 36-character session ids (and item ids in the Log) show as the
+    shortest prefix that tells them apart, as git does, in the briefing's header,
+    the as-of picker, Health, the Audit and the Log; the full id stays in the detail."""
+    from textual.widgets import DataTable
+
+    from daimon_tui.domain.action_log import ActionLog
+    from daimon_tui.store.read import reader
+
+    for n, sid in enumerate(UUIDS):
+        cp = demo.session(sid, demo.DEMO_NOW - timedelta(hours=5 - n), "Retry ceiling for uploads")
+        cp["working_context"]["recent_decisions"] = [{"text": f"Decision {n} on the upload ceiling",
+                                                      "trust": "inferred"}]
+        demo.seed(empty_store.project, cp)
+    slug = reader.resolve_project(str(empty_store.project)).slug
+    log = ActionLog(tmp_path / "actions.jsonl")
+    ids = ("r-aaaa11112222", "r-aaaa11119999")
+    intent = log.intend(project=slug, verb="resolve", item_ids=ids)
+    log.settle(intent, "applied")
+    app = DaimonTUI(project_path=str(empty_store.project), now=NOW, action_log=log)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, BriefingScreen)
+        shown = _screen_lines(app)
+        assert " session 7c2e9d0 " in shown and UUIDS[2] not in shown, shown[:600]
+
+        await pilot.press("2")
+        await settle(pilot, rounds=4)
+        await pilot.press("@")
+        await settle(pilot)
+        table = app.screen.query_one("#as-of-table", DataTable)
+        sessions = sorted(str(table.get_row_at(r)[0]) for r in range(table.row_count))
+        assert sessions == ["0b9f3c1", "0b9f3c2", "7c2e9d0"], sessions
+        await pilot.press("escape")
+        await settle(pilot)
+
+        app.action_view("health")
+        await settle(pilot, rounds=4)
+        health = app.screen.query_one("#health-table", DataTable)
+        labels = [str(c.label) for c in health.columns.values()]
+        assert {"0b9f3c1", "0b9f3c2", "7c2e9d0"} <= set(labels), labels
+
+        app.action_view("audit")
+        await settle(pilot, rounds=4)
+        receipts = app.screen.query_one("#audit-receipts", DataTable)
+        cells = [str(receipts.get_row_at(r)[1]) for r in range(receipts.row_count)]
+        assert cells and all(c.split()[0] in {"0b9f3c1", "0b9f3c2", "7c2e9d0"} for c in cells), cells
+
+        app.action_view("log")
+        await settle(pilot, rounds=4)
+        log_table = app.screen.query_one("#log-table", DataTable)
+        assert str(log_table.get_row_at(0)[3]) == "r-aaaa11112, r-aaaa11119"

@@ -244,6 +244,8 @@ class DiffScreen(Screen[None]):
         table = self.query_one(DataTable)
         table.clear()
         self.item_ids = [row.item_id for row in report.rows]
+        # item ids as git shows hashes: the text gets the room; Enter opens the full id
+        short = shortest_unique(i for i in self.item_ids if i)
         for row in report.rows:
             detail = row.detail or ""
             if row.where:
@@ -251,7 +253,7 @@ class DiffScreen(Screen[None]):
             table.add_row(
                 _CHANGE_MARK.get(row.change, "-"),
                 Text(row.change),
-                _safe(row.item_id, 20),
+                _safe(short.get(row.item_id or "", row.item_id), 20),
                 _safe(row.kind, 14),
                 _safe(row.trust or "untagged", 10),
                 _safe(row.text or "(content unavailable)", 120),
@@ -296,9 +298,11 @@ class AsOfPicker(ModalScreen[str | None]):
     def on_mount(self) -> None:
         table = self.query_one("#as-of-table", DataTable)
         table.add_columns("session", "created", "topic")
+        short = shortest_unique(row.session_id for row in self.sessions)
         for row in self.sessions:
             table.add_row(
-                _session_cell(row, row.session_id), _safe(row.created, 20), _safe(row.topic), key=row.session_id
+                _session_cell(row, short.get(row.session_id, row.session_id)), _safe(row.created, 20),
+                _safe(row.topic), key=row.session_id
             )
         self.query_one(Input).focus()
 

@@ -16,6 +16,7 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
 from daimon_tui.domain.inert import inert
+from daimon_tui.domain.short_ids import shortest_unique
 from daimon_tui.models import ProjectRef, ProjectSummary
 from daimon_tui.store.read import project_index, reader
 from daimon_tui.ui.read_worker import work
@@ -92,12 +93,14 @@ class ProjectsScreen(ModalScreen[ProjectRef | None]):
         table = self.query_one(DataTable)
         keep = table.cursor_row
         table.clear()
+        # each project's latest session, as git shows hashes (the full id: Enter opens it)
+        short = shortest_unique(row.session_id for row in projects if row.session_id)
         for row in projects:
             here = "▶" if self.current and row.slug == self.current.slug else ""
             table.add_row(
                 here,
                 Text(inert(row.name, limit=40)),
-                Text(inert(row.session_id or "—", limit=30)),
+                Text(inert(short.get(row.session_id or "", row.session_id) or "—", limit=40)),
                 Text(inert(row.created or "—", limit=20)),
                 self.count_cell(row, provisional),
                 self.trend_cell(row.slug),

@@ -11,6 +11,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from daimon_tui.domain.inert import inert
+from daimon_tui.domain.short_ids import shortest_unique
 from daimon_tui.store.read.history import Timeline
 
 
@@ -50,14 +51,16 @@ def timeline_renderable(timeline: Timeline) -> RenderableType:
         holds.add_column("session", no_wrap=True)
         holds.add_column("created", no_wrap=True)
         holds.add_column("how", ratio=1)
+        short = shortest_unique(i for h in timeline.sessions for i in (h.session_id, h.carried_from) if i)
         for h in timeline.sessions:
             if h.withheld:
                 how = Text("withheld here", style="dim")
             elif h.stated:
                 how = Text(f"stated here ({_safe(h.trust or 'untagged', 12)})")
             else:
-                how = Text(f"carried from {_safe(h.carried_from, 30)}")
-            where = (Text(_safe(h.ref, 10)), Text(_safe(h.session_id, 30)), Text(_safe(h.created, 24)))
+                how = Text(f"carried from {_safe(short.get(h.carried_from or '', h.carried_from), 40)}")
+            where = (Text(_safe(h.ref, 10)), Text(_safe(short.get(h.session_id or "", h.session_id), 40)),
+                     Text(_safe(h.created, 24)))
             holds.add_row(*where, how)
         parts.append(holds)
     parts.extend(Text(f"⚠ {inert(d.message)}", style="yellow") for d in timeline.diagnostics)
