@@ -559,3 +559,36 @@ async def test_ids_show_as_their_shortest_unique_prefix_in_every_list(empty_stor
         await settle(pilot, rounds=4)
         log_table = app.screen.query_one("#log-table", DataTable)
         assert str(log_table.get_row_at(0)[3]) == "r-aaaa11112, r-aaaa11119"
+
+
+async def test_the_witness_and_lifecycle_tables_read_whole_words_in_a_narrow_pane(
+    demo_store: demo.DemoStore,
+) -> None:
+    """Point 3, every narrow table of the detail pane: at 80, 120 and 140 columns the
+    witnesses' quotes and the lifecycle's sessions are never cut ("exponent…", "h…"):
+    below a width the long column goes under its row at the pane's full width."""
+    import re
+
+    from daimon_tui.ui.widgets.item_detail import ItemDetail
+
+    for size in ((80, 60), (120, 40), (140, 40)):
+        app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot)
+            screen = app.screen
+            assert isinstance(screen, BriefingScreen) and screen.briefing is not None
+            item = next(i for i in screen.briefing.items() if "429" in i.text)
+            assert item.id and screen.focus_item(item.id)
+            await wait_until(pilot, lambda s=screen, i=item.id: i in s.details, what="the item's details")
+            await settle(pilot)
+            details = screen.details[item.id]
+            assert details.witnesses is not None and details.witnesses.witnesses
+            assert details.timeline is not None and details.timeline.sessions
+            detail = screen.query_one(ItemDetail)
+            shown = detail.plain(width=detail.content_region.width)
+            assert "…" not in shown, (size, shown)
+            words = set(re.findall(r"[A-Za-z0-9]+", shown))
+            for w in details.witnesses.witnesses:
+                assert w.quote and set(re.findall(r"[A-Za-z0-9]+", w.quote)) <= words, (size, w.quote, shown)
+            lines = shown.splitlines()
+            assert sum("stated here (verbatim)" in line for line in lines) == len(details.timeline.sessions), shown
