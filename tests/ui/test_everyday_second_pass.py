@@ -592,3 +592,42 @@ async def test_the_witness_and_lifecycle_tables_read_whole_words_in_a_narrow_pan
                 assert w.quote and set(re.findall(r"[A-Za-z0-9]+", w.quote)) <= words, (size, w.quote, shown)
             lines = shown.splitlines()
             assert sum("stated here (verbatim)" in line for line in lines) == len(details.timeline.sessions), shown
+
+
+async def test_a_table_too_wide_for_the_screen_shows_the_cursor_rows_long_column_under_it(
+    empty_store: demo.DemoStore,
+) -> None:
+    """Point 3, the DataTables: at 80 columns History's topic column is off-screen;
+    the cursor row's topic is then shown whole under the table, at full width (and
+    not at 140, where the column is on screen)."""
+    from textual.widgets import DataTable
+
+    from daimon_tui.ui.screens.history import HistoryScreen
+    from daimon_tui.ui.widgets.row_below import RowBelow, column_off_screen
+
+    topics = ["Retry ceiling for uploads under sustained HTTP 429 load",
+              "Whether the staging bucket is shared with the nightly export"]
+    for n, (sid, topic) in enumerate(zip(UUIDS[:2], topics, strict=True)):
+        cp = demo.session(sid, demo.DEMO_NOW - timedelta(hours=5 - n), topic)
+        testing.seed_checkpoint(empty_store.project, cp, session_id=sid)
+    for width in (80, 140):
+        app = DaimonTUI(project_path=str(empty_store.project), now=NOW)
+        async with app.run_test(size=(width, 30)) as pilot:
+            await settle(pilot)
+            await pilot.press("2")
+            await settle(pilot, rounds=4)
+            assert isinstance(app.screen, HistoryScreen)
+            shown = _screen_lines(app)
+            newest = topics[1]
+            assert shown.count(newest) == 1, (width, shown)  # whole: in the table at 140, under it at 80
+            await pilot.press("j")
+            await settle(pilot)
+            assert topics[0] in _screen_lines(app), width
+            await pilot.press("P")  # the project switcher: its topic column, the same way
+            await settle(pilot, rounds=4)
+            below = app.screen.query_one("#projects-row", RowBelow)
+            off = column_off_screen(app.screen.query_one("#project-table", DataTable), "topic")
+            assert off or width == 140
+            assert below.has_class("-empty") != off, width
+            if off:
+                assert newest in str(below.render())
