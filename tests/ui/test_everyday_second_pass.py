@@ -631,3 +631,27 @@ async def test_a_table_too_wide_for_the_screen_shows_the_cursor_rows_long_column
             assert below.has_class("-empty") != off, width
             if off:
                 assert newest in str(below.render())
+
+
+async def test_a_withheld_row_shows_its_short_id_and_the_detail_the_full_one(demo_store: demo.DemoStore) -> None:
+    """Point 6: a withheld row (no text) is named by its shortest unique prefix; the detail keeps it whole."""
+    from daimon_tui.ui.widgets.item_detail import ItemDetail
+
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, BriefingScreen) and screen.briefing is not None
+        entry = screen.briefing.withheld[0]
+        assert entry.id and len(entry.id) > 12
+        await pilot.press("h")
+        await settle(pilot)
+        line = next(r for r in rows(screen) if "[⛔ withheld]" in r)
+        assert f" {entry.id[:7]} " in line and entry.id not in line, line
+        assert screen.focus_item(entry.id)
+        await pilot.press("space")  # marking keeps the short id
+        await settle(pilot)
+        line = next(r for r in rows(screen) if "[⛔ withheld]" in r)
+        assert f" {entry.id[:7]} " in line and entry.id not in line, line
+        await pilot.press("k")
+        await wait_until(pilot, lambda: entry.id in screen.query_one(ItemDetail).plain(), what="the full id")
