@@ -4,8 +4,8 @@ its hits, e.g. `retry trust:verbatim state:carried since:30d -flaky`.
 Facets: `trust:` (the mark the briefing shows: verbatim, inferred, untagged,
 unverified-verbatim, stale), `stored:` (the stored trust class), `kind:` (decision, question,
 belief, uncertainty, topic, contradiction; a prefix is enough), `state:`
-(active, carried, resolved, superseded, contradicted, quarantined, forgotten,
-withheld, not; a prefix is enough), `project:` (part of the bucket slug), `since:` (a
+(active, carried, resolved, superseded, contradicted, quarantined or retracted,
+forgotten, withheld, not; a prefix is enough), `project:` (part of the bucket slug), `since:` (a
 date `2026-01-31`, or an age `12h`, `7d`, `2w`, `6m`, `1y`). A leading `-`
 negates a facet or drops hits holding a word. Words go to recall as typed;
 recall makes each one a quoted phrase, so no FTS operator acts.
@@ -110,7 +110,9 @@ def _facet_holds(hit: Facetable, facet: Facet) -> bool:
     if facet.name == "kind":
         return hit.kind.lower().startswith(facet.value)
     if facet.name == "state":
-        return hit.state.startswith(facet.value)
+        # the verb's word for daimon's state: a retraction quarantines the value
+        return hit.state.startswith(facet.value) or (
+            hit.state == "quarantined" and "retracted".startswith(facet.value))
     if facet.name == "project":
         # A teammate's copy answers to its shared project as well as to its checkout's slug.
         return any(facet.value in (slug or "").lower() for slug in (hit.project_slug, hit.shared_project))

@@ -7,6 +7,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 MIN_LENGTH = 7
+# An id this short is shown whole: "S-alice-1" cut to "S-alice" would name
+# another session, and a hash-like id is what takes the room.
+WHOLE_MAX = 12
 
 
 def shortest_unique(ids: Iterable[str], min_length: int = MIN_LENGTH) -> dict[str, str]:
@@ -21,5 +24,10 @@ def shortest_unique(ids: Iterable[str], min_length: int = MIN_LENGTH) -> dict[st
                 common = next((i for i, (a, b) in enumerate(zip(full, other, strict=False)) if a != b),
                               min(len(full), len(other)))
                 shared = max(shared, common)
-        short[full] = full[: max(min_length, shared + 1)]
+        short[full] = full if len(full) <= WHOLE_MAX else full[: max(min_length, shared + 1)]
     return short
+
+
+def short_id(full: str, min_length: int = MIN_LENGTH) -> str:
+    """One id shown alone (a header): its first `min_length` characters (a short id whole)."""
+    return full if len(full) <= WHOLE_MAX else full[:min_length]

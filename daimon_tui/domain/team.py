@@ -7,6 +7,7 @@ ids come from files a teammate wrote.
 from __future__ import annotations
 
 from daimon_tui.domain.inert import inert
+from daimon_tui.domain.short_ids import short_id
 from daimon_tui.models import NOT_CORROBORATION, SYNC_COMMAND, OwnQuarantine, TeamItem, Teammate, TeamRemote, TeamView
 
 # `daimon brief --team`'s own header (its teammates header; a test pins it).
@@ -73,7 +74,7 @@ def teammate_origin(mate: Teammate) -> str:
     arrived = f", arrived here {inert(mate.arrived, limit=60)}" if mate.arrived else ""
     checkout = f"; their checkout {inert(mate.project_slug)}" if mate.project_slug else ""
     created = inert(mate.created or "no date", limit=60)
-    return f"session {inert(mate.session_id or '-')} ({created}), from {where}{arrived}{checkout}"
+    return f"session {inert(short_id(mate.session_id or '-'))} ({created}), from {where}{arrived}{checkout}"
 
 
 def withheld_phrase(team: TeamView) -> str | None:

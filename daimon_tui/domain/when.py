@@ -56,5 +56,11 @@ def _parse(typed: str, sessions: Collection[str], now: datetime) -> When:
     try:
         moment = datetime.fromisoformat(text)
     except ValueError:
+        # a session named as the lists show it: its shortest unique prefix
+        named = [s for s in sessions if len(text) >= 4 and s.startswith(text)]
+        if len(named) == 1:
+            return When(named[0])
+        if named:
+            return When(None, f"{text[:40]!r} begins {len(named)} sessions: type more of the id")
         return When(None, f"{text[:40]!r} is not {HINT}")
     return When(_iso(moment if moment.tzinfo else moment.replace(tzinfo=UTC)))

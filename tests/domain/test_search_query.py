@@ -59,3 +59,12 @@ def test_trust_is_the_shown_mark_and_stored_the_stored_class() -> None:
     assert not hit_matches(stale, parse_query("x trust:verbatim", now=NOW))
     assert hit_matches(stale, parse_query("x stored:verbatim", now=NOW))
     assert hit_matches(Hit(trust=None), parse_query("x stored:untagged", now=NOW))
+
+
+def test_state_retracted_finds_what_a_retract_quarantined() -> None:
+    """Issue 28 point 7: the verb's word works in search as in the briefing's filter."""
+    hit = Hit(state="quarantined")
+    assert hit_matches(hit, parse_query("state:retracted", now=NOW))
+    assert hit_matches(hit, parse_query("state:retr", now=NOW))
+    assert not hit_matches(hit, parse_query("-state:retracted", now=NOW))
+    assert not hit_matches(Hit(state="active"), parse_query("state:retracted", now=NOW))

@@ -30,3 +30,12 @@ def test_accepted(typed: str, value: str) -> None:
 def test_refused_with_a_reason(typed: str) -> None:
     when = parse_when(typed, SESSIONS, NOW)
     assert when.value is None and when.problem
+
+
+def test_a_session_by_the_prefix_the_lists_show() -> None:
+    """Issue 28 point 6: lists show ids as their shortest unique prefix; typed back, it names the session."""
+    sessions = {"0b9f3c1e-5a4d-4d2b-9c11-1234567890ab", "0b9f3c2a-1111-4a2b-8c33-abcdefabcdef"}
+    assert parse_when("0b9f3c1", sessions, NOW).value == "0b9f3c1e-5a4d-4d2b-9c11-1234567890ab"
+    ambiguous = parse_when("0b9f3c", sessions, NOW)
+    assert ambiguous.value is None and "2 sessions" in (ambiguous.problem or "")
+    assert parse_when("0b9", sessions, NOW).value is None  # too short to name one

@@ -168,7 +168,10 @@ async def test_the_detail_pane_never_paints_an_answer_for_a_row_the_cursor_left(
     demo_store: demo.DemoStore, monkeypatch  # type: ignore[no-untyped-def]
 ) -> None:
     """Point 10: daimon's answer for the first row is held back while the cursor
-    moves on; released, it is kept but never painted over the second row."""
+    moves to a row whose answer is already known (so no new lookup cancels the
+    held one); released, the answer is kept but never painted over the second row.
+    (Mutation checked: without `if host.current_item() is item` after the read in
+    `DetailPane.inspect`, the first row's text is painted and this test fails.)"""
     import asyncio
 
     from daimon_tui.store.judging import judge_service
@@ -179,15 +182,22 @@ async def test_the_detail_pane_never_paints_an_answer_for_a_row_the_cursor_left(
         await settle(pilot)
         screen = app.screen
         assert isinstance(screen, BriefingScreen) and not screen.provisional
-        screen.details.clear()
         first = screen.current_item()
-        assert first is not None
+        assert first is not None and first.id
+        await pilot.press("j")
+        second = screen.current_item()
+        assert second is not None and second is not first and second.id
+        await wait_until(pilot, lambda: (second.id or "") in screen.details, what="the second row's answer")
+        await pilot.press("k")
+        await settle(pilot)
+        assert screen.current_item() is first
+        screen.details.pop(first.id or "", None)  # the first row is asked again, and that answer is held
         release = asyncio.Event()
         real = judge_service.read
         held: list[str] = []
 
         async def slow_read(kind, project, *args, **kwargs):  # type: ignore[no-untyped-def]
-            if kind == "details" and args and args[0] == first.id and not held:
+            if kind == "details" and args and args[0] == first.id:
                 held.append(first.id)
                 await release.wait()
             return await real(kind, project, *args, **kwargs)
@@ -197,11 +207,12 @@ async def test_the_detail_pane_never_paints_an_answer_for_a_row_the_cursor_left(
         await pilot.press("j", "k")  # leave the row and come back: its lookup starts and is held
         await wait_until(pilot, lambda: bool(held), what="the first row's lookup is held")
         await pilot.press("j")
-        await settle(pilot)
-        second = screen.current_item()
-        assert second is not None and second is not first
+        await wait_until(pilot, lambda: second.text[:40] in detail.plain(), what="the second row painted")
+        assert screen.current_item() is second
         release.set()
+        await wait_until(pilot, lambda: (first.id or "") in screen.details, what="the held answer arrived")
         await settle(pilot)
+        assert (first.id or "") in screen.details  # kept for when the cursor comes back
         assert second.text[:40] in detail.plain()
         assert first.text[:40] not in detail.plain()
 
@@ -379,3 +390,268 @@ async def test_the_trust_inspector_reads_whole_words_in_a_narrow_pane(demo_store
         for axis in inspection.axes:
             for word in re.findall(r"[A-Za-z]{6,}", axis.meaning):
                 assert word in words, (word, axis.meaning, detail.content_region.width)
+
+
+async def test_a_retraction_is_named_by_text_found_by_state_retracted_and_its_restore_says_why_no_text(
+    demo_store: demo.DemoStore,
+) -> None:
+    """Point 7: the retract dialog and toast name the item by its text; afterwards the
+    filter takes `state:retracted` (never "unknown") and finds the row; the restore
+    preview of a retracted item says why daimon gives no text, and a resolved item's
+    restore preview shows its text."""
+    from textual.widgets import Input, Label, Static
+
+    from daimon_tui.ui.screens.verb_modals import PlanPreviewModal, RetractModal
+    from daimon_tui.ui.widgets.filter_box import FilterBox
+
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, BriefingScreen) and screen.briefing is not None
+        item = screen.current_item()
+        assert item is not None and item.id and item.text
+        await pilot.press("x")
+        await settle(pilot)
+        assert isinstance(app.screen, RetractModal)
+        assert item.text[:40] in str(app.screen.query_one("#verb-items", Label).render())
+        app.screen.query_one("#retract-reason", Input).value = "it was never right"
+        app.screen.query_one("#retract-evidence", Input).value = "issue:42"
+        app.screen.query_one("#retract-evidence", Input).focus()
+        await pilot.press("enter")
+        await settle(pilot)
+        preview = app.screen
+        assert isinstance(preview, PlanPreviewModal)
+        before = len(app._notifications)
+        await pilot.press("y")
+
+        def said() -> list[str]:
+            return [n.message for n in list(app._notifications)[before:]]
+
+        await wait_until(pilot, lambda: any("retract" in m.lower() for m in said()), timeout=60, what="the toast")
+        assert any(item.text[:30] in m for m in said()), said()
+        await wait_until(pilot, lambda: any(w.id == item.id for w in screen.briefing.withheld), timeout=60,
+                         what="the briefing re-read after the retraction")
+        await settle(pilot)
+
+        await pilot.press("slash")
+        await pilot.press(*"state:retracted")
+        await pilot.press("enter")
+        await settle(pilot)
+        box = screen.query_one(FilterBox)
+        assert "unknown" not in str(box.border_title or ""), box.border_title
+        assert not box.has_class("problem")
+        assert any(r.withheld is not None and r.withheld.id == item.id for r in screen.rows)
+
+        assert screen.focus_item(item.id)
+        await settle(pilot)
+        await pilot.press("u")
+        await settle(pilot)
+        preview = app.screen
+        assert isinstance(preview, PlanPreviewModal)
+        body = str(preview.query_one("#verb-plan", Static).render())
+        assert item.id in body and "withheld" in body and "retract" in body, body
+        await pilot.press("escape")
+        await settle(pilot)
+
+        resolved = screen.briefing.resolved[0]
+        assert resolved.id and screen.focus_item(resolved.id)
+        await settle(pilot)
+        await pilot.press("u")
+        await settle(pilot)
+        assert isinstance(app.screen, PlanPreviewModal)
+        assert resolved.text[:40] in str(app.screen.query_one("#verb-plan", Static).render())
+
+
+async def test_the_queue_names_the_item_by_its_text_in_the_dialog_and_the_toast(demo_store: demo.DemoStore) -> None:
+    """Point 7, in the queue (where `r Enter y` is typed five times a morning): the
+    resolve dialog and its toast show the item's text, not only its id."""
+    from textual.widgets import Label
+
+    from daimon_tui.ui.screens.queue import QueueScreen
+    from daimon_tui.ui.screens.verb_modals import PlanPreviewModal, ResolveModal
+
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("3")
+        await settle(pilot, rounds=5)
+        queue = app.screen
+        assert isinstance(queue, QueueScreen)
+        entry = queue.current
+        assert entry is not None and entry.item is not None and entry.item.text
+        text = entry.item.text
+        await pilot.press("r")
+        await wait_until(pilot, lambda: isinstance(app.screen, ResolveModal), what="the resolve dialog")
+        assert text[:40] in str(app.screen.query_one("#verb-items", Label).render())
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, PlanPreviewModal), timeout=60, what="the preview")
+        before = len(app._notifications)
+        await pilot.press("y")
+
+        def said() -> list[str]:
+            return [n.message for n in list(app._notifications)[before:]]
+
+        await wait_until(pilot, lambda: any("resolve" in m.lower() for m in said()), timeout=60, what="the toast")
+        assert any(text[:30] in m for m in said()), said()
+
+
+UUIDS = ["0b9f3c1e-5a4d-4d2b-9c11-1234567890ab", "0b9f3c2a-1111-4a2b-8c33-abcdefabcdef",
+         "7c2e9d00-2222-4a2b-8c33-abcdefabcdef"]
+
+
+def _screen_lines(app: DaimonTUI) -> str:
+    update = app.screen._compositor.render_update(full=True)
+    return "".join(segment.text for strip in update.strips for segment in strip)
+
+
+async def test_ids_show_as_their_shortest_unique_prefix_in_every_list(empty_store: demo.DemoStore,  # type: ignore[no-untyped-def]
+                                                                      tmp_path) -> None:
+    """Point 6: 36-character session ids (and item ids in the Log) show as the
+    shortest prefix that tells them apart, as git does, in the briefing's header,
+    the as-of picker, Health, the Audit and the Log; the full id stays in the detail."""
+    from textual.widgets import DataTable
+
+    from daimon_tui.domain.action_log import ActionLog
+    from daimon_tui.store.read import reader
+
+    for n, sid in enumerate(UUIDS):
+        cp = demo.session(sid, demo.DEMO_NOW - timedelta(hours=5 - n), "Retry ceiling for uploads")
+        cp["working_context"]["recent_decisions"] = [{"text": f"Decision {n} on the upload ceiling",
+                                                      "trust": "inferred"}]
+        demo.seed(empty_store.project, cp)
+    slug = reader.resolve_project(str(empty_store.project)).slug
+    log = ActionLog(tmp_path / "actions.jsonl")
+    ids = ("r-aaaa11112222", "r-aaaa11119999")
+    intent = log.intend(project=slug, verb="resolve", item_ids=ids)
+    log.settle(intent, "applied")
+    app = DaimonTUI(project_path=str(empty_store.project), now=NOW, action_log=log)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, BriefingScreen)
+        shown = _screen_lines(app)
+        assert " session 7c2e9d0 " in shown and UUIDS[2] not in shown, shown[:600]
+
+        await pilot.press("2")
+        await settle(pilot, rounds=4)
+        await pilot.press("@")
+        await settle(pilot)
+        table = app.screen.query_one("#as-of-table", DataTable)
+        sessions = sorted(str(table.get_row_at(r)[0]) for r in range(table.row_count))
+        assert sessions == ["0b9f3c1", "0b9f3c2", "7c2e9d0"], sessions
+        await pilot.press("escape")
+        await settle(pilot)
+
+        app.action_view("health")
+        await settle(pilot, rounds=4)
+        health = app.screen.query_one("#health-table", DataTable)
+        labels = [str(c.label) for c in health.columns.values()]
+        assert {"0b9f3c1", "0b9f3c2", "7c2e9d0"} <= set(labels), labels
+
+        app.action_view("audit")
+        await settle(pilot, rounds=4)
+        receipts = app.screen.query_one("#audit-receipts", DataTable)
+        cells = [str(receipts.get_row_at(r)[1]) for r in range(receipts.row_count)]
+        assert cells and all(c.split()[0] in {"0b9f3c1", "0b9f3c2", "7c2e9d0"} for c in cells), cells
+
+        app.action_view("log")
+        await settle(pilot, rounds=4)
+        log_table = app.screen.query_one("#log-table", DataTable)
+        assert str(log_table.get_row_at(0)[3]) == "r-aaaa11112, r-aaaa11119"
+
+
+async def test_the_witness_and_lifecycle_tables_read_whole_words_in_a_narrow_pane(
+    demo_store: demo.DemoStore,
+) -> None:
+    """Point 3, every narrow table of the detail pane: at 80, 120 and 140 columns the
+    witnesses' quotes and the lifecycle's sessions are never cut ("exponent…", "h…"):
+    below a width the long column goes under its row at the pane's full width."""
+    import re
+
+    from daimon_tui.ui.widgets.item_detail import ItemDetail
+
+    for size in ((80, 60), (120, 40), (140, 40)):
+        app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot)
+            screen = app.screen
+            assert isinstance(screen, BriefingScreen) and screen.briefing is not None
+            item = next(i for i in screen.briefing.items() if "429" in i.text)
+            assert item.id and screen.focus_item(item.id)
+            await wait_until(pilot, lambda s=screen, i=item.id: i in s.details, what="the item's details")
+            await settle(pilot)
+            details = screen.details[item.id]
+            assert details.witnesses is not None and details.witnesses.witnesses
+            assert details.timeline is not None and details.timeline.sessions
+            detail = screen.query_one(ItemDetail)
+            shown = detail.plain(width=detail.content_region.width)
+            assert "…" not in shown, (size, shown)
+            words = set(re.findall(r"[A-Za-z0-9]+", shown))
+            for w in details.witnesses.witnesses:
+                assert w.quote and set(re.findall(r"[A-Za-z0-9]+", w.quote)) <= words, (size, w.quote, shown)
+            lines = shown.splitlines()
+            assert sum("stated here (verbatim)" in line for line in lines) == len(details.timeline.sessions), shown
+
+
+async def test_a_table_too_wide_for_the_screen_shows_the_cursor_rows_long_column_under_it(
+    empty_store: demo.DemoStore,
+) -> None:
+    """Point 3, the DataTables: at 80 columns History's topic column is off-screen;
+    the cursor row's topic is then shown whole under the table, at full width (and
+    not at 140, where the column is on screen)."""
+    from textual.widgets import DataTable
+
+    from daimon_tui.ui.screens.history import HistoryScreen
+    from daimon_tui.ui.widgets.row_below import RowBelow, column_off_screen
+
+    topics = ["Retry ceiling for uploads under sustained HTTP 429 load",
+              "Whether the staging bucket is shared with the nightly export"]
+    for n, (sid, topic) in enumerate(zip(UUIDS[:2], topics, strict=True)):
+        cp = demo.session(sid, demo.DEMO_NOW - timedelta(hours=5 - n), topic)
+        testing.seed_checkpoint(empty_store.project, cp, session_id=sid)
+    for width in (80, 140):
+        app = DaimonTUI(project_path=str(empty_store.project), now=NOW)
+        async with app.run_test(size=(width, 30)) as pilot:
+            await settle(pilot)
+            await pilot.press("2")
+            await settle(pilot, rounds=4)
+            assert isinstance(app.screen, HistoryScreen)
+            shown = _screen_lines(app)
+            newest = topics[1]
+            assert shown.count(newest) == 1, (width, shown)  # whole: in the table at 140, under it at 80
+            await pilot.press("j")
+            await settle(pilot)
+            assert topics[0] in _screen_lines(app), width
+            await pilot.press("P")  # the project switcher: its topic column, the same way
+            await settle(pilot, rounds=4)
+            below = app.screen.query_one("#projects-row", RowBelow)
+            off = column_off_screen(app.screen.query_one("#project-table", DataTable), "topic")
+            assert off or width == 140
+            assert below.has_class("-empty") != off, width
+            if off:
+                assert newest in str(below.render())
+
+
+async def test_a_withheld_row_shows_its_short_id_and_the_detail_the_full_one(demo_store: demo.DemoStore) -> None:
+    """Point 6: a withheld row (no text) is named by its shortest unique prefix; the detail keeps it whole."""
+    from daimon_tui.ui.widgets.item_detail import ItemDetail
+
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, BriefingScreen) and screen.briefing is not None
+        entry = screen.briefing.withheld[0]
+        assert entry.id and len(entry.id) > 12
+        await pilot.press("h")
+        await settle(pilot)
+        line = next(r for r in rows(screen) if "[⛔ withheld]" in r)
+        assert f" {entry.id[:7]} " in line and entry.id not in line, line
+        assert screen.focus_item(entry.id)
+        await pilot.press("space")  # marking keeps the short id
+        await settle(pilot)
+        line = next(r for r in rows(screen) if "[⛔ withheld]" in r)
+        assert f" {entry.id[:7]} " in line and entry.id not in line, line
+        await pilot.press("k")
+        await wait_until(pilot, lambda: entry.id in screen.query_one(ItemDetail).plain(), what="the full id")

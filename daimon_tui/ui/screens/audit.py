@@ -16,6 +16,7 @@ from textual.widgets import DataTable, Footer, Static
 
 from daimon_tui.domain.inert import inert
 from daimon_tui.domain.receipt_check import state_label
+from daimon_tui.domain.short_ids import shortest_unique
 from daimon_tui.models import ProjectRef
 from daimon_tui.store.judging import judge_service
 from daimon_tui.store.read.audit import AuditReport, LedgerRow, ReceiptRow, Rejection
@@ -155,10 +156,12 @@ class AuditScreen(Screen):
         self.query_one("#audit-summary", Static).update(title + summary_text(report))
         receipts = self.query_one("#audit-receipts", DataTable)
         receipts.clear()
+        # ids as git shows hashes; the line under the table and Enter keep the full id
+        sessions = shortest_unique(row.session_id for row in report.receipts)
         for row in report.receipts:
             receipts.add_row(
                 _state_text(row),
-                Text(inert(row.session_id, limit=40) + (" ★" if row.latest else "")),
+                Text(inert(sessions.get(row.session_id, row.session_id), limit=40) + (" ★" if row.latest else "")),
                 Text(inert((row.created or "-")[:10], limit=10)),
                 Text(inert(row.cause, limit=60)),
                 Text(row.since_iso or "-", style="dim"),
@@ -167,10 +170,11 @@ class AuditScreen(Screen):
             )
         rejections = self.query_one("#audit-rejections", DataTable)
         rejections.clear()
+        refs = shortest_unique(rej.item_ref for rej in report.rejections if rej.item_ref)
         for rej in report.rejections:
             rejections.add_row(
                 Text(inert(rej.ts or "-", limit=30), style="dim"),
-                Text(inert(rej.item_ref or "-", limit=40)),
+                Text(inert(refs.get(rej.item_ref or "", rej.item_ref) or "-", limit=40)),
                 Text(inert(rej.check or "-", limit=20)),
                 Text(
                     ("✓ " if rej.cure else "✗ ") + inert(rej.reason or "-", limit=30),

@@ -26,7 +26,8 @@ from textual.widgets import Footer
 
 from daimon_tui.domain import filtering
 from daimon_tui.domain.inert import inert
-from daimon_tui.models import Briefing, Item, ProjectRef
+from daimon_tui.domain.short_ids import shortest_unique
+from daimon_tui.models import Briefing, Item, ProjectRef, WithheldItem
 from daimon_tui.store import kill_switch, paths
 from daimon_tui.store.judging import first_paint, judge_service, verdict_cache
 from daimon_tui.ui.actions import bindings, lead_bindings
@@ -108,6 +109,7 @@ class BriefingScreen(EvidenceActions, Screen):
         self.first = first
         self.first_receipts = first_receipts
         self.briefing: Briefing | None = None
+        self.withheld_ids: dict[str, str] = {}  # as the list shows them (shortest unique prefix)
         self.receipt_failures = 0
         self.audited_stamp: tuple | None = None  # the session files the count was judged on
         # True while any verdict on screen is not daimon's fresh judgement
@@ -337,9 +339,9 @@ class BriefingScreen(EvidenceActions, Screen):
                 heading(Text("Withheld", style="bold underline"))
             for item in resolved:
                 add_item(item)
+            self.withheld_ids = shortest_unique(w.id for w in briefing.withheld if w.id)
             for entry in withheld:
-                entries.append(Entry(withheld_row(entry, marked=entry.id in self.marked,
-                                                  change=self.review.change(entry.id)), key=len(rows)))
+                entries.append(Entry(self.withheld_text(entry, entry.id in self.marked), key=len(rows)))
                 rows.append(Row(withheld=entry))
         if self.show_team:
             self.add_team_rows(entries, rows, terms)
@@ -362,6 +364,10 @@ class BriefingScreen(EvidenceActions, Screen):
     def row_text(self, item: Item) -> Text:
         return item_row(item, marked=item.id in self.marked, provisional=item.provisional,
                         as_daimon=self.as_daimon, change=self.review.change(item.id))
+
+    def withheld_text(self, entry: WithheldItem, marked: bool) -> Text:
+        return withheld_row(entry, marked=marked, change=self.review.change(entry.id),
+                            shown_id=self.withheld_ids.get(entry.id or ""))
 
     def focus_item(self, item_id: str) -> bool:
         """Put the cursor on an item (another view's Enter); False when today's
@@ -470,7 +476,7 @@ class BriefingScreen(EvidenceActions, Screen):
         elif row.withheld is not None and row.withheld.id:
             # withheld rows are marked too, so restores can be batched
             entry = row.withheld
-            self.item_list.toggle_mark(entry.id, lambda marked: withheld_row(entry, marked=marked))
+            self.item_list.toggle_mark(entry.id, lambda marked: self.withheld_text(entry, marked))
         else:
             self.notify("This item has no id: a verb cannot name it.")
             return

@@ -15,6 +15,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Label, ProgressBar, Sparkline, Static
 
 from daimon_tui.domain.inert import inert
+from daimon_tui.domain.short_ids import shortest_unique
 from daimon_tui.models import ProjectRef
 from daimon_tui.store.read.health import METRICS, HealthReport, health
 from daimon_tui.ui.actions import lead_bindings
@@ -97,8 +98,9 @@ class HealthScreen(Screen):
         table = self.query_one("#health-table", DataTable)
         table.clear(columns=True)
         table.add_column("")
+        short = shortest_unique(s.session_id for s in report.sessions)
         for s in report.sessions:
-            table.add_column(Text(inert(s.session_id, limit=14)), key=s.session_id)
+            table.add_column(Text(inert(short.get(s.session_id, s.session_id), limit=40)), key=s.session_id)
         for key, label in METRICS:
             table.add_row(label, *(str(s.counts.get(key, 0)) for s in report.sessions), key=key)
         notes = "\n".join(f"⚠ {inert(d.message, limit=400)}" for d in report.diagnostics)

@@ -22,7 +22,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Footer, Input, Static
 
 from daimon_tui.domain.inert import inert
-from daimon_tui.domain.short_ids import shortest_unique
+from daimon_tui.domain.short_ids import short_id, shortest_unique
 from daimon_tui.domain.when import HINT, parse_when
 from daimon_tui.models import Briefing, Diagnostic, ProjectRef, SessionSummary, TeamView
 from daimon_tui.store.judging import judge_service
@@ -31,6 +31,7 @@ from daimon_tui.store.read.asof import refusal as as_of_refusal
 from daimon_tui.ui.actions import lead_bindings
 from daimon_tui.ui.read_worker import work
 from daimon_tui.ui.screens.readonly_briefing import ReadOnlyBriefingScreen
+from daimon_tui.ui.widgets.row_below import RowBelow
 from daimon_tui.ui.widgets.safe_input import SafeInput
 
 COUNT_KEYS = ("verbatim", "inferred", "untagged", "withheld")
@@ -77,6 +78,7 @@ class HistoryScreen(Screen[None]):
         title.append(inert(self.project.name or self.project.slug, limit=60), style="bold")
         yield Static(title, id="history-title")
         yield DataTable(id="history-table", cursor_type="row", zebra_stripes=True)
+        yield RowBelow("topic", self._topic, id="history-row")
         yield Static(id="history-notes")
         yield Footer(show_command_palette=False)
 
@@ -117,9 +119,20 @@ class HistoryScreen(Screen[None]):
         if keep > 0:  # a reload keeps the person's place
             table.move_cursor(row=keep)
         table.focus()
+        self.call_after_refresh(self._follow)  # once the columns have their widths
 
     def action_reload(self) -> None:
         self.load()
+
+    def _topic(self, row: int) -> str | None:
+        return self.rows[row].topic if 0 <= row < len(self.rows) else None
+
+    @on(DataTable.RowHighlighted, "#history-table")
+    def _follow(self) -> None:
+        self.query_one(RowBelow).follow(self.query_one("#history-table", DataTable))
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._follow)
 
     def _cursor_sid(self) -> str | None:
         table = self.query_one("#history-table", DataTable)
@@ -229,14 +242,16 @@ class DiffScreen(Screen[None]):
         self.older = older
         self.newer = newer
         self.item_ids: list[str | None] = []
+        self.texts: list[str | None] = []
 
     def compose(self) -> ComposeResult:
         title = Text("Diff ")
-        title.append(inert(self.older, limit=40), style="bold")
+        title.append(inert(short_id(self.older), limit=40), style="bold")
         title.append(" → ")
-        title.append(inert(self.newer, limit=40), style="bold")
+        title.append(inert(short_id(self.newer), limit=40), style="bold")
         yield Static(title, id="diff-title")
         yield DataTable(id="diff-table", cursor_type="row", zebra_stripes=True)
+        yield RowBelow("text", lambda n: self.texts[n] if 0 <= n < len(self.texts) else None, id="diff-row")
         yield Static(id="diff-notes")
         yield Footer(show_command_palette=False)
 
@@ -250,6 +265,9 @@ class DiffScreen(Screen[None]):
         table = self.query_one(DataTable)
         table.clear()
         self.item_ids = [row.item_id for row in report.rows]
+        self.texts = [row.text for row in report.rows]
+        # item ids as git shows hashes: the text gets the room; Enter opens the full id
+        short = shortest_unique(i for i in self.item_ids if i)
         for row in report.rows:
             detail = row.detail or ""
             if row.where:
@@ -257,7 +275,7 @@ class DiffScreen(Screen[None]):
             table.add_row(
                 _CHANGE_MARK.get(row.change, "-"),
                 Text(row.change),
-                _safe(row.item_id, 20),
+                _safe(short.get(row.item_id or "", row.item_id), 20),
                 _safe(row.kind, 14),
                 _safe(row.trust or "untagged", 10),
                 _safe(row.text or "(content unavailable)", 120),
@@ -268,6 +286,14 @@ class DiffScreen(Screen[None]):
             notes = (Diagnostic(level="info", message="no change between these sessions"),)
         self.query_one("#diff-notes", Static).update(_notes(notes))
         table.focus()
+        self.call_after_refresh(self._follow)  # once the columns have their widths
+
+    @on(DataTable.RowHighlighted, "#diff-table")
+    def _follow(self) -> None:
+        self.query_one(RowBelow).follow(self.query_one("#diff-table", DataTable))
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._follow)
 
     def action_cursor(self, delta: int) -> None:
         table = self.query_one(DataTable)
@@ -302,9 +328,11 @@ class AsOfPicker(ModalScreen[str | None]):
     def on_mount(self) -> None:
         table = self.query_one("#as-of-table", DataTable)
         table.add_columns("session", "created", "topic")
+        short = shortest_unique(row.session_id for row in self.sessions)
         for row in self.sessions:
             table.add_row(
-                _session_cell(row, row.session_id), _safe(row.created, 20), _safe(row.topic), key=row.session_id
+                _session_cell(row, short.get(row.session_id, row.session_id)), _safe(row.created, 20),
+                _safe(row.topic), key=row.session_id
             )
         self.query_one(Input).focus()
 

@@ -17,6 +17,7 @@ from textual.widgets import DataTable, Footer, Label, Static
 
 from daimon_tui.domain.action_log import ActionEntry, ActionLog, ChainReport, LogLine
 from daimon_tui.domain.inert import inert
+from daimon_tui.domain.short_ids import shortest_unique
 from daimon_tui.models import ProjectRef
 from daimon_tui.ui.actions import lead_bindings
 from daimon_tui.ui.read_worker import work
@@ -47,6 +48,7 @@ class LogScreen(Screen):
         self.actions_log = log or ActionLog()
         # keyed by line number: an action's intent and outcome lines share its id
         self.entry_of: dict[str, ActionEntry] = {}
+        self.short: dict[str, str] = {}
 
     def compose(self) -> ComposeResult:
         yield Label("", id="log-chain")
@@ -149,6 +151,8 @@ class LogScreen(Screen):
         self.entry_of.clear()
         # An intent and its outcome share an action id: one row, the outcome's.
         settled = {line.entry.action_id for line in lines if line.entry is not None and line.entry.outcome != "intent"}
+        # item ids as git shows hashes; the line under the table spells them out
+        self.short = shortest_unique(i for line in lines if line.entry is not None for i in line.entry.item_ids)
         for line in reversed(lines):
             if line.entry is None:
                 table.add_row(_cell(f"line {line.number}"), _cell(""),
@@ -164,7 +168,8 @@ class LogScreen(Screen):
     def _row(self, table: DataTable, entry: ActionEntry, number: int) -> None:
         if self.project is not None and entry.project != self.project.slug:
             return
-        items = ", ".join(entry.item_ids) if len(entry.item_ids) <= 2 else f"{len(entry.item_ids)} items"
+        items = (", ".join(self.short.get(i, i) for i in entry.item_ids) if len(entry.item_ids) <= 2
+                 else f"{len(entry.item_ids)} items")
         table.add_row(_cell(entry.time[:19]), verb_cell(entry), outcome_cell(entry),
                       Text(inert(items, limit=40)), Text(inert(entry.reason, limit=60)), key=str(number))
         self.entry_of[str(number)] = entry

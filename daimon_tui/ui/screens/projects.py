@@ -16,9 +16,11 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
 from daimon_tui.domain.inert import inert
+from daimon_tui.domain.short_ids import shortest_unique
 from daimon_tui.models import ProjectRef, ProjectSummary
 from daimon_tui.store.read import project_index, reader
 from daimon_tui.ui.read_worker import work
+from daimon_tui.ui.widgets.row_below import RowBelow
 
 # Columns the trend sparkline takes in the project list.
 TREND_WIDTH = 12
@@ -42,6 +44,7 @@ class ProjectsScreen(ModalScreen[ProjectRef | None]):
         yield Static(Text(self.reason or "Projects daimon remembers (enter opens one)", style="bold"),
                      id="projects-title")
         yield DataTable(id="project-table", cursor_type="row", zebra_stripes=True)
+        yield RowBelow("topic", self._topic, id="projects-row")
         yield Static(id="projects-notes")
 
     def on_mount(self) -> None:
@@ -50,6 +53,16 @@ class ProjectsScreen(ModalScreen[ProjectRef | None]):
         self.trend_column = table.add_column("items per session", width=TREND_WIDTH + 5)
         table.add_column("topic")
         self.load()
+
+    def _topic(self, row: int) -> str | None:
+        return self.projects[row].topic if 0 <= row < len(self.projects) else None
+
+    @on(DataTable.RowHighlighted)
+    def _follow(self) -> None:
+        self.query_one(RowBelow).follow(self.query_one(DataTable))
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._follow)
 
     @work(exclusive=True, group="projects")
     async def load(self) -> None:
@@ -92,12 +105,14 @@ class ProjectsScreen(ModalScreen[ProjectRef | None]):
         table = self.query_one(DataTable)
         keep = table.cursor_row
         table.clear()
+        # each project's latest session, as git shows hashes (the full id: Enter opens it)
+        short = shortest_unique(row.session_id for row in projects if row.session_id)
         for row in projects:
             here = "▶" if self.current and row.slug == self.current.slug else ""
             table.add_row(
                 here,
                 Text(inert(row.name, limit=40)),
-                Text(inert(row.session_id or "—", limit=30)),
+                Text(inert(short.get(row.session_id or "", row.session_id) or "—", limit=40)),
                 Text(inert(row.created or "—", limit=20)),
                 self.count_cell(row, provisional),
                 self.trend_cell(row.slug),
@@ -113,6 +128,7 @@ class ProjectsScreen(ModalScreen[ProjectRef | None]):
         if keep:
             table.move_cursor(row=keep)
         table.focus()
+        self.call_after_refresh(self._follow)  # once the columns have their widths
 
     def trend_cell(self, slug: str) -> RenderableType:
         """A sparkline of items per retained session (Textual's own renderable)."""

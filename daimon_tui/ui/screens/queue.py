@@ -134,6 +134,11 @@ def keys_line(entry: QueueEntry) -> Text:
     return out
 
 
+def entry_texts(entry: QueueEntry) -> dict[str, str]:
+    """The entry's item text by its id: the dialogs and the toast name it by its text."""
+    return {entry.ref: entry.item.text} if entry.item is not None and entry.item.text else {}
+
+
 def entry_card(entry: QueueEntry, world: str | None = None, done: str | None = None) -> RenderableType:
     head = Text()
     head.append(f"{entry.title}", style="bold reverse")
@@ -467,6 +472,7 @@ class QueueScreen(Screen):
                 self.project,
                 self.action_log,
                 status=self.resolve_status(entry),
+                texts=entry_texts(entry),
             )
             if result.status == "cancelled":
                 return None
@@ -475,7 +481,7 @@ class QueueScreen(Screen):
         if verb == "claim-reopen":
             from daimon_tui.ui.screens.verb_modals import ReverifyModal
 
-            data = await self.app.push_screen_wait(ReverifyModal((entry.ref,)))
+            data = await self.app.push_screen_wait(ReverifyModal((entry.ref,)).with_texts(entry_texts(entry)))
             if not isinstance(data, verbs.ReverifyInput):
                 return None
             evidence = data.evidence

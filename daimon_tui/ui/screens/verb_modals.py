@@ -48,6 +48,16 @@ def items_text(item_ids: tuple[str, ...], texts: dict[str, str]) -> Text:
     return out
 
 
+# Why daimon's read gives no text for an item (the preview names it by id only).
+NO_TEXT_BECAUSE = {
+    "quarantined": "(no text: a retracted value is withheld from every reader, this app included, "
+                   "until the retraction is released)",
+    "forgotten": "(no text: a forgotten value is removed from every surface)",
+    "closed": "(no text: daimon cannot read its trust ledger, so it shows no value it cannot prove unretracted)",
+    "absent": "(no text: no retained session holds this item)",
+}
+
+
 def plan_text(plan: verbs.Plan) -> Text:
     """The preview body: items, what is written where, side effects, refusals."""
     out = Text()
@@ -68,6 +78,8 @@ def plan_text(plan: verbs.Plan) -> Text:
                 out.append(f"  [{f.kind} · {state}]  ", style="dim")
                 if f.text:
                     out.append_text(_text(f.text, limit=160))
+                elif f.lifecycle in NO_TEXT_BECAUSE:
+                    out.append(NO_TEXT_BECAUSE[f.lifecycle], style="italic dim")
             out.append("\n")
     if plan.warnings:
         out.append("\n")

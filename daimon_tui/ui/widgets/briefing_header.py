@@ -11,6 +11,7 @@ from textual.widgets import Static
 
 from daimon_tui.domain.ages import with_age
 from daimon_tui.domain.inert import inert
+from daimon_tui.domain.short_ids import short_id
 from daimon_tui.models import Briefing, Handoff
 
 # Up to this many rows the header folds (the handoff and rulings one line each).
@@ -74,7 +75,7 @@ def header_text(briefing: Briefing, receipt_failures: int = 0, shown: Callable[[
     text.append("Briefing · ", style="bold")
     text.append(inert(briefing.project.name or briefing.project.slug, limit=80), style="bold")
     if briefing.session_id:
-        text.append(f"  ·  session {inert(briefing.session_id, limit=60)}")
+        text.append(f"  ·  session {inert(short_id(briefing.session_id), limit=60)}")
     counts = f"  {len(briefing.items())} items"
     hidden = len(briefing.resolved) + len(briefing.withheld)
     if hidden:

@@ -73,12 +73,14 @@ def item_row(item: Item, *, marked: bool = False, provisional: bool = False, as_
     return row
 
 
-def withheld_row(entry: WithheldItem, *, marked: bool = False, change: str | None = None) -> Text:
+def withheld_row(entry: WithheldItem, *, marked: bool = False, change: str | None = None,
+                 shown_id: str | None = None) -> Text:
+    """`shown_id`: the id as the list shows it (its shortest unique prefix); the detail has it whole."""
     row = Text()
     row.append("● " if marked else "  ", style="bold magenta")
     row.append_text(change_marker(change))
     row.append("[⛔ withheld]", style="bold red")
-    row.append(f" {entry.kind} {inert(entry.id or '(no id)', limit=60)}", style="dim")
+    row.append(f" {entry.kind} {inert(shown_id or entry.id or '(no id)', limit=60)}", style="dim")
     if entry.forgotten_after:
         row.append(f"  (forgotten later, at {inert(entry.forgotten_after, limit=30)}: its value stays removed "
                    "in every view)", style="italic")

@@ -11,7 +11,9 @@ from rich.text import Text
 from textual.widgets import Static
 
 from daimon_tui.domain.inert import inert
+from daimon_tui.domain.short_ids import shortest_unique
 from daimon_tui.store.read.history import Timeline
+from daimon_tui.ui.widgets.by_width import table_by_width
 
 
 def _safe(value: object, limit: int = 80) -> str:
@@ -32,15 +34,19 @@ def timeline_renderable(timeline: Timeline) -> RenderableType:
         events.add_column("status", no_wrap=True)
         events.add_column("via", no_wrap=True)
         events.add_column("note", ratio=1)
+        rows: list[tuple[list[Text], Text]] = []
         for e in timeline.events:
-            events.add_row(
-                Text("▶", style="bold") if e.decides else Text(""),
+            cells = [
+                Text("▶", style="bold") if e.decides else Text(" "),
                 Text(_safe(e.ts, 24)),
                 Text(_safe(e.status, 40), style="bold" if e.decides else ""),
                 Text(_safe(e.source, 16)),
-                Text(inert(e.note, limit=200) if e.note else ""),
-            )
-        parts.append(events)
+            ]
+            note = Text(inert(e.note, limit=200) if e.note else "")
+            events.add_row(*cells, note)
+            rows.append((cells, note))
+        # in a narrow pane the note goes under its row, at full width
+        parts.append(table_by_width(events, (" ", "time", "status", "via"), rows))
     else:
         parts.append(Text("no lifecycle event recorded", style="dim"))
     if timeline.sessions:
@@ -50,16 +56,20 @@ def timeline_renderable(timeline: Timeline) -> RenderableType:
         holds.add_column("session", no_wrap=True)
         holds.add_column("created", no_wrap=True)
         holds.add_column("how", ratio=1)
+        short = shortest_unique(i for h in timeline.sessions for i in (h.session_id, h.carried_from) if i)
+        held: list[tuple[list[Text], Text]] = []
         for h in timeline.sessions:
             if h.withheld:
                 how = Text("withheld here", style="dim")
             elif h.stated:
                 how = Text(f"stated here ({_safe(h.trust or 'untagged', 12)})")
             else:
-                how = Text(f"carried from {_safe(h.carried_from, 30)}")
-            where = (Text(_safe(h.ref, 10)), Text(_safe(h.session_id, 30)), Text(_safe(h.created, 24)))
+                how = Text(f"carried from {_safe(short.get(h.carried_from or '', h.carried_from), 40)}")
+            where = (Text(_safe(h.ref, 10)), Text(_safe(short.get(h.session_id or "", h.session_id), 40)),
+                     Text(_safe(h.created, 24)))
             holds.add_row(*where, how)
-        parts.append(holds)
+            held.append((list(where), how))
+        parts.append(table_by_width(holds, ("pointer", "session", "created"), held))
     parts.extend(Text(f"⚠ {inert(d.message)}", style="yellow") for d in timeline.diagnostics)
     return Group(*parts)
 

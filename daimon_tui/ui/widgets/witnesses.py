@@ -10,7 +10,9 @@ from rich.text import Text
 from textual.widgets import Static
 
 from daimon_tui.domain.inert import inert
+from daimon_tui.domain.short_ids import shortest_unique
 from daimon_tui.store.read.history import Demotion, WitnessReport
+from daimon_tui.ui.widgets.by_width import table_by_width
 
 _DEMOTION_WORD = {
     "resolution": "resolution",
@@ -52,6 +54,8 @@ def witness_renderable(report: WitnessReport) -> RenderableType:
     table.add_column("recorded", no_wrap=True)
     table.add_column("counts", no_wrap=True)
     table.add_column("reset by / quote", ratio=1)
+    short = shortest_unique(w.session_id for w in report.witnesses if w.session_id)
+    rows: list[tuple[list[Text], Text]] = []
     for w in report.witnesses:
         counts = Text("✓ counts", style="green") if w.counts else Text("✗ reset", style="red")
         if w.reset_by is not None:
@@ -64,12 +68,15 @@ def witness_renderable(report: WitnessReport) -> RenderableType:
             why.append(("\n" if why.plain else "") + f'"{inert(w.quote, limit=200)}"', style="italic")
         elif not w.session_retained:
             why.append(("\n" if why.plain else "") + "(session no longer retained)", style="dim")
-        table.add_row(Text(_safe(w.session_id, 30)), Text(_safe(w.ts, 24)), counts, why)
+        cells = [Text(_safe(short.get(w.session_id or "", w.session_id), 40)), Text(_safe(w.ts, 24)), counts]
+        table.add_row(*cells, why)
+        rows.append((cells, why))
     parts: list[RenderableType] = [Text("Corroboration", style="bold underline"), counts_text(report)]
     if report.item_quote:
         parts.append(Text(f'item quote: "{inert(report.item_quote, limit=200)}"', style="italic"))
     if report.witnesses:
-        parts.append(table)
+        # in a narrow pane the reset/quote column goes under its row, at full width
+        parts.append(table_by_width(table, ("session", "recorded", "counts"), rows))
     else:
         parts.append(Text("no witness recorded", style="dim"))
     parts.extend(Text(f"⚠ {inert(d.message)}", style="yellow") for d in report.diagnostics)

@@ -12,6 +12,7 @@ from rich.text import Text
 from daimon_tui.domain.inert import inert
 from daimon_tui.domain.probes import Outcome
 from daimon_tui.domain.worldcheck import ItemResult
+from daimon_tui.ui.widgets.by_width import LONG_MIN, ByWidth, stacked
 
 STYLES = {Outcome.CONFIRMED: ("✓ confirmed", "bold green"), Outcome.CONTRADICTED: ("✗ contradicted", "bold red"),
           Outcome.UNKNOWN: ("? unknown", "yellow")}
@@ -25,13 +26,17 @@ def world_renderable(result: ItemResult, checked_at: float) -> RenderableType:
     table = Table.grid(padding=(0, 1), expand=True)
     table.add_column(width=16, no_wrap=True)
     table.add_column(ratio=1)
+    rows: list[tuple[list[Text], Text]] = []
     for claim_result in result.results:
         label, style = STYLES[claim_result.outcome]
         claim = claim_result.claim
-        table.add_row(Text(label, style=style),
-                      Text(f"{claim.kind.value} {claim.expect.value}: “{inert(claim.words, limit=120)}”"))
-        table.add_row(Text(""), Text(claim_result.finding.evidence, style="dim"))
+        said = Text(f"{claim.kind.value} {claim.expect.value}: “{inert(claim.words, limit=120)}”")
+        evidence = Text(claim_result.finding.evidence, style="dim")
+        table.add_row(Text(label, style=style), said)
+        table.add_row(Text(""), evidence)
+        rows.append(([Text(label, style=style)], Text.assemble(said, "\n", evidence)))
     hint = Text("")
     if result.contradicted:
         hint = Text("r resolves with the status prefilled; v reverifies with evidence", style="italic yellow")
-    return Group(title, table, hint)
+    # in a narrow pane the claim and its evidence go under the result, at full width
+    return Group(title, ByWidth(table, stacked((), rows), min_width=16 + 1 + LONG_MIN), hint)
