@@ -12,7 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from daimon_tui.domain.inert import inert
 from daimon_tui.domain.receipt_check import state_label
@@ -21,6 +21,7 @@ from daimon_tui.store.judging import judge_service
 from daimon_tui.store.read.audit import AuditReport, LedgerRow, ReceiptRow, Rejection
 from daimon_tui.ui.actions import bindings, lead_bindings
 from daimon_tui.ui.read_worker import work
+from daimon_tui.ui.widgets.key_footer import KeyFooter
 
 STATE_STYLES = {
     "signature-valid": "green",
@@ -131,7 +132,7 @@ class AuditScreen(Screen):
             yield Static(id="audit-rejection-detail")
             yield Static(Text("Ledger health", style="bold underline"), classes="audit-title")
             yield DataTable(id="audit-ledgers", cursor_type="row", zebra_stripes=True)
-        yield Footer(show_command_palette=False)
+        yield KeyFooter(show_command_palette=False)
 
     def on_mount(self) -> None:
         receipts = self.query_one("#audit-receipts", DataTable)

@@ -19,7 +19,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import ModalScreen, Screen
-from textual.widgets import DataTable, Footer, Input, Static
+from textual.widgets import DataTable, Input, Static
 
 from daimon_tui.domain.inert import inert
 from daimon_tui.domain.short_ids import shortest_unique
@@ -30,6 +30,7 @@ from daimon_tui.store.read import reader
 from daimon_tui.ui.actions import lead_bindings
 from daimon_tui.ui.read_worker import work
 from daimon_tui.ui.screens.readonly_briefing import ReadOnlyBriefingScreen
+from daimon_tui.ui.widgets.key_footer import KeyFooter
 from daimon_tui.ui.widgets.safe_input import SafeInput
 
 COUNT_KEYS = ("verbatim", "inferred", "untagged", "withheld")
@@ -77,7 +78,7 @@ class HistoryScreen(Screen[None]):
         yield Static(title, id="history-title")
         yield DataTable(id="history-table", cursor_type="row", zebra_stripes=True)
         yield Static(id="history-notes")
-        yield Footer(show_command_palette=False)
+        yield KeyFooter(show_command_palette=False)
 
     def on_mount(self) -> None:
         table = self.query_one("#history-table", DataTable)
@@ -232,7 +233,7 @@ class DiffScreen(Screen[None]):
         yield Static(title, id="diff-title")
         yield DataTable(id="diff-table", cursor_type="row", zebra_stripes=True)
         yield Static(id="diff-notes")
-        yield Footer(show_command_palette=False)
+        yield KeyFooter(show_command_palette=False)
 
     def on_mount(self) -> None:
         self.query_one(DataTable).add_columns("", "change", "id", "kind", "trust", "text", "detail")

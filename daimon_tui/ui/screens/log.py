@@ -13,13 +13,14 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Label, Static
+from textual.widgets import DataTable, Label, Static
 
 from daimon_tui.domain.action_log import ActionEntry, ActionLog, ChainReport, LogLine
 from daimon_tui.domain.inert import inert
 from daimon_tui.models import ProjectRef
 from daimon_tui.ui.actions import lead_bindings
 from daimon_tui.ui.read_worker import work
+from daimon_tui.ui.widgets.key_footer import KeyFooter
 
 _OUTCOME_STYLE = {"applied": "bold", "refused": "reverse", "failed": "reverse", "not-applied": "reverse"}
 _OUTCOME_MARK = {"applied": "✓", "refused": "✗", "failed": "✗", "not-applied": "∅", "world-check": "◎"}
@@ -52,7 +53,7 @@ class LogScreen(Screen):
         yield Label("", id="log-chain")
         yield DataTable(id="log-table", cursor_type="row", zebra_stripes=True)
         yield Static(id="log-entry")
-        yield Footer(show_command_palette=False)
+        yield KeyFooter(show_command_palette=False)
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
