@@ -3,12 +3,14 @@ closing hints, the footer at 80 columns)."""
 
 from __future__ import annotations
 
-from textual.widgets import Footer
+from textual.widgets import DataTable, Footer
 from textual.widgets._footer import FooterKey
 
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.ui.app import DaimonTUI
 from daimon_tui.ui.screens.briefing import BriefingScreen
+from daimon_tui.ui.screens.history import HistoryScreen
+from daimon_tui.ui.widgets.filter_box import FILTER_DEBOUNCE_S
 from tests.ui.settle import settle, wait_until
 
 NOW = demo.DEMO_NOW.timestamp()
@@ -58,3 +60,82 @@ async def test_the_footer_stays_while_filtering_and_says_what_acts(demo_store: d
         await pilot.press("escape")
         await settle(pilot)
         assert app.screen.filter_box.value == "" and not app.screen.filter_box.display
+
+
+def table_rows(app: DaimonTUI, selector: str) -> list[str]:
+    table = app.screen.query_one(selector, DataTable)
+    return [" ".join(str(c) for c in table.get_row_at(i)) for i in range(table.row_count)]
+
+
+async def type_filter(pilot, words: str) -> None:  # type: ignore[no-untyped-def]
+    await pilot.press("slash", *[{" ": "space", "-": "minus"}.get(c, c) for c in words])
+    await pilot.pause(FILTER_DEBOUNCE_S + 0.1)
+    await settle(pilot)
+
+
+async def test_history_filters_its_sessions_and_esc_clears_then_goes_back(demo_store: demo.DemoStore) -> None:
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await settle(pilot)
+        await pilot.press("2")
+        await settle(pilot)
+        assert isinstance(app.screen, HistoryScreen)
+        every = table_rows(app, "#history-table")
+        assert len(every) == 3
+        await type_filter(pilot, "day2")
+        assert [r for r in table_rows(app, "#history-table")] == [r for r in every if "S-day2" in r]
+        await pilot.press("enter")  # keeps the filter, the table takes the keys back
+        await settle(pilot)
+        assert len(table_rows(app, "#history-table")) == 1
+        assert isinstance(app.focused, DataTable)
+        await pilot.press("escape")  # clears the filter, stays
+        await settle(pilot)
+        assert isinstance(app.screen, HistoryScreen) and table_rows(app, "#history-table") == every
+        await type_filter(pilot, "-day2")
+        assert len(table_rows(app, "#history-table")) == 2
+        await pilot.press("escape", "escape")  # clears, then back
+        await settle(pilot)
+        assert isinstance(app.screen, BriefingScreen)
+
+
+async def test_the_log_filters_its_actions(demo_store: demo.DemoStore, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from daimon_tui.domain.action_log import ActionLog
+    from daimon_tui.store.read import reader
+    from daimon_tui.ui.screens.log import LogScreen
+
+    slug = reader.resolve_project(str(demo_store.project)).slug
+    log = ActionLog(tmp_path / "actions.jsonl")
+    log.settle(log.intend(project=slug, verb="resolve", item_ids=("o-aaaa11112222",)), "applied")
+    log.record(project=slug, verb="undo", outcome="refused", item_ids=("o-bbbb11112222",), reason="already-undone")
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW, action_log=log)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await settle(pilot)
+        await pilot.press("5")
+        await settle(pilot)
+        assert isinstance(app.screen, LogScreen)
+        assert len(table_rows(app, "#log-table")) == 2
+        await type_filter(pilot, "refused")
+        shown = table_rows(app, "#log-table")
+        assert len(shown) == 1 and shown[0].split()[1] == "undo", shown
+        await pilot.press("escape")
+        await settle(pilot)
+        assert len(table_rows(app, "#log-table")) == 2 and isinstance(app.screen, LogScreen)
+
+
+async def test_the_audit_filters_its_tables(demo_store: demo.DemoStore) -> None:
+    from daimon_tui.ui.screens.audit import AuditScreen
+
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("4")
+        await settle(pilot)
+        assert isinstance(app.screen, AuditScreen)
+        assert len(table_rows(app, "#audit-receipts")) == 3
+        await type_filter(pilot, "mismatch")
+        receipts = table_rows(app, "#audit-receipts")
+        assert len(receipts) == 1 and "S-day2" in receipts[0], receipts
+        assert app.screen.selected_receipt().session_id == "S-day2"
+        await pilot.press("escape")
+        await settle(pilot)
+        assert len(table_rows(app, "#audit-receipts")) == 3

@@ -31,6 +31,7 @@ from daimon_tui.ui.actions import lead_bindings
 from daimon_tui.ui.read_worker import work
 from daimon_tui.ui.screens.readonly_briefing import ReadOnlyBriefingScreen
 from daimon_tui.ui.widgets.key_footer import KeyFooter
+from daimon_tui.ui.widgets.row_filter import RowFilter, RowFilterView, filter_binding
 from daimon_tui.ui.widgets.safe_input import SafeInput
 
 COUNT_KEYS = ("verbatim", "inferred", "untagged", "withheld")
@@ -52,11 +53,12 @@ def _notes(diagnostics: tuple[Diagnostic, ...]) -> Text:
     return Text("\n".join(f"⚠ {inert(d.message)}" for d in diagnostics), style="yellow")
 
 
-class HistoryScreen(Screen[None]):
+class HistoryScreen(RowFilterView, Screen[None]):
     VIEW_NAME = "History"
     BINDINGS: ClassVar[list[BindingType]] = [
         *lead_bindings(),
-        Binding("escape", "app.pop_screen", "Back", show=False),
+        Binding("escape", "clear_or_back", "Clear the filter, then back", show=False),
+        filter_binding(),
         Binding("space", "mark", "Mark"),
         Binding("d", "diff", "Diff marked ↔ cursor"),
         Binding("@", "as_of", "As of…"),
@@ -70,12 +72,14 @@ class HistoryScreen(Screen[None]):
         super().__init__(id="history")
         self.project = project
         self.rows: tuple[SessionSummary, ...] = ()
+        self.diagnostics: tuple[Diagnostic, ...] = ()
         self.marked: str | None = None
 
     def compose(self) -> ComposeResult:
         title = Text("History — retained sessions of ")
         title.append(inert(self.project.name or self.project.slug, limit=60), style="bold")
         yield Static(title, id="history-title")
+        yield RowFilter(id="history-filter")
         yield DataTable(id="history-table", cursor_type="row", zebra_stripes=True)
         yield Static(id="history-notes")
         yield KeyFooter(show_command_palette=False)
@@ -93,13 +97,25 @@ class HistoryScreen(Screen[None]):
         # The judging child folds (and keeps) the ledgers, not this process.
         listing, _failure = await judge_service.read("sessions", self.project)
         self.rows = listing.rows
+        self.diagnostics = listing.diagnostics
+        self.fill()
+        self.query_one("#history-table", DataTable).focus()
+
+    def refilter(self) -> None:
+        self.fill()
+
+    def fill(self) -> None:
+        """The sessions the `/` filter leaves, the cursor kept on its session where it can be."""
         table = self.query_one("#history-table", DataTable)
-        keep = table.cursor_row
+        keep = self._cursor_sid()
         table.clear()
         # Session ids as git shows hashes (the shortest unique prefix): the
         # topic gets the room; Enter opens the session under its full id.
-        short = shortest_unique(row.session_id for row in listing.rows)
-        for row in listing.rows:
+        short = shortest_unique(row.session_id for row in self.rows)
+        shown = [row for row in self.rows
+                 if self.row_query.matches((row.session_id, row.created, row.topic,
+                                            "edited" if row.receipt == "mismatch" else ""))]
+        for row in shown:
             counts = [str(row.counts.get(k, 0)) for k in COUNT_KEYS]
             mark = "●" if row.session_id == self.marked else ""
             table.add_row(
@@ -110,22 +126,24 @@ class HistoryScreen(Screen[None]):
                 _safe(row.topic, 200),
                 key=row.session_id,
             )
-        notes = listing.diagnostics
-        if not listing.rows:
+        self.row_filter.count(len(shown), len(self.rows))
+        notes = self.diagnostics
+        if not self.rows:
             notes = (Diagnostic(level="info", message="no retained session for this project"), *notes)
+        elif not shown:
+            notes = (Diagnostic(level="info", message="no session matches the filter (esc clears it)"), *notes)
         self.query_one("#history-notes", Static).update(_notes(notes))
-        if keep > 0:  # a reload keeps the person's place
-            table.move_cursor(row=keep)
-        table.focus()
+        if keep is not None and keep in table.rows:  # a reload or a filter keeps the person's place
+            table.move_cursor(row=table.get_row_index(keep))
 
     def action_reload(self) -> None:
         self.load()
 
     def _cursor_sid(self) -> str | None:
         table = self.query_one("#history-table", DataTable)
-        if not self.rows or table.cursor_row < 0:
+        if not table.row_count or table.cursor_row < 0:
             return None
-        return self.rows[min(table.cursor_row, len(self.rows) - 1)].session_id
+        return table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
 
     def action_cursor(self, delta: int) -> None:
         table = self.query_one("#history-table", DataTable)
@@ -138,7 +156,7 @@ class HistoryScreen(Screen[None]):
             return
         table = self.query_one("#history-table", DataTable)
         previous, self.marked = self.marked, (None if self.marked == sid else sid)
-        if previous is not None:
+        if previous is not None and previous in table.rows:  # the filter may hide it
             table.update_cell(previous, "mark", "")
         if self.marked is not None:
             table.update_cell(self.marked, "mark", "●")
