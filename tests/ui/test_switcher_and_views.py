@@ -139,3 +139,91 @@ async def test_the_audit_filters_its_tables(demo_store: demo.DemoStore) -> None:
         await pilot.press("escape")
         await settle(pilot)
         assert len(table_rows(app, "#audit-receipts")) == 3
+
+
+def projects_shown(app: DaimonTUI) -> dict[str, list[str]]:
+    """Each listed project's name and its cells as text."""
+    table = app.screen.query_one("#project-table", DataTable)
+    rows = [[str(c) for c in table.get_row_at(i)] for i in range(table.row_count)]
+    return {row[1]: row for row in rows}
+
+
+def two_projects(store: demo.DemoStore) -> None:
+    other = store.root / "other"
+    other.mkdir()
+    cp = demo.session("S-other", demo.DEMO_NOW, "Another project")
+    cp["working_context"]["recent_decisions"] = [{"text": "Use tabs in the other project", "trust": "inferred"}]
+    demo.seed(other, cp)
+
+
+async def test_the_switcher_narrows_as_you_type_and_esc_clears_then_closes(demo_store: demo.DemoStore) -> None:
+    from daimon_tui.ui.screens.projects import ProjectsScreen
+
+    two_projects(demo_store)
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    async with app.run_test(size=NARROW) as pilot:
+        await settle(pilot)
+        await pilot.press("P")
+        await settle(pilot)
+        assert isinstance(app.screen, ProjectsScreen)
+        assert sorted(projects_shown(app)) == ["other", "proj"]
+        await pilot.press("o", "t", "h")
+        await settle(pilot)
+        assert list(projects_shown(app)) == ["other"]
+        await pilot.press("escape")  # clears the filter, stays open
+        await settle(pilot)
+        assert isinstance(app.screen, ProjectsScreen) and len(projects_shown(app)) == 2
+        await pilot.press("escape")  # then closes
+        await settle(pilot)
+        assert isinstance(app.screen, BriefingScreen) and app.screen.project.name == "proj"
+        await pilot.press("P")
+        await settle(pilot)
+        await pilot.press("o", "t", "h", "enter")  # Enter opens the one the filter left
+        await settle(pilot)
+        assert isinstance(app.screen, BriefingScreen)
+        assert [i.text for i in app.screen.briefing.items()] == ["Use tabs in the other project"]
+
+
+async def test_the_switcher_is_opaque(demo_store: demo.DemoStore) -> None:
+    """The briefing must not show through the switcher's edge."""
+    from daimon_tui.ui.screens.projects import ProjectsScreen
+
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    async with app.run_test(size=NARROW) as pilot:
+        await settle(pilot)
+        await pilot.press("P")
+        await settle(pilot)
+        assert isinstance(app.screen, ProjectsScreen)
+        assert app.screen.styles.background.a == 1.0
+        edge = "".join(seg.text for seg in app.screen._compositor.render_strips()[0])
+        assert "HANDOFF" not in edge and not edge.strip(), edge  # the briefing's header line is not under it
+
+
+async def test_the_switcher_counts_come_from_the_judging_child(demo_store: demo.DemoStore, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The confirmed counts are the judging child's answer (it already holds daimon's
+    forget walk and the open project's fold): the app never folds the whole listing
+    again in a thread, which on a year of memory kept the counts at "…" for seconds
+    (measured on the heavy store: 44 s in the app, 0.3 s from the child)."""
+    from daimon_tui.store.read import reader
+    from daimon_tui.ui.screens.projects import ProjectsScreen
+
+    two_projects(demo_store)
+    folded_here: list[str] = []
+    real = reader.list_projects
+
+    def listed_here():  # type: ignore[no-untyped-def]
+        folded_here.append("list_projects")
+        return real()
+
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    async with app.run_test(size=NARROW) as pilot:
+        await settle(pilot)
+        monkeypatch.setattr(reader, "list_projects", listed_here)
+        await pilot.press("P")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ProjectsScreen)
+        await wait_until(pilot, lambda: not screen.provisional, what="the confirmed listing")
+        counts = {name: row[4] for name, row in projects_shown(app).items()}
+        assert counts["proj"] == "11", counts
+        assert folded_here == []
