@@ -143,7 +143,7 @@ async def test_help_shows_the_remapped_keys_and_the_action_ids(demo_store: demo.
         assert line.split()[0] == "H", line
         assert "withheld" in line.split()[-1]  # the action id, what `[keys]` remaps
         assert "cursor.down" in shown
-        assert "closes this help" in shown
+        assert "closes this help" in str(app.screen.query_one("#help").border_title)
 
 
 async def test_full_text_says_how_to_close_it(demo_store: demo.DemoStore) -> None:

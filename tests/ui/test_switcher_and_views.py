@@ -227,3 +227,32 @@ async def test_the_switcher_counts_come_from_the_judging_child(demo_store: demo.
         counts = {name: row[4] for name, row in projects_shown(app).items()}
         assert counts["proj"] == "11", counts
         assert folded_here == []
+
+
+def screen_text(app: DaimonTUI) -> str:
+    return "\n".join("".join(seg.text for seg in strip) for strip in app.screen._compositor.render_strips())
+
+
+async def test_help_says_how_to_close_it_in_view_at_80x24(demo_store: demo.DemoStore) -> None:
+    """The closing keys are on screen, not below two tables the person must scroll past."""
+    from daimon_tui.ui.screens.help import HelpScreen
+
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    async with app.run_test(size=NARROW) as pilot:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)
+        assert "closes this help" in screen_text(app)
+
+
+async def test_full_text_says_how_to_close_it_in_view_at_80x24(demo_store: demo.DemoStore) -> None:
+    from daimon_tui.ui.screens.full_text import FullTextScreen
+
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    async with app.run_test(size=NARROW) as pilot:
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, FullTextScreen)
+        assert "esc/q close" in screen_text(app)
