@@ -256,3 +256,33 @@ async def test_full_text_says_how_to_close_it_in_view_at_80x24(demo_store: demo.
         await settle(pilot)
         assert isinstance(app.screen, FullTextScreen)
         assert "esc/q close" in screen_text(app)
+
+
+async def test_history_shows_a_loading_line_not_an_empty_table(demo_store: demo.DemoStore, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import asyncio
+
+    from daimon_tui.store.judging import judge_service
+
+    release = asyncio.Event()
+    real = judge_service.read
+
+    async def held(kind, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if kind == "sessions":
+            await release.wait()
+        return await real(kind, *args, **kwargs)
+
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    async with app.run_test(size=NARROW) as pilot:
+        await settle(pilot)
+        monkeypatch.setattr(judge_service, "read", held)
+        await pilot.press("2")
+        await pilot.pause()
+        await pilot.pause()
+        assert isinstance(app.screen, HistoryScreen)
+        table = app.screen.query_one("#history-table", DataTable)
+        assert not table.display  # no empty table with its headers while daimon reads
+        top = screen_text(app).splitlines()[:4]
+        assert any("reading daimon's retained sessions" in line for line in top), top
+        release.set()
+        await settle(pilot)
+        assert table.display and table.row_count == 3

@@ -88,7 +88,9 @@ class HistoryScreen(RowFilterView, Screen[None]):
         table = self.query_one("#history-table", DataTable)
         table.add_column("", key="mark", width=1)
         table.add_columns("session", "created", *COUNT_KEYS, "topic")
-        # The first read can take seconds on a long history: say so, not an empty table.
+        # The first read can take seconds on a long history: a line that says so
+        # where the table will be, not an empty table.
+        table.display = False
         self.query_one("#history-notes", Static).update(Text("reading daimon's retained sessions…", style="dim italic"))
         self.load()
 
@@ -109,6 +111,7 @@ class HistoryScreen(RowFilterView, Screen[None]):
         table = self.query_one("#history-table", DataTable)
         keep = self._cursor_sid()
         table.clear()
+        table.display = True
         # Session ids as git shows hashes (the shortest unique prefix): the
         # topic gets the room; Enter opens the session under its full id.
         short = shortest_unique(row.session_id for row in self.rows)
