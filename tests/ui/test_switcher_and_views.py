@@ -286,3 +286,29 @@ async def test_history_shows_a_loading_line_not_an_empty_table(demo_store: demo.
         release.set()
         await settle(pilot)
         assert table.display and table.row_count == 3
+
+
+def test_filtering_at_80x24_snapshot(snap_compare, demo_store: demo.DemoStore) -> None:
+    """The briefing while `/` has the keys: the footer says what Enter and Esc do."""
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+
+    async def run_before(pilot) -> None:  # type: ignore[no-untyped-def]
+        await settle(pilot)
+        await type_filter(pilot, "retry")
+
+    assert snap_compare(app, terminal_size=NARROW, run_before=run_before)
+
+
+def test_switcher_filtered_at_80x24_snapshot(snap_compare, demo_store: demo.DemoStore) -> None:
+    two_projects(demo_store)
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+
+    async def run_before(pilot) -> None:  # type: ignore[no-untyped-def]
+        await settle(pilot)
+        await pilot.press("P")
+        await settle(pilot)
+        await wait_until(pilot, lambda: not app.screen.provisional and bool(app.screen.trends), what="confirmed")
+        await pilot.press("o", "t", "h")
+        await settle(pilot)
+
+    assert snap_compare(app, terminal_size=NARROW, run_before=run_before)
