@@ -301,7 +301,7 @@ async def test_history_says_it_is_reading_while_the_sessions_load(demo_store: de
     """Point 13 (part): History is never an empty table without a word while daimon reads."""
     import asyncio
 
-    from textual.widgets import Static
+    from textual.widgets import DataTable, Static
 
     from daimon_tui.store.judging import judge_service
     from daimon_tui.ui.screens.history import HistoryScreen
@@ -323,9 +323,12 @@ async def test_history_says_it_is_reading_while_the_sessions_load(demo_store: de
         await pilot.pause()
         assert isinstance(app.screen, HistoryScreen)
         assert "reading" in str(app.screen.query_one("#history-notes", Static).render())
+        table = app.screen.query_one("#history-table", DataTable)
+        assert not table.display  # the line stands where the table will be, not under an empty one
         release.set()
         await settle(pilot)
         assert "reading" not in str(app.screen.query_one("#history-notes", Static).render())
+        assert table.display and table.row_count == 3
 
 
 async def test_a_two_megabyte_item_opens_wrapped_and_esc_closes_it(empty_store: demo.DemoStore) -> None:

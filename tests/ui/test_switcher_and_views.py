@@ -3,6 +3,7 @@ closing hints, the footer at 80 columns)."""
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets import DataTable, Footer
 from textual.widgets._footer import FooterKey
 
@@ -233,60 +234,24 @@ def screen_text(app: DaimonTUI) -> str:
     return "\n".join("".join(seg.text for seg in strip) for strip in app.screen._compositor.render_strips())
 
 
-async def test_help_says_how_to_close_it_in_view_at_80x24(demo_store: demo.DemoStore) -> None:
-    """The closing keys are on screen, not below two tables the person must scroll past."""
+@pytest.mark.parametrize(("key", "said"), [("question_mark", "closes this help"), ("enter", "esc/q close")],
+                         ids=["help", "full-text"])
+async def test_help_and_full_text_say_how_to_close_them_in_view_at_80x24(demo_store: demo.DemoStore, key: str,
+                                                                         said: str) -> None:
+    """The closing keys are on screen, not below tables the person must scroll past."""
+    from daimon_tui.ui.screens.full_text import FullTextScreen
     from daimon_tui.ui.screens.help import HelpScreen
 
     app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
     async with app.run_test(size=NARROW) as pilot:
         await settle(pilot)
-        await pilot.press("question_mark")
+        await pilot.press(key)
         await settle(pilot)
-        assert isinstance(app.screen, HelpScreen)
-        assert "closes this help" in screen_text(app)
-
-
-async def test_full_text_says_how_to_close_it_in_view_at_80x24(demo_store: demo.DemoStore) -> None:
-    from daimon_tui.ui.screens.full_text import FullTextScreen
-
-    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
-    async with app.run_test(size=NARROW) as pilot:
+        assert isinstance(app.screen, (HelpScreen, FullTextScreen))
+        assert said in screen_text(app)
+        await pilot.press("escape")
         await settle(pilot)
-        await pilot.press("enter")
-        await settle(pilot)
-        assert isinstance(app.screen, FullTextScreen)
-        assert "esc/q close" in screen_text(app)
-
-
-async def test_history_shows_a_loading_line_not_an_empty_table(demo_store: demo.DemoStore, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    import asyncio
-
-    from daimon_tui.store.judging import judge_service
-
-    release = asyncio.Event()
-    real = judge_service.read
-
-    async def held(kind, *args, **kwargs):  # type: ignore[no-untyped-def]
-        if kind == "sessions":
-            await release.wait()
-        return await real(kind, *args, **kwargs)
-
-    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
-    async with app.run_test(size=NARROW) as pilot:
-        await settle(pilot)
-        monkeypatch.setattr(judge_service, "read", held)
-        await pilot.press("2")
-        await pilot.pause()
-        await pilot.pause()
-        assert isinstance(app.screen, HistoryScreen)
-        table = app.screen.query_one("#history-table", DataTable)
-        assert not table.display  # no empty table with its headers while daimon reads
-        top = screen_text(app).splitlines()[:4]
-        assert any("reading daimon's retained sessions" in line for line in top), top
-        release.set()
-        await settle(pilot)
-        assert table.display and table.row_count == 3
-
+        assert isinstance(app.screen, BriefingScreen)
 
 def test_filtering_at_80x24_snapshot(snap_compare, demo_store: demo.DemoStore) -> None:
     """The briefing while `/` has the keys: the footer says what Enter and Esc do."""
