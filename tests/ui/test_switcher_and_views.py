@@ -259,7 +259,14 @@ def test_filtering_at_80x24_snapshot(snap_compare, demo_store: demo.DemoStore) -
 
     async def run_before(pilot) -> None:  # type: ignore[no-untyped-def]
         await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, BriefingScreen)
+        await wait_until(pilot, lambda: not screen.provisional and screen.audited_stamp is not None, what="settled")
+        screen.filter_box.cursor_blink = False  # a blinking cursor is on or off by the clock
         await type_filter(pilot, "retry")
+        await wait_until(pilot, lambda: screen.filter_text == "retry", what="the filter applied")
+        await wait_until(pilot, lambda: "escape" in {k.key for k in footer_keys(app)}, what="the filter's footer")
+        await pilot.pause()
 
     assert snap_compare(app, terminal_size=NARROW, run_before=run_before)
 
@@ -273,6 +280,7 @@ def test_switcher_filtered_at_80x24_snapshot(snap_compare, demo_store: demo.Demo
         await pilot.press("P")
         await settle(pilot)
         await wait_until(pilot, lambda: not app.screen.provisional and bool(app.screen.trends), what="confirmed")
+        app.screen.query_one("#projects-filter").cursor_blink = False  # on or off by the clock
         await pilot.press("o", "t", "h")
         await settle(pilot)
 
