@@ -141,6 +141,7 @@ def _child_reads(project: ProjectRef, briefing: Briefing) -> None:
         "plan": ["resolve", [briefing.items()[0].id]],
         "team": [NOW],
         "fold-check": [],
+        "projects": [],
     }
     assert set(requests) == set(judge_child.READS)
     for what, args in requests.items():

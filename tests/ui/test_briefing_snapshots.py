@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from textual.widgets import Input
+
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.ui.app import DaimonTUI
 from tests.ui.settle import settle
@@ -22,6 +24,10 @@ def snap(snap_compare, store: demo.DemoStore, *keys: str, demo_mode: bool = Fals
         for key in keys:
             await pilot.press(key)
             await settle(pilot)
+        # A focused box's cursor blinks on the clock (the switcher's filter): held on.
+        for box in pilot.app.screen.query(Input):
+            box.cursor_blink = False
+        await pilot.pause()
 
     return snap_compare(app, terminal_size=SIZE, run_before=run_before)
 

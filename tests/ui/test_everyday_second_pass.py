@@ -143,7 +143,7 @@ async def test_help_shows_the_remapped_keys_and_the_action_ids(demo_store: demo.
         assert line.split()[0] == "H", line
         assert "withheld" in line.split()[-1]  # the action id, what `[keys]` remaps
         assert "cursor.down" in shown
-        assert "closes this help" in shown
+        assert "closes this help" in str(app.screen.query_one("#help").border_title)
 
 
 async def test_full_text_says_how_to_close_it(demo_store: demo.DemoStore) -> None:
@@ -312,7 +312,7 @@ async def test_history_says_it_is_reading_while_the_sessions_load(demo_store: de
     """Point 13 (part): History is never an empty table without a word while daimon reads."""
     import asyncio
 
-    from textual.widgets import Static
+    from textual.widgets import DataTable, Static
 
     from daimon_tui.store.judging import judge_service
     from daimon_tui.ui.screens.history import HistoryScreen
@@ -334,9 +334,12 @@ async def test_history_says_it_is_reading_while_the_sessions_load(demo_store: de
         await pilot.pause()
         assert isinstance(app.screen, HistoryScreen)
         assert "reading" in str(app.screen.query_one("#history-notes", Static).render())
+        table = app.screen.query_one("#history-table", DataTable)
+        assert not table.display  # the line stands where the table will be, not under an empty one
         release.set()
         await settle(pilot)
         assert "reading" not in str(app.screen.query_one("#history-notes", Static).render())
+        assert table.display and table.row_count == 3
 
 
 async def test_a_two_megabyte_item_opens_wrapped_and_esc_closes_it(empty_store: demo.DemoStore) -> None:

@@ -91,6 +91,8 @@ READS: dict[str, tuple[str, str]] = {
     "search-prepare": ("daimon_tui.store.read.search:prepare", "daimon_tui.store.read.search:SearchResult"),
     "plan": ("daimon_tui.store.judging.plan_request:plan", "daimon_tui.domain.verbs:Plan"),
     "team": ("daimon_tui.store.read.team:load_team", "daimon_tui.models:TeamView"),
+    "projects": ("daimon_tui.store.read.project_index:listing",
+                 "daimon_tui.store.read.project_index:ProjectListing"),
     "fold-check": ("daimon_tui.store.judging.kept_fold_check:check",
                    "daimon_tui.store.judging.kept_fold_check:FoldCheck"),
 }

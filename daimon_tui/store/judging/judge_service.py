@@ -44,7 +44,7 @@ TIMEOUT_S = 900.0
 # under the cursor, a verb's preview, a search keystroke), before the confirming briefing and the
 # search screen's warm-up, the audit after all of them.
 PRIORITY = {"write": -1, "details": 0, "plan": 0, "search": 0, "briefing": 1, "search-prepare": 1, "sessions": 1,
-            "diff": 1, "fold-check": 2, "audit": 2}
+            "projects": 1, "diff": 1, "fold-check": 2, "audit": 2}
 CHILD_MODULE = "daimon_tui.store.judging.judge_child"
 _EMPTY_ENV: Path | None = None
 

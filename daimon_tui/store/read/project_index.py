@@ -5,15 +5,20 @@ a year of memory alone takes seconds). The switcher first shows what needs no
 fold: each bucket's latest-pointer envelope through daimon's `api.read_meta`
 (only envelope keys leave it, never an item) and the visible-item count of the
 last confirmed read from the verdict cache. The topic is item text whose
-verdict needs the fold, so it is left out here; `reader.list_projects` confirms
-the rows later.
+verdict needs the fold, so it is left out here; `listing` confirms the rows later.
+
+`listing` is daimon's listing with the briefing's counts. The judging child
+answers it (`judge_child.READS["projects"]`): daimon's machine-wide forget walk
+and the open project's fold are already held there (the briefing needed them),
+so only the small buckets are read, and the counts come in a second or so
+instead of the whole fold again in a thread of the app.
 """
 
 from __future__ import annotations
 
 from daimon_briefing import api
 
-from daimon_tui.models import Diagnostic, ProjectRef, ProjectSummary
+from daimon_tui.models import Diagnostic, Frozen, ProjectRef, ProjectSummary
 from daimon_tui.store import paths
 from daimon_tui.store.judging import verdict_cache
 from daimon_tui.store.read import reader
@@ -70,3 +75,15 @@ def briefed_counts(rows: tuple[ProjectSummary, ...]) -> tuple[ProjectSummary, ..
             row = row.model_copy(update={"visible_items": cached.visible_items})
         out.append(row)
     return tuple(out)
+
+
+class ProjectListing(Frozen):
+    rows: tuple[ProjectSummary, ...] = ()
+    notes: tuple[Diagnostic, ...] = ()
+
+
+def listing(_project: ProjectRef | None = None) -> ProjectListing:
+    """Every project daimon lists, counted as its briefing counts (`_project`
+    is the one the judging child holds warm; the listing is machine-wide)."""
+    rows, notes = reader.list_projects()
+    return ProjectListing(rows=briefed_counts(rows), notes=notes)

@@ -12,7 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from daimon_tui.domain.inert import inert
 from daimon_tui.domain.receipt_check import state_label
@@ -22,6 +22,8 @@ from daimon_tui.store.judging import judge_service
 from daimon_tui.store.read.audit import AuditReport, LedgerRow, ReceiptRow, Rejection
 from daimon_tui.ui.actions import bindings, lead_bindings
 from daimon_tui.ui.read_worker import work
+from daimon_tui.ui.widgets.key_footer import KeyFooter
+from daimon_tui.ui.widgets.row_filter import RowFilter, RowFilterView, filter_binding
 
 STATE_STYLES = {
     "signature-valid": "green",
@@ -103,13 +105,14 @@ def rejection_detail(rej: Rejection | None) -> Text:
     return text
 
 
-class AuditScreen(Screen):
+class AuditScreen(RowFilterView, Screen):
     """The audit view of one project."""
 
     VIEW_NAME = "Audit"
     BINDINGS: ClassVar[list[BindingType]] = [
         *lead_bindings(),
-        Binding("escape", "back", "Back", show=False),
+        Binding("escape", "clear_or_back", "Clear the filter, then back", show=False),
+        filter_binding(),
         *bindings({"Move"}),
         Binding("ctrl+r", "reload", "Reload", show=False),
     ]
@@ -118,9 +121,13 @@ class AuditScreen(Screen):
         super().__init__(id="audit")
         self.project = project
         self.report: AuditReport | None = None
+        # the rows the `/` filter leaves, in table order
+        self.receipts: list[ReceiptRow] = []
+        self.rejections: list[Rejection] = []
 
     def compose(self) -> ComposeResult:
         yield Static(Text(f"{self.VIEW_NAME} · reading daimon's store…", style="dim"), id="audit-summary")
+        yield RowFilter(id="audit-filter")
         with VerticalScroll(id="audit-body"):
             yield Static(Text("Receipts", style="bold underline"), classes="audit-title")
             yield DataTable(id="audit-receipts", cursor_type="row", zebra_stripes=True)
@@ -132,7 +139,7 @@ class AuditScreen(Screen):
             yield Static(id="audit-rejection-detail")
             yield Static(Text("Ledger health", style="bold underline"), classes="audit-title")
             yield DataTable(id="audit-ledgers", cursor_type="row", zebra_stripes=True)
-        yield Footer(show_command_palette=False)
+        yield KeyFooter(show_command_palette=False)
 
     def on_mount(self) -> None:
         receipts = self.query_one("#audit-receipts", DataTable)
@@ -150,15 +157,30 @@ class AuditScreen(Screen):
         report, _failure = await judge_service.read("audit", self.project)
         self.show(report)
 
+    def filter_target(self) -> DataTable:
+        return self.query_one("#audit-receipts", DataTable)
+
+    def refilter(self) -> None:
+        if self.report is not None:
+            self.show(self.report)
+
     def show(self, report: AuditReport) -> None:
         self.report = report
         title = Text(f"{self.VIEW_NAME} · ", style="bold")
         self.query_one("#audit-summary", Static).update(title + summary_text(report))
+        match = self.row_query.matches
+        self.receipts = [r for r in report.receipts
+                         if match((r.state, state_label(r.state), r.session_id, r.created, r.cause, r.daimon_state))]
+        self.rejections = [r for r in report.rejections
+                           if match((r.ts, r.item_ref, r.check, r.reason, r.retained, r.explanation))]
+        ledger_rows = [r for r in report.ledgers if match((r.state, r.name, r.detail, r.command))]
+        total = len(report.receipts) + len(report.rejections) + len(report.ledgers)
+        self.row_filter.count(len(self.receipts) + len(self.rejections) + len(ledger_rows), total)
         receipts = self.query_one("#audit-receipts", DataTable)
         receipts.clear()
         # ids as git shows hashes; the line under the table and Enter keep the full id
         sessions = shortest_unique(row.session_id for row in report.receipts)
-        for row in report.receipts:
+        for row in self.receipts:
             receipts.add_row(
                 _state_text(row),
                 Text(inert(sessions.get(row.session_id, row.session_id), limit=40) + (" ★" if row.latest else "")),
@@ -171,7 +193,7 @@ class AuditScreen(Screen):
         rejections = self.query_one("#audit-rejections", DataTable)
         rejections.clear()
         refs = shortest_unique(rej.item_ref for rej in report.rejections if rej.item_ref)
-        for rej in report.rejections:
+        for rej in self.rejections:
             rejections.add_row(
                 Text(inert(rej.ts or "-", limit=30), style="dim"),
                 Text(inert(refs.get(rej.item_ref or "", rej.item_ref) or "-", limit=40)),
@@ -182,11 +204,12 @@ class AuditScreen(Screen):
                 ),
                 Text(inert(rej.retained, limit=24), style="" if rej.is_retained else "dim"),
             )
-        if not report.rejections:
-            rejections.add_row(Text("no rejections recorded", style="dim"), "", "", "", "")
+        if not self.rejections:
+            said = "no rejections recorded" if not report.rejections else "no rejection matches the filter"
+            rejections.add_row(Text(said, style="dim"), "", "", "", "")
         ledgers = self.query_one("#audit-ledgers", DataTable)
         ledgers.clear()
-        for led in report.ledgers:
+        for led in ledger_rows:
             ledgers.add_row(
                 _ledger_text(led),
                 Text(inert(led.name, limit=40)),
@@ -196,16 +219,16 @@ class AuditScreen(Screen):
         self.show_detail()
 
     def selected_receipt(self) -> ReceiptRow | None:
-        if self.report is None or not self.report.receipts:
+        if not self.receipts:
             return None
         row = self.query_one("#audit-receipts", DataTable).cursor_row
-        return self.report.receipts[max(0, min(row, len(self.report.receipts) - 1))]
+        return self.receipts[max(0, min(row, len(self.receipts) - 1))]
 
     def selected_rejection(self) -> Rejection | None:
-        if self.report is None or not self.report.rejections:
+        if not self.rejections:
             return None
         row = self.query_one("#audit-rejections", DataTable).cursor_row
-        return self.report.rejections[max(0, min(row, len(self.report.rejections) - 1))]
+        return self.rejections[max(0, min(row, len(self.rejections) - 1))]
 
     def show_detail(self) -> None:
         self.query_one("#audit-detail", Static).update(receipt_detail(self.selected_receipt()))
@@ -249,9 +272,6 @@ class AuditScreen(Screen):
             table.action_cursor_down()
         else:
             table.action_cursor_up()
-
-    def action_back(self) -> None:
-        self.app.pop_screen()
 
     def action_reload(self) -> None:
         self.load()

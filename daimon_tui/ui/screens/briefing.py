@@ -22,7 +22,6 @@ from textual.containers import Horizontal
 from textual.css.query import NoMatches
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Footer
 
 from daimon_tui.domain import filtering
 from daimon_tui.domain.inert import inert
@@ -40,6 +39,7 @@ from daimon_tui.ui.widgets.filter_box import FILTER_MAX, FilterBox
 from daimon_tui.ui.widgets.item_detail import ItemDetail
 from daimon_tui.ui.widgets.item_list import ItemList
 from daimon_tui.ui.widgets.item_row import item_row, withheld_row
+from daimon_tui.ui.widgets.key_footer import KeyFooter
 from daimon_tui.ui.widgets.live_watch import LiveWatch
 from daimon_tui.ui.widgets.review_tracker import ReviewTracker
 from daimon_tui.ui.widgets.row_list import Entry, RowList
@@ -280,7 +280,7 @@ class BriefingScreen(EvidenceActions, Screen):
         await asyncio.sleep(FIRST_FRAME_S)
         if not self.is_attached:
             return  # closed (quit, another project) before the Footer came
-        await self.mount(Footer(show_command_palette=False))
+        await self.mount(KeyFooter(show_command_palette=False))
         self.refresh_bindings()  # a Footer mounted late lists keys on the next bindings update
 
     def action_reload(self) -> None:

@@ -12,7 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Label, ProgressBar, Sparkline, Static
+from textual.widgets import DataTable, Label, ProgressBar, Sparkline, Static
 
 from daimon_tui.domain.inert import inert
 from daimon_tui.domain.short_ids import shortest_unique
@@ -20,6 +20,7 @@ from daimon_tui.models import ProjectRef
 from daimon_tui.store.read.health import METRICS, HealthReport, health
 from daimon_tui.ui.actions import lead_bindings
 from daimon_tui.ui.read_worker import work
+from daimon_tui.ui.widgets.key_footer import KeyFooter
 
 # Numbers where a rise is bad: their trend is said in red.
 WORSE_WHEN_UP = frozenset({"untagged", "unverified", "stale", "contradictions", "quarantines", "failing_receipts"})
@@ -62,7 +63,7 @@ class HealthScreen(Screen):
                     yield Static("", classes="health-value", id=f"value-{key}")
             yield DataTable(id="health-table", zebra_stripes=True, cursor_type="row")
             yield Static(id="health-notes")
-        yield Footer(show_command_palette=False)
+        yield KeyFooter(show_command_palette=False)
 
     def on_mount(self) -> None:
         self.load()

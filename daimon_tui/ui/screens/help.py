@@ -66,7 +66,9 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         name = getattr(self.under, "VIEW_NAME", "") or type(self.under).__name__.removesuffix("Screen")
-        with VerticalScroll(id="help"):
+        with VerticalScroll(id="help") as box:
+            # On the frame, so it is in view however far the tables run past the screen.
+            box.border_title = "esc, q or ? closes this help"
             # The keys as the person remapped them (settings `[keys]`), not the defaults.
             keymap = getattr(getattr(self.app, "settings", None), "keys", None) or {}
             under = with_keymap(self.under._bindings, keymap)
@@ -74,5 +76,4 @@ class HelpScreen(ModalScreen[None]):
             yield Static(help_table(f"Keys on this screen: {name}", rows))
             everywhere = global_id_rows(with_keymap(self.app._bindings, keymap), under)
             yield Static(help_table("Keys everywhere", everywhere))
-            yield Static(Text("esc, q or ? closes this help", style="dim italic"))
             yield Static(legend_table())

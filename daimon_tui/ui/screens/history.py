@@ -19,7 +19,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import ModalScreen, Screen
-from textual.widgets import DataTable, Footer, Input, Static
+from textual.widgets import DataTable, Input, Static
 
 from daimon_tui.domain.inert import inert
 from daimon_tui.domain.short_ids import short_id, shortest_unique
@@ -31,7 +31,9 @@ from daimon_tui.store.read.asof import refusal as as_of_refusal
 from daimon_tui.ui.actions import lead_bindings
 from daimon_tui.ui.read_worker import work
 from daimon_tui.ui.screens.readonly_briefing import ReadOnlyBriefingScreen
+from daimon_tui.ui.widgets.key_footer import KeyFooter
 from daimon_tui.ui.widgets.row_below import RowBelow
+from daimon_tui.ui.widgets.row_filter import RowFilter, RowFilterView, filter_binding
 from daimon_tui.ui.widgets.safe_input import SafeInput
 
 COUNT_KEYS = ("verbatim", "inferred", "untagged", "withheld")
@@ -53,11 +55,12 @@ def _notes(diagnostics: tuple[Diagnostic, ...]) -> Text:
     return Text("\n".join(f"⚠ {inert(d.message)}" for d in diagnostics), style="yellow")
 
 
-class HistoryScreen(Screen[None]):
+class HistoryScreen(RowFilterView, Screen[None]):
     VIEW_NAME = "History"
     BINDINGS: ClassVar[list[BindingType]] = [
         *lead_bindings(),
-        Binding("escape", "app.pop_screen", "Back", show=False),
+        Binding("escape", "clear_or_back", "Clear the filter, then back", show=False),
+        filter_binding(),
         Binding("space", "mark", "Mark"),
         Binding("d", "diff", "Diff marked ↔ cursor"),
         Binding("@", "as_of", "As of…"),
@@ -71,22 +74,26 @@ class HistoryScreen(Screen[None]):
         super().__init__(id="history")
         self.project = project
         self.rows: tuple[SessionSummary, ...] = ()
+        self.diagnostics: tuple[Diagnostic, ...] = ()
         self.marked: str | None = None
 
     def compose(self) -> ComposeResult:
         title = Text("History — retained sessions of ")
         title.append(inert(self.project.name or self.project.slug, limit=60), style="bold")
         yield Static(title, id="history-title")
+        yield RowFilter(id="history-filter")
         yield DataTable(id="history-table", cursor_type="row", zebra_stripes=True)
         yield RowBelow("topic", self._topic, id="history-row")
         yield Static(id="history-notes")
-        yield Footer(show_command_palette=False)
+        yield KeyFooter(show_command_palette=False)
 
     def on_mount(self) -> None:
         table = self.query_one("#history-table", DataTable)
         table.add_column("", key="mark", width=1)
         table.add_columns("session", "created", *COUNT_KEYS, "topic")
-        # The first read can take seconds on a long history: say so, not an empty table.
+        # The first read can take seconds on a long history: a line that says so
+        # where the table will be, not an empty table.
+        table.display = False
         self.query_one("#history-notes", Static).update(Text("reading daimon's retained sessions…", style="dim italic"))
         self.load()
 
@@ -95,13 +102,26 @@ class HistoryScreen(Screen[None]):
         # The judging child folds (and keeps) the ledgers, not this process.
         listing, _failure = await judge_service.read("sessions", self.project)
         self.rows = listing.rows
+        self.diagnostics = listing.diagnostics
+        self.fill()
+        self.query_one("#history-table", DataTable).focus()
+
+    def refilter(self) -> None:
+        self.fill()
+
+    def fill(self) -> None:
+        """The sessions the `/` filter leaves, the cursor kept on its session where it can be."""
         table = self.query_one("#history-table", DataTable)
-        keep = table.cursor_row
+        keep = self._cursor_sid()
         table.clear()
+        table.display = True
         # Session ids as git shows hashes (the shortest unique prefix): the
         # topic gets the room; Enter opens the session under its full id.
-        short = shortest_unique(row.session_id for row in listing.rows)
-        for row in listing.rows:
+        short = shortest_unique(row.session_id for row in self.rows)
+        shown = [row for row in self.rows
+                 if self.row_query.matches((row.session_id, row.created, row.topic,
+                                            "edited" if row.receipt == "mismatch" else ""))]
+        for row in shown:
             counts = [str(row.counts.get(k, 0)) for k in COUNT_KEYS]
             mark = "●" if row.session_id == self.marked else ""
             table.add_row(
@@ -112,20 +132,27 @@ class HistoryScreen(Screen[None]):
                 _safe(row.topic, 200),
                 key=row.session_id,
             )
-        notes = listing.diagnostics
-        if not listing.rows:
+        self.row_filter.count(len(shown), len(self.rows))
+        notes = self.diagnostics
+        if not self.rows:
             notes = (Diagnostic(level="info", message="no retained session for this project"), *notes)
+        elif not shown:
+            notes = (Diagnostic(level="info", message="no session matches the filter (esc clears it)"), *notes)
         self.query_one("#history-notes", Static).update(_notes(notes))
-        if keep > 0:  # a reload keeps the person's place
-            table.move_cursor(row=keep)
-        table.focus()
+        if keep is not None and keep in table.rows:  # a reload or a filter keeps the person's place
+            table.move_cursor(row=table.get_row_index(keep))
         self.call_after_refresh(self._follow)  # once the columns have their widths
 
     def action_reload(self) -> None:
         self.load()
 
     def _topic(self, row: int) -> str | None:
-        return self.rows[row].topic if 0 <= row < len(self.rows) else None
+        """The topic of the table's row `row` (the filter leaves a subset of `self.rows`)."""
+        table = self.query_one("#history-table", DataTable)
+        if not 0 <= row < table.row_count:
+            return None
+        sid = table.ordered_rows[row].key.value
+        return next((r.topic for r in self.rows if r.session_id == sid), None)
 
     @on(DataTable.RowHighlighted, "#history-table")
     def _follow(self) -> None:
@@ -136,9 +163,9 @@ class HistoryScreen(Screen[None]):
 
     def _cursor_sid(self) -> str | None:
         table = self.query_one("#history-table", DataTable)
-        if not self.rows or table.cursor_row < 0:
+        if not table.row_count or table.cursor_row < 0:
             return None
-        return self.rows[min(table.cursor_row, len(self.rows) - 1)].session_id
+        return table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
 
     def action_cursor(self, delta: int) -> None:
         table = self.query_one("#history-table", DataTable)
@@ -151,7 +178,7 @@ class HistoryScreen(Screen[None]):
             return
         table = self.query_one("#history-table", DataTable)
         previous, self.marked = self.marked, (None if self.marked == sid else sid)
-        if previous is not None:
+        if previous is not None and previous in table.rows:  # the filter may hide it
             table.update_cell(previous, "mark", "")
         if self.marked is not None:
             table.update_cell(self.marked, "mark", "●")
@@ -253,7 +280,7 @@ class DiffScreen(Screen[None]):
         yield DataTable(id="diff-table", cursor_type="row", zebra_stripes=True)
         yield RowBelow("text", lambda n: self.texts[n] if 0 <= n < len(self.texts) else None, id="diff-row")
         yield Static(id="diff-notes")
-        yield Footer(show_command_palette=False)
+        yield KeyFooter(show_command_palette=False)
 
     def on_mount(self) -> None:
         self.query_one(DataTable).add_columns("", "change", "id", "kind", "trust", "text", "detail")

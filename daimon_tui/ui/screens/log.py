@@ -13,7 +13,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Label, Static
+from textual.widgets import DataTable, Label, Static
 
 from daimon_tui.domain.action_log import ActionEntry, ActionLog, ChainReport, LogLine
 from daimon_tui.domain.inert import inert
@@ -21,6 +21,8 @@ from daimon_tui.domain.short_ids import shortest_unique
 from daimon_tui.models import ProjectRef
 from daimon_tui.ui.actions import lead_bindings
 from daimon_tui.ui.read_worker import work
+from daimon_tui.ui.widgets.key_footer import KeyFooter
+from daimon_tui.ui.widgets.row_filter import RowFilter, RowFilterView, filter_binding
 
 _OUTCOME_STYLE = {"applied": "bold", "refused": "reverse", "failed": "reverse", "not-applied": "reverse"}
 _OUTCOME_MARK = {"applied": "✓", "refused": "✗", "failed": "✗", "not-applied": "∅", "world-check": "◎"}
@@ -30,11 +32,12 @@ def _cell(value: object, style: str = "") -> Text:
     return Text(inert(value, limit=200), style=style)
 
 
-class LogScreen(Screen):
+class LogScreen(RowFilterView, Screen):
     VIEW_NAME = "Action log"
     BINDINGS: ClassVar[list[BindingType]] = [
         *lead_bindings(),
-        Binding("escape", "app.pop_screen", "Back", show=False),
+        Binding("escape", "clear_or_back", "Clear the filter, then back", show=False),
+        filter_binding(),
         Binding("ctrl+r", "reload", "Reload"),
         Binding("z", "undo_row", "Undo this action"),
         Binding("j", "cursor(1)", "Next entry", show=False),
@@ -49,17 +52,20 @@ class LogScreen(Screen):
         # keyed by line number: an action's intent and outcome lines share its id
         self.entry_of: dict[str, ActionEntry] = {}
         self.short: dict[str, str] = {}
+        self.last_read: tuple[list[LogLine], ChainReport] | None = None
 
     def compose(self) -> ComposeResult:
         yield Label("", id="log-chain")
+        yield RowFilter(id="log-filter")
         yield DataTable(id="log-table", cursor_type="row", zebra_stripes=True)
         yield Static(id="log-entry")
-        yield Footer(show_command_palette=False)
+        yield KeyFooter(show_command_palette=False)
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
         # The outcome right after the verb: at 120 columns it is never off-screen.
         table.add_columns("time", "verb", "outcome", "items", "reason")
+        table.focus()  # not the closed `/` box above it
         self.load()
 
     @on(DataTable.RowHighlighted, "#log-table")
@@ -126,7 +132,12 @@ class LogScreen(Screen):
     def _read(self) -> tuple[list[LogLine], ChainReport]:
         return self.actions_log.lines(), self.actions_log.verify_chain()
 
+    def refilter(self) -> None:
+        if self.last_read is not None:
+            self.show(*self.last_read)
+
     def show(self, lines: list[LogLine], report: ChainReport) -> None:
+        self.last_read = (lines, report)
         banner = self.query_one("#log-chain", Label)
         where = f"{self.actions_log.path}"
         if report.ok:
@@ -153,26 +164,39 @@ class LogScreen(Screen):
         settled = {line.entry.action_id for line in lines if line.entry is not None and line.entry.outcome != "intent"}
         # item ids as git shows hashes; the line under the table spells them out
         self.short = shortest_unique(i for line in lines if line.entry is not None for i in line.entry.item_ids)
+        total = 0
         for line in reversed(lines):
             if line.entry is None:
+                total += 1
+                if not self.row_query.matches((f"line {line.number}", line.problem or "unreadable")):
+                    continue
                 table.add_row(_cell(f"line {line.number}"), _cell(""),
                               _cell(line.problem or "unreadable", "reverse"), _cell(""), _cell(""))
                 continue
             if line.entry.outcome == "intent" and line.entry.action_id in settled:
                 continue
-            self._row(table, line.entry, line.number)
+            if self.project is not None and line.entry.project != self.project.slug:
+                continue
+            total += 1
+            if self.row_query.matches(entry_words(line.entry)):
+                self._row(table, line.entry, line.number)
+        self.row_filter.count(table.row_count, total)
         if keep is not None and keep.value is not None and keep in table.rows:
             # the cursor stays on the action it was on (a reload adds lines on top)
             table.move_cursor(row=table.get_row_index(keep))
 
     def _row(self, table: DataTable, entry: ActionEntry, number: int) -> None:
-        if self.project is not None and entry.project != self.project.slug:
-            return
         items = (", ".join(self.short.get(i, i) for i in entry.item_ids) if len(entry.item_ids) <= 2
                  else f"{len(entry.item_ids)} items")
         table.add_row(_cell(entry.time[:19]), verb_cell(entry), outcome_cell(entry),
                       Text(inert(items, limit=40)), Text(inert(entry.reason, limit=60)), key=str(number))
         self.entry_of[str(number)] = entry
+
+
+def entry_words(entry: ActionEntry) -> tuple[str, ...]:
+    """What the `/` filter matches: the row's columns and what the line below it spells out."""
+    return (entry.time, entry.verb, entry.outcome, entry.action_id, entry.reason or "", *entry.item_ids,
+            entry.undoes or "")
 
 
 def verb_cell(entry: ActionEntry) -> Text:

@@ -1,5 +1,10 @@
 """`P`: every project daimon has a checkpoint for. Also the screen shown when
-the current project has none."""
+the current project has none.
+
+Type to narrow the list (the letters go to the filter, as in the command
+palette; up/down move, Enter opens, Esc clears the filter, then closes). The
+rows come at once from the bucket envelopes and the counts of the last read,
+then the judging child confirms them (`project_index.listing`)."""
 
 from __future__ import annotations
 
@@ -11,16 +16,21 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.containers import Vertical
 from textual.renderables.sparkline import Sparkline
 from textual.screen import ModalScreen
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable, Input, Static
 
 from daimon_tui.domain.inert import inert
+from daimon_tui.domain.row_words import RowQuery
+from daimon_tui.domain.row_words import read as read_words
 from daimon_tui.domain.short_ids import shortest_unique
-from daimon_tui.models import ProjectRef, ProjectSummary
+from daimon_tui.models import Diagnostic, ProjectRef, ProjectSummary
+from daimon_tui.store.judging import judge_service
 from daimon_tui.store.read import project_index, reader
 from daimon_tui.ui.read_worker import work
 from daimon_tui.ui.widgets.row_below import RowBelow
+from daimon_tui.ui.widgets.safe_input import SafeInput
 
 # Columns the trend sparkline takes in the project list.
 TREND_WIDTH = 12
@@ -28,9 +38,11 @@ TREND_WIDTH = 12
 
 class ProjectsScreen(ModalScreen[ProjectRef | None]):
     BINDINGS: ClassVar[list[Binding]] = [
-        Binding("escape,q", "dismiss(None)", "Back"),
-        Binding("j", "cursor(1)", show=False),
-        Binding("k", "cursor(-1)", show=False),
+        Binding("escape", "clear_or_close", "Clear the filter, then close"),
+        Binding("down", "cursor(1)", show=False),
+        Binding("up", "cursor(-1)", show=False),
+        Binding("pagedown", "cursor(10)", show=False),
+        Binding("pageup", "cursor(-10)", show=False),
     ]
 
     def __init__(self, current: ProjectRef | None, *, reason: str = "") -> None:
@@ -38,24 +50,35 @@ class ProjectsScreen(ModalScreen[ProjectRef | None]):
         self.current = current
         self.reason = reason
         self.projects: tuple[ProjectSummary, ...] = ()
+        self.notes: tuple[Diagnostic, ...] = ()
+        self.provisional = True
+        self.query_words = RowQuery()
         self.trends: dict[str, tuple[int, ...]] = {}
 
     def compose(self) -> ComposeResult:
-        yield Static(Text(self.reason or "Projects daimon remembers (enter opens one)", style="bold"),
-                     id="projects-title")
-        yield DataTable(id="project-table", cursor_type="row", zebra_stripes=True)
-        yield RowBelow("topic", self._topic, id="projects-row")
-        yield Static(id="projects-notes")
+        with Vertical(id="projects-box"):
+            yield Static(Text(self.reason or "Projects daimon remembers", style="bold"), id="projects-title")
+            yield SafeInput(placeholder="type to filter · ↑↓ move · enter opens · esc clears, then closes",
+                            id="projects-filter", max_length=200)
+            yield DataTable(id="project-table", cursor_type="row", zebra_stripes=True)
+            yield RowBelow("topic", self._topic, id="projects-row")
+            yield Static(id="projects-notes")
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
         table.add_columns("", "project", "latest session", "written", "items")
         self.trend_column = table.add_column("items per session", width=TREND_WIDTH + 5)
         table.add_column("topic")
+        self.query_one("#projects-filter", Input).focus()
         self.load()
 
     def _topic(self, row: int) -> str | None:
-        return self.projects[row].topic if 0 <= row < len(self.projects) else None
+        """The topic of the table's row `row` (the filter leaves a subset of the projects)."""
+        table = self.query_one(DataTable)
+        if not 0 <= row < table.row_count:
+            return None
+        slug = table.ordered_rows[row].key.value
+        return next((p.topic for p in self.projects if p.slug == slug), None)
 
     @on(DataTable.RowHighlighted)
     def _follow(self) -> None:
@@ -74,10 +97,13 @@ class ProjectsScreen(ModalScreen[ProjectRef | None]):
             quick, quick_notes = (), ()
         if quick:
             self.fill(quick, quick_notes, provisional=True)
-        projects, notes = await asyncio.to_thread(reader.list_projects)
-        projects = await asyncio.to_thread(project_index.briefed_counts, projects)
-        self.fill(projects, notes, provisional=False)
-        self.read_trends(projects)
+        if self.current is not None:
+            # The judging child holds the forget walk and this project's fold already.
+            listing, _failure = await judge_service.read("projects", self.current)
+        else:
+            listing = await asyncio.to_thread(project_index.listing, None)
+        self.fill(listing.rows, listing.notes, provisional=False)
+        self.read_trends(listing.rows)
 
     @work(exclusive=True, group="projects-trends")
     async def read_trends(self, projects: tuple[ProjectSummary, ...]) -> None:
@@ -101,13 +127,20 @@ class ProjectsScreen(ModalScreen[ProjectRef | None]):
                 table.update_cell(row.slug, self.trend_column, self.trend_cell(row.slug))
 
     def fill(self, projects: tuple[ProjectSummary, ...], notes: tuple, *, provisional: bool) -> None:
-        self.projects = projects
+        self.projects, self.notes, self.provisional = projects, notes, provisional
+        self.show_rows()
+
+    def show_rows(self) -> None:
+        """The projects the filter leaves, the cursor kept on its project where it can be."""
+        projects, notes, provisional = self.projects, self.notes, self.provisional
         table = self.query_one(DataTable)
-        keep = table.cursor_row
+        keep = self.cursor_slug()
         table.clear()
         # each project's latest session, as git shows hashes (the full id: Enter opens it)
         short = shortest_unique(row.session_id for row in projects if row.session_id)
-        for row in projects:
+        shown = [row for row in projects
+                 if self.query_words.matches((row.name, row.slug, row.session_id, row.created, row.topic))]
+        for row in shown:
             here = "▶" if self.current and row.slug == self.current.slug else ""
             table.add_row(
                 here,
@@ -122,13 +155,38 @@ class ProjectsScreen(ModalScreen[ProjectRef | None]):
         message = "\n".join(f"⚠ {inert(n.message)}" for n in notes)
         if not projects:
             message = "daimon has no checkpoints on this machine yet." + ("\n" + message if message else "")
+        elif not shown:
+            message = "no project matches the filter (esc clears it)" + ("\n" + message if message else "")
         if provisional:
             message = "counts from the last read, confirming with daimon…" + ("\n" + message if message else "")
         self.query_one("#projects-notes", Static).update(Text(message, style="yellow"))
-        if keep:
-            table.move_cursor(row=keep)
-        table.focus()
+        if keep is not None and keep in table.rows:
+            table.move_cursor(row=table.get_row_index(keep))
         self.call_after_refresh(self._follow)  # once the columns have their widths
+
+    def cursor_slug(self) -> str | None:
+        table = self.query_one(DataTable)
+        if not table.row_count:
+            return None
+        return table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+
+    @on(Input.Changed, "#projects-filter")
+    def narrowed(self, event: Input.Changed) -> None:
+        self.query_words = read_words(event.value)
+        self.show_rows()
+
+    @on(Input.Submitted, "#projects-filter")
+    def submitted(self) -> None:
+        slug = self.cursor_slug()
+        if slug is not None:
+            self.open_chosen(slug)
+
+    def action_clear_or_close(self) -> None:
+        box = self.query_one("#projects-filter", Input)
+        if box.value:
+            box.value = ""
+        else:
+            self.dismiss(None)
 
     def trend_cell(self, slug: str) -> RenderableType:
         """A sparkline of items per retained session (Textual's own renderable)."""

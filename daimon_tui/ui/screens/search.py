@@ -19,7 +19,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.css.query import NoMatches
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from daimon_tui.domain.action_log import ActionLog
 from daimon_tui.domain.inert import inert
@@ -32,6 +32,7 @@ from daimon_tui.ui.read_worker import work
 from daimon_tui.ui.screens.briefing import BriefingScreen
 from daimon_tui.ui.screens.history import SessionScreen
 from daimon_tui.ui.widgets.item_row import mark_text
+from daimon_tui.ui.widgets.key_footer import KeyFooter
 from daimon_tui.ui.widgets.row_list import Entry, RowList
 
 HIT_TEXT_LIMIT = 200
@@ -169,7 +170,7 @@ class SearchScreen(Screen):
         yield Static(id="search-status")
         yield RowList(id="search-hits")
         yield Static(id="search-detail")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#search-box", Input).focus()

@@ -1,9 +1,13 @@
-"""The briefing's `/` filter: a debounced box that says what it does not understand."""
+"""The `/` filter (the briefing's, and the tables' of History, Audit and Log):
+a debounced box that says what it does not understand."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.text import Text
 from textual import on
+from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import Input
@@ -20,6 +24,12 @@ class FilterBox(SafeInput):
     """Typing applies the filter once the keys pause (a paste's replayed tail
     rebuilds once); Enter applies it at once and hands the keys back to the list."""
 
+    # While the box has the keys, the letters type: the footer says what still acts.
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "submit", "keep filter"),
+        Binding("escape", "clear_and_close", "clear filter"),
+    ]
+
     class Applied(Message):
         """The filter the list should show now."""
 
@@ -30,8 +40,8 @@ class FilterBox(SafeInput):
     class Left(Message):
         """The box gave up the keys (Enter, Esc): the list takes them back."""
 
-    def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(placeholder=FILTER_PLACEHOLDER, id=id, max_length=FILTER_MAX)
+    def __init__(self, *, id: str | None = None, placeholder: str = FILTER_PLACEHOLDER) -> None:
+        super().__init__(placeholder=placeholder, id=id, max_length=FILTER_MAX)
         self._pending = ""
         self._timer: Timer | None = None
 
@@ -61,6 +71,9 @@ class FilterBox(SafeInput):
         if not event.value.strip():
             self.display = False
         self.post_message(self.Left())
+
+    def action_clear_and_close(self) -> None:
+        self.clear_and_close()
 
     def clear_and_close(self) -> None:
         """Esc: no filter, no box."""

@@ -1,0 +1,76 @@
+"""The `/` filter of a table view (History, Audit, Log): the same box and keys
+as the briefing's (type to narrow, Enter keeps, Esc clears), matching words in
+any column (`domain.row_words`).
+
+`RowFilterView` is the screen's side: it binds `/`, keeps the query, and asks
+the screen to `refilter()` when it changes; Esc clears a filter before it goes
+back."""
+
+from __future__ import annotations
+
+from textual.binding import Binding
+from textual.widgets import DataTable
+
+from daimon_tui.action_specs import spec
+from daimon_tui.domain.row_words import RowQuery, read
+from daimon_tui.ui.widgets.filter_box import FilterBox
+
+PLACEHOLDER = "filter: words in any column, -word leaves rows out (enter keeps, esc clears)"
+
+
+def filter_binding() -> Binding:
+    """`/` under the registry's `filter` id, so a remap in settings `[keys]` moves it here too."""
+    filter_spec = spec("filter")
+    return Binding(filter_spec.keys, filter_spec.action, "filter", id=filter_spec.id,
+                   tooltip="Filter the rows by words (-word leaves rows out)")
+
+
+class RowFilter(FilterBox):
+    # Closed until `/`: part of the widget, so every screen (and test host) that composes it agrees.
+    DEFAULT_CSS = """
+    RowFilter {
+        height: 3;
+        display: none;
+    }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id, placeholder=PLACEHOLDER)
+
+    def count(self, shown: int, total: int) -> None:
+        """How many rows the filter leaves, on the box's edge."""
+        self.border_subtitle = f"{shown} of {total}" if self.value.strip() else None
+
+
+class RowFilterView:
+    """A Screen mixin: the screen composes a `RowFilter` and says how to `refilter`."""
+
+    row_query: RowQuery = RowQuery()
+
+    def refilter(self) -> None:  # pragma: no cover - each screen says how
+        raise NotImplementedError
+
+    def filter_target(self) -> DataTable:
+        return self.query_one(DataTable)  # type: ignore[attr-defined]
+
+    @property
+    def row_filter(self) -> RowFilter:
+        return self.query_one(RowFilter)  # type: ignore[attr-defined]
+
+    def action_filter(self) -> None:
+        self.row_filter.open()
+
+    def on_filter_box_applied(self, event: FilterBox.Applied) -> None:
+        self.row_query = read(event.text)
+        self.refilter()
+
+    def on_filter_box_left(self, _event: FilterBox.Left) -> None:
+        self.filter_target().focus()
+
+    def action_clear_or_back(self) -> None:
+        """Esc: a filter first (as in the briefing), then back."""
+        box = self.row_filter
+        if box.has_focus or box.value:
+            box.clear_and_close()
+        else:
+            self.app.pop_screen()  # type: ignore[attr-defined]
