@@ -474,6 +474,107 @@ def test_the_check_reads_daimons_rows_a_block_at_a_time_and_still_finds_a_forger
     assert kept.resolutions == full.resolutions and item in full.resolutions
 
 
+class _Row(dict):
+    """A row of daimon's that can be watched (a plain dict takes no weak reference)."""
+
+    __slots__ = ("__weakref__",)
+
+
+def test_the_check_lets_each_blocks_rows_go_before_the_next_and_still_finds_a_forgery(
+        project, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 29.2: the check's fold of daimon's rows (each ref's winner, each
+    witness row) was a second fold of rows held beside the kept one and the
+    child's snapshot: most of the child's peak. It keeps offsets now: when a
+    block is read, no row of an earlier block is alive."""
+    import weakref
+
+    from daimon_tui.store.judging import kept_fold_check
+
+    target, ledger, ids = project
+    cache, item = _forged(ledger, target, ids, monkeypatch)
+    _both(target)  # the forged fold read back from disk: untrusted
+    monkeypatch.setattr(kept_fold, "CHECK_BLOCK_BYTES", 700)
+    watched: list[weakref.ref] = []
+    alive_at_read: list[int] = []
+    original = kept_fold._original_read
+
+    def watching(path, **options):
+        got = original(path, **options)
+        if "daimon-tui-check-" not in str(path):
+            return got
+        alive_at_read.append(sum(1 for row in watched if row() is not None))
+        rows = [_Row(row) for row in got.rows]
+        watched.extend(weakref.ref(row) for row in rows)
+        return got._replace(rows=rows)
+
+    monkeypatch.setattr(kept_fold, "_original_read", watching)
+    [why] = kept_fold_check.check(reader.resolve_project(target)).discarded
+    assert "1 item(s) missing" in why and not cache.exists()
+    assert len(alive_at_read) > 3 and len(watched) > 2 * len(alive_at_read)
+    assert alive_at_read == [0] * len(alive_at_read)  # an earlier block's rows: all let go
+    monkeypatch.setattr(kept_fold, "_original_read", original)
+    kept, full = _both(target)
+    assert kept.resolutions == full.resolutions and item in full.resolutions
+
+
+def test_the_check_never_reads_the_whole_ledger_at_once(project, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 29.2: the check held the ledger's bytes whole while it folded
+    (34 MB on the heavy store); it reads a block (and a row's line) at a time."""
+    from daimon_tui.store.judging import kept_fold_check
+
+    target, _ledger, ids = project
+    monkeypatch.setattr(kept_fold, "PERSIST_EVERY_BYTES", 0)
+    _write_every_kind(Path(target), ids, datetime(2026, 3, 1, 9, 0, tzinfo=UTC), "c")
+    _assert_same(target, ids)
+    key = os.path.abspath(view._bucket(target) / "events.jsonl")
+    spans = kept_fold_file.load(key)
+    assert spans is not None and kept_fold_file.save(key, spans, sealed=False)  # as written before the seal
+    kept_fold.forget_held()
+    _both(target)
+    assert kept_fold.untrusted() == [key]
+    monkeypatch.setattr(kept_fold, "CHECK_BLOCK_BYTES", 700)
+    monkeypatch.setattr(kept_fold, "_LINE_READ_BYTES", 256, raising=False)
+    size = os.path.getsize(key)
+    reads: list[int] = []
+    open_path, pread = Path.open, os.pread
+
+    class Counted:
+        def __init__(self, handle) -> None:
+            self._handle = handle
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc) -> None:
+            self._handle.close()
+
+        def __getattr__(self, name: str):
+            return getattr(self._handle, name)
+
+        def read(self, *args) -> bytes:
+            got = self._handle.read(*args)
+            reads.append(len(got))
+            return got
+
+    def opening(self, *args, **kwargs):
+        handle = open_path(self, *args, **kwargs)
+        return Counted(handle) if os.path.abspath(self) == key else handle
+
+    def counted_pread(fd: int, n: int, at: int) -> bytes:
+        got = pread(fd, n, at)
+        reads.append(len(got))
+        return got
+
+    monkeypatch.setattr(Path, "open", opening)
+    monkeypatch.setattr(os, "pread", counted_pread)
+    assert kept_fold_check.check(reader.resolve_project(target)).discarded == ()
+    monkeypatch.setattr(Path, "open", open_path)
+    monkeypatch.setattr(os, "pread", pread)
+    assert kept_fold.untrusted() == []
+    assert size > 4 * 700 and sum(reads) >= size  # every byte was read, a block at a time
+    assert max(reads) < size / 2
+
+
 def test_a_genuine_kept_fold_checked_in_blocks_is_trusted(project, monkeypatch: pytest.MonkeyPatch) -> None:
     from daimon_tui.store.judging import kept_fold_check
 

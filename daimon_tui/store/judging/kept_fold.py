@@ -72,6 +72,7 @@ PERSIST_EVERY_BYTES = 1024 * 1024
 # beside the snapshot the child keeps (on the heavy store that pushed the
 # child's peak past one `daimon brief`'s).
 CHECK_BLOCK_BYTES = 4 * 1024 * 1024
+_LINE_READ_BYTES = 8192  # one row's line is read this much at a time
 _CORROBORATION_PREFIX = store.corroboration_ref("")
 
 _original_read = daimon_reading.daimon_read
@@ -307,6 +308,20 @@ def _row_at(data: bytes, start: int, size: int) -> dict | None:
     return row if isinstance(row, dict) else None
 
 
+def _row_in_file(fd: int, start: int, size: int) -> dict | None:
+    """`_row_at` over the first `size` bytes of the open file `fd`, reading
+    only that line (`os.pread`: the handle's position is left alone)."""
+    if not 0 <= start < size or (start and os.pread(fd, 1, start - 1) != b"\n"):
+        return None  # not where a line starts
+    line = b""
+    while b"\n" not in line and start + len(line) < size:
+        more = os.pread(fd, min(_LINE_READ_BYTES, size - start - len(line)), start + len(line))
+        if not more:
+            return None
+        line += more
+    return _row_at(line, 0, len(line))
+
+
 def _item_of(key: tuple) -> str:
     """The item id a witness key's row counts for or against."""
     ref = key[0]
@@ -318,8 +333,13 @@ def _witness(witnesses: dict[tuple, tuple[int, dict]], row: dict, start: int) ->
     if key is None:
         return
     held = witnesses.get(key)
-    if held is None or str(row.get("ts") or "") > str(held[1].get("ts") or ""):
+    if held is None or _stamp_of(row) > _stamp_of(held[1]):
         witnesses[key] = (start, row)
+
+
+def _stamp_of(row: dict) -> str:
+    """What a witness row is ordered by: a later one replaces the held one."""
+    return str(row.get("ts") or "")
 
 
 def _line_starts(data: bytes, base: int) -> list[int]:
@@ -585,17 +605,7 @@ def _unchanged(path: Path, kept: _Kept) -> jsonl.Read | None:
         return jsonl.Read(Health.OK, kept.rows())
     try:
         with path.open("rb") as handle:
-
-            def row_at(start: int) -> dict | None:
-                if not 0 <= start < kept.size:
-                    return None
-                handle.seek(max(0, start - 1))
-                if start and handle.read(1) != b"\n":
-                    return None  # not where a line starts
-                line = handle.readline()
-                return _row_at(line, 0, len(line))
-
-            rows = kept.rows_of(ref, row_at)
+            rows = kept.rows_of(ref, lambda start: _row_in_file(handle.fileno(), start, kept.size))
     except OSError:
         return None
     return None if rows is None else jsonl.Read(Health.OK, rows)
@@ -850,13 +860,60 @@ def _persist(key: str, kept: _Kept) -> None:
 # -- the kept fold on disk is our own cache: checked once against daimon's fold --
 
 
-def _same(kept: _Kept, fresh: _Kept) -> bool:
-    """Whether two folds of the same bytes answer alike: each ref's winner,
-    each witness row, each ref's rows and the possible tombstones."""
-    def rows(held: dict) -> dict:
-        return {key: row for key, (_at, row) in held.items()}
+@dataclass
+class _Places:
+    """daimon's fold of a ledger as offsets only: where each ref's winner,
+    each witness row (with its stamp, which a later row is ordered by), each
+    ref's rows and the possible tombstones start. What the check builds in
+    place of a second fold of rows: a row is read back from the ledger by its
+    offset only while a comparison needs it (issue 29.2: the second fold's
+    rows, held beside the kept fold and the child's snapshot, were most of
+    the child's peak)."""
 
-    return (rows(kept.winners) == rows(fresh.winners) and rows(kept.witnesses) == rows(fresh.witnesses)
+    winners: dict[str, int] = field(default_factory=dict)
+    witnesses: dict[tuple, tuple[int, str]] = field(default_factory=dict)
+    refs: dict[str, list[int]] = field(default_factory=dict)
+    tombstones: list[int] = field(default_factory=list)
+
+    def absorb(self, rows: list[dict], starts: list[int], row_at: Callable[[int], dict | None]) -> bool:
+        """Fold `rows` (daimon's, each line starting at `starts`) onto these
+        places, as `_Kept.absorb` does: each named ref's winner read back by
+        `row_at` and folded again with the rows. False when a winner cannot be
+        read back."""
+        named = dict.fromkeys(str(row.get("item_ref") or "") for row in rows if isinstance(row, dict))
+        before = [(at, row_at(at)) for ref in named if (at := self.winners.get(ref)) is not None]
+        if any(row is None for _at, row in before):
+            return False
+        placed = {id(row): start for start, row in before}
+        placed.update((id(row), start) for row, start in zip(rows, starts, strict=True))
+        for ref, row in latest_per_ref([row for _at, row in before] + rows, keys=True).items():
+            self.winners[ref] = placed[id(row)]
+        for row, start in zip(rows, starts, strict=True):
+            key = _witness_key(row)
+            if key is not None:
+                held = self.witnesses.get(key)
+                if held is None or _stamp_of(row) > held[1]:
+                    self.witnesses[key] = (start, _stamp_of(row))
+            ref = row.get("item_ref")
+            if isinstance(ref, str):
+                self.refs.setdefault(ref_key(ref), []).append(start)
+            if _may_be_tombstone(row):
+                self.tombstones.append(start)
+        return True
+
+
+def _same(kept: _Kept, fresh: _Places, row_at: Callable[[int], dict | None]) -> bool:
+    """Whether the kept fold answers as daimon's fold of the same bytes does:
+    each ref's winner, each witness row, each ref's rows and the possible
+    tombstones. A kept row at the offset daimon's fold names is that line's
+    row (the bytes hash the same); any other is compared with the row read
+    back there."""
+    def agree(held: dict, places: dict) -> bool:
+        return held.keys() == places.keys() and all(
+            at == places[key] or row == row_at(places[key]) for key, (at, row) in held.items())
+
+    return (agree(kept.winners, fresh.winners)
+            and agree(kept.witnesses, {key: at for key, (at, _ts) in fresh.witnesses.items()})
             and (kept.refs is None or kept.refs == fresh.refs)
             and (kept.tombstones is None or kept.tombstones == fresh.tombstones))
 
@@ -869,9 +926,10 @@ def untrusted() -> list[str]:
 
 def check_against_full(key: str) -> str | None:
     """Compare the kept fold of the ledger `key` with daimon's full read and
-    fold of the same bytes (a block at a time: `_fold_in_blocks`). It agrees: it is trusted from now on (None). It
-    does not: it is discarded, in memory and on disk, and the reason is
-    returned. A ledger that moves meanwhile is checked at the next call."""
+    fold of the same bytes (a block at a time, as offsets: `_fold_in_blocks`).
+    It agrees: it is trusted from now on (None). It does not: it is
+    discarded, in memory and on disk, and the reason is returned. A ledger
+    that moves meanwhile is checked at the next call."""
     path = Path(key)
     with active():
         read(path)  # brings the kept fold up to the ledger's bytes
@@ -882,17 +940,23 @@ def check_against_full(key: str) -> str | None:
     try:
         with path.open("rb") as handle:
             before = os.fstat(handle.fileno())
-            data = handle.read()
+            if before.st_size != kept.size:
+                return None
+
+            def row_at(start: int) -> dict | None:
+                return _row_in_file(handle.fileno(), start, kept.size)
+
+            folded = _fold_in_blocks(handle.fileno(), kept.size, row_at)
+            same = why = None
+            if folded is not None and folded[1] == kept.digest:
+                same = _same(kept, folded[0], row_at)
+                why = None if same else _difference(kept, folded[0], row_at)
         after = os.stat(path)
     except OSError:
         return None
-    digest = hashlib.sha256(data).hexdigest()
-    if _stat_key(before) != _stat_key(after) or len(data) != kept.size or digest != kept.digest:
-        return None
-    fresh = _fold_in_blocks(data, digest)
-    if fresh is None:
-        return None
-    if _same(kept, fresh):
+    if same is None or _stat_key(before) != _stat_key(after):
+        return None  # it moved (or is not every line a row): checked at the next call
+    if same:
         kept.trusted = True
         with contextlib.suppress(Exception):  # sealed now: the next run need not check it again
             _persist(key, kept)
@@ -903,41 +967,64 @@ def check_against_full(key: str) -> str | None:
         _persisted.pop(key, None)
     kept_fold_file.discard(key)
     return (f"the kept fold of {path} (our cache) did not match daimon's full fold of the same bytes "
-            f"({_difference(kept, fresh)}): discarded")
+            f"({why}): discarded")
 
 
-def _fold_in_blocks(data: bytes, digest: str) -> _Kept | None:
-    """daimon's read and fold of the ledger's bytes `data`, a block of whole
-    lines at a time: each block judged by daimon's reader (from a private
-    scratch copy of exactly those bytes; it reads paths) and absorbed as the
-    kept fold absorbs an append. None when a block is not every line a row
-    (the whole file is then not OK either: daimon's read decides later)."""
-    fresh = _Kept(0, "")
+def _fold_in_blocks(fd: int, size: int, row_at: Callable[[int], dict | None]) -> tuple[_Places, str] | None:
+    """daimon's read and fold of the first `size` bytes of the open ledger
+    `fd`, as offsets (`_Places`), and the sha256 of those bytes: read a block
+    of whole lines at a time (never the whole file), each block judged by
+    daimon's reader (from a private scratch copy of exactly those bytes; it
+    reads paths) and folded onto the places, its rows let go before the next
+    block is read. None when a block is not every line a row (the whole file
+    is then not OK either: daimon's read decides later)."""
+    places = _Places()
+    digest = hashlib.sha256()
     at = 0
     with tempfile.TemporaryDirectory(prefix="daimon-tui-check-") as scratch:
         block_path = Path(scratch) / LEDGER
-        while at < len(data):
-            end = data.rfind(b"\n", at, at + CHECK_BLOCK_BYTES) + 1
-            if end <= at:  # a line longer than a block: the whole line
-                end = data.find(b"\n", at + CHECK_BLOCK_BYTES) + 1 or len(data)
-            block = data[at:end]
-            try:
-                block_path.write_bytes(block)
-            except OSError:
+        while at < size:
+            block = _whole_lines(fd, at, size)
+            if not block or not _fold_block(places, block_path, block, at, row_at):
                 return None
-            read = _original_read(block_path)
-            starts = _line_starts(block, at)
-            if read.health is not Health.OK or len(starts) != len(read.rows):
-                return None
-            fresh = fresh.absorb(read.rows, starts, end, "")
-            del read, block
-            at = end
-    return dataclasses.replace(fresh, size=len(data), digest=digest)
+            digest.update(block)
+            at += len(block)
+    return places, digest.hexdigest()
 
 
-def _difference(kept: _Kept, fresh: _Kept) -> str:
+def _whole_lines(fd: int, at: int, size: int) -> bytes:
+    """About CHECK_BLOCK_BYTES of the file from `at`, ending after a newline
+    (a line longer than a block: the whole line; the last bytes: up to `size`)."""
+    block = b""
+    while at + len(block) < size:
+        more = os.pread(fd, min(CHECK_BLOCK_BYTES, size - at - len(block)), at + len(block))
+        if not more:
+            break
+        block += more
+        end = block.rfind(b"\n") + 1
+        if end:
+            return block[:end]
+    return block
+
+
+def _fold_block(places: _Places, block_path: Path, block: bytes, at: int,
+                row_at: Callable[[int], dict | None]) -> bool:
+    """One block read by daimon and folded onto `places` (its rows die with this call)."""
+    try:
+        block_path.write_bytes(block)
+    except OSError:
+        return False
+    read = _original_read(block_path)
+    starts = _line_starts(block, at)
+    if read.health is not Health.OK or len(starts) != len(read.rows):
+        return False
+    return places.absorb(read.rows, starts, row_at)
+
+
+def _difference(kept: _Kept, fresh: _Places, row_at: Callable[[int], dict | None]) -> str:
     missing = len(set(fresh.winners) - set(kept.winners))
-    differ = sum(1 for ref, (_at, row) in fresh.winners.items() if ref in kept.winners and kept.winners[ref][1] != row)
+    differ = sum(1 for ref, at in fresh.winners.items()
+                 if ref in kept.winners and kept.winners[ref][0] != at and kept.winners[ref][1] != row_at(at))
     if missing or differ:
         return f"{missing} item(s) missing their latest record, {differ} with another"
     return "its witness rows or row offsets differ"
