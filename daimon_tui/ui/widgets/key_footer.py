@@ -3,7 +3,15 @@
 Textual's Footer lays its keys out in one row and clips the row at the edge,
 so at 80 columns the last key read "4 a". This one drops whole keys instead,
 from the end (the screens list their keys most important first: `?` and `q`
-lead), so no key and no word is ever cut."""
+lead), so no key and no word is ever cut.
+
+It also lets its old keys go. Textual's Footer binds each key's `compact` to
+itself (`data_bind`): a watcher, (key, setter), kept on the footer and
+dropped by Textual only when `compact` changes, which it never does here. The
+footer recomposes whenever the bindings change (each modal, each verb), so
+every key it ever showed, with its styles and rendered strips, stayed
+reachable for as long as the screen lived: ~30 keys, ~1 MB, per verb on the
+briefing (issue 29.2, measured by `benchmarks/bench_memory.py`)."""
 
 from __future__ import annotations
 
@@ -28,7 +36,20 @@ class KeyFooter(Footer):
 
     async def recompose(self) -> None:
         await super().recompose()
+        self.forget_removed_keys()
         self.fit()
+
+    def forget_removed_keys(self) -> None:
+        """Drop the watchers Textual's `data_bind` left on this footer for keys
+        a recompose removed (see the module's note)."""
+        watchers = getattr(self, "__watchers", None)  # Textual's own name for a node's watchers
+        if not isinstance(watchers, dict):
+            return
+        current = set(self.children)
+        for name, pairs in watchers.items():
+            if isinstance(pairs, list):
+                watchers[name] = [(node, callback) for node, callback in pairs
+                                  if not isinstance(node, FooterKey) or node in current]
 
     # Textual calls each class's handler in turn: Footer's own `on_mount` still runs.
     def on_mount(self) -> None:
