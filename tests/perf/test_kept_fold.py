@@ -5,6 +5,7 @@ hostile one is never trusted or opened blocking."""
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import os
@@ -517,24 +518,10 @@ def test_the_check_lets_each_blocks_rows_go_before_the_next_and_still_finds_a_fo
     assert kept.resolutions == full.resolutions and item in full.resolutions
 
 
-def test_the_check_never_reads_the_whole_ledger_at_once(project, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 29.2: the check held the ledger's bytes whole while it folded
-    (34 MB on the heavy store); it reads a block (and a row's line) at a time."""
-    from daimon_tui.store.judging import kept_fold_check
-
-    target, _ledger, ids = project
-    monkeypatch.setattr(kept_fold, "PERSIST_EVERY_BYTES", 0)
-    _write_every_kind(Path(target), ids, datetime(2026, 3, 1, 9, 0, tzinfo=UTC), "c")
-    _assert_same(target, ids)
-    key = os.path.abspath(view._bucket(target) / "events.jsonl")
-    spans = kept_fold_file.load(key)
-    assert spans is not None and kept_fold_file.save(key, spans, sealed=False)  # as written before the seal
-    kept_fold.forget_held()
-    _both(target)
-    assert kept_fold.untrusted() == [key]
-    monkeypatch.setattr(kept_fold, "CHECK_BLOCK_BYTES", 700)
-    monkeypatch.setattr(kept_fold, "_LINE_READ_BYTES", 256, raising=False)
-    size = os.path.getsize(key)
+@contextlib.contextmanager
+def _counting_reads(key: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """While it lasts, the size of every read of the file `key` (through
+    `Path.open`) and of every `os.pread`."""
     reads: list[int] = []
     open_path, pread = Path.open, os.pread
 
@@ -565,11 +552,62 @@ def test_the_check_never_reads_the_whole_ledger_at_once(project, monkeypatch: py
         reads.append(len(got))
         return got
 
-    monkeypatch.setattr(Path, "open", opening)
-    monkeypatch.setattr(os, "pread", counted_pread)
-    assert kept_fold_check.check(reader.resolve_project(target)).discarded == ()
-    monkeypatch.setattr(Path, "open", open_path)
-    monkeypatch.setattr(os, "pread", pread)
+    with monkeypatch.context() as patch:
+        patch.setattr(Path, "open", opening)
+        patch.setattr(os, "pread", counted_pread)
+        yield reads
+
+
+def test_an_append_never_holds_the_kept_bytes_whole(project, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 29.2: folding a verb's appended row onto the kept fold read the
+    kept bytes whole to hash them, and hashed `prefix + rest`, a second copy
+    (~70 MB at the judging child's peak on the heavy store). They are hashed
+    a block at a time; one ref's rows are read from the open file."""
+    target, ledger, ids = project
+    _write_every_kind(Path(target), ids, datetime(2026, 3, 1, 9, 0, tzinfo=UTC), "d")
+    _assert_same(target, ids)  # the kept fold, held
+    key = os.path.abspath(ledger)
+    monkeypatch.setattr(kept_fold, "_HASH_BLOCK_BYTES", 700, raising=False)
+    monkeypatch.setattr(kept_fold, "_LINE_READ_BYTES", 256, raising=False)
+    for item in ids[:2]:
+        assert store.append_event(item, "resolved", source="ui", project_dir=target, writer=Writer.HUMAN)
+        size = os.path.getsize(ledger)
+        with _counting_reads(key, monkeypatch) as reads:
+            with kept_fold.active():
+                whole = jsonl.read(ledger)
+            with kept_fold.rows_of(item):
+                own = jsonl.read(ledger)
+        assert size > 4 * 700 and reads and max(reads) < size / 2
+        assert whole.health is jsonl.Health.OK and isinstance(whole.rows, kept_fold.KeptRows)  # the kept fold answered
+        assert [row.get("status") for row in own.rows][-1] == "resolved"
+        assert own.rows == [row for row in _original_rows(ledger) if row.get("item_ref") == item]
+    _assert_same(target, ids)
+
+
+def _original_rows(ledger: Path) -> list[dict]:
+    return kept_fold._original_read(ledger).rows
+
+
+def test_the_check_never_reads_the_whole_ledger_at_once(project, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 29.2: the check held the ledger's bytes whole while it folded
+    (34 MB on the heavy store); it reads a block (and a row's line) at a time."""
+    from daimon_tui.store.judging import kept_fold_check
+
+    target, _ledger, ids = project
+    monkeypatch.setattr(kept_fold, "PERSIST_EVERY_BYTES", 0)
+    _write_every_kind(Path(target), ids, datetime(2026, 3, 1, 9, 0, tzinfo=UTC), "c")
+    _assert_same(target, ids)
+    key = os.path.abspath(view._bucket(target) / "events.jsonl")
+    spans = kept_fold_file.load(key)
+    assert spans is not None and kept_fold_file.save(key, spans, sealed=False)  # as written before the seal
+    kept_fold.forget_held()
+    _both(target)
+    assert kept_fold.untrusted() == [key]
+    monkeypatch.setattr(kept_fold, "CHECK_BLOCK_BYTES", 700)
+    monkeypatch.setattr(kept_fold, "_LINE_READ_BYTES", 256, raising=False)
+    size = os.path.getsize(key)
+    with _counting_reads(key, monkeypatch) as reads:
+        assert kept_fold_check.check(reader.resolve_project(target)).discarded == ()
     assert kept_fold.untrusted() == []
     assert size > 4 * 700 and sum(reads) >= size  # every byte was read, a block at a time
     assert max(reads) < size / 2

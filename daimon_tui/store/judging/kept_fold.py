@@ -74,6 +74,7 @@ PERSIST_EVERY_BYTES = 1024 * 1024
 # (the check's peak on the heavy store: +31 MB at 1 MiB, +55 MB at 4 MiB).
 CHECK_BLOCK_BYTES = 1024 * 1024
 _LINE_READ_BYTES = 1024  # one row's line is read this much at a time (a row is ~200 bytes)
+_HASH_BLOCK_BYTES = 1024 * 1024  # the kept bytes are hashed this much at a time, never held whole
 _CORROBORATION_PREFIX = store.corroboration_ref("")
 
 _original_read = daimon_reading.daimon_read
@@ -555,69 +556,89 @@ def build_in_background(wait: Callable[[], None] = lambda: None) -> threading.Th
 
 def _extend(path: Path, key: str, kept: _Kept | kept_fold_file.Spans) -> jsonl.Read | None:
     """The kept fold plus the appended rows, or None when the kept bytes are
-    no longer the ledger's first bytes (then only a full read can tell)."""
+    no longer the ledger's first bytes (then only a full read can tell).
+
+    The kept bytes are hashed a block at a time, never held whole (a verb's
+    append held them twice, prefix and prefix + rest: ~70 MB at the judging
+    child's peak on the heavy store); only a fold from disk reads them whole,
+    once, to place its rows. One ref's rows are read from the open file."""
     with path.open("rb") as handle:
-        before = os.fstat(handle.fileno())
+        fd = handle.fileno()
+        before = os.fstat(fd)
         if not stat.S_ISREG(before.st_mode) or before.st_size < kept.size:
             return None
-        prefix = handle.read(kept.size)
-        if len(prefix) != kept.size or hashlib.sha256(prefix).hexdigest() != kept.digest:
+        prefix = handle.read(kept.size) if isinstance(kept, kept_fold_file.Spans) else None
+        hashed = _hashed(handle, kept.size) if prefix is None else hashlib.sha256(prefix)
+        if hashed is None or (prefix is not None and len(prefix) != kept.size) or hashed.hexdigest() != kept.digest:
             return None
         rest = handle.read()
-    if isinstance(kept, kept_fold_file.Spans):
-        rebuilt = _rebuild(kept, prefix)
-        if rebuilt is None:
+        if isinstance(kept, kept_fold_file.Spans):
+            rebuilt = _rebuild(kept, prefix or b"")
+            if rebuilt is None:
+                return None
+            kept = rebuilt
+            with _lock:
+                _held[key] = kept
+                _persisted[key] = kept.size
+        del prefix
+        if not rest:
+            kept.verified = _stat_key(before)
+            return _answer(jsonl.Read(Health.OK, []), kept, fd)
+        # daimon judges exactly the appended bytes: from the newline that ends
+        # the kept bytes, whose line it drops.
+        tail = _original_read(path, tail_bytes=len(rest) + 1)
+        after = os.stat(path)
+        if _stat_id(after)[:2] != (before.st_ino, kept.size + len(rest)):
+            return None  # it moved while we read: daimon's read decides
+        if tail.health in (Health.ABSENT, Health.TRANSIENT) or (
+                tail.health is Health.UNREADABLE and tail.detail != "garbage"):
             return None
-        kept = rebuilt
-        with _lock:
-            _held[key] = kept
-            _persisted[key] = kept.size
-    if not rest:
-        kept.verified = _stat_key(before)
-        return _answer(jsonl.Read(Health.OK, []), kept, prefix)
-    # daimon judges exactly the appended bytes: from the newline that ends
-    # the kept bytes, whose line it drops.
-    tail = _original_read(path, tail_bytes=len(rest) + 1)
-    after = os.stat(path)
-    if _stat_id(after)[:2] != (before.st_ino, kept.size + len(rest)):
-        return None  # it moved while we read: daimon's read decides
-    if tail.health in (Health.ABSENT, Health.TRANSIENT) or (
-            tail.health is Health.UNREADABLE and tail.detail != "garbage"):
-        return None
-    starts = _line_starts(rest, kept.size)
-    grown = kept.absorb(tail.rows, starts, 0, "")
-    if tail.health is Health.OK and rest.endswith(b"\n") and len(starts) == len(tail.rows):
-        digest = hashlib.sha256(prefix + rest).hexdigest()
-        grown = dataclasses.replace(grown, size=kept.size + len(rest), digest=digest)
-        if _stat_key(after) == _stat_key(before):  # nothing moved while we read: the next read trusts it
-            grown.verified = _stat_key(after)
-        _keep(key, grown, grown=True)
-        return _answer(tail, grown, prefix + rest)
+        starts = _line_starts(rest, kept.size)
+        grown = kept.absorb(tail.rows, starts, 0, "")
+        if tail.health is Health.OK and rest.endswith(b"\n") and len(starts) == len(tail.rows):
+            hashed.update(rest)
+            grown = dataclasses.replace(grown, size=kept.size + len(rest), digest=hashed.hexdigest())
+            if _stat_key(after) == _stat_key(before):  # nothing moved while we read: the next read trusts it
+                grown.verified = _stat_key(after)
+            _keep(key, grown, grown=True)
+            return _answer(tail, grown, fd)
     if _for_ref.get() is not None:
         return None  # the appended lines are not placed yet: daimon's read
     return tail._replace(rows=grown.rows())
 
 
+def _hashed(handle: Any, size: int) -> Any:
+    """The sha256 of the next `size` bytes of `handle`, read a block at a
+    time; None when the file ends before."""
+    hashed = hashlib.sha256()
+    while size:
+        block = handle.read(min(_HASH_BLOCK_BYTES, size))
+        if not block:
+            return None
+        hashed.update(block)
+        size -= len(block)
+    return hashed
+
+
 def _unchanged(path: Path, kept: _Kept) -> jsonl.Read | None:
     """The answer for a ledger whose stat key has not moved since its bytes
     were verified: from memory, and one ref's lines read where they start."""
-    ref = _for_ref.get()
-    if ref is None:
+    if _for_ref.get() is None:
         return jsonl.Read(Health.OK, kept.rows())
     try:
         with path.open("rb") as handle:
-            rows = kept.rows_of(ref, lambda start: _row_in_file(handle.fileno(), start, kept.size))
+            return _answer(jsonl.Read(Health.OK, []), kept, handle.fileno())
     except OSError:
         return None
-    return None if rows is None else jsonl.Read(Health.OK, rows)
 
 
-def _answer(read: jsonl.Read, kept: _Kept, data: bytes) -> jsonl.Read | None:
-    """`read`'s health with the kept rows, or with one ref's rows inside `rows_of`."""
+def _answer(read: jsonl.Read, kept: _Kept, fd: int) -> jsonl.Read | None:
+    """`read`'s health with the kept rows, or with one ref's rows inside
+    `rows_of` (read from the open ledger `fd`, within the kept bytes)."""
     ref = _for_ref.get()
     if ref is None:
         return read._replace(rows=kept.rows())
-    rows = kept.rows_of(ref, lambda start: _row_at(data, start, len(data)))
+    rows = kept.rows_of(ref, lambda start: _row_in_file(fd, start, kept.size))
     return None if rows is None else read._replace(rows=rows)
 
 
