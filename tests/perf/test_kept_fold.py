@@ -588,21 +588,28 @@ def _original_rows(ledger: Path) -> list[dict]:
     return kept_fold._original_read(ledger).rows
 
 
+def _unsealed(target: str, ids: list[str], monkeypatch: pytest.MonkeyPatch, salt: str) -> str:
+    """A genuine kept fold of the project's ledger on disk, unsealed (as
+    written before the seal), read back by a new run: untrusted. Its key."""
+    monkeypatch.setattr(kept_fold, "PERSIST_EVERY_BYTES", 0)
+    _write_every_kind(Path(target), ids, datetime(2026, 3, 1, 9, 0, tzinfo=UTC), salt)
+    _assert_same(target, ids)
+    key = os.path.abspath(view._bucket(target) / "events.jsonl")
+    spans = kept_fold_file.load(key)
+    assert spans is not None and kept_fold_file.save(key, spans, sealed=False)
+    kept_fold.forget_held()
+    _both(target)
+    assert kept_fold.untrusted() == [key]
+    return key
+
+
 def test_the_check_never_reads_the_whole_ledger_at_once(project, monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 29.2: the check held the ledger's bytes whole while it folded
     (34 MB on the heavy store); it reads a block (and a row's line) at a time."""
     from daimon_tui.store.judging import kept_fold_check
 
     target, _ledger, ids = project
-    monkeypatch.setattr(kept_fold, "PERSIST_EVERY_BYTES", 0)
-    _write_every_kind(Path(target), ids, datetime(2026, 3, 1, 9, 0, tzinfo=UTC), "c")
-    _assert_same(target, ids)
-    key = os.path.abspath(view._bucket(target) / "events.jsonl")
-    spans = kept_fold_file.load(key)
-    assert spans is not None and kept_fold_file.save(key, spans, sealed=False)  # as written before the seal
-    kept_fold.forget_held()
-    _both(target)
-    assert kept_fold.untrusted() == [key]
+    key = _unsealed(target, ids, monkeypatch, "c")
     monkeypatch.setattr(kept_fold, "CHECK_BLOCK_BYTES", 700)
     monkeypatch.setattr(kept_fold, "_LINE_READ_BYTES", 256, raising=False)
     size = os.path.getsize(key)
@@ -617,15 +624,7 @@ def test_a_genuine_kept_fold_checked_in_blocks_is_trusted(project, monkeypatch: 
     from daimon_tui.store.judging import kept_fold_check
 
     target, _ledger, ids = project
-    monkeypatch.setattr(kept_fold, "PERSIST_EVERY_BYTES", 0)
-    _write_every_kind(Path(target), ids, datetime(2026, 3, 1, 9, 0, tzinfo=UTC), "b")
-    _assert_same(target, ids)
-    key = os.path.abspath(view._bucket(target) / "events.jsonl")
-    spans = kept_fold_file.load(key)
-    assert spans is not None and kept_fold_file.save(key, spans, sealed=False)  # as written before the seal
-    kept_fold.forget_held()
-    _both(target)  # the kept fold read back from disk: untrusted
-    assert kept_fold.untrusted()
+    _unsealed(target, ids, monkeypatch, "b")
     monkeypatch.setattr(kept_fold, "CHECK_BLOCK_BYTES", 300)
     assert kept_fold_check.check(reader.resolve_project(target)).discarded == ()
     assert kept_fold.untrusted() == []
