@@ -92,7 +92,7 @@ def hit_detail(hit: SearchHit) -> Text:
         out.append("”")
     facts = (
         ("id", hit.item_id or "(no id)"),
-        ("state", hit.state + (f" — {hit.state_detail}" if hit.state_detail else "")),
+        ("state", hit.state + (f" — {hit.said_detail}" if hit.said_detail else "")),
         ("project", f"{hit.shared_project}, shared (daimon files it under {hit.project_slug})"
          if hit.shared_project else hit.project_slug or "(no project)"),
         ("session", hit.session_id or "?"),
