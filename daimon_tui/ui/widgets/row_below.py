@@ -40,8 +40,11 @@ def _off_screen(table: DataTable) -> list:
     return out
 
 
-def _plain(cell: object) -> str:
-    return cell.plain if isinstance(cell, Text) else str(cell if cell is not None else "")
+def _plain(cell: object) -> str | None:
+    """A cell's text; None for a cell that is not text (a chart): it is not said in words."""
+    if isinstance(cell, Text):
+        return cell.plain
+    return cell if isinstance(cell, str) else None
 
 
 def cut_cells(table: DataTable, wholes: Mapping[str, Whole]) -> list[tuple[str, str]]:
@@ -54,6 +57,8 @@ def cut_cells(table: DataTable, wholes: Mapping[str, Whole]) -> list[tuple[str, 
     out = []
     for column, cell in zip(table.columns.values(), cells, strict=False):
         label, shown = str(column.label), _plain(cell)
+        if shown is None:
+            continue
         whole = (wholes[label](row) if label in wholes else shown) or ""
         if not label or whole.strip() in _NOTHING:
             continue
