@@ -547,6 +547,9 @@ def check_team_surfaces(b: Built) -> None:
 
 
 TEAMMATE_AGREES = [(("session", {1, 2}), 30), (("teammate", 2), 60), (("resolve", 1), 30), (("session", {2, 4}), 60)]
+# No receipts in a team HOME: a forget's scrub moved a session file's mtime minutes after its
+# capture, and the as-of copy took that for the write (it showed the session before). Found by the slow pass.
+SCRUBBED_BEFORE_SEEN = [(("session", {1}), 5), (("session", {1}), 5), (("forget", 1), 5)]
 # A teammate's sync and carried claims the world answers, daimon's world-check on for `--as-daimon --team`.
 TEAMMATE_AND_WORLD = [(("session", {1, 6, 7, 9}), 30), (("teammate", 6), 60), (("world", 6), 10), (("world", 7), 10),
                       (("session", {2}), 60)]
@@ -557,6 +560,7 @@ TEAMMATE_AND_WORLD = [(("session", {1, 6, 7, 9}), 30), (("teammate", 6), 60), ((
 @given(team_histories)
 @example(TEAMMATE_AGREES)
 @example(TEAMMATE_AND_WORLD)
+@example(SCRUBBED_BEFORE_SEEN)
 def test_every_surface_agrees_with_daimon_in_a_team_home(steps: list) -> None:
     with generated_team(steps) as b:
         check_team_surfaces(b)
