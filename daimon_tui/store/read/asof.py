@@ -126,16 +126,15 @@ def _moment(text: str) -> datetime | None:
         return None
 
 
-def forget_times(bucket: Path) -> tuple[str, ...]:
-    """The `ts` of the bucket's forget tombstones (`forgotten:<key>` rows in its events ledger)."""
+def _status_rows(bucket: Path, spelled: str) -> Iterator[tuple[str, str]]:
+    """(status, ts) of the bucket's events rows whose line spells `spelled` (any case) and that have both."""
     try:
         handle = (bucket / "events.jsonl").open("r", encoding="utf-8", errors="replace")
     except OSError:
-        return ()
-    out = []
+        return
     with handle:
         for line in handle:
-            if "forgotten:" not in line.casefold():
+            if spelled not in line.casefold():
                 continue
             try:
                 row = json.loads(line)
@@ -143,31 +142,22 @@ def forget_times(bucket: Path) -> tuple[str, ...]:
                 continue
             status = row.get("status") if isinstance(row, dict) else None
             ts = _row_time(line)
-            if store.is_tombstone_status(status) and ts:  # daimon's own parse of the prefix
-                out.append(ts)
-    return tuple(out)
+            if isinstance(status, str) and ts:
+                yield status, ts
+
+
+def forget_times(bucket: Path) -> tuple[str, ...]:
+    """The `ts` of the bucket's forget tombstones (`forgotten:<key>` rows in its events ledger)."""
+    return tuple(ts for status, ts in _status_rows(bucket, "forgotten:") if store.is_tombstone_status(status))
 
 
 def session_rows(bucket: Path) -> dict[str, tuple[str, ...]]:
     """session id -> the `ts` of the rows its capture wrote naming it
     (`corroborated-by:<session>` in the bucket's events ledger)."""
     out: dict[str, list[str]] = {}
-    try:
-        handle = (bucket / "events.jsonl").open("r", encoding="utf-8", errors="replace")
-    except OSError:
-        return {}
-    with handle:
-        for line in handle:
-            if verbs.WITNESS_PREFIX not in line:
-                continue
-            try:
-                row = json.loads(line)
-            except ValueError:
-                continue
-            status = row.get("status") if isinstance(row, dict) else None
-            ts = _row_time(line)
-            if isinstance(status, str) and status.startswith(verbs.WITNESS_PREFIX) and ts:
-                out.setdefault(status[len(verbs.WITNESS_PREFIX):].strip(), []).append(ts)
+    for status, ts in _status_rows(bucket, verbs.WITNESS_PREFIX.casefold()):
+        if status.startswith(verbs.WITNESS_PREFIX):
+            out.setdefault(status[len(verbs.WITNESS_PREFIX):].strip(), []).append(ts)
     return {sid: tuple(stamps) for sid, stamps in out.items()}
 
 
