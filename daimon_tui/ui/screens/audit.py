@@ -241,6 +241,7 @@ class AuditScreen(RowFilterView, Screen):
                 Text(inert(led.command or "", limit=60), style="bold"),
             )
         self.show_detail()
+        self._follow_all()  # a filter can change the rows and keep the cursor and the size
 
     def _reason(self, n: int) -> str | None:
         rej = self.rejections[n] if 0 <= n < len(self.rejections) else None
@@ -305,5 +306,9 @@ class AuditScreen(RowFilterView, Screen):
         self.load()
 
     def on_resize(self) -> None:
+        self._follow_all()
+
+    def _follow_all(self) -> None:
+        """Each table's line under it, once the columns have their widths."""
         for below in self.query(RowBelow):
             below.call_after_refresh(below.follow)

@@ -74,7 +74,8 @@ class HealthScreen(Screen):
         self.load()
 
     def on_resize(self) -> None:
-        self.query_one(RowBelow).follow()
+        below = self.query_one(RowBelow)
+        below.call_after_refresh(below.follow)
 
     @work(exclusive=True, group="health")
     async def load(self) -> None:
