@@ -5,7 +5,6 @@ usage line and world-check rows). daimon's CLI runs in this process, after ours.
 
 from __future__ import annotations
 
-import hashlib
 import subprocess
 from datetime import timedelta
 from pathlib import Path
@@ -16,21 +15,17 @@ from daimon_briefing import cli as daimon_cli
 from daimon_tui import cli
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.store.read import reader
+from tests.daimon_records import tree_hashes
 from tests.team_store import TeamStore
-
-
-def _tree(root: Path) -> dict[str, str]:
-    return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(root.rglob("*")) if p.is_file() and ".git" not in p.parts}
 
 
 def _same(capsys: pytest.CaptureFixture[str], root: Path, *argv: str) -> tuple[int, str, str]:
     """Ours (nothing written), then daimon's: the same stdout bytes and exit code."""
     capsys.readouterr()
-    before = _tree(root)
+    before = tree_hashes(root)
     ours_rc = cli.main(["brief", "--as-daimon", *argv])
     ours = capsys.readouterr()
-    assert _tree(root) == before, "--as-daimon wrote to the store"
+    assert tree_hashes(root) == before, "--as-daimon wrote to the store"
     theirs_rc = daimon_cli.main(["brief", *argv])
     theirs = capsys.readouterr()
     assert ours.out.encode() == theirs.out.encode()
@@ -109,10 +104,10 @@ def test_world_check_that_would_start_a_program_is_refused(sandbox_root: Path, c
     with demo.sandboxed(sandbox_root, settings=WORLDCHECK_ON) as store:
         demo.populate(store.project)
         capsys.readouterr()
-        before = _tree(store.root)
+        before = tree_hashes(store.root)
         assert cli.main(["brief", "--as-daimon", "--project", str(store.project)]) == 2
         assert "not reproducible offline" in capsys.readouterr().err
-        assert _tree(store.root) == before
+        assert tree_hashes(store.root) == before
 
 
 # -- world-check programs: never started; daimon's text wherever their answer does not reach it ----------
@@ -213,10 +208,10 @@ def test_a_signer_whose_answer_never_reaches_the_text_is_not_needed(
         _path_without(monkeypatch, "gh")
         with _signer(sandbox_root / "bin" / "vitni"):
             capsys.readouterr()
-            before = _tree(store.root)
+            before = tree_hashes(store.root)
             ours_rc = cli.main(["brief", "--as-daimon", "--project", str(project)])
             ours = capsys.readouterr()
-            assert _tree(store.root) == before and not started.exists(), ours.err
+            assert tree_hashes(store.root) == before and not started.exists(), ours.err
             theirs_rc = daimon_cli.main(["brief", "--project", str(project)])
             theirs = capsys.readouterr()
     assert started.exists(), "daimon's own brief did not ask the signer: this store tests nothing"

@@ -544,7 +544,7 @@ CONTRACTS: tuple[Contract, ...] = (
              "briefing._is_flagged, _is_carried, _stale_days_of, _item_age_days, _decision_floor, _split_decisions, "
              "_collapse_panel, _rank_pcts, _sel_line, Selection._lines and the drop order's constants",
              "daimon's allocator's terms, constants and rank percentiles are what our allocator orders by",
-             "the briefed split past a few hundred items",
+             "the briefed split's own fast allocator",
              _all(_signature("daimon_briefing.briefing:_is_flagged", "item"),
                   _signature("daimon_briefing.briefing:_is_carried", "item"),
                   _signature("daimon_briefing.briefing:_stale_days_of", "item"),
