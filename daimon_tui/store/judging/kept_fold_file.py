@@ -5,9 +5,14 @@ named by a hash of the checkpoint dir and the ledger's path, 0600 in a 0700
 directory, replaced atomically. It says which bytes were folded (`size`,
 `sha256`) and where the rows `kept_fold` keeps start: each ref's winner, each
 witness, each ref's rows (refs named by a hash: a legacy ref may be text) and
-the rows that may be tombstones. The rows themselves are read back from the
-ledger, and only while its bytes hash the same. A file that is not a small
-regular file of this format is ignored, and never opened blocking.
+the rows that may be tombstones; the witness rows grouped by the item they
+count for (its ref's hash). Also daimon's corroboration fold of those witness
+rows (`store.fold_corroborations`: per item id, the observing session ids and
+the latest demotion's stamp), when every id and stamp in it has an id's
+shape (never free text): a later run then neither parses nor folds the
+witness rows of an item no appended row names. The rows themselves are read
+back from the ledger, and only while its bytes hash the same. A file that is
+not a small regular file of this format is ignored, and never opened blocking.
 
 The seal: a fold this app checked (built from daimon's full read, or compared
 with it: `kept_fold.check_against_full`) is written with an HMAC-SHA256 of its
@@ -28,6 +33,7 @@ import hashlib
 import hmac
 import json
 import os
+import re
 import secrets
 import stat
 from dataclasses import dataclass
@@ -40,7 +46,7 @@ from daimon_briefing import config
 from daimon_tui.domain.own_files import read_regular, write_private_json
 from daimon_tui.store.judging import verdict_cache
 
-FORMAT = 2
+FORMAT = 3  # 3: witnesses grouped by item, and their corroboration fold
 _MAX_BYTES = 64 * 1024 * 1024
 SEAL_KEY = "fold-seal.key"
 _KEY_BYTES = 32
@@ -59,11 +65,49 @@ class Spans:
     size: int
     digest: str
     winners: tuple[int, ...]
-    witnesses: tuple[int, ...]
+    # an item's ref hash (`kept_fold.ref_key`) -> where its witness rows start
+    witnesses: dict[str, list[int]]
     refs: dict[str, list[int]]
     tombstones: list[int]
+    # daimon's `fold_corroborations` of the witness rows; None: not kept
+    corroborations: dict[str, dict] | None = None
     # the file's seal verified: written by this app from a fold it checked
     sealed: bool = False
+
+
+# What an id, a session id and a stamp may look like to be written here: no
+# spaces, no free text (a hostile ref is not copied into our cache).
+_ID = re.compile(r"[A-Za-z0-9._:@+-]{1,200}")
+_ENTRY = frozenset({"origins", "recorded", "latest_demotion_ts"})
+
+
+def encode_corroborations(folded: dict) -> dict[str, list] | None:
+    """daimon's corroboration fold as JSON, or None when it holds anything
+    but ids and stamps in the shape this file knows."""
+    out: dict[str, list] = {}
+    for item, entry in folded.items():
+        if not (isinstance(item, str) and _ID.fullmatch(item) and isinstance(entry, dict) and set(entry) == _ENTRY):
+            return None
+        origins, recorded, demoted = entry["origins"], entry["recorded"], entry["latest_demotion_ts"]
+        if not (isinstance(origins, set) and isinstance(recorded, set)
+                and all(isinstance(s, str) and _ID.fullmatch(s) for s in recorded) and origins <= recorded
+                and (demoted is None or (isinstance(demoted, str) and _ID.fullmatch(demoted)))):
+            return None
+        out[item] = [sorted(origins), sorted(recorded), demoted]
+    return out
+
+
+def _decode_corroborations(value: Any) -> dict[str, dict] | None:
+    if not isinstance(value, dict):
+        return None
+    out: dict[str, dict] = {}
+    for item, entry in value.items():
+        if not (isinstance(entry, list) and len(entry) == 3 and isinstance(entry[0], list)
+                and isinstance(entry[1], list) and (entry[2] is None or isinstance(entry[2], str))
+                and all(isinstance(s, str) for s in (*entry[0], *entry[1]))):
+            return None
+        out[item] = {"origins": set(entry[0]), "recorded": set(entry[1]), "latest_demotion_ts": entry[2]}
+    return out
 
 
 def _seal_key(create: bool) -> bytes | None:
@@ -101,8 +145,10 @@ def save(key: str, spans: Spans, *, sealed: bool = False) -> bool:
     `sealed` (the caller checked the fold) and a key is at hand. Never raises."""
     record: dict[str, Any] = {
         "format": FORMAT, "daimon": daimon_briefing.__version__, "size": spans.size, "sha256": spans.digest,
-        "winners": list(spans.winners), "witnesses": list(spans.witnesses), "refs": spans.refs,
+        "winners": list(spans.winners), "witnesses": spans.witnesses, "refs": spans.refs,
         "tombstones": spans.tombstones}
+    if spans.corroborations is not None and (folded := encode_corroborations(spans.corroborations)) is not None:
+        record["corroborations"] = folded
     seal_key = _seal_key(create=True) if sealed else None
     if seal_key is not None:
         record["seal"] = _seal(record, seal_key)
@@ -110,9 +156,15 @@ def save(key: str, spans: Spans, *, sealed: bool = False) -> bool:
 
 
 def _ints(value: Any) -> tuple[int, ...] | None:
-    if not isinstance(value, list) or not all(type(v) is int for v in value):
+    if not isinstance(value, list) or not set(map(type, value)) <= {int}:  # bool is not int here
         return None
     return tuple(value)
+
+
+def _groups(value: Any) -> dict[str, list[int]] | None:
+    if not isinstance(value, dict) or not all(isinstance(k, str) and _ints(v) is not None for k, v in value.items()):
+        return None
+    return value
 
 
 def load(key: str) -> Spans | None:
@@ -140,14 +192,13 @@ def load(key: str) -> Spans | None:
     sealed = (seal_key is not None and data.get("daimon") == daimon_briefing.__version__
               and hmac.compare_digest(seal, _seal(data, seal_key)))
     size, digest = data.get("size"), data.get("sha256")
-    winners, witnesses = _ints(data.get("winners")), _ints(data.get("witnesses"))
-    refs, tombstones = data.get("refs"), _ints(data.get("tombstones"))
+    winners, witnesses = _ints(data.get("winners")), _groups(data.get("witnesses"))
+    refs, tombstones = _groups(data.get("refs")), _ints(data.get("tombstones"))
+    corroborations = _decode_corroborations(data["corroborations"]) if "corroborations" in data else None
     if (type(size) is not int or not isinstance(digest, str) or winners is None or witnesses is None
-            or tombstones is None or not isinstance(refs, dict)):
+            or tombstones is None or refs is None or ("corroborations" in data and corroborations is None)):
         return None
-    if not all(isinstance(k, str) and _ints(v) is not None for k, v in refs.items()):
-        return None
-    return Spans(size, digest, winners, witnesses, refs, list(tombstones), sealed)
+    return Spans(size, digest, winners, witnesses, refs, list(tombstones), corroborations, sealed)
 
 
 def discard(key: str) -> None:
