@@ -200,7 +200,8 @@ def test_the_kept_file_holds_numbers_only_and_a_hostile_one_is_not_trusted(
                            "corroborations", "seal"}
     assert kept_fold.ref_key(ids[0]) in record["refs"] and kept_fold.ref_key(ids[0]) in record["witnesses"]
     # ids and stamps only: daimon's corroboration fold names items and the sessions that witnessed them
-    assert set(record["corroborations"]) <= set(ids) and record["corroborations"][ids[0]][1] == [
+    folded = record["corroborations"]
+    assert set(folded["items"]) <= set(ids) and [folded["sessions"][n] for n in folded["items"][ids[0]][0]] == [
         "S-secretword-0"]
     assert "text secretword" not in cache.read_text() and "note" not in cache.read_text()
     assert oct(cache.stat().st_mode & 0o777) == "0o600"
@@ -671,8 +672,10 @@ def test_a_forged_corroboration_fold_is_never_a_reports_and_the_check_discards_i
     key = _sealed_on_disk(target, ids, monkeypatch)
 
     def more_witnesses(record: dict) -> None:
-        entry = record["corroborations"][ids[1]]
-        entry[0] = entry[1] = sorted({*entry[1], "S-forged-1", "S-forged-2"})
+        folded = record["corroborations"]
+        folded["sessions"] += ["S-forged-1", "S-forged-2"]
+        entry = folded["items"][ids[1]]
+        entry[0] = sorted({*entry[0], len(folded["sessions"]) - 2, len(folded["sessions"]) - 1})
 
     cache = _forge(key, more_witnesses)
     # a report never answers from it: daimon's full read (and a sealed fold of it) instead
