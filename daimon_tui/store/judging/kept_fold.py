@@ -179,7 +179,10 @@ class _Kept:
         Raises `Unplaced` when such rows cannot be parsed from it."""
         witnesses = dict(self.witnesses)
         unparsed = self.unparsed
-        wanted = {_item_key(key) for row in rows if (key := _witness_key(row)) is not None} & unparsed.keys()
+        wanted: set[str] = set()
+        if unparsed:  # one hash per item the rows name
+            named = {_item_of(key) for key in map(_witness_key, rows) if key is not None}
+            wanted = {ref_key(item) for item in named} & unparsed.keys()
         if wanted:
             if prefix is None:
                 raise Unplaced("the witness rows of an appended item are not parsed")
@@ -233,8 +236,11 @@ class _Kept:
     def witness_groups(self) -> dict[str, list[int]]:
         """Where the witness rows start, by item (what `kept_fold_file` keeps)."""
         groups = {item: list(starts) for item, starts in self.unparsed.items()}
+        by_item: dict[str, list[int]] = {}
         for key, (at, _row) in self.witnesses.items():
-            groups.setdefault(_item_key(key), []).append(at)
+            by_item.setdefault(_item_of(key), []).append(at)
+        for item, starts in by_item.items():  # one hash per item, not per row
+            groups.setdefault(ref_key(item), []).extend(starts)
         return groups
 
     def _refold(self, witnesses: dict[tuple, tuple[int, dict]], rows: list[dict]) -> dict | None:
