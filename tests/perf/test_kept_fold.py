@@ -731,6 +731,23 @@ def test_a_corroboration_fold_naming_free_text_is_not_written(project, monkeypat
     _assert_same(target, ids)  # every witness row parsed and folded, as before
 
 
+@pytest.mark.parametrize("hostile", [
+    {"sessions": ["S-1"], "items": {"a": [[1], None, None]}},  # an index past the sessions
+    {"sessions": ["S-1"], "items": {"a": [[True], None, None]}},  # not an int
+    {"sessions": ["S-1"], "items": {"a": [[0, 0], None, None]}},  # a session twice
+    {"sessions": ["S-1", "S-2"], "items": {"a": [[0], [1], None]}},  # an origin it never recorded
+    {"sessions": ["S-1"], "items": {"a": [[0], None]}},  # not a triple
+    {"sessions": [3], "items": {}},
+    ["not", "a", "fold"],
+])
+def test_a_corroboration_fold_on_disk_that_is_not_ours_is_never_read(project, monkeypatch, hostile) -> None:
+    target, _ledger, ids = project
+    key = _sealed_on_disk(target, ids, monkeypatch)
+    _forge(key, lambda record: record.update(corroborations=hostile))
+    assert kept_fold_file.load(key) is None
+    _assert_same(target, ids)  # daimon's full read, and a fold of it kept again
+
+
 # -- the fold's shortcut: only rows at a ref's latest stamp are folded by daimon (issue 29, point 1)
 
 from hypothesis import given, settings  # noqa: E402
