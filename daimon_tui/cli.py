@@ -188,7 +188,7 @@ def _review(args: argparse.Namespace, project: ProjectRef, out: TextIO) -> int:
     except OSError as exc:
         problem = f"the action log cannot be read: {exc}"
         entries = []
-    briefing = reader.load_briefing(project, budget_up_to=None)
+    briefing = reader.load_briefing(project)
     summary = review_of(briefing, state, entries, since)
     return run_review(summary, briefing, as_json=args.json, markdown=args.markdown, out=out, problem=problem)
 
@@ -262,7 +262,7 @@ def _report(args: argparse.Namespace, project_path: str | None, out: TextIO) -> 
                 return 2
         else:
             # A one-shot report waits for daimon's allocator at any size, as `daimon brief` does.
-            briefing = reader.load_briefing(project, budget_up_to=None)
+            briefing = reader.load_briefing(project)
         if args.team:
             from daimon_tui.headless.team import run_brief_team
 

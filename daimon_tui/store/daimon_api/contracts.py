@@ -127,6 +127,16 @@ def _value(where: str, expected: Any) -> Callable[[], None]:
     return check
 
 
+def _store_clock() -> None:
+    """daimon's store takes the time from its module's `datetime` class (a clock
+    swapped in for a test or the demo is still one: a subclass)."""
+    import datetime as dt
+
+    clock = _get("daimon_briefing.store:datetime")
+    if not (isinstance(clock, type) and issubclass(clock, dt.datetime)):
+        raise Broken(f"store.datetime is {clock!r}, we rely on the datetime class")
+
+
 def _fields(where: str, names: str) -> Callable[[], None]:
     """A dataclass (or named tuple) with at least these fields (or properties)."""
 
@@ -471,7 +481,7 @@ CONTRACTS: tuple[Contract, ...] = (
                   _signature("daimon_briefing.trust:_evidence", "values"), _trust_rules)),
     Contract("writing.demo-clock", "writing", "store.datetime",
              "daimon's store reads the time through its module's `datetime`", "the demo store's dates",
-             _value("daimon_briefing.store:datetime.__name__", "datetime")),
+             _store_clock),
     # -- recall ----------------------------------------------------------------
     Contract("recall.generation", "recall", "recall._ensure_fresh, recall._touch_once, store._forgotten_walk",
              "recall's freshness check and the forget walk can be answered again while their sources stand",
