@@ -199,12 +199,14 @@ def _as_daimon(args: argparse.Namespace, project_path: str | None, out: TextIO) 
     from daimon_tui.domain.inert import inert
     from daimon_tui.headless.brief import run_as_daimon
     from daimon_tui.store.daimon_api import brief_verb, mode
+    from daimon_tui.store.read import daimon_brief
 
     if args.json or args.as_of:
         print("daimon-tui: --as-daimon prints daimon's own text now; it takes no --json or --as-of", file=sys.stderr)
         return 2
     try:
-        printed = brief_verb.brief(project_path, args.slug, team=args.team)
+        # the baton from the rows that spell `handoff`, not daimon's read of every events row
+        printed = brief_verb.brief(project_path, args.slug, team=args.team, handoff=daimon_brief.active_handoff)
     except (brief_verb.NotReproducible, mode.Unavailable) as exc:
         print(f"daimon-tui: {exc}", file=sys.stderr)
         return 2

@@ -217,3 +217,42 @@ def test_a_signer_whose_answer_never_reaches_the_text_is_not_needed(
     assert started.exists(), "daimon's own brief did not ask the signer: this store tests nothing"
     assert ours.out.encode() == theirs.out.encode() and ours_rc == theirs_rc == 0
     assert "src/loader.py missing" in ours.out
+
+
+def test_the_baton_is_daimons_and_read_from_its_rows_alone(demo_store: demo.DemoStore, capsys, monkeypatch) -> None:
+    """Issue 29: a warm `--as-daimon` spent most of its time in daimon's
+    `active_handoff` reading every events row; it is daimon's own function
+    run over the rows that spell `handoff`, and prints what daimon prints."""
+    from daimon_briefing import store
+    from daimon_briefing.surfaces import Writer
+
+    from daimon_tui.store.daimon_api import brief_verb
+    from daimon_tui.store.judging import kept_fold
+
+    project = str(demo_store.project)
+    assert store.append_event("", "active", note="the newest baton", kind="handoff", project_dir=project,
+                              writer=Writer.HUMAN)
+    kept_fold.install()
+    batons: list[list[int]] = []  # per call of daimon's `active_handoff`: the sizes of its events reads
+    read, daimons = kept_fold._original_read, brief_verb.daimon_active_handoff
+
+    def spied(path, **options):  # type: ignore[no-untyped-def]
+        got = read(path, **options)
+        if batons and Path(path).name == "events.jsonl":
+            batons[-1].append(len(got.rows))
+        return got
+
+    def baton(project_dir=None):  # type: ignore[no-untyped-def]
+        batons.append([])
+        return daimons(project_dir)
+
+    monkeypatch.setattr(kept_fold, "_original_read", spied)
+    monkeypatch.setattr(kept_fold, "KEEP_MIN_BYTES", 1 << 40)  # no kept fold: every events read is daimon's own
+    monkeypatch.setattr(brief_verb, "daimon_active_handoff", baton)
+    capsys.readouterr()
+    assert cli.main(["brief", "--as-daimon", "--project", project]) == 0
+    assert "the newest baton" in capsys.readouterr().out
+    # daimon's function ran, over the baton rows alone (`events_as`): no read of the events ledger
+    assert batons == [[]]
+    monkeypatch.undo()
+    _same(capsys, demo_store.root, "--project", project)

@@ -560,7 +560,7 @@ CONTRACTS: tuple[Contract, ...] = (
     # -- brief_verb -------------------------------------------------------------
     Contract("brief_verb.verb", "brief_verb",
              "cli.brief._cmd_brief (its body under `committing`), effects_commit.Pending, worldcheck._run_probes, "
-             "worldcheck._remote_state, worldcheck._KNOWN_STATES",
+             "worldcheck._remote_state, worldcheck._KNOWN_STATES, store.active_handoff (swapped for one call)",
              "daimon's brief verb runs with an effects collector nobody commits; the world-check's programs "
              "(`git remote -v`, `gh`, the receipt signer) are answered from a table, never started; each probe "
              "carries the parser of its program's output",
@@ -570,6 +570,7 @@ CONTRACTS: tuple[Contract, ...] = (
                   _signature("daimon_briefing.effects_commit:Pending.add", "self more"),
                   _signature("daimon_briefing.worldcheck:_run_probes", "probes cwd deadline why"),
                   _signature("daimon_briefing.worldcheck:_remote_state", "project"),
+                  _signature("daimon_briefing.store:active_handoff", "project_dir"),
                   _fields("daimon_briefing.worldcheck:Probe", "argv stdin parse"), _gh_states)),
 )
 

@@ -14,10 +14,17 @@ What is kept, per ledger: the byte size read so far (a line boundary), the
 sha256 of those bytes, and where the kept rows start. In memory the rows
 themselves; on disk (`kept_fold_file`) only the numbers, never a row: the
 rows are read back from the ledger's own bytes, and only when those bytes
-still hash the same. While the ledger's stat key (daimon's own memo key,
-ctime included) has not moved since, the bytes are not hashed again. A
-ledger that grew: daimon's `jsonl.read` judges the appended bytes alone
-(`tail_bytes`), and they are folded onto the kept rows. Anything else
+still hash the same. Also kept: daimon's corroboration fold of the witness
+rows (ids and stamps only). With it, a later run reads back only the
+winners (where they start: the kept bytes are hashed a block at a time,
+never held whole); an item's witness rows are parsed when an appended row
+names that item (its entry is folded again from them), so a later open
+costs the bytes appended, not the ~100,000 witness rows. The once-per-run
+check reads them back an item at a time and lets them go.
+While the ledger's stat key (daimon's own memo key, ctime included) has
+not moved since, the bytes are not hashed again. A ledger that grew:
+daimon's `jsonl.read` judges the appended bytes alone (`tail_bytes`), and
+they are folded onto the kept rows. Anything else
 (shrunk, rewritten by forget or repair, a prefix that is not
 every-line-a-row, a cache file that is not ours) is daimon's full read.
 
@@ -75,7 +82,11 @@ PERSIST_EVERY_BYTES = 1024 * 1024
 CHECK_BLOCK_BYTES = 1024 * 1024
 _LINE_READ_BYTES = 1024  # one row's line is read this much at a time (a row is ~200 bytes)
 _HASH_BLOCK_BYTES = 1024 * 1024  # the kept bytes are hashed this much at a time, never held whole
+_WINDOW_BYTES = 64 * 1024  # kept rows are read back this much at a time where they are
 _CORROBORATION_PREFIX = store.corroboration_ref("")
+# reads the rows whose lines start at the (sorted) offsets: {start: row}, or
+# None when one is not a row's line (`_rows_in_file`)
+RowsAt = Callable[[list[int]], dict[int, dict] | None]
 
 _original_read = daimon_reading.daimon_read
 _original_fold = daimon_reading.daimon_fold
@@ -106,7 +117,10 @@ class KeptRows(list):
     """An events ledger's rows reduced to those its folds can tell apart:
     each ref's winner first, then the other witness rows. Itself a valid
     input to every fold (a non-winner after its ref's winner never displaces
-    it); the two folds that know this type take only the part they need."""
+    it); the two folds that know this type take only the part they need.
+    A fold read back from disk with its corroboration fold holds only the
+    witness rows parsed so far: `fold_corroborations` is answered from the
+    kept fold's, never from these rows."""
 
     def __init__(self, winners: list[dict], witnesses: list[dict], kept: _Kept | None = None) -> None:
         seen = {id(row) for row in winners}
@@ -148,6 +162,9 @@ class _Kept:
     corroborations: dict | None = None
     # where each row that may be a tombstone starts (file order); None: unknown
     tombstones: list[int] | None = field(default_factory=list)
+    # an item's ref hash -> where its witness rows start, not parsed yet (read
+    # back from disk with `corroborations`: parsed when a row names the item)
+    unparsed: dict[str, list[int]] = field(default_factory=dict)
     # the file's stat key when its bytes last hashed to `digest` at exactly
     # `size`: while it stands, nothing was written (a write moves ctime)
     verified: tuple | None = field(default=None, compare=False)
@@ -163,10 +180,25 @@ class _Kept:
         return self._rows
 
     def absorb(self, rows: list[dict], starts: list[int], size: int, digest: str,
-               folded: dict | None = None) -> _Kept:
+               folded: dict | None = None, rows_at: RowsAt | None = None) -> _Kept:
         """This fold with `rows` (lines starting at `starts`) appended;
         `folded`: daimon's fold of `rows` (keys kept), when this one is empty
-        and that fold was already made."""
+        and that fold was already made; `rows_at`: reads lines of the
+        verified bytes this fold covers (`_rows_in_file`), to parse the
+        witness rows of the items `rows` name. Raises `Unplaced` when such
+        rows cannot be parsed from it."""
+        witnesses = dict(self.witnesses)
+        unparsed = self.unparsed
+        wanted: set[str] = set()
+        if unparsed:  # one hash per item the rows name
+            named = {_item_of(key) for key in map(_witness_key, rows) if key is not None}
+            wanted = {ref_key(item) for item in named} & unparsed.keys()
+        if wanted:
+            if rows_at is None:
+                raise Unplaced("the witness rows of an appended item are not parsed")
+            unparsed = dict(unparsed)
+            for item in wanted:
+                _parse_witnesses(witnesses, rows_at, item, unparsed.pop(item))
         placed = starts if len(starts) == len(rows) else [-1] * len(rows)  # -1: line unknown
         # `_fold` is per ref: only the refs the rows name are folded again, each
         # from its kept winner, and the rest stay (in the same order a fold of
@@ -180,7 +212,6 @@ class _Kept:
             folded = latest_per_ref([row for _at, row in before] + rows, keys=True)
         for ref, row in folded.items():
             winners[ref] = (at.get(id(row), -1), row)
-        witnesses = dict(self.witnesses)
         for row, start in zip(rows, placed, strict=True):
             _witness(witnesses, row, start)
         refs = None
@@ -200,7 +231,17 @@ class _Kept:
             tombstones = self.tombstones + [start for row, start in zip(rows, starts, strict=True)
                                             if _may_be_tombstone(row)]
         return _Kept(size, digest, winners, witnesses, refs, self._refold(witnesses, rows), tombstones,
-                     trusted=self.trusted)
+                     unparsed, trusted=self.trusted)
+
+    def witness_groups(self) -> dict[str, list[int]]:
+        """Where the witness rows start, by item (what `kept_fold_file` keeps)."""
+        groups = {item: list(starts) for item, starts in self.unparsed.items()}
+        by_item: dict[str, list[int]] = {}
+        for key, (at, _row) in self.witnesses.items():
+            by_item.setdefault(_item_of(key), []).append(at)
+        for item, starts in by_item.items():  # one hash per item, not per row
+            groups.setdefault(ref_key(item), []).extend(starts)
+        return groups
 
     def _refold(self, witnesses: dict[tuple, tuple[int, dict]], rows: list[dict]) -> dict | None:
         """The corroboration fold after `rows`, from this one's: the items the
@@ -310,9 +351,11 @@ def _row_at(data: bytes, start: int, size: int) -> dict | None:
     return row if isinstance(row, dict) else None
 
 
-def _row_in_file(fd: int, start: int, size: int) -> dict | None:
-    """`_row_at` over the first `size` bytes of the open file `fd`, reading
-    only that line (`os.pread`: the handle's position is left alone)."""
+def _line_in_file(fd: int, start: int, size: int) -> bytes | None:
+    """The line starting at `start` within the first `size` bytes of the open
+    file `fd` (its newline and what follows it may come along), reading only
+    that line (`os.pread`: the handle's position is left alone); None when no
+    line starts there."""
     if not 0 <= start < size or (start and os.pread(fd, 1, start - 1) != b"\n"):
         return None  # not where a line starts
     line = b""
@@ -321,13 +364,73 @@ def _row_in_file(fd: int, start: int, size: int) -> dict | None:
         if not more:
             return None
         line += more
-    return _row_at(line, 0, len(line))
+    return line
+
+
+def _row_in_file(fd: int, start: int, size: int) -> dict | None:
+    """`_row_at` over the first `size` bytes of the open file `fd`, reading only that line."""
+    line = _line_in_file(fd, start, size)
+    return None if line is None else _row_at(line, 0, len(line))
+
+
+def _rows_in_file(fd: int, starts: list[int], size: int) -> dict[int, dict] | None:
+    """The rows whose lines start at the sorted `starts` within the first
+    `size` bytes of the open file `fd`, in one parse (the lines joined as one
+    JSON array: the parser's loop, not ours); None when a start is not a
+    line's. Read a window at a time (`os.pread`) where those lines are, never
+    the file whole: lines close together share a window."""
+    lines = []
+    base, window = 0, b""
+    for start in starts:
+        if not 0 <= start < size:
+            return None
+        low = max(start - 1, 0)  # the newline before the line, when not the first
+        inside = base <= low and start < base + len(window)
+        end = window.find(b"\n", start - base) if inside else -1
+        if not inside or (end < 0 and base + len(window) < size):
+            base, window = low, b""
+            while True:
+                more = os.pread(fd, min(_WINDOW_BYTES, size - base - len(window)), base + len(window))
+                if not more:
+                    return None
+                window += more
+                end = window.find(b"\n", start - base)
+                if end >= 0 or base + len(window) >= size:
+                    break
+        if start and window[start - base - 1] != 0x0A:
+            return None  # not where a line starts
+        lines.append(window[start - base:end if end >= 0 else len(window)])
+    return _parsed_lines(lines, starts)
 
 
 def _item_of(key: tuple) -> str:
     """The item id a witness key's row counts for or against."""
     ref = key[0]
     return ref[len(_CORROBORATION_PREFIX):] if len(key) == 2 else ref
+
+
+def _item_key(key: tuple) -> str:
+    """How the item a witness key's row counts for is named on disk."""
+    return ref_key(_item_of(key))
+
+
+class Unplaced(ValueError):
+    """A kept witness row is not where the kept fold says (not our file)."""
+
+
+def _parse_witnesses(witnesses: dict[tuple, tuple[int, dict]], rows_at: RowsAt, item: str,
+                     starts: list[int]) -> None:
+    """Add the witness rows of `item` (its ref hash), whose lines start at
+    `starts` (read by `rows_at`), to `witnesses`; `Unplaced` when a start is
+    not a line's, or its row is not a witness of that item, or one seen already."""
+    parsed = rows_at(sorted(starts))
+    if parsed is None:
+        raise Unplaced(f"a witness offset of {item} does not start a row")
+    for start, row in parsed.items():
+        key = _witness_key(row)
+        if key is None or _item_key(key) != item or key in witnesses:
+            raise Unplaced(f"the row at {start} is not a witness of {item}")
+        witnesses[key] = (start, row)
 
 
 def _witness(witnesses: dict[tuple, tuple[int, dict]], row: dict, start: int) -> None:
@@ -393,14 +496,16 @@ def _full(path: Path, key: str) -> jsonl.Read:
 
 
 def _build(key: str, data: bytes, read: jsonl.Read, verified: tuple, folded: dict | None = None,
-           persist: bool = True) -> _Kept | None:
+           persist: bool = True, corroborations: dict | None = None) -> _Kept | None:
     """Keep the fold of `read` (daimon's read of exactly `data`, every line a
-    row); `folded`: daimon's fold of its rows (keys kept), when already made."""
+    row); `folded`: daimon's fold of its rows (keys kept), `corroborations`
+    its corroboration fold, when already made."""
     starts = _line_starts(data, 0)
     if len(starts) != len(read.rows):
         return None
     kept = _Kept(0, "").absorb(read.rows, starts, len(data), hashlib.sha256(data).hexdigest(), folded)
     kept.verified = verified
+    kept.corroborations = corroborations
     _keep(key, kept, persist=persist)
     return kept
 
@@ -429,7 +534,8 @@ class _Pending:
     corroborations: dict | None = None  # daimon's `fold_corroborations` of the rows, once made
 
     def build(self, key: str) -> _Kept | None:
-        return _build(key, self.data, self.read, self.stat_key, self.winners, persist=False)
+        return _build(key, self.data, self.read, self.stat_key, self.winners, persist=False,
+                      corroborations=self.corroborations)
 
 
 def _grow_pending(path: Path, key: str, pending: _Pending) -> _Pending | None:
@@ -560,27 +666,31 @@ def _extend(path: Path, key: str, kept: _Kept | kept_fold_file.Spans) -> jsonl.R
 
     The kept bytes are hashed a block at a time, never held whole (a verb's
     append held them twice, prefix and prefix + rest: ~70 MB at the judging
-    child's peak on the heavy store); only a fold from disk reads them whole,
-    once, to place its rows. One ref's rows are read from the open file."""
+    child's peak on the heavy store). The rows a fold from disk places, and
+    the witness rows of an item an appended row names, are read from the
+    open file where they start (`_rows_in_file`), as is one ref's rows."""
     with path.open("rb") as handle:
         fd = handle.fileno()
         before = os.fstat(fd)
         if not stat.S_ISREG(before.st_mode) or before.st_size < kept.size:
             return None
-        prefix = handle.read(kept.size) if isinstance(kept, kept_fold_file.Spans) else None
-        hashed = _hashed(handle, kept.size) if prefix is None else hashlib.sha256(prefix)
-        if hashed is None or (prefix is not None and len(prefix) != kept.size) or hashed.hexdigest() != kept.digest:
+        hashed = _hashed(handle, kept.size)
+        if hashed is None or hashed.hexdigest() != kept.digest:
             return None
         rest = handle.read()
+        size = kept.size
+
+        def rows_at(starts: list[int]) -> dict[int, dict] | None:
+            return _rows_in_file(fd, starts, size)
+
         if isinstance(kept, kept_fold_file.Spans):
-            rebuilt = _rebuild(kept, prefix or b"")
+            rebuilt = _rebuild(kept, rows_at)
             if rebuilt is None:
                 return None
             kept = rebuilt
             with _lock:
                 _held[key] = kept
                 _persisted[key] = kept.size
-        del prefix
         if not rest:
             kept.verified = _stat_key(before)
             return _answer(jsonl.Read(Health.OK, []), kept, fd)
@@ -594,7 +704,10 @@ def _extend(path: Path, key: str, kept: _Kept | kept_fold_file.Spans) -> jsonl.R
                 tail.health is Health.UNREADABLE and tail.detail != "garbage"):
             return None
         starts = _line_starts(rest, kept.size)
-        grown = kept.absorb(tail.rows, starts, 0, "")
+        try:
+            grown = kept.absorb(tail.rows, starts, 0, "", rows_at=rows_at)
+        except Unplaced:
+            return None  # our cache is wrong: daimon's full read decides
         if tail.health is Health.OK and rest.endswith(b"\n") and len(starts) == len(tail.rows):
             hashed.update(rest)
             grown = dataclasses.replace(grown, size=kept.size + len(rest), digest=hashed.hexdigest())
@@ -815,11 +928,11 @@ def forget_held() -> None:
 # -- from and to disk (`kept_fold_file`) -----------------------------------------
 
 
-def _rebuild(spans: kept_fold_file.Spans, prefix: bytes) -> _Kept | None:
-    """The kept fold at the offsets on disk, its rows read from the ledger's
-    verified bytes `prefix`; None when an offset is not the start of a row of
-    the kind it is kept for (not our file)."""
-    parsed = _rows_at(prefix, sorted({*spans.winners, *spans.witnesses}), spans.size)
+def _rebuild(spans: kept_fold_file.Spans, rows_at: RowsAt) -> _Kept | None:
+    """The kept fold at the offsets on disk, its rows read by `rows_at` from
+    the ledger's verified bytes; None when an offset is not the start of a
+    row of the kind it is kept for (not our file)."""
+    parsed = rows_at(sorted(spans.winners))
     if parsed is None:
         return None
     kept = _Kept(spans.size, spans.digest, refs=dict(spans.refs), tombstones=list(spans.tombstones),
@@ -830,24 +943,21 @@ def _rebuild(spans: kept_fold_file.Spans, prefix: bytes) -> _Kept | None:
         if not ref or ref in kept.winners:
             return None
         kept.winners[ref] = (start, row)
-    for start in spans.witnesses:
-        row = parsed[start]
-        wkey = _witness_key(row)
-        if wkey is None or wkey in kept.witnesses:
-            return None
-        kept.witnesses[wkey] = (start, row)
+    if spans.corroborations is not None:
+        # each item's witness rows wait until an appended row names it (or the check)
+        kept.corroborations = spans.corroborations
+        kept.unparsed = {item: list(starts) for item, starts in spans.witnesses.items()}
+        return kept
+    try:
+        for item, starts in spans.witnesses.items():
+            _parse_witnesses(kept.witnesses, rows_at, item, starts)
+    except Unplaced:
+        return None
     return kept
 
 
-def _rows_at(data: bytes, starts: list[int], size: int) -> dict[int, dict] | None:
-    """`_row_at` for many lines in one parse (the lines joined as one JSON
-    array: the parser's loop, not ours); None when a start is not a line's."""
-    lines = []
-    for start in starts:
-        if not 0 <= start < size or (start and data[start - 1] != 0x0A):
-            return None
-        end = data.find(b"\n", start, size)
-        lines.append(data[start:end if end >= 0 else size])
+def _parsed_lines(lines: list[bytes], starts: list[int]) -> dict[int, dict] | None:
+    """The rows of `lines` (starting at `starts`) as one JSON array; None when one is not a row."""
     try:
         rows = json.loads(b"[" + b",".join(lines) + b"]")
     except (ValueError, RecursionError):
@@ -871,10 +981,14 @@ def _keep(key: str, kept: _Kept, *, grown: bool = False, persist: bool = True) -
 def _persist(key: str, kept: _Kept) -> None:
     """`kept`'s numbers on disk (`kept_fold_file`), when every kept row's line is placed."""
     winners = tuple(at for at, _row in kept.winners.values())
-    witnesses = tuple(at for at, _row in kept.witnesses.values())
-    if kept.refs is None or kept.tombstones is None or min((*winners, *witnesses), default=0) < 0:
+    witnesses = kept.witness_groups()
+    if (kept.refs is None or kept.tombstones is None
+            or min((*winners, *(at for starts in witnesses.values() for at in starts)), default=0) < 0):
         return  # a row whose line we could not place: kept in memory only
-    spans = kept_fold_file.Spans(kept.size, kept.digest, winners, witnesses, kept.refs, kept.tombstones)
+    if kept.corroborations is None:  # every witness row is parsed (`unparsed` comes only with it)
+        kept.corroborations = _original_fold_corroborations(kept.rows().witnesses)
+    spans = kept_fold_file.Spans(kept.size, kept.digest, winners, witnesses, kept.refs, kept.tombstones,
+                                 kept.corroborations)
     if kept_fold_file.save(key, spans, sealed=kept.trusted):
         _persisted[key] = kept.size
 
@@ -924,20 +1038,67 @@ class _Places:
         return True
 
 
-def _same(kept: _Kept, fresh: _Places, row_at: Callable[[int], dict | None]) -> bool:
-    """Whether the kept fold answers as daimon's fold of the same bytes does:
-    each ref's winner, each witness row, each ref's rows and the possible
-    tombstones. A kept row at the offset daimon's fold names is that line's
-    row (the bytes hash the same); any other is compared with the row read
-    back there."""
+def _difference(kept: _Kept, fresh: _Places, row_at: Callable[[int], dict | None], rows_at: RowsAt) -> str | None:
+    """None when the kept fold answers as daimon's fold of the same bytes
+    (`fresh`, its places) does: each ref's winner, each witness row, each
+    ref's rows, the possible tombstones and the corroboration fold kept with
+    them; otherwise what differs. A kept row at the offset daimon's fold
+    names is that line's row (the bytes hash the same); any other is compared
+    with the row read back there (`row_at`, `rows_at`)."""
     def agree(held: dict, places: dict) -> bool:
         return held.keys() == places.keys() and all(
             at == places[key] or row == row_at(places[key]) for key, (at, row) in held.items())
 
-    return (agree(kept.winners, fresh.winners)
-            and agree(kept.witnesses, {key: at for key, (at, _ts) in fresh.witnesses.items()})
-            and (kept.refs is None or kept.refs == fresh.refs)
-            and (kept.tombstones is None or kept.tombstones == fresh.tombstones))
+    missing = len(fresh.winners.keys() - kept.winners.keys())
+    differ = sum(1 for ref, at in fresh.winners.items()
+                 if ref in kept.winners and kept.winners[ref][0] != at and kept.winners[ref][1] != row_at(at))
+    if missing or differ:
+        return f"{missing} item(s) missing their latest record, {differ} with another"
+    if not agree(kept.winners, fresh.winners):
+        return f"{len(kept.winners.keys() - fresh.winners.keys())} item(s) the ledger does not have"
+    # daimon's witness rows by item: the check reads them back an item at a time
+    items: dict[str, list[tuple]] = {}
+    for key in fresh.witnesses:
+        items.setdefault(_item_of(key), []).append(key)
+    places = {key: at for key, (at, _ts) in fresh.witnesses.items()}
+    parsed: dict[tuple, int] = {}
+    hashes = {item: ref_key(item) for item in items}
+    for item, keys in items.items():
+        starts = kept.unparsed.get(hashes[item])
+        if starts is None:
+            parsed.update((key, places[key]) for key in keys)
+        elif sorted(starts) != sorted(places[key] for key in keys):  # kept elsewhere: its rows decide
+            rows: dict[tuple, tuple[int, dict]] = {}
+            try:
+                _parse_witnesses(rows, rows_at, hashes[item], starts)
+            except Unplaced:
+                return "a witness offset does not start its row"
+            if not agree(rows, {key: places[key] for key in keys}):
+                return "its witness rows or row offsets differ"
+    if (not agree(kept.witnesses, parsed) or kept.unparsed.keys() - set(hashes.values())
+            or (kept.refs is not None and kept.refs != fresh.refs)
+            or (kept.tombstones is not None and kept.tombstones != fresh.tombstones)):
+        return "its witness rows or row offsets differ"
+    if kept.corroborations is not None and not _same_corroborations(kept.corroborations, items, places, rows_at):
+        return "its corroboration counts differ"
+    return None
+
+
+def _same_corroborations(kept: dict, items: dict[str, list[tuple]], places: dict[tuple, int],
+                         rows_at: RowsAt) -> bool:
+    """Whether `kept` is daimon's `fold_corroborations` of the witness rows at
+    `places`: folded an item at a time (an item's entry reads only its own
+    rows), each item's rows read back and let go, never a second fold of rows."""
+    seen: set[str] = set()
+    for keys in items.values():
+        rows = rows_at(sorted(places[key] for key in keys))
+        if rows is None:
+            return False
+        for item, entry in _original_fold_corroborations(rows.values()).items():
+            if kept.get(item) != entry:
+                return False
+            seen.add(item)
+    return seen == kept.keys()
 
 
 def untrusted() -> list[str]:
@@ -969,16 +1130,17 @@ def check_against_full(key: str) -> str | None:
                 return _row_in_file(handle.fileno(), start, kept.size)
 
             folded = _fold_in_blocks(handle.fileno(), kept.size, row_at)
-            same = why = None
-            if folded is not None and folded[1] == kept.digest:
-                same = _same(kept, folded[0], row_at)
-                why = None if same else _difference(kept, folded[0], row_at)
+            why: str | None = None
+            checked = folded is not None and folded[1] == kept.digest
+            if checked:
+                why = _difference(kept, folded[0], row_at,
+                                  lambda starts: _rows_in_file(handle.fileno(), starts, kept.size))
         after = os.stat(path)
     except OSError:
         return None
-    if same is None or _stat_key(before) != _stat_key(after):
+    if not checked or _stat_key(before) != _stat_key(after):
         return None  # it moved (or is not every line a row): checked at the next call
-    if same:
+    if why is None:
         kept.trusted = True
         with contextlib.suppress(Exception):  # sealed now: the next run need not check it again
             _persist(key, kept)
@@ -1041,12 +1203,3 @@ def _fold_block(places: _Places, block_path: Path, block: bytes, at: int,
     if read.health is not Health.OK or len(starts) != len(read.rows):
         return False
     return places.absorb(read.rows, starts, row_at)
-
-
-def _difference(kept: _Kept, fresh: _Places, row_at: Callable[[int], dict | None]) -> str:
-    missing = len(set(fresh.winners) - set(kept.winners))
-    differ = sum(1 for ref, at in fresh.winners.items()
-                 if ref in kept.winners and kept.winners[ref][0] != at and kept.winners[ref][1] != row_at(at))
-    if missing or differ:
-        return f"{missing} item(s) missing their latest record, {differ} with another"
-    return "its witness rows or row offsets differ"
