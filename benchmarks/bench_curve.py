@@ -4,8 +4,8 @@
     python benchmarks/generate_store.py --out /tmp/c200k --sessions 100  --events 200000
     python benchmarks/generate_store.py --out /tmp/c2m   --sessions 1000 --events 2000000
     python benchmarks/generate_store.py --out /tmp/c5000 --rows 5000
-    python benchmarks/bench_curve.py --store /tmp/c20k --store /tmp/c200k --store /tmp/c5000 \\
-        --out benchmarks/results/curve.json
+    python benchmarks/bench_curve.py --store /tmp/c20k --store /tmp/c200k --store /tmp/c2m \\
+        --store /tmp/c5000 --out benchmarks/results/curve.json
     python benchmarks/curve_chart.py benchmarks/results/curve.json     # the SVG and the text table
 
 For each store, in one run (the load average recorded at its start and end):
@@ -78,8 +78,9 @@ from daimon_briefing import jsonl, store
 from daimon_briefing.surfaces import Writer
 path, n, project = Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
 out = {"ledger_bytes": path.stat().st_size}
-t0 = time.perf_counter(); rows = len(jsonl.read(path).rows); out["daimon_read_s"] = time.perf_counter() - t0
-out["ledger_rows"] = rows
+t0 = time.perf_counter(); full = jsonl.read(path); out["daimon_read_s"] = time.perf_counter() - t0
+out["ledger_rows"], out["daimon_health"] = len(full.rows), full.health.value
+del full
 from daimon_tui.store.judging import kept_fold, kept_fold_file
 spans = kept_fold_file.load(os.path.abspath(path))
 out["kept_file_bytes"] = spans.size if spans else None
