@@ -151,7 +151,15 @@ def _search(heavy: dict, query: str) -> dict:
             "keystroke_p95_s": keys[min(len(keys) - 1, round(0.95 * (len(keys) - 1)))], "hits": got["hits"]}
 
 
-def measure(store_dir: Path, query: str, append_rows: int, wait: float) -> dict:
+def _save(path: Path, result: dict) -> None:
+    """`result` into the list at `path`, replacing the same store's entry."""
+    results = json.loads(path.read_text()) if path.is_file() else []
+    results = [r for r in results if r.get("store") != result["store"]] + [result]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(results, indent=1) + "\n")
+
+
+def measure(store_dir: Path, query: str, append_rows: int, wait: float, save: Any = None) -> dict:
     heavy = manifest_file.load(store_dir)
     events = _events_path(heavy)
     out: dict[str, Any] = {"store": str(store_dir), "shape": heavy["shape"], "errors": [],
@@ -165,6 +173,8 @@ def measure(store_dir: Path, query: str, append_rows: int, wait: float) -> dict:
             out["errors"].append(error)
         print(f"  {name}: {'failed: ' + error if error else 'done'} (load {os.getloadavg()[0]:.2f}, "
               f"{time.strftime('%H:%M:%S', time.gmtime())} UTC)", file=sys.stderr, flush=True)
+        if save is not None:  # a run stopped midway keeps every step it measured, marked incomplete
+            save(out | {"complete": False, "load_now": round(os.getloadavg()[0], 2)})
         return value
 
     brief = step("daimon brief", lambda: bench.daimon_cli(["brief"], heavy, timeout=wait))
@@ -183,6 +193,7 @@ def measure(store_dir: Path, query: str, append_rows: int, wait: float) -> dict:
                              lambda: _fold_probe(heavy, append_rows, wait))
     out["search"] = step("search", lambda: _search(heavy, query))
     out["load_end"] = round(os.getloadavg()[0], 2)
+    out["complete"] = True
     return out
 
 
@@ -200,11 +211,9 @@ def main(argv: list[str] | None = None) -> int:
     os.environ["BENCH_OPEN_WAIT_S"] = str(args.wait)  # the app children's paint and confirmation waits
     for store_dir in args.store:
         print(f"{store_dir}", file=sys.stderr, flush=True)
-        result = measure(store_dir.resolve(), args.query, args.append, args.wait)
-        results = json.loads(args.out.read_text()) if args.out.is_file() else []
-        results = [r for r in results if r.get("store") != result["store"]] + [result]
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(json.dumps(results, indent=1) + "\n")
+        result = measure(store_dir.resolve(), args.query, args.append, args.wait,
+                         save=lambda partial: _save(args.out, partial))
+        _save(args.out, result)
     return 0
 
 

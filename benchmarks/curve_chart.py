@@ -61,9 +61,14 @@ def _rows(result: dict) -> int:
 
 def _label(result: dict) -> str:
     shape = result["shape"]
+    stopped = " (run stopped midway)" if result.get("complete") is False else ""
     if shape.get("rows_mode"):
-        return f"{shape['latest_items']:,}-item briefing"
-    return f"{shape['main_events_rows']:,} rows, {shape['main_sessions']} sessions"
+        return f"{shape['latest_items']:,}-item briefing{stopped}"
+    return f"{shape['main_events_rows']:,} rows, {shape['main_sessions']} sessions{stopped}"
+
+
+def _load_end(result: dict) -> Any:
+    return result.get("load_end", result.get("load_now"))
 
 
 def _panel(results: list[dict], series: list[tuple[str, str, Any]], x0: float, y0: float, w: float, h: float,
@@ -112,7 +117,7 @@ def svg(results: list[dict]) -> str:
     body = ['<text x="20" y="22" font-size="14" font-weight="bold">Cost against store size '
             '(benchmarks/bench_curve.py; log-log; one run per size)</text>',
             '<text x="20" y="40" font-size="11">'
-            + " · ".join(f"{_label(r)}: load {r.get('load_start')}→{r.get('load_end')}" for r in curve)
+            + " · ".join(f"{_label(r)}: load {r.get('load_start')}→{_load_end(r)}" for r in curve)
             + "</text>"]
     body += _panel(curve, SECONDS, 90, 60, 480, 300, "s")
     body.append('<text x="90" y="414" font-size="12" font-weight="bold">The events ledger read alone '
@@ -141,7 +146,7 @@ def table(results: list[dict]) -> str:
     head = "| | " + " | ".join(_label(r) for r in ordered) + " |"
     lines = [head, "|---" * (len(ordered) + 1) + "|"]
     lines.append("| load average, start → end | "
-                 + " | ".join(f"{r.get('load_start')} → {r.get('load_end')}" for r in ordered) + " |")
+                 + " | ".join(f"{r.get('load_start')} → {_load_end(r)}" for r in ordered) + " |")
     lines.append("| events ledger | " + " | ".join(f"{(r.get('events_bytes_at_start') or 0) / 1e6:.1f} MB"
                                                    for r in ordered) + " |")
     for label, _c, get in SECONDS:
