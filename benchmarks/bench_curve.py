@@ -168,13 +168,16 @@ def measure(store_dir: Path, query: str, append_rows: int, wait: float, save: An
                            "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
 
     def step(name: str, call: Any) -> Any:
+        # What the steps before this one recorded, saved first: a run stopped
+        # midway keeps every step it measured, marked incomplete.
+        if save is not None:
+            save(out | {"complete": False, "load_now": round(os.getloadavg()[0], 2),
+                        "running": name, "running_since": time.strftime("%H:%M:%SZ", time.gmtime())})
         value, error = _safe(name, call)
         if error:
             out["errors"].append(error)
         print(f"  {name}: {'failed: ' + error if error else 'done'} (load {os.getloadavg()[0]:.2f}, "
               f"{time.strftime('%H:%M:%S', time.gmtime())} UTC)", file=sys.stderr, flush=True)
-        if save is not None:  # a run stopped midway keeps every step it measured, marked incomplete
-            save(out | {"complete": False, "load_now": round(os.getloadavg()[0], 2)})
         return value
 
     brief = step("daimon brief", lambda: bench.daimon_cli(["brief"], heavy, timeout=wait))
