@@ -188,7 +188,7 @@ def _review(args: argparse.Namespace, project: ProjectRef, out: TextIO) -> int:
     except OSError as exc:
         problem = f"the action log cannot be read: {exc}"
         entries = []
-    briefing = reader.load_briefing(project, budget_up_to=None)
+    briefing = reader.load_briefing(project)
     summary = review_of(briefing, state, entries, since)
     return run_review(summary, briefing, as_json=args.json, markdown=args.markdown, out=out, problem=problem)
 
@@ -199,12 +199,14 @@ def _as_daimon(args: argparse.Namespace, project_path: str | None, out: TextIO) 
     from daimon_tui.domain.inert import inert
     from daimon_tui.headless.brief import run_as_daimon
     from daimon_tui.store.daimon_api import brief_verb, mode
+    from daimon_tui.store.read import daimon_brief
 
     if args.json or args.as_of:
         print("daimon-tui: --as-daimon prints daimon's own text now; it takes no --json or --as-of", file=sys.stderr)
         return 2
     try:
-        printed = brief_verb.brief(project_path, args.slug, team=args.team)
+        # the baton from the rows that spell `handoff`, not daimon's read of every events row
+        printed = brief_verb.brief(project_path, args.slug, team=args.team, handoff=daimon_brief.active_handoff)
     except (brief_verb.NotReproducible, mode.Unavailable) as exc:
         print(f"daimon-tui: {exc}", file=sys.stderr)
         return 2
@@ -260,7 +262,7 @@ def _report(args: argparse.Namespace, project_path: str | None, out: TextIO) -> 
                 return 2
         else:
             # A one-shot report waits for daimon's allocator at any size, as `daimon brief` does.
-            briefing = reader.load_briefing(project, budget_up_to=None)
+            briefing = reader.load_briefing(project)
         if args.team:
             from daimon_tui.headless.team import run_brief_team
 

@@ -27,7 +27,6 @@ SHOTS: dict[str, tuple[str, ...]] = {
     "history": ("2",),
     "audit": ("4",),
     "queue": ("3",),
-    "log": ("5",),
     "search": ("6", "r", "e", "t", "r", "y"),
     "health": ("7",),
     # `o` on the corroborated question: the quoted turn in its transcript, each witness's words.
@@ -54,6 +53,32 @@ async def take(app: DaimonTUI, name: str, keys: tuple[str, ...]) -> None:
 async def shoot(name: str, keys: tuple[str, ...]) -> None:
     with demo_store() as demo:
         await take(DaimonTUI(project_path=str(demo.project), now=DEMO_NOW.timestamp(), demo=True), name, keys)
+
+
+async def shoot_log() -> None:
+    """The action log after a resolve and its undo, each applied through the app's own keys."""
+    from daimon_tui.ui.screens.briefing import BriefingScreen
+    from daimon_tui.ui.screens.verb_modals import PlanPreviewModal
+
+    PlanPreviewModal.CONFIRM_DELAY_S = 0.0  # the preview's guard against a stray key; keys here are deliberate
+
+    async def settled(pilot, app: DaimonTUI) -> None:  # type: ignore[no-untyped-def]
+        for _ in range(200):
+            await pilot.pause(0.05)
+            if isinstance(app.screen, BriefingScreen) and not [w for w in app.workers if w.group == "verb"
+                                                                and w.is_running]:
+                return
+
+    with demo_store() as demo:
+        app = DaimonTUI(project_path=str(demo.project), now=DEMO_NOW.timestamp(), demo=True)
+        async with app.run_test(size=(150, 42)) as pilot:
+            await settled(pilot, app)
+            for keys in (("j", "r", "enter", "y"), ("z", "y")):
+                for key in keys:
+                    await pilot.press(key)
+                    await pilot.pause(0.3)
+                await settled(pilot, app)
+        await take(DaimonTUI(project_path=str(demo.project), now=DEMO_NOW.timestamp(), demo=True), "log", ("5",))
 
 
 async def shoot_safe_mode() -> None:
@@ -129,6 +154,8 @@ def main() -> None:
     for name, keys in SHOTS.items():
         asyncio.run(shoot(name, keys))
         print(f"screenshots/{name}.svg")
+    asyncio.run(shoot_log())
+    print("screenshots/log.svg")
     asyncio.run(shoot_team())
     print("screenshots/team.svg")
     asyncio.run(shoot_safe_mode())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 from collections.abc import Iterator
 from datetime import datetime, timedelta
@@ -15,6 +16,12 @@ from daimon_briefing.surfaces import Writer
 
 from daimon_tui.models import ProjectRef
 from daimon_tui.store.demo import builder as demo
+
+
+def tree_hashes(root: Path) -> dict[str, str]:
+    """Every file under `root` (git's own aside) and its sha256: to show a read wrote nothing."""
+    return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(root.rglob("*")) if p.is_file() and ".git" not in p.parts}
 
 
 def item_ids(project: Path | str) -> dict[str, str]:

@@ -5,7 +5,6 @@ usage line and world-check rows). daimon's CLI runs in this process, after ours.
 
 from __future__ import annotations
 
-import hashlib
 import subprocess
 from datetime import timedelta
 from pathlib import Path
@@ -16,21 +15,17 @@ from daimon_briefing import cli as daimon_cli
 from daimon_tui import cli
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.store.read import reader
+from tests.daimon_records import tree_hashes
 from tests.team_store import TeamStore
-
-
-def _tree(root: Path) -> dict[str, str]:
-    return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(root.rglob("*")) if p.is_file() and ".git" not in p.parts}
 
 
 def _same(capsys: pytest.CaptureFixture[str], root: Path, *argv: str) -> tuple[int, str, str]:
     """Ours (nothing written), then daimon's: the same stdout bytes and exit code."""
     capsys.readouterr()
-    before = _tree(root)
+    before = tree_hashes(root)
     ours_rc = cli.main(["brief", "--as-daimon", *argv])
     ours = capsys.readouterr()
-    assert _tree(root) == before, "--as-daimon wrote to the store"
+    assert tree_hashes(root) == before, "--as-daimon wrote to the store"
     theirs_rc = daimon_cli.main(["brief", *argv])
     theirs = capsys.readouterr()
     assert ours.out.encode() == theirs.out.encode()
@@ -109,10 +104,10 @@ def test_world_check_that_would_start_a_program_is_refused(sandbox_root: Path, c
     with demo.sandboxed(sandbox_root, settings=WORLDCHECK_ON) as store:
         demo.populate(store.project)
         capsys.readouterr()
-        before = _tree(store.root)
+        before = tree_hashes(store.root)
         assert cli.main(["brief", "--as-daimon", "--project", str(store.project)]) == 2
         assert "not reproducible offline" in capsys.readouterr().err
-        assert _tree(store.root) == before
+        assert tree_hashes(store.root) == before
 
 
 # -- world-check programs: never started; daimon's text wherever their answer does not reach it ----------
@@ -213,12 +208,51 @@ def test_a_signer_whose_answer_never_reaches_the_text_is_not_needed(
         _path_without(monkeypatch, "gh")
         with _signer(sandbox_root / "bin" / "vitni"):
             capsys.readouterr()
-            before = _tree(store.root)
+            before = tree_hashes(store.root)
             ours_rc = cli.main(["brief", "--as-daimon", "--project", str(project)])
             ours = capsys.readouterr()
-            assert _tree(store.root) == before and not started.exists(), ours.err
+            assert tree_hashes(store.root) == before and not started.exists(), ours.err
             theirs_rc = daimon_cli.main(["brief", "--project", str(project)])
             theirs = capsys.readouterr()
     assert started.exists(), "daimon's own brief did not ask the signer: this store tests nothing"
     assert ours.out.encode() == theirs.out.encode() and ours_rc == theirs_rc == 0
     assert "src/loader.py missing" in ours.out
+
+
+def test_the_baton_is_daimons_and_read_from_its_rows_alone(demo_store: demo.DemoStore, capsys, monkeypatch) -> None:
+    """Issue 29: a warm `--as-daimon` spent most of its time in daimon's
+    `active_handoff` reading every events row; it is daimon's own function
+    run over the rows that spell `handoff`, and prints what daimon prints."""
+    from daimon_briefing import store
+    from daimon_briefing.surfaces import Writer
+
+    from daimon_tui.store.daimon_api import brief_verb
+    from daimon_tui.store.judging import kept_fold
+
+    project = str(demo_store.project)
+    assert store.append_event("", "active", note="the newest baton", kind="handoff", project_dir=project,
+                              writer=Writer.HUMAN)
+    kept_fold.install()
+    batons: list[list[int]] = []  # per call of daimon's `active_handoff`: the sizes of its events reads
+    read, daimons = kept_fold._original_read, brief_verb.daimon_active_handoff
+
+    def spied(path, **options):  # type: ignore[no-untyped-def]
+        got = read(path, **options)
+        if batons and Path(path).name == "events.jsonl":
+            batons[-1].append(len(got.rows))
+        return got
+
+    def baton(project_dir=None):  # type: ignore[no-untyped-def]
+        batons.append([])
+        return daimons(project_dir)
+
+    monkeypatch.setattr(kept_fold, "_original_read", spied)
+    monkeypatch.setattr(kept_fold, "KEEP_MIN_BYTES", 1 << 40)  # no kept fold: every events read is daimon's own
+    monkeypatch.setattr(brief_verb, "daimon_active_handoff", baton)
+    capsys.readouterr()
+    assert cli.main(["brief", "--as-daimon", "--project", project]) == 0
+    assert "the newest baton" in capsys.readouterr().out
+    # daimon's function ran, over the baton rows alone (`events_as`): no read of the events ledger
+    assert batons == [[]]
+    monkeypatch.undo()
+    _same(capsys, demo_store.root, "--project", project)

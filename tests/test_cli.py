@@ -151,7 +151,7 @@ def test_a_report_reads_the_kept_fold_and_prints_what_daimon_would(demo_store: d
     project = reader.resolve_project(str(demo_store.project))
     pad = [{"item_ref": f"o-pad{n:05d}", "status": "resolved", "note": "p" * 120, "source": "cli"} for n in range(2500)]
     assert store.append_events(pad, project_dir=project.target, writer=Writer.HUMAN)
-    item = next(i.id for i in reader.load_briefing(project, budget_up_to=None).items() if i.id)
+    item = next(i.id for i in reader.load_briefing(project).items() if i.id)
     assert store.append_event(item, "resolved", source="ui", project_dir=project.target, writer=Writer.HUMAN)
     ledger = view._bucket(project.target) / "events.jsonl"
     assert ledger.stat().st_size > kept_fold.KEEP_MIN_BYTES

@@ -25,6 +25,12 @@ def test_hits_exit_0_and_say_their_state(demo_store: demo.DemoStore, capsys) -> 
     assert code == 0 and "carried" in out and "Log every retry attempt" in out
 
 
+def test_a_state_is_said_once(demo_store: demo.DemoStore, capsys) -> None:
+    """A resolved hit reads "resolved", not "resolved (resolved)"; a detail that adds to it stays."""
+    code, out, _ = _run(capsys, "search", "Retry-After", "--project", str(demo_store.project))
+    assert code == 0 and "· resolved:" in out and "(resolved)" not in out
+
+
 def test_no_hit_exits_1(demo_store: demo.DemoStore, capsys) -> None:
     assert _run(capsys, "search", "zebra", "--project", str(demo_store.project))[0] == 1
     assert _run(capsys, "search", "", "--project", str(demo_store.project))[0] == 1

@@ -51,13 +51,18 @@ def write_private_json(target: Path, record: Any, *, prefix: str) -> bool:
     """Replace `target` with `record` as JSON, atomically and readable by its
     owner only (0600, in a 0700 folder). False, never an exception, when the
     file system says no: a cache that cannot be written is only a slower start."""
+    return write_private_bytes(target, json.dumps(record, separators=(",", ":")).encode(), prefix=prefix)
+
+
+def write_private_bytes(target: Path, data: bytes, *, prefix: str) -> bool:
+    """`write_private_json` for bytes already made."""
     try:
         target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=prefix, suffix=".tmp")
         try:
             os.fchmod(fd, 0o600)
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump(record, handle, separators=(",", ":"))
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
             os.replace(tmp, target)
         except BaseException:
             with contextlib.suppress(OSError):

@@ -14,6 +14,8 @@ from daimon_tui.models import Frozen
 VERB_WORDS = {"resolve": "resolved", "retract": "retracted", "restore": "restored", "undo": "restored",
               "reverify": "reverified", "forget": "forgotten"}
 DONE = ("applied", "partial")
+# The summary's words, in the order it lists them.
+WORDS = ("resolved", "retracted", "restored", "reverified", "forgotten", "kept")
 
 
 class ReviewSummary(Frozen):
@@ -36,7 +38,7 @@ class ReviewSummary(Frozen):
 
     def lines(self) -> list[str]:
         out = [f"Review of {self.project}" + (f" since {self.since}" if self.since else "")]
-        for word in ("resolved", "retracted", "restored", "reverified", "forgotten", "kept"):
+        for word in WORDS:
             ids = getattr(self, word)
             out.append(f"  {word:<11} {len(ids):>4}" + (f"  {', '.join(ids[:8])}" if ids else "")
                        + (" …" if len(ids) > 8 else ""))

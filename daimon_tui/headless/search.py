@@ -60,7 +60,7 @@ def write_plain(result: SearchResult, out: TextIO) -> None:
         if hit.shared_project and (hit.author, hit.shared_project) != group:
             out.write(f"{group_heading(hit)}:\n")
         group = (hit.author, hit.shared_project) if hit.shared_project else None
-        state = hit.state + (f" ({inert(hit.state_detail, limit=120)})" if hit.state_detail else "")
+        state = hit.state + (f" ({inert(hit.said_detail, limit=120)})" if hit.said_detail else "")
         where = " · ".join(inert(v, limit=60) for v in (hit.project_slug, hit.session_id, hit.created, hit.author) if v)
         handle = f" [{inert(hit.item_id)}]" if hit.item_id else ""
         out.write(f"- [{mark_label(hit.mark)}] {inert(hit.kind, limit=20)} · {state}: {inert(hit.text)}{handle}\n")

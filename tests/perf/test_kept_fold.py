@@ -19,7 +19,7 @@ from daimon_briefing import jsonl, store, view
 from daimon_briefing.surfaces import Writer
 
 from daimon_tui.store.demo import builder as demo
-from daimon_tui.store.judging import kept_fold, kept_fold_file, snapshot_share
+from daimon_tui.store.judging import kept_fold, kept_fold_check, kept_fold_file, snapshot_share
 from daimon_tui.store.read import reader
 
 FIELDS = ("forgotten", "quarantined", "resolutions", "corroborations", "health", "details", "closed",
@@ -196,9 +196,14 @@ def test_the_kept_file_holds_numbers_only_and_a_hostile_one_is_not_trusted(
     _assert_same(target, ids)
     cache = kept_fold_file.cache_file(os.path.abspath(ledger))
     record = json.loads(cache.read_text())
-    assert set(record) == {"format", "daimon", "size", "sha256", "winners", "witnesses", "refs", "tombstones", "seal"}
-    assert kept_fold.ref_key(ids[0]) in record["refs"] and ids[0] not in cache.read_text()
-    assert "secretword" not in cache.read_text() and "note" not in cache.read_text()
+    assert set(record) == {"format", "daimon", "size", "sha256", "winners", "witnesses", "refs", "tombstones",
+                           "corroborations", "seal"}
+    assert kept_fold.ref_key(ids[0]) in record["refs"] and kept_fold.ref_key(ids[0]) in record["witnesses"]
+    # ids and stamps only: daimon's corroboration fold names items and the sessions that witnessed them
+    folded = record["corroborations"]
+    assert set(folded["items"]) <= set(ids) and [folded["sessions"][n] for n in folded["items"][ids[0]][0]] == [
+        "S-secretword-0"]
+    assert "text secretword" not in cache.read_text() and "note" not in cache.read_text()
     assert oct(cache.stat().st_mode & 0o777) == "0o600"
 
     # offsets that do not start rows (not our file): ignored, daimon's fold stands
@@ -576,6 +581,171 @@ def test_a_sealed_fold_appended_to_stays_sealed_and_whole(project, monkeypatch) 
         _assert_same(target, ids)
     spans = kept_fold_file.load(key)
     assert spans is not None and spans.sealed and spans.size == ledger.stat().st_size
+
+
+# -- the corroboration fold kept with it (issue 29, points 1 and 5): a later open reads daimon's corroboration
+# fold back instead of parsing and folding every witness row again; held equal to daimon's own fold and
+# corroboration fold of the same store as it is, after appended rows (only the items they name are parsed and
+# folded again), and after a forged cache (found by the check, never used by a report)
+
+
+def _sealed_on_disk(target: str, ids: list[str], monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.setattr(kept_fold, "PERSIST_EVERY_BYTES", 0)
+    _write_every_kind(Path(target), ids, datetime(2026, 3, 1, 9, 0, tzinfo=UTC), "a")
+    _assert_same(target, ids)
+    key = os.path.abspath(view._bucket(target) / "events.jsonl")
+    spans = kept_fold_file.load(key)
+    assert spans is not None and spans.sealed and spans.corroborations
+    kept_fold.forget_held()  # a later run: the numbers and the corroboration fold from disk
+    return key
+
+
+class _Spy:
+    """Which items' witness rows were parsed, and how many rows daimon's corroboration fold was given."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.parsed: list[str] = []
+        self.folded: list[int] = []
+        parse, fold = kept_fold._parse_witnesses, kept_fold._original_fold_corroborations
+
+        def parsed(witnesses, data, item, starts):  # type: ignore[no-untyped-def]
+            self.parsed.append(item)
+            return parse(witnesses, data, item, starts)
+
+        def folded(rows):  # type: ignore[no-untyped-def]
+            self.folded.append(len(rows))
+            return fold(rows)
+
+        monkeypatch.setattr(kept_fold, "_parse_witnesses", parsed)
+        monkeypatch.setattr(kept_fold, "_original_fold_corroborations", folded)
+
+
+def test_a_later_open_reads_the_corroboration_fold_back_and_parses_no_witness_row(project, monkeypatch) -> None:
+    target, _ledger, ids = project
+    _sealed_on_disk(target, ids, monkeypatch)
+    spy = _Spy(monkeypatch)
+    store._all_forgotten_cache.clear()
+    with kept_fold.active():
+        kept = snapshot_share._original(target)
+    assert spy.parsed == [] and spy.folded == []  # nothing folded again: no row was appended
+    monkeypatch.undo()
+    _kept, full = _both(target)
+    assert kept.corroborations == full.corroborations and kept.corroborations
+    assert kept_fold.untrusted() == []  # sealed: loaded trusted
+
+
+def test_after_appended_rows_only_the_items_they_name_are_parsed_and_folded_again(project, monkeypatch) -> None:
+    target, _ledger, ids = project
+    _sealed_on_disk(target, ids, monkeypatch)
+    spy = _Spy(monkeypatch)
+    # a new witness of the first item, and a resolution (a demotion) of the second (daimon's write gate
+    # reads the ledger through the kept fold too: the second append folds the first onto it)
+    assert store.append_event(store.corroboration_ref(ids[0]), "corroborated-by:S-new", source="serializer",
+                              project_dir=target, writer=Writer.HUMAN)
+    assert store.append_event(ids[1], "resolved", source="ui", project_dir=target, writer=Writer.HUMAN)
+    kept_snap, _full = _both(target)
+    assert sorted(spy.parsed) == sorted([kept_fold.ref_key(ids[0]), kept_fold.ref_key(ids[1])])
+    # daimon's corroboration fold ran over those items' witness rows only, never the whole ledger's
+    whole = len(kept_fold._original_read(_ledger).rows)
+    assert spy.folded and max(spy.folded[:-1]) <= 4 < whole  # the last: daimon's own full snapshot in `_both`
+    monkeypatch.undo()
+    # daimon's own fold and corroboration fold of the same bytes
+    kept_snap, full = _both(target)
+    assert kept_snap.corroborations == full.corroborations and kept_snap.resolutions == full.resolutions
+    assert "S-new" in full.corroborations[ids[0]]["recorded"]
+    _assert_same(target, ids)
+    # and the next run, from what this one wrote
+    kept_fold.forget_held()
+    _assert_same(target, ids)
+
+
+def _forge(key: str, change) -> Path:  # type: ignore[no-untyped-def]
+    cache = kept_fold_file.cache_file(key)
+    record = json.loads(cache.read_text())
+    change(record)
+    cache.write_text(json.dumps(record))  # the seal no longer verifies
+    return cache
+
+
+def test_a_forged_corroboration_fold_is_never_a_reports_and_the_check_discards_it(project, monkeypatch) -> None:
+    target, ledger, ids = project
+    key = _sealed_on_disk(target, ids, monkeypatch)
+
+    def more_witnesses(record: dict) -> None:
+        folded = record["corroborations"]
+        folded["sessions"] += ["S-forged-1", "S-forged-2"]
+        entry = folded["items"][ids[1]]
+        entry[0] = sorted({*entry[0], len(folded["sessions"]) - 2, len(folded["sessions"]) - 1})
+
+    cache = _forge(key, more_witnesses)
+    # a report never answers from it: daimon's full read (and a sealed fold of it) instead
+    with kept_fold.sealed_only():
+        kept, full = _both(target)
+        assert kept.corroborations == full.corroborations
+    kept_fold.forget_held()
+    cache = _forge(key, more_witnesses)
+    kept, full = _both(target)  # the app: loaded unchecked, never called confirmed until checked
+    assert "S-forged-1" in kept.corroborations[ids[1]]["recorded"]  # what the forgery does, unchecked
+    assert kept_fold.untrusted() == [key]
+    [why] = kept_fold_check.check(reader.resolve_project(target)).discarded
+    assert str(ledger) in why and "corroboration counts differ" in why and not cache.exists()
+    kept, full = _both(target)
+    assert kept.corroborations == full.corroborations and kept_fold.untrusted() == []
+
+
+def test_witness_offsets_filed_under_another_item_are_never_folded(project, monkeypatch) -> None:
+    target, _ledger, ids = project
+    key = _sealed_on_disk(target, ids, monkeypatch)
+
+    def swapped(record: dict) -> None:
+        groups = record["witnesses"]
+        first, second = kept_fold.ref_key(ids[0]), kept_fold.ref_key(ids[1])
+        groups[first], groups[second] = groups[second], groups[first]
+
+    # the check finds it (its rows parsed whole: not where the file says)
+    _forge(key, swapped)
+    _both(target)
+    [why] = kept_fold_check.check(reader.resolve_project(target)).discarded
+    assert "a witness offset does not start its row" in why
+    _assert_same(target, ids)
+    # an appended witness of the first item: its rows are parsed, found not its own: daimon's full read
+    kept_fold.forget_held()
+    _forge(key, swapped)
+    assert store.append_event(store.corroboration_ref(ids[0]), "corroborated-by:S-new", source="serializer",
+                              project_dir=target, writer=Writer.HUMAN)
+    _assert_same(target, ids)
+
+
+def test_a_corroboration_fold_naming_free_text_is_not_written(project, monkeypatch) -> None:
+    target, _ledger, ids = project
+    monkeypatch.setattr(kept_fold, "PERSIST_EVERY_BYTES", 0)
+    _write_every_kind(Path(target), ids, datetime(2026, 3, 1, 9, 0, tzinfo=UTC), "a")
+    assert store.append_event(store.corroboration_ref("a private note"), "corroborated-by:S-1", source="serializer",
+                              project_dir=target, writer=Writer.HUMAN)
+    _assert_same(target, ids)
+    key = os.path.abspath(view._bucket(target) / "events.jsonl")
+    assert "private note" not in kept_fold_file.cache_file(key).read_text()
+    spans = kept_fold_file.load(key)
+    assert spans is not None and spans.corroborations is None
+    kept_fold.forget_held()
+    _assert_same(target, ids)  # every witness row parsed and folded, as before
+
+
+@pytest.mark.parametrize("hostile", [
+    {"sessions": ["S-1"], "items": {"a": [[1], None, None]}},  # an index past the sessions
+    {"sessions": ["S-1"], "items": {"a": [[True], None, None]}},  # not an int
+    {"sessions": ["S-1"], "items": {"a": [[0, 0], None, None]}},  # a session twice
+    {"sessions": ["S-1", "S-2"], "items": {"a": [[0], [1], None]}},  # an origin it never recorded
+    {"sessions": ["S-1"], "items": {"a": [[0], None]}},  # not a triple
+    {"sessions": [3], "items": {}},
+    ["not", "a", "fold"],
+])
+def test_a_corroboration_fold_on_disk_that_is_not_ours_is_never_read(project, monkeypatch, hostile) -> None:
+    target, _ledger, ids = project
+    key = _sealed_on_disk(target, ids, monkeypatch)
+    _forge(key, lambda record: record.update(corroborations=hostile))
+    assert kept_fold_file.load(key) is None
+    _assert_same(target, ids)  # daimon's full read, and a fold of it kept again
 
 
 # -- the fold's shortcut: only rows at a ref's latest stamp are folded by daimon (issue 29, point 1)

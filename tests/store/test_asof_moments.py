@@ -5,6 +5,7 @@ keeps that session's own write rows, and reads TIME with the `@` box's parser.""
 from __future__ import annotations
 
 import json
+import os
 from datetime import timedelta
 from pathlib import Path
 
@@ -237,3 +238,22 @@ def test_as_of_names_a_session_whose_signed_bytes_no_pointer_keeps() -> None:
             assert [d.message for d in cut.diagnostics if "no pointer keeps the bytes it had then" in d.message]
         with history.as_of(ref, stamp(after)) as cut:
             assert [d.message for d in cut.diagnostics if "no pointer keeps the signed bytes" in d.message]
+
+
+def test_a_forgets_rewrite_is_not_when_a_session_was_written(tmp_path: Path) -> None:
+    """A store without receipts: the session file's mtime is all that says when
+    it was written, until a forget scrubs it minutes later. That mtime is the
+    forget's (its tombstone's time), not the capture's: the session stood
+    before it (found by the differential test in a team HOME, where the as-of
+    copy dropped the session and showed the one before)."""
+    from daimon_tui.store.read.asof import written_at
+
+    created = demo.DEMO_NOW - timedelta(hours=1)
+    scrub = created + timedelta(minutes=10)
+    path = tmp_path / "S-01.json"
+    path.write_text("{}", encoding="utf-8")
+    os.utime(path, (scrub.timestamp(), scrub.timestamp()))
+    assert written_at(path, stamp(created)) == stamp(scrub)  # no forget known: the mtime is the write
+    assert written_at(path, stamp(created), rewrites=(stamp(scrub),)) == stamp(created)
+    # a forget long before the file changed says nothing about this mtime
+    assert written_at(path, stamp(created), rewrites=(stamp(created - timedelta(days=1)),)) == stamp(scrub)

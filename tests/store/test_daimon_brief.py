@@ -87,7 +87,7 @@ def test_json_carries_handoff_split_and_order(budget_store, capsys) -> None:
 
 
 def test_first_paint_leaves_the_split_unknown(budget_store) -> None:
-    briefing = reader.load_briefing(project_ref(budget_store), budget_up_to=0)
+    briefing = reader.load_briefing(project_ref(budget_store), budgeted=False)
     assert all(i.briefed is None for i in briefing.items())
     assert all(s.briefed_count() is None for s in briefing.sections)
     assert briefing.handoff is None  # the light read leaves the events ledger to the confirming one
@@ -178,30 +178,25 @@ def test_as_daimon_to_a_terminal_is_inert() -> None:
     assert "\x1b" not in to_terminal.getvalue() and "\u202e" not in to_terminal.getvalue()
 
 
-def test_past_the_slow_allocators_size_the_split_is_still_daimons(budget_store, capsys) -> None:
-    """Our allocator decides at any size: the interactive read's limit binds
-    only daimon's own quadratic one (safe mode)."""
+def test_at_any_size_the_split_is_daimons(budget_store, capsys) -> None:
+    """Our allocator decides at any size: no item count leaves the split unknown."""
     printed = _daimon_cli_output(budget_store, capsys)
-    briefing = reader.load_briefing(project_ref(budget_store), budget_up_to=5)
-    assert not any("is not computed here" in n.message for n in briefing.notes)
+    briefing = reader.load_briefing(project_ref(budget_store))
     left_out = [i for i in briefing.items() if i.briefed is False]
     briefed = [i for i in briefing.items() if i.briefed]
     assert left_out and briefed
     assert all(i.briefed_line in printed for i in briefed) and all(i.text not in printed for i in left_out)
 
 
-def test_in_safe_mode_past_the_slow_allocators_size_the_split_is_left_unknown_and_said(
-        budget_store, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_in_safe_mode_the_split_is_off_and_said(budget_store, monkeypatch: pytest.MonkeyPatch) -> None:
     from daimon_tui.store.daimon_api import mode
 
     monkeypatch.setenv(mode.ENV_SAFE, "1")
     mode.set_current(None)
     try:
-        briefing = reader.load_briefing(project_ref(budget_store), budget_up_to=5)
+        briefing = reader.load_briefing(project_ref(budget_store))
         assert all(i.briefed is None for i in briefing.items())
-        assert any("is not computed here in safe mode" in n.message for n in briefing.notes)
-        exact = reader.load_briefing(project_ref(budget_store), budget_up_to=None)  # daimon's own allocator
-        assert any(i.briefed is False for i in exact.items())
+        assert any("is off in safe mode" in n.message for n in briefing.notes)
     finally:
         monkeypatch.delenv(mode.ENV_SAFE)
         mode.set_current(None)

@@ -178,6 +178,21 @@ def test_a_mode_decided_again_after_our_swaps_judges_daimons_own_functions(fresh
     assert not mode.current().safe, mode.current().why()
 
 
+def test_a_mode_decided_under_a_frozen_clock_is_full_mode(monkeypatch: pytest.MonkeyPatch, fresh_mode: None) -> None:
+    """A test's (or the demo's) clock swapped into daimon's store is still daimon's
+    clock: a mode decided then is not safe mode for the rest of the process (a
+    snapshot test froze the clock, and every later test in the run opened in safe mode)."""
+    from datetime import datetime
+
+    from daimon_briefing import store
+
+    class _FrozenClock(datetime):
+        pass
+
+    monkeypatch.setattr(store, "datetime", _FrozenClock)
+    assert not mode.current().safe, mode.current().why()
+
+
 def test_retract_is_refused_in_safe_mode_with_the_reason(monkeypatch: pytest.MonkeyPatch, fresh_mode: None) -> None:
     monkeypatch.setenv(mode.ENV_SAFE, "1")
     guard = verbs.StoreGuard(ledgers={"events.jsonl": "ok", "trust.jsonl": "ok"},

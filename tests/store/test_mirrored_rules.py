@@ -175,7 +175,7 @@ def test_audit_vocabulary_is_daimons() -> None:
         assert code in written or f'"{code}"' in source, code
     # daimon's cheap receipt answer, as its docstring lists it: each has a row in the agreement table
     listed = set(re.findall(r'"([a-z]+)"', (view.receipt_state.__doc__ or "").split("}", 1)[0])) - {"state", "detail"}
-    assert listed == set(audit_read._AGREES)
+    assert listed == set(audit_read._AGREES) == audit_read._DAIMON_STATES
 
 
 def test_the_decide_queue_explains_every_kind_daimon_queues() -> None:

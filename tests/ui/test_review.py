@@ -206,7 +206,13 @@ async def test_a_verb_marks_reviewed_and_quitting_after_it_shows_the_summary(dem
         await settle(pilot)
         assert isinstance(app.screen, ReviewSummaryScreen)
         assert app.screen.summary.resolved == (target.id,)
-        assert "resolved" in str(app.screen.query_one("Static").render())
+        shown = str(app.screen.query_one("Static").render())
+        assert "resolved" in shown
+        # the person reads what they did and what is left, not ids alone; the project by its name
+        assert target.text[:30] in shown
+        still_new = app.screen.summary.left[0][0]
+        assert screen.review.confirmed.find(still_new).text[:30] in shown
+        assert f"Review of {screen.project.name}" in shown and screen.project.slug not in shown
         await pilot.press("q")
         await settle(pilot)
     assert app.return_code == 0

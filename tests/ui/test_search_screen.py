@@ -204,6 +204,18 @@ def test_stored_text_is_shown_inert() -> None:
     assert "[link=http://a]q[/link]" in detail and "superseded by [red]r-2[/red]" in detail
 
 
+def test_the_hits_columns_line_up_whatever_each_hits_mark() -> None:
+    """`[? unverified]` is wider than `[~ inferred]`: the kind, state and text
+    columns still start at the same place on every row."""
+    from daimon_tui.ui.screens.search import hit_entries
+
+    hits = [SearchHit(item_id=f"r-{n}", text="the text", kind="decision", mark=mark, state="carried")
+            for n, mark in enumerate(("inferred", "untagged", "verbatim", "unverified-verbatim"))]
+    rows = [entry.prompt.plain for entry in hit_entries(hits, set())]
+    assert len({row.index("decision") for row in rows}) == 1, rows
+    assert len({row.index("the text") for row in rows}) == 1, rows
+
+
 def test_search_snapshot(snap_compare, demo_store: demo.DemoStore) -> None:
     app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
 

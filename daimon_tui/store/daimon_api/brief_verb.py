@@ -22,10 +22,17 @@ When every run prints the same bytes and exit code, the program's answer
 never reaches the text and that text is daimon's; otherwise `NotReproducible`
 names the claims whose answer changes it.
 
+The baton: daimon's verb reads it with `store.active_handoff`, which reads
+every row of the events ledger (most of a warm `--as-daimon` on a year of
+memory). The caller may give a reader of the same answer (`handoff`: daimon's
+own `active_handoff` run over the rows that spell `handoff`), swapped in for
+the length of the call and handed daimon's own function for what it cannot
+tell from those rows.
+
 Private daimon names, all in this module (contract `brief_verb.verb`):
 `cli.brief._cmd_brief.__wrapped__`, `effects_commit.Pending`,
-`worldcheck._KNOWN_STATES`, and run-time swaps of `worldcheck._run_probes` and `worldcheck._remote_state` for the
-length of one call.
+`worldcheck._KNOWN_STATES`, and run-time swaps of `worldcheck._run_probes`, `worldcheck._remote_state` and
+`store.active_handoff` for the length of one call.
 """
 
 from __future__ import annotations
@@ -36,10 +43,10 @@ import io
 import itertools
 import json
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, NamedTuple
 
-from daimon_briefing import config, effects_commit, jsonl, view, worldcheck
+from daimon_briefing import config, effects_commit, jsonl, store, view, worldcheck
 
 from daimon_tui.store.daimon_api import mode
 
@@ -59,6 +66,10 @@ class Printed(NamedTuple):
 
 
 _swap = threading.Lock()
+# daimon's baton read, taken before any swap: a `handoff` given to `brief` gets it for what it cannot answer
+daimon_active_handoff = store.active_handoff
+# (project_dir, daimon's `active_handoff`) -> daimon's answer
+Baton = Callable[[Any, Callable[[Any], Any]], Any]
 
 def _outputs() -> tuple[str, ...]:
     """Every output a world-check program can give that daimon's parsers accept:
@@ -82,9 +93,10 @@ def _answers(probe: Any) -> tuple[Any, ...]:
 
 
 @contextlib.contextmanager
-def _answered(table: Mapping[Any, Any], asked: dict[Any, Any]) -> Iterator[None]:
+def _answered(table: Mapping[Any, Any], asked: dict[Any, Any], handoff: Baton | None = None) -> Iterator[None]:
     """World-check probes answered from `table` (absent: unanswered) and
-    collected in `asked`; the GitHub-remote question answered yes. Nothing starts."""
+    collected in `asked`; the GitHub-remote question answered yes. Nothing starts.
+    The baton read by `handoff`, when given."""
 
     def run(probes: dict, cwd: Any = None, deadline: Any = None, why: Any = None) -> dict:
         asked.update(probes)
@@ -93,20 +105,27 @@ def _answered(table: Mapping[Any, Any], asked: dict[Any, Any]) -> Iterator[None]
     def remote_state(project: Any) -> str:
         return "github"  # "no-remote" and "git-failed" read as every `gh` probe unanswered
 
+    def baton(project_dir: Any = None) -> Any:
+        assert handoff is not None
+        return handoff(project_dir, daimon_active_handoff)
+
     with _swap:
-        original = worldcheck._run_probes, worldcheck._remote_state
+        original = worldcheck._run_probes, worldcheck._remote_state, store.active_handoff
         worldcheck._run_probes, worldcheck._remote_state = run, remote_state
+        if handoff is not None:
+            store.active_handoff = baton
         try:
             yield
         finally:
-            worldcheck._run_probes, worldcheck._remote_state = original
+            worldcheck._run_probes, worldcheck._remote_state, store.active_handoff = original
 
 
-def _run(args: argparse.Namespace, table: Mapping[Any, Any], asked: dict[Any, Any]) -> Printed:
+def _run(args: argparse.Namespace, table: Mapping[Any, Any], asked: dict[Any, Any],
+         handoff: Baton | None = None) -> Printed:
     from daimon_briefing.cli import brief as cli_brief  # ~70 ms: only when asked
 
     out, err = io.StringIO(), io.StringIO()
-    with _answered(table, asked), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+    with _answered(table, asked, handoff), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:
             rc = cli_brief._cmd_brief.__wrapped__(args, effects_commit.Pending())
         except (jsonl.Refused, view.ScopeRefused) as exc:  # as daimon's `main` reports them
@@ -128,23 +147,27 @@ def _asked_of(key: Any) -> str:
     return f"a program about {cls} {target}"
 
 
-def brief(project_path: str | None = None, slug: str | None = None, *, team: bool = False) -> Printed:
+def brief(project_path: str | None = None, slug: str | None = None, *, team: bool = False,
+          handoff: Baton | None = None) -> Printed:
     """What `daimon brief [--project PATH | --slug SLUG] [--team]` prints
     (plain) and returns. Raises NotReproducible when that depends on what a
-    program or the network answers."""
+    program or the network answers. `handoff(project_dir, daimons)`: daimon's
+    `store.active_handoff(project_dir)` answered another way (`daimons` is
+    daimon's own), for every run of the verb."""
     mode.require(_VERB)
     if config.llm_briefing():
         raise NotReproducible("daimon's LLM briefing is on (DAIMON_LLM_BRIEFING): its text is not reproducible offline")
     args = argparse.Namespace(project=project_path, slug=slug, team=team, global_fallback=False, label=False,
                               auto=False)
     asked: dict[Any, Any] = {}
-    printed = _run(args, {}, asked)
+    printed = _run(args, {}, asked, handoff)
     if not asked:
         return printed
     keys = list(asked)
     choices = {key: _answers(asked[key])[1:] for key in keys}
     # Each claim's answers alone first (few runs, and they name the claim), then every combination.
-    changes = [key for key in keys if any(_run(args, {key: value}, {}) != printed for value in choices[key])]
+    changes = [key for key in keys if any(_run(args, {key: value}, {}, handoff) != printed
+                                          for value in choices[key])]
     if changes:
         raise NotReproducible(
             f"daimon's world-check would ask {', '.join(_asked_of(k) for k in changes)} "
@@ -159,7 +182,7 @@ def brief(project_path: str | None = None, slug: str | None = None, *, team: boo
             "too many answers to rule out that some together change the text; not reproducible offline")
     for values in itertools.product(*((None, *choices[key]) for key in keys)):
         table = {key: value for key, value in zip(keys, values, strict=True) if value is not None}
-        if len(table) > 1 and _run(args, table, {}) != printed:
+        if len(table) > 1 and _run(args, table, {}, handoff) != printed:
             raise NotReproducible(
                 f"daimon's world-check would ask {', '.join(_asked_of(k) for k in table)} (DAIMON_WORLDCHECK "
                 "is on), and their answers together change what `daimon brief` prints: not reproducible offline")

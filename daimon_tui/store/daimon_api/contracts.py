@@ -127,6 +127,16 @@ def _value(where: str, expected: Any) -> Callable[[], None]:
     return check
 
 
+def _store_clock() -> None:
+    """daimon's store takes the time from its module's `datetime` class (a clock
+    swapped in for a test or the demo is still one: a subclass)."""
+    import datetime as dt
+
+    clock = _get("daimon_briefing.store:datetime")
+    if not (isinstance(clock, type) and issubclass(clock, dt.datetime)):
+        raise Broken(f"store.datetime is {clock!r}, we rely on the datetime class")
+
+
 def _fields(where: str, names: str) -> Callable[[], None]:
     """A dataclass (or named tuple) with at least these fields (or properties)."""
 
@@ -471,7 +481,7 @@ CONTRACTS: tuple[Contract, ...] = (
                   _signature("daimon_briefing.trust:_evidence", "values"), _trust_rules)),
     Contract("writing.demo-clock", "writing", "store.datetime",
              "daimon's store reads the time through its module's `datetime`", "the demo store's dates",
-             _value("daimon_briefing.store:datetime.__name__", "datetime")),
+             _store_clock),
     # -- recall ----------------------------------------------------------------
     Contract("recall.generation", "recall", "recall._ensure_fresh, recall._touch_once, store._forgotten_walk",
              "recall's freshness check and the forget walk can be answered again while their sources stand",
@@ -534,7 +544,7 @@ CONTRACTS: tuple[Contract, ...] = (
              "briefing._is_flagged, _is_carried, _stale_days_of, _item_age_days, _decision_floor, _split_decisions, "
              "_collapse_panel, _rank_pcts, _sel_line, Selection._lines and the drop order's constants",
              "daimon's allocator's terms, constants and rank percentiles are what our allocator orders by",
-             "the briefed split past a few hundred items",
+             "the briefed split's own fast allocator",
              _all(_signature("daimon_briefing.briefing:_is_flagged", "item"),
                   _signature("daimon_briefing.briefing:_is_carried", "item"),
                   _signature("daimon_briefing.briefing:_stale_days_of", "item"),
@@ -550,7 +560,7 @@ CONTRACTS: tuple[Contract, ...] = (
     # -- brief_verb -------------------------------------------------------------
     Contract("brief_verb.verb", "brief_verb",
              "cli.brief._cmd_brief (its body under `committing`), effects_commit.Pending, worldcheck._run_probes, "
-             "worldcheck._remote_state, worldcheck._KNOWN_STATES",
+             "worldcheck._remote_state, worldcheck._KNOWN_STATES, store.active_handoff (swapped for one call)",
              "daimon's brief verb runs with an effects collector nobody commits; the world-check's programs "
              "(`git remote -v`, `gh`, the receipt signer) are answered from a table, never started; each probe "
              "carries the parser of its program's output",
@@ -560,6 +570,7 @@ CONTRACTS: tuple[Contract, ...] = (
                   _signature("daimon_briefing.effects_commit:Pending.add", "self more"),
                   _signature("daimon_briefing.worldcheck:_run_probes", "probes cwd deadline why"),
                   _signature("daimon_briefing.worldcheck:_remote_state", "project"),
+                  _signature("daimon_briefing.store:active_handoff", "project_dir"),
                   _fields("daimon_briefing.worldcheck:Probe", "argv stdin parse"), _gh_states)),
 )
 

@@ -164,7 +164,7 @@ def provisional_briefing(project: ProjectRef, now: float | None = None) -> Brief
     snap = light_snapshot(project, cached)
     with snapshot_share.substitute(snap):
         # daimon's budget waits for the confirming read (it needs the whole fold).
-        painted = reader.load_briefing(project, now, budget_up_to=0)
+        painted = reader.load_briefing(project, now, budgeted=False)
     if painted.state != "unavailable":
         # the baton leads the header: in the first frame, so nothing moves when daimon confirms
         painted = painted.model_copy(update={"handoff": first_handoff(project)})

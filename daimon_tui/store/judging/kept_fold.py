@@ -14,10 +14,15 @@ What is kept, per ledger: the byte size read so far (a line boundary), the
 sha256 of those bytes, and where the kept rows start. In memory the rows
 themselves; on disk (`kept_fold_file`) only the numbers, never a row: the
 rows are read back from the ledger's own bytes, and only when those bytes
-still hash the same. While the ledger's stat key (daimon's own memo key,
-ctime included) has not moved since, the bytes are not hashed again. A
-ledger that grew: daimon's `jsonl.read` judges the appended bytes alone
-(`tail_bytes`), and they are folded onto the kept rows. Anything else
+still hash the same. Also kept: daimon's corroboration fold of the witness
+rows (ids and stamps only). With it, a later run reads back only the
+winners; an item's witness rows are parsed when an appended row names that
+item (its entry is folded again from them) or when the fold is checked, so
+a later open costs the bytes appended, not the ~100,000 witness rows.
+While the ledger's stat key (daimon's own memo key, ctime included) has
+not moved since, the bytes are not hashed again. A ledger that grew:
+daimon's `jsonl.read` judges the appended bytes alone (`tail_bytes`), and
+they are folded onto the kept rows. Anything else
 (shrunk, rewritten by forget or repair, a prefix that is not
 every-line-a-row, a cache file that is not ours) is daimon's full read.
 
@@ -103,7 +108,10 @@ class KeptRows(list):
     """An events ledger's rows reduced to those its folds can tell apart:
     each ref's winner first, then the other witness rows. Itself a valid
     input to every fold (a non-winner after its ref's winner never displaces
-    it); the two folds that know this type take only the part they need."""
+    it); the two folds that know this type take only the part they need.
+    A fold read back from disk with its corroboration fold holds only the
+    witness rows parsed so far: `fold_corroborations` is answered from the
+    kept fold's, never from these rows."""
 
     def __init__(self, winners: list[dict], witnesses: list[dict], kept: _Kept | None = None) -> None:
         seen = {id(row) for row in winners}
@@ -145,6 +153,9 @@ class _Kept:
     corroborations: dict | None = None
     # where each row that may be a tombstone starts (file order); None: unknown
     tombstones: list[int] | None = field(default_factory=list)
+    # an item's ref hash -> where its witness rows start, not parsed yet (read
+    # back from disk with `corroborations`: parsed when a row names the item)
+    unparsed: dict[str, list[int]] = field(default_factory=dict)
     # the file's stat key when its bytes last hashed to `digest` at exactly
     # `size`: while it stands, nothing was written (a write moves ctime)
     verified: tuple | None = field(default=None, compare=False)
@@ -160,10 +171,24 @@ class _Kept:
         return self._rows
 
     def absorb(self, rows: list[dict], starts: list[int], size: int, digest: str,
-               folded: dict | None = None) -> _Kept:
+               folded: dict | None = None, prefix: bytes | None = None) -> _Kept:
         """This fold with `rows` (lines starting at `starts`) appended;
         `folded`: daimon's fold of `rows` (keys kept), when this one is empty
-        and that fold was already made."""
+        and that fold was already made; `prefix`: the verified bytes this
+        fold covers, to parse the witness rows of the items `rows` name.
+        Raises `Unplaced` when such rows cannot be parsed from it."""
+        witnesses = dict(self.witnesses)
+        unparsed = self.unparsed
+        wanted: set[str] = set()
+        if unparsed:  # one hash per item the rows name
+            named = {_item_of(key) for key in map(_witness_key, rows) if key is not None}
+            wanted = {ref_key(item) for item in named} & unparsed.keys()
+        if wanted:
+            if prefix is None:
+                raise Unplaced("the witness rows of an appended item are not parsed")
+            unparsed = dict(unparsed)
+            for item in wanted:
+                _parse_witnesses(witnesses, prefix, item, unparsed.pop(item))
         placed = starts if len(starts) == len(rows) else [-1] * len(rows)  # -1: line unknown
         # `_fold` is per ref: only the refs the rows name are folded again, each
         # from its kept winner, and the rest stay (in the same order a fold of
@@ -177,7 +202,6 @@ class _Kept:
             folded = latest_per_ref([row for _at, row in before] + rows, keys=True)
         for ref, row in folded.items():
             winners[ref] = (at.get(id(row), -1), row)
-        witnesses = dict(self.witnesses)
         for row, start in zip(rows, placed, strict=True):
             _witness(witnesses, row, start)
         refs = None
@@ -197,7 +221,27 @@ class _Kept:
             tombstones = self.tombstones + [start for row, start in zip(rows, starts, strict=True)
                                             if _may_be_tombstone(row)]
         return _Kept(size, digest, winners, witnesses, refs, self._refold(witnesses, rows), tombstones,
-                     trusted=self.trusted)
+                     unparsed, trusted=self.trusted)
+
+    def whole(self, data: bytes) -> _Kept:
+        """This fold with every witness row parsed from `data` (the verified
+        bytes it covers); raises `Unplaced` when one is not where it is kept."""
+        if not self.unparsed:
+            return self
+        witnesses = dict(self.witnesses)
+        for item, starts in self.unparsed.items():
+            _parse_witnesses(witnesses, data, item, starts)
+        return dataclasses.replace(self, witnesses=witnesses, unparsed={})
+
+    def witness_groups(self) -> dict[str, list[int]]:
+        """Where the witness rows start, by item (what `kept_fold_file` keeps)."""
+        groups = {item: list(starts) for item, starts in self.unparsed.items()}
+        by_item: dict[str, list[int]] = {}
+        for key, (at, _row) in self.witnesses.items():
+            by_item.setdefault(_item_of(key), []).append(at)
+        for item, starts in by_item.items():  # one hash per item, not per row
+            groups.setdefault(ref_key(item), []).extend(starts)
+        return groups
 
     def _refold(self, witnesses: dict[tuple, tuple[int, dict]], rows: list[dict]) -> dict | None:
         """The corroboration fold after `rows`, from this one's: the items the
@@ -313,6 +357,29 @@ def _item_of(key: tuple) -> str:
     return ref[len(_CORROBORATION_PREFIX):] if len(key) == 2 else ref
 
 
+def _item_key(key: tuple) -> str:
+    """How the item a witness key's row counts for is named on disk."""
+    return ref_key(_item_of(key))
+
+
+class Unplaced(ValueError):
+    """A kept witness row is not where the kept fold says (not our file)."""
+
+
+def _parse_witnesses(witnesses: dict[tuple, tuple[int, dict]], data: bytes, item: str, starts: list[int]) -> None:
+    """Add the witness rows of `item` (its ref hash), whose lines start at
+    `starts` in `data`, to `witnesses`; `Unplaced` when a start is not a
+    line's, or its row is not a witness of that item, or one seen already."""
+    parsed = _rows_at(data, sorted(starts), len(data))
+    if parsed is None:
+        raise Unplaced(f"a witness offset of {item} does not start a row")
+    for start, row in parsed.items():
+        key = _witness_key(row)
+        if key is None or _item_key(key) != item or key in witnesses:
+            raise Unplaced(f"the row at {start} is not a witness of {item}")
+        witnesses[key] = (start, row)
+
+
 def _witness(witnesses: dict[tuple, tuple[int, dict]], row: dict, start: int) -> None:
     key = _witness_key(row)
     if key is None:
@@ -371,14 +438,16 @@ def _full(path: Path, key: str) -> jsonl.Read:
 
 
 def _build(key: str, data: bytes, read: jsonl.Read, verified: tuple, folded: dict | None = None,
-           persist: bool = True) -> _Kept | None:
+           persist: bool = True, corroborations: dict | None = None) -> _Kept | None:
     """Keep the fold of `read` (daimon's read of exactly `data`, every line a
-    row); `folded`: daimon's fold of its rows (keys kept), when already made."""
+    row); `folded`: daimon's fold of its rows (keys kept), `corroborations`
+    its corroboration fold, when already made."""
     starts = _line_starts(data, 0)
     if len(starts) != len(read.rows):
         return None
     kept = _Kept(0, "").absorb(read.rows, starts, len(data), hashlib.sha256(data).hexdigest(), folded)
     kept.verified = verified
+    kept.corroborations = corroborations
     _keep(key, kept, persist=persist)
     return kept
 
@@ -407,7 +476,8 @@ class _Pending:
     corroborations: dict | None = None  # daimon's `fold_corroborations` of the rows, once made
 
     def build(self, key: str) -> _Kept | None:
-        return _build(key, self.data, self.read, self.stat_key, self.winners, persist=False)
+        return _build(key, self.data, self.read, self.stat_key, self.winners, persist=False,
+                      corroborations=self.corroborations)
 
 
 def _grow_pending(path: Path, key: str, pending: _Pending) -> _Pending | None:
@@ -564,7 +634,10 @@ def _extend(path: Path, key: str, kept: _Kept | kept_fold_file.Spans) -> jsonl.R
             tail.health is Health.UNREADABLE and tail.detail != "garbage"):
         return None
     starts = _line_starts(rest, kept.size)
-    grown = kept.absorb(tail.rows, starts, 0, "")
+    try:
+        grown = kept.absorb(tail.rows, starts, 0, "", prefix=prefix)
+    except Unplaced:
+        return None  # our cache is wrong: daimon's full read decides
     if tail.health is Health.OK and rest.endswith(b"\n") and len(starts) == len(tail.rows):
         digest = hashlib.sha256(prefix + rest).hexdigest()
         grown = dataclasses.replace(grown, size=kept.size + len(rest), digest=digest)
@@ -787,7 +860,7 @@ def _rebuild(spans: kept_fold_file.Spans, prefix: bytes) -> _Kept | None:
     """The kept fold at the offsets on disk, its rows read from the ledger's
     verified bytes `prefix`; None when an offset is not the start of a row of
     the kind it is kept for (not our file)."""
-    parsed = _rows_at(prefix, sorted({*spans.winners, *spans.witnesses}), spans.size)
+    parsed = _rows_at(prefix, sorted(spans.winners), spans.size)
     if parsed is None:
         return None
     kept = _Kept(spans.size, spans.digest, refs=dict(spans.refs), tombstones=list(spans.tombstones),
@@ -798,12 +871,16 @@ def _rebuild(spans: kept_fold_file.Spans, prefix: bytes) -> _Kept | None:
         if not ref or ref in kept.winners:
             return None
         kept.winners[ref] = (start, row)
-    for start in spans.witnesses:
-        row = parsed[start]
-        wkey = _witness_key(row)
-        if wkey is None or wkey in kept.witnesses:
-            return None
-        kept.witnesses[wkey] = (start, row)
+    if spans.corroborations is not None:
+        # each item's witness rows wait until an appended row names it (or the check)
+        kept.corroborations = spans.corroborations
+        kept.unparsed = {item: list(starts) for item, starts in spans.witnesses.items()}
+        return kept
+    try:
+        for item, starts in spans.witnesses.items():
+            _parse_witnesses(kept.witnesses, prefix, item, starts)
+    except Unplaced:
+        return None
     return kept
 
 
@@ -839,10 +916,14 @@ def _keep(key: str, kept: _Kept, *, grown: bool = False, persist: bool = True) -
 def _persist(key: str, kept: _Kept) -> None:
     """`kept`'s numbers on disk (`kept_fold_file`), when every kept row's line is placed."""
     winners = tuple(at for at, _row in kept.winners.values())
-    witnesses = tuple(at for at, _row in kept.witnesses.values())
-    if kept.refs is None or kept.tombstones is None or min((*winners, *witnesses), default=0) < 0:
+    witnesses = kept.witness_groups()
+    if (kept.refs is None or kept.tombstones is None
+            or min((*winners, *(at for starts in witnesses.values() for at in starts)), default=0) < 0):
         return  # a row whose line we could not place: kept in memory only
-    spans = kept_fold_file.Spans(kept.size, kept.digest, winners, witnesses, kept.refs, kept.tombstones)
+    if kept.corroborations is None:  # every witness row is parsed (`unparsed` comes only with it)
+        kept.corroborations = _original_fold_corroborations(kept.rows().witnesses)
+    spans = kept_fold_file.Spans(kept.size, kept.digest, winners, witnesses, kept.refs, kept.tombstones,
+                                 kept.corroborations)
     if kept_fold_file.save(key, spans, sealed=kept.trusted):
         _persisted[key] = kept.size
 
@@ -852,13 +933,16 @@ def _persist(key: str, kept: _Kept) -> None:
 
 def _same(kept: _Kept, fresh: _Kept) -> bool:
     """Whether two folds of the same bytes answer alike: each ref's winner,
-    each witness row, each ref's rows and the possible tombstones."""
+    each witness row (`kept` whole), each ref's rows, the possible tombstones
+    and the corroboration fold kept with them."""
     def rows(held: dict) -> dict:
         return {key: row for key, (_at, row) in held.items()}
 
     return (rows(kept.winners) == rows(fresh.winners) and rows(kept.witnesses) == rows(fresh.witnesses)
             and (kept.refs is None or kept.refs == fresh.refs)
-            and (kept.tombstones is None or kept.tombstones == fresh.tombstones))
+            and (kept.tombstones is None or kept.tombstones == fresh.tombstones)
+            and (kept.corroborations is None
+                 or kept.corroborations == _original_fold_corroborations(fresh.rows().witnesses)))
 
 
 def untrusted() -> list[str]:
@@ -892,7 +976,11 @@ def check_against_full(key: str) -> str | None:
     fresh = _fold_in_blocks(data, digest)
     if fresh is None:
         return None
-    if _same(kept, fresh):
+    try:
+        whole = kept.whole(data)
+    except Unplaced:
+        whole = None
+    if whole is not None and _same(whole, fresh):
         kept.trusted = True
         with contextlib.suppress(Exception):  # sealed now: the next run need not check it again
             _persist(key, kept)
@@ -902,8 +990,9 @@ def check_against_full(key: str) -> str | None:
             del _held[key]
         _persisted.pop(key, None)
     kept_fold_file.discard(key)
+    why = "a witness offset does not start its row" if whole is None else _difference(whole, fresh)
     return (f"the kept fold of {path} (our cache) did not match daimon's full fold of the same bytes "
-            f"({_difference(kept, fresh)}): discarded")
+            f"({why}): discarded")
 
 
 def _fold_in_blocks(data: bytes, digest: str) -> _Kept | None:
@@ -940,4 +1029,7 @@ def _difference(kept: _Kept, fresh: _Kept) -> str:
     differ = sum(1 for ref, (_at, row) in fresh.winners.items() if ref in kept.winners and kept.winners[ref][1] != row)
     if missing or differ:
         return f"{missing} item(s) missing their latest record, {differ} with another"
-    return "its witness rows or row offsets differ"
+    witness_rows = [{key: row for key, (_at, row) in held.witnesses.items()} for held in (kept, fresh)]
+    if witness_rows[0] != witness_rows[1] or kept.refs != fresh.refs or kept.tombstones != fresh.tombstones:
+        return "its witness rows or row offsets differ"
+    return "its corroboration counts differ"

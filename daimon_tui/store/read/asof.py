@@ -75,7 +75,12 @@ def parse_time(text: str) -> datetime:
 WRITE_WINDOW_S = 3600
 
 
-def written_at(path: Path | None, created: str, own_rows: tuple[str, ...] = ()) -> str:
+# A forget's scrub rewrites the session files holding the value right after its tombstone row.
+REWRITE_S = 120
+
+
+def written_at(path: Path | None, created: str, own_rows: tuple[str, ...] = (),
+               rewrites: tuple[str, ...] = ()) -> str:
     """When the session's checkpoint was written. A capture appends its
     corroboration rows (`corroborated-by:<session>`: only that session's
     capture writes them) just before it writes the file, so those rows say
@@ -83,7 +88,9 @@ def written_at(path: Path | None, created: str, own_rows: tuple[str, ...] = ()) 
     capture are the burst from the earliest one. Without such rows, the
     file's mtime (daimon's own write-side record:
     `store.checkpoints_written_since` counts by it) while it lies in the
-    capture window after `created`; with neither, `created`."""
+    capture window after `created`, unless it is a forget's rewrite (within
+    REWRITE_S after one of `rewrites`, the tombstones' times: the scrub, not
+    the capture); with neither, `created`."""
     try:
         born = parse_time(created)
     except ValueError:
@@ -95,7 +102,10 @@ def written_at(path: Path | None, created: str, own_rows: tuple[str, ...] = ()) 
         seen.extend(t for t in stamps if t <= stamps[0] + timedelta(seconds=WRITE_WINDOW_S))
     else:
         # the receipt is written right after the file, and a hand edit of the file leaves it alone
+        scrubs = [t for t in (_moment(r) for r in rewrites) if t is not None]
         for written in (_mtime(path.with_suffix(".receipt")) if path else None, _mtime(path)):
+            if written is not None and any(t <= written <= t + timedelta(seconds=REWRITE_S) for t in scrubs):
+                continue
             if written is not None and born <= written <= born + timedelta(seconds=WRITE_WINDOW_S):
                 seen.append(written)
                 break
@@ -116,17 +126,15 @@ def _moment(text: str) -> datetime | None:
         return None
 
 
-def session_rows(bucket: Path) -> dict[str, tuple[str, ...]]:
-    """session id -> the `ts` of the rows its capture wrote naming it
-    (`corroborated-by:<session>` in the bucket's events ledger)."""
-    out: dict[str, list[str]] = {}
+def _status_rows(bucket: Path, spelled: str) -> Iterator[tuple[str, str]]:
+    """(status, ts) of the bucket's events rows whose line spells `spelled` (any case) and that have both."""
     try:
         handle = (bucket / "events.jsonl").open("r", encoding="utf-8", errors="replace")
     except OSError:
-        return {}
+        return
     with handle:
         for line in handle:
-            if verbs.WITNESS_PREFIX not in line:
+            if spelled not in line.casefold():
                 continue
             try:
                 row = json.loads(line)
@@ -134,8 +142,22 @@ def session_rows(bucket: Path) -> dict[str, tuple[str, ...]]:
                 continue
             status = row.get("status") if isinstance(row, dict) else None
             ts = _row_time(line)
-            if isinstance(status, str) and status.startswith(verbs.WITNESS_PREFIX) and ts:
-                out.setdefault(status[len(verbs.WITNESS_PREFIX):].strip(), []).append(ts)
+            if isinstance(status, str) and ts:
+                yield status, ts
+
+
+def forget_times(bucket: Path) -> tuple[str, ...]:
+    """The `ts` of the bucket's forget tombstones (`forgotten:<key>` rows in its events ledger)."""
+    return tuple(ts for status, ts in _status_rows(bucket, "forgotten:") if store.is_tombstone_status(status))
+
+
+def session_rows(bucket: Path) -> dict[str, tuple[str, ...]]:
+    """session id -> the `ts` of the rows its capture wrote naming it
+    (`corroborated-by:<session>` in the bucket's events ledger)."""
+    out: dict[str, list[str]] = {}
+    for status, ts in _status_rows(bucket, verbs.WITNESS_PREFIX.casefold()):
+        if status.startswith(verbs.WITNESS_PREFIX):
+            out.setdefault(status[len(verbs.WITNESS_PREFIX):].strip(), []).append(ts)
     return {sid: tuple(stamps) for sid, stamps in out.items()}
 
 
@@ -155,8 +177,9 @@ def resolve_when(project: ProjectRef, when: str | datetime,
     row = rows.get(parsed.value)
     if row is not None and isinstance(row.created, str):
         path = paths.contained(config.checkpoint_dir(), parsed.value, ".json")
-        own = session_rows(config.checkpoint_dir() / project.slug).get(parsed.value, ())
-        return parse_time(written_at(path, row.created, own)), parsed.value
+        bucket = config.checkpoint_dir() / project.slug
+        own = session_rows(bucket).get(parsed.value, ())
+        return parse_time(written_at(path, row.created, own, forget_times(bucket))), parsed.value
     return parse_time(parsed.value), None
 
 
@@ -231,7 +254,7 @@ def _session_files(root: Path, slug: str, cutoff: str) -> list[tuple[str, str, P
     or before `cutoff` (a checkpoint is written a minute or two after its
     `created`), oldest first."""
     out = []
-    own_rows = session_rows(root / slug)
+    own_rows, rewrites = session_rows(root / slug), forget_times(root / slug)
     for path in daimon_reading.session_files(root):
         try:
             raw = json.loads(path.read_text(encoding="utf-8"))
@@ -240,7 +263,7 @@ def _session_files(root: Path, slug: str, cutoff: str) -> list[tuple[str, str, P
         if not isinstance(raw, dict) or raw.get("project_slug") != slug:
             continue
         created = raw.get("created")
-        if isinstance(created, str) and written_at(path, created, own_rows.get(path.stem, ())) <= cutoff:
+        if isinstance(created, str) and written_at(path, created, own_rows.get(path.stem, ()), rewrites) <= cutoff:
             out.append((created, path.stem, path))
     out.sort()
     return out

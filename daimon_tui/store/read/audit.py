@@ -289,12 +289,13 @@ def _shown_marks(project: ProjectRef) -> dict[str, str]:
     read: `briefing.prepare`'s stamps, then daimon's mark), by id."""
     from daimon_tui.store.read import reader
 
-    read = reader.load_briefing(project, budget_up_to=0)
+    read = reader.load_briefing(project, budgeted=False)
     return {i.id: i.mark for i in (*read.items(), *read.resolved) if i.id}
 
 
-# The states daimon's public byte check answers.
-_DAIMON_STATES = frozenset({"unsigned", "missing", "match", "mismatch"})
+# The states daimon's public byte check answers: the agreement table's keys
+# (`test_audit_vocabulary_is_daimons` holds them to `view.receipt_state`'s).
+_DAIMON_STATES = frozenset(_AGREES)
 
 
 def _receipt_rows(

@@ -20,7 +20,7 @@ from __future__ import annotations
 import copy
 import os
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from daimon_briefing import anchor, briefing, config, display, jsonl, requests, schema, store, view
@@ -113,18 +113,20 @@ def baton_rows(target: str) -> jsonl.Read | None:
     return ledger_lines.rows_spelling(bucket, "handoff") if bucket is not None else None
 
 
-def active_handoff(target: str) -> dict | None:
-    """daimon's `store.active_handoff`, over the baton rows alone when each is
-    a clean row: the whole ledger's answer without daimon's read of all its
-    rows (~200,000 on a year of memory: ~250 MB at the judging child's peak
-    and ~2 s per confirmation). Anything else: daimon's own full read."""
+def active_handoff(target: str, daimons: Callable[[Any], dict | None] | None = None) -> dict | None:
+    """daimon's `store.active_handoff` (or `daimons`, the same function taken
+    before a swap), over the baton rows alone when each is a clean row: the
+    whole ledger's answer without daimon's read of all its rows (~200,000 on
+    a year of memory: ~250 MB at the judging child's peak and ~2 s per
+    confirmation). Anything else: daimon's own full read."""
     from daimon_tui.store.read import ledger_lines
 
+    daimons = daimons or store.active_handoff
     read = baton_rows(target)
     if read is None or read.health is not Health.OK:
-        return store.active_handoff(target)
+        return daimons(target)
     with ledger_lines.events_as(read):
-        return store.active_handoff(target)
+        return daimons(target)
 
 
 def handoff(target: str) -> Handoff | None:

@@ -95,7 +95,7 @@ def _now(project: ProjectRef, receipts: dict[str, tuple[str | None, bool]], note
     from daimon_tui.store.read.reader import load_briefing
 
     try:
-        counts = briefing_counts(load_briefing(project, now, budget_up_to=None))
+        counts = briefing_counts(load_briefing(project, now))
     except Exception as exc:
         notes.append(Diagnostic(message=f"the current briefing could not be read ({type(exc).__name__})"))
         counts = {}

@@ -33,7 +33,7 @@ from daimon_tui.models import (
     WithheldItem,
 )
 from daimon_tui.store import paths
-from daimon_tui.store.daimon_api import allocating, rendering
+from daimon_tui.store.daimon_api import rendering
 from daimon_tui.store.daimon_api.mode import Unavailable
 from daimon_tui.store.read import checkpoint_shape, daimon_brief
 from daimon_tui.store.read.forgotten import forgotten_items
@@ -457,21 +457,13 @@ def _briefed(item: Item, section: str, raw: Mapping, allotted: daimon_brief.Budg
     return item.model_copy(update={"briefed": False}) if key in allotted.dropped else item
 
 
-# daimon's own allocator (`briefing.select`) is quadratic: most of a minute at
-# 5,000 items. Ours (`brief_allocation`) reaches the same split in n log n, at
-# any size. Where only daimon's may decide (safe mode), the interactive
-# confirming read stops at this many items and says so; `daimon-tui brief`
-# computes it.
-SLOW_BUDGET_ITEMS = 400
-
-
 def load_briefing(project: ProjectRef, now: float | None = None, *, session_id: str | None = None,
-                  budget_up_to: int | None = SLOW_BUDGET_ITEMS) -> Briefing:
+                  budgeted: bool = True) -> Briefing:
     """The briefing as daimon judges it now, every item with its mark, badges and state,
-    and whether `daimon brief` prints it within its byte budget (computed at
-    any size; in safe mode, where daimon's own quadratic allocator decides, up
-    to `budget_up_to` items; None: any number; 0: never, nor the handoff: the
-    first paint's light read).
+    and whether `daimon brief` prints it within its byte budget (our allocator,
+    held equal to daimon's quadratic one, decides at any size; off in safe
+    mode). `budgeted=False`: neither the split nor the handoff (the first
+    paint's light read).
     With `session_id`, that retained session's checkpoint instead of the latest,
     judged the same way (read-only History view; nothing is budgeted there)."""
     now = time.time() if now is None else now
@@ -520,7 +512,7 @@ def load_briefing(project: ProjectRef, now: float | None = None, *, session_id: 
     if session_id is not None:
         baton = _handoff_then(project, session_id)
     else:
-        baton = daimon_brief.handoff(project.target) if budget_up_to != 0 else None
+        baton = daimon_brief.handoff(project.target) if budgeted else None
     framing = {"handoff": baton, "greeting": briefing.GREETING, "order": briefing.SECTION_ORDER}
     if checkpoint is None:
         state = "closed" if snap.closed else "no-checkpoint"
@@ -531,20 +523,14 @@ def load_briefing(project: ProjectRef, now: float | None = None, *, session_id: 
     notes += tuple(n for n in shape if n.message not in {m.message for m in notes})
     allotted = None
     recorded: dict[str, Mapping] = {}
-    if budget_up_to != 0 and session_id is None:
+    if budgeted and session_id is None:
         recorded = _recorded_world(project)
-        count = sum(len(v) for v in (built or {}).values() if isinstance(v, list))
-        if budget_up_to is not None and count > budget_up_to and not allocating.available():
-            notes += (Diagnostic(level="info", source="daimon-tui", message=(
-                f"which of these {count} items `daimon brief` prints is not computed here in safe mode (daimon's "
-                "own allocator takes most of a minute at this size); `daimon-tui brief` computes it")),)
-        else:
-            try:
-                allotted = daimon_brief.budget(project, annotated, baton, now)
-            except Unavailable as exc:  # safe mode: the split is off, the briefing still shows
-                notes += (Diagnostic(level="info", source="daimon-tui", message=str(exc)),)
-            except Exception as exc:  # the split is extra; the briefing still shows
-                notes += (Diagnostic(message=f"daimon's budget could not be computed ({type(exc).__name__})"),)
+        try:
+            allotted = daimon_brief.budget(project, annotated, baton, now)
+        except Unavailable as exc:  # safe mode: the split is off, the briefing still shows
+            notes += (Diagnostic(level="info", source="daimon-tui", message=str(exc)),)
+        except Exception as exc:  # the split is extra; the briefing still shows
+            notes += (Diagnostic(message=f"daimon's budget could not be computed ({type(exc).__name__})"),)
     sections: list[Section] = []
     resolved: list[Item] = []
     topic = None

@@ -74,6 +74,11 @@ class SearchHit(Frozen):
     live: bool = Field(default=False, description="in the latest checkpoint of the project searched from")
     score: float = 0.0
 
+    @property
+    def said_detail(self) -> str | None:
+        """The state's detail where it adds to the state ("merged"), not where it repeats it ("resolved")."""
+        return self.state_detail if self.state_detail and self.state_detail != self.state else None
+
 
 class SearchResult(Frozen):
     query: str

@@ -77,11 +77,6 @@ class Told:
     bytes: str
 
 
-def private_steps_off() -> str | None:
-    """Why the steps `why` takes cannot be taken here (safe mode), or None."""
-    return daimon_evidence.refusal()
-
-
 def told_by_why(project_dir: Any, item_id: str) -> Told | None:
     """`api.why(include_source=True)`'s source and bytes axis for the item; None when it answers nothing."""
     result = api.why(project_dir, item_id, include_source=True)

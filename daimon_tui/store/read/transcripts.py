@@ -27,6 +27,7 @@ from daimon_briefing import provenance, schema, serializer, store, view
 
 from daimon_tui.domain import excerpt, verbs
 from daimon_tui.models import Frozen, ProjectRef
+from daimon_tui.store.daimon_api import evidence as daimon_evidence
 from daimon_tui.store.daimon_api.mode import Unavailable
 from daimon_tui.store.read import transcript_source
 
@@ -341,7 +342,7 @@ def _read(project: ProjectRef, item_id: str, part: str, brief: bool) -> Evidence
                                                          for w in opened.withheld))
     quote = item.get("quote") if isinstance(item.get("quote"), str) else None
     # safe mode: the item's source and bytes axis are daimon's public `why`'s; a witness's copy has no such answer
-    off = transcript_source.private_steps_off()
+    off = daimon_evidence.refusal()
     told = _told(p, item_id) if off and part in ("all", "item") else None
     main = excerpt_for(item, quote, snap, around=around, limit=limit, told=told) if part in ("all", "item") else None
     if part not in ("all", "witnesses"):
@@ -396,7 +397,7 @@ def read_full_transcript(project: ProjectRef, item_id: str) -> FullTranscript:
         if item is None:
             return FullTranscript(unavailable="daimon shows no transcript for a withheld or absent item")
         quote = item.get("quote") if isinstance(item.get("quote"), str) else None
-        told = _told(p, item_id) if transcript_source.private_steps_off() else None
+        told = _told(p, item_id) if daimon_evidence.refusal() else None
         whole = excerpt_for(item, quote, snap, around=10**9, limit=PAGER_TURN_CHARS, told=told)
     except Exception as exc:
         return FullTranscript(unavailable=f"transcript could not be read ({type(exc).__name__})")

@@ -4,6 +4,7 @@ Read-only: nothing here repairs or re-signs."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 from rich.text import Text
@@ -23,6 +24,7 @@ from daimon_tui.store.read.audit import AuditReport, LedgerRow, ReceiptRow, Reje
 from daimon_tui.ui.actions import bindings, lead_bindings
 from daimon_tui.ui.read_worker import work
 from daimon_tui.ui.widgets.key_footer import KeyFooter
+from daimon_tui.ui.widgets.row_below import RowBelow
 from daimon_tui.ui.widgets.row_filter import RowFilter, RowFilterView, filter_binding
 
 STATE_STYLES = {
@@ -124,6 +126,13 @@ class AuditScreen(RowFilterView, Screen):
         # the rows the `/` filter leaves, in table order
         self.receipts: list[ReceiptRow] = []
         self.rejections: list[Rejection] = []
+        self.ledger_rows: list[LedgerRow] = []
+
+    @staticmethod
+    def _nth(rows: Sequence[object], n: int, field: str) -> str | None:
+        """A row's field as text (a cell the table shortens), for the line under the table."""
+        value = getattr(rows[n], field, None) if 0 <= n < len(rows) else None
+        return str(value) if value else None
 
     def compose(self) -> ComposeResult:
         yield Static(Text(f"{self.VIEW_NAME} · reading daimon's store…", style="dim"), id="audit-summary")
@@ -131,14 +140,29 @@ class AuditScreen(RowFilterView, Screen):
         with VerticalScroll(id="audit-body"):
             yield Static(Text("Receipts", style="bold underline"), classes="audit-title")
             yield DataTable(id="audit-receipts", cursor_type="row", zebra_stripes=True)
+            yield RowBelow("audit-receipts", {
+                "cause": lambda n: self._nth(self.receipts, n, "cause"),
+                "daimon": lambda n: self._nth(self.receipts, n, "daimon_state"),
+            }, id="audit-receipts-row")
             yield Static(id="audit-detail")
             yield Static(
                 Text("Rejections (verification.jsonl)", style="bold underline"), classes="audit-title"
             )
             yield DataTable(id="audit-rejections", cursor_type="row", zebra_stripes=True)
+            yield RowBelow("audit-rejections", {
+                "time": lambda n: self._nth(self.rejections, n, "ts"),
+                "check": lambda n: self._nth(self.rejections, n, "check"),
+                "reason": self._reason,
+                "item now": lambda n: self._nth(self.rejections, n, "retained"),
+            }, id="audit-rejections-row")
             yield Static(id="audit-rejection-detail")
             yield Static(Text("Ledger health", style="bold underline"), classes="audit-title")
             yield DataTable(id="audit-ledgers", cursor_type="row", zebra_stripes=True)
+            yield RowBelow("audit-ledgers", {
+                "ledger": lambda n: self._nth(self.ledger_rows, n, "name"),
+                "detail": lambda n: self._nth(self.ledger_rows, n, "detail"),
+                "repair": lambda n: self._nth(self.ledger_rows, n, "command"),
+            }, id="audit-ledgers-row")
         yield KeyFooter(show_command_palette=False)
 
     def on_mount(self) -> None:
@@ -173,7 +197,7 @@ class AuditScreen(RowFilterView, Screen):
                          if match((r.state, state_label(r.state), r.session_id, r.created, r.cause, r.daimon_state))]
         self.rejections = [r for r in report.rejections
                            if match((r.ts, r.item_ref, r.check, r.reason, r.retained, r.explanation))]
-        ledger_rows = [r for r in report.ledgers if match((r.state, r.name, r.detail, r.command))]
+        ledger_rows = self.ledger_rows = [r for r in report.ledgers if match((r.state, r.name, r.detail, r.command))]
         total = len(report.receipts) + len(report.rejections) + len(report.ledgers)
         self.row_filter.count(len(self.receipts) + len(self.rejections) + len(ledger_rows), total)
         receipts = self.query_one("#audit-receipts", DataTable)
@@ -217,6 +241,11 @@ class AuditScreen(RowFilterView, Screen):
                 Text(inert(led.command or "", limit=60), style="bold"),
             )
         self.show_detail()
+        self._follow_all()  # a filter can change the rows and keep the cursor and the size
+
+    def _reason(self, n: int) -> str | None:
+        rej = self.rejections[n] if 0 <= n < len(self.rejections) else None
+        return None if rej is None or not rej.reason else ("✓ " if rej.cure else "✗ ") + rej.reason
 
     def selected_receipt(self) -> ReceiptRow | None:
         if not self.receipts:
@@ -275,3 +304,11 @@ class AuditScreen(RowFilterView, Screen):
 
     def action_reload(self) -> None:
         self.load()
+
+    def on_resize(self) -> None:
+        self._follow_all()
+
+    def _follow_all(self) -> None:
+        """Each table's line under it, once the columns have their widths."""
+        for below in self.query(RowBelow):
+            below.call_after_refresh(below.follow)

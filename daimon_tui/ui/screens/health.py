@@ -21,6 +21,7 @@ from daimon_tui.store.read.health import METRICS, HealthReport, health
 from daimon_tui.ui.actions import lead_bindings
 from daimon_tui.ui.read_worker import work
 from daimon_tui.ui.widgets.key_footer import KeyFooter
+from daimon_tui.ui.widgets.row_below import RowBelow
 
 # Numbers where a rise is bad: their trend is said in red.
 WORSE_WHEN_UP = frozenset({"untagged", "unverified", "stale", "contradictions", "quarantines", "failing_receipts"})
@@ -62,6 +63,7 @@ class HealthScreen(Screen):
                     yield Sparkline([], classes="health-spark", id=f"spark-{key}")
                     yield Static("", classes="health-value", id=f"value-{key}")
             yield DataTable(id="health-table", zebra_stripes=True, cursor_type="row")
+            yield RowBelow("health-table", id="health-row")  # the sessions past the right edge, for the cursor row
             yield Static(id="health-notes")
         yield KeyFooter(show_command_palette=False)
 
@@ -70,6 +72,10 @@ class HealthScreen(Screen):
 
     def action_reload(self) -> None:
         self.load()
+
+    def on_resize(self) -> None:
+        below = self.query_one(RowBelow)
+        below.call_after_refresh(below.follow)
 
     @work(exclusive=True, group="health")
     async def load(self) -> None:

@@ -83,7 +83,7 @@ class HistoryScreen(RowFilterView, Screen[None]):
         yield Static(title, id="history-title")
         yield RowFilter(id="history-filter")
         yield DataTable(id="history-table", cursor_type="row", zebra_stripes=True)
-        yield RowBelow("topic", self._topic, id="history-row")
+        yield RowBelow("history-table", {"topic": self._topic}, id="history-row")
         yield Static(id="history-notes")
         yield KeyFooter(show_command_palette=False)
 
@@ -270,6 +270,11 @@ class DiffScreen(Screen[None]):
         self.newer = newer
         self.item_ids: list[str | None] = []
         self.texts: list[str | None] = []
+        self.details: list[str | None] = []
+
+    @staticmethod
+    def _nth(values: list[str | None], n: int) -> str | None:
+        return values[n] if 0 <= n < len(values) else None
 
     def compose(self) -> ComposeResult:
         title = Text("Diff ")
@@ -278,7 +283,8 @@ class DiffScreen(Screen[None]):
         title.append(inert(short_id(self.newer), limit=40), style="bold")
         yield Static(title, id="diff-title")
         yield DataTable(id="diff-table", cursor_type="row", zebra_stripes=True)
-        yield RowBelow("text", lambda n: self.texts[n] if 0 <= n < len(self.texts) else None, id="diff-row")
+        wholes = {"text": lambda n: self._nth(self.texts, n), "detail": lambda n: self._nth(self.details, n)}
+        yield RowBelow("diff-table", wholes, id="diff-row")
         yield Static(id="diff-notes")
         yield KeyFooter(show_command_palette=False)
 
@@ -295,10 +301,12 @@ class DiffScreen(Screen[None]):
         self.texts = [row.text for row in report.rows]
         # item ids as git shows hashes: the text gets the room; Enter opens the full id
         short = shortest_unique(i for i in self.item_ids if i)
+        self.details = []
         for row in report.rows:
             detail = row.detail or ""
             if row.where:
                 detail = f"{detail} in {row.where}".strip()
+            self.details.append(detail)
             table.add_row(
                 _CHANGE_MARK.get(row.change, "-"),
                 Text(row.change),

@@ -220,9 +220,9 @@ def entry_text(entry: ActionEntry) -> Text:
     out.append(f"  · action {inert(entry.action_id, limit=40)} · {inert(entry.time, limit=40)}", style="dim")
     out.append(f" · {inert(entry.project, limit=80)}", style="dim")
     if entry.item_ids:
-        out.append(f"\nitems: {inert(', '.join(entry.item_ids), limit=400)}")
+        out.append(f"\nitems: {inert(', '.join(entry.item_ids), limit=2000)}")
     if entry.reason:
-        out.append(f"\nreason: {inert(entry.reason, limit=400)}")
+        out.append(f"\nreason: {inert(entry.reason, limit=2000)}")
     if entry.undoes:
         out.append(f"\nundoes: {inert(entry.undoes, limit=60)}")
     for r in entry.records:

@@ -61,7 +61,7 @@ class ProjectsScreen(ModalScreen[ProjectRef | None]):
             yield SafeInput(placeholder="type to filter · ↑↓ move · enter opens · esc clears, then closes",
                             id="projects-filter", max_length=200)
             yield DataTable(id="project-table", cursor_type="row", zebra_stripes=True)
-            yield RowBelow("topic", self._topic, id="projects-row")
+            yield RowBelow("project-table", {"topic": self._topic}, id="projects-row")
             yield Static(id="projects-notes")
 
     def on_mount(self) -> None:

@@ -3,6 +3,7 @@ retracted, restored, reverified and kept in this review, and what is left."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
 from rich.text import Text
@@ -13,17 +14,35 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from daimon_tui.domain.inert import inert
-from daimon_tui.domain.review_summary import ReviewSummary
+from daimon_tui.domain.review_summary import WORDS, ReviewSummary
+
+# Rows listed per word before "… N more".
+LISTED = 8
 
 
-def summary_text(summary: ReviewSummary, *, quitting: bool) -> Text:
-    text = Text()
-    for n, line in enumerate(summary.lines()):
-        text.append(("\n" if n else "") + inert(line, limit=400), style="bold" if n == 0 else "")
+def summary_text(summary: ReviewSummary, *, quitting: bool, name: str | None = None,
+                 text_of: Callable[[str], str | None] = lambda _key: None) -> Text:
+    """The summary as the person reads it: the project by its name, and each
+    row by its id and the item's text where the briefing still holds it."""
+
+    def row(key: str) -> str:
+        said = text_of(key)
+        return f"{inert(key, limit=60)}  {inert(said, limit=70)}" if said else inert(key, limit=60)
+
+    text = Text(f"Review of {inert(name or summary.project, limit=80)}"
+                + (f" since {inert(summary.since, limit=40)}" if summary.since else ""), style="bold")
+    for word in WORDS:
+        ids = getattr(summary, word)
+        text.append(f"\n  {word:<11} {len(ids):>4}")
+        for key in ids[:LISTED]:
+            text.append(f"\n      {row(key)}", style="dim")
+        if len(ids) > LISTED:
+            text.append(f"\n      … {len(ids) - LISTED} more", style="dim")
+    text.append(f"\n  left        {len(summary.left):>4}  ({summary.reviewed} of {summary.total} reviewed)")
     if summary.left:
         text.append("\n\nStill new:", style="bold")
         for key, change in summary.left[:12]:
-            text.append(f"\n  {inert(key, limit=60)}  «{inert(change, limit=60)}»", style="yellow")
+            text.append(f"\n  {row(key)}  «{inert(change, limit=60)}»", style="yellow")
         if len(summary.left) > 12:
             text.append(f"\n  … {len(summary.left) - 12} more (n jumps to the next)", style="dim")
     text.append("\n\n" + ("q quits · Esc goes back to the briefing" if quitting else "Esc or S closes"),
@@ -37,14 +56,18 @@ class ReviewSummaryScreen(ModalScreen[None]):
         Binding("q", "leave", "Quit" , show=False),
     ]
 
-    def __init__(self, summary: ReviewSummary, *, quitting: bool) -> None:
+    def __init__(self, summary: ReviewSummary, *, quitting: bool, name: str | None = None,
+                 text_of: Callable[[str], str | None] = lambda _key: None) -> None:
         super().__init__()
         self.summary = summary
         self.quitting = quitting
+        self.name_shown = name
+        self.text_of = text_of
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="review-summary"):
-            yield Static(summary_text(self.summary, quitting=self.quitting))
+            yield Static(summary_text(self.summary, quitting=self.quitting, name=self.name_shown,
+                                      text_of=self.text_of))
 
     def action_leave(self) -> None:
         if self.quitting:

@@ -43,10 +43,13 @@ _STATE_STYLE = {
 }
 
 
-def hit_row(hit: SearchHit, *, marked: bool = False) -> Text:
+def hit_row(hit: SearchHit, *, marked: bool = False, mark_width: int = 0) -> Text:
+    """One hit; its mark padded to `mark_width` cells so the columns after it line up."""
     row = Text()
     row.append("● " if marked else "  ", style="bold magenta")
-    row.append_text(mark_text(hit.mark))
+    mark = mark_text(hit.mark)
+    row.append_text(mark)
+    row.append(" " * max(0, mark_width - mark.cell_len))
     row.append(f" {inert(hit.kind, limit=14):<11} ", style="dim")
     row.append(f"{hit.state:<12}", style=_STATE_STYLE.get(hit.state, ""))
     row.append(" ")
@@ -62,15 +65,21 @@ def group_heading(hit: SearchHit) -> Text:
     return heading
 
 
+def mark_width(hits: list[SearchHit]) -> int:
+    """The widest mark among the hits: their columns line up after it."""
+    return max((mark_text(hit.mark).cell_len for hit in hits), default=0)
+
+
 def hit_entries(hits: list[SearchHit], marked: set[str]) -> list[Entry]:
     """One row per hit; a heading before each teammate's run of hits in the shared project."""
     entries: list[Entry] = []
+    width = mark_width(hits)
     group: tuple | None = None
     for n, hit in enumerate(hits):
         if hit.shared_project and (hit.author, hit.shared_project) != group:
             entries.append(Entry(group_heading(hit)))
         group = (hit.author, hit.shared_project) if hit.shared_project else None
-        entries.append(Entry(hit_row(hit, marked=hit.item_id in marked), key=n))
+        entries.append(Entry(hit_row(hit, marked=hit.item_id in marked, mark_width=width), key=n))
     return entries
 
 
@@ -83,7 +92,7 @@ def hit_detail(hit: SearchHit) -> Text:
         out.append("”")
     facts = (
         ("id", hit.item_id or "(no id)"),
-        ("state", hit.state + (f" — {hit.state_detail}" if hit.state_detail else "")),
+        ("state", hit.state + (f" — {hit.said_detail}" if hit.said_detail else "")),
         ("project", f"{hit.shared_project}, shared (daimon files it under {hit.project_slug})"
          if hit.shared_project else hit.project_slug or "(no project)"),
         ("session", hit.session_id or "?"),
@@ -354,7 +363,8 @@ class SearchScreen(Screen):
         self.marked.symmetric_difference_update({hit.item_id})
         row_list = self.query_one("#search-hits", RowList)
         if row_list.highlighted is not None:
-            row_list.replace_prompt(row_list.highlighted, hit_row(hit, marked=hit.item_id in self.marked))
+            row_list.replace_prompt(row_list.highlighted, hit_row(hit, marked=hit.item_id in self.marked,
+                                                                  mark_width=mark_width(self.hits)))
         row_list.action_cursor_down()
 
     @on(RowList.Selected, "#search-hits")

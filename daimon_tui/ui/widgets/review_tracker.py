@@ -410,4 +410,10 @@ class ReviewTracker(Widget):
             self.notify(f"The action log cannot be read: {exc}", severity="error")
             entries = []
         self.summary_shown = True
-        await self.app.push_screen(ReviewSummaryScreen(self.summary(entries), quitting=quitting))
+        await self.app.push_screen(ReviewSummaryScreen(self.summary(entries), quitting=quitting,
+                                                       name=self.project.name or None, text_of=self.text_of))
+
+    def text_of(self, key: str) -> str | None:
+        """The item's text as daimon's briefing holds it now (a resolved one too), or None."""
+        found = self.confirmed.find(key) if self.confirmed is not None else None
+        return found.text if found is not None else None
