@@ -2,7 +2,8 @@
 
     python benchmarks/curve_chart.py benchmarks/results/curve.json
 
-Writes `curve.svg` (two log-log panels against the events ledger's rows:
+Writes `curve.svg` (three log-log panels against the events ledger's rows:
+the app's steps and daimon's CLI in seconds, the events ledger read alone in
 seconds, and peak MB) and `curve.md` (every number, the load average of each
 run) next to the JSON. Only measured numbers are drawn; a missing one is a gap.
 """
@@ -30,6 +31,17 @@ SECONDS: list[tuple[str, str, Any]] = [
 ]
 
 
+# The events ledger's read alone (`bench_curve`'s fold probe, a fresh process):
+# does a later open's read follow the ledger or the bytes appended?
+FOLD: list[tuple[str, str, Any]] = [
+    ("daimon's full read", "#555555", lambda r: (r.get("fold_probe") or {}).get("daimon_read_s")),
+    ("kept fold, fresh process (a later open)", "#1f77b4",
+     lambda r: (r.get("fold_probe") or {}).get("kept_fresh_s")),
+    ("kept fold, rows appended, same process", "#17becf",
+     lambda r: (r.get("fold_probe") or {}).get("kept_after_append_s")),
+]
+
+
 def _peak(run: dict | None) -> float | None:
     if not run or run.get("self_rss_mb") is None or run.get("children_rss_mb") is None:
         return None
@@ -49,9 +61,14 @@ def _rows(result: dict) -> int:
 
 def _label(result: dict) -> str:
     shape = result["shape"]
+    stopped = " (run stopped midway)" if result.get("complete") is False else ""
     if shape.get("rows_mode"):
-        return f"{shape['latest_items']:,}-item briefing"
-    return f"{shape['main_events_rows']:,} rows, {shape['main_sessions']} sessions"
+        return f"{shape['latest_items']:,}-item briefing{stopped}"
+    return f"{shape['main_events_rows']:,} rows, {shape['main_sessions']} sessions{stopped}"
+
+
+def _load_end(result: dict) -> Any:
+    return result.get("load_end", result.get("load_now"))
 
 
 def _panel(results: list[dict], series: list[tuple[str, str, Any]], x0: float, y0: float, w: float, h: float,
@@ -96,14 +113,17 @@ def _panel(results: list[dict], series: list[tuple[str, str, Any]], x0: float, y
 
 def svg(results: list[dict]) -> str:
     curve = sorted((r for r in results if not r["shape"].get("rows_mode")), key=_rows)
-    width, height = 900, 620
+    width, height = 900, 840
     body = ['<text x="20" y="22" font-size="14" font-weight="bold">Cost against store size '
             '(benchmarks/bench_curve.py; log-log; one run per size)</text>',
             '<text x="20" y="40" font-size="11">'
-            + " · ".join(f"{_label(r)}: load {r.get('load_start')}→{r.get('load_end')}" for r in curve)
+            + " · ".join(f"{_label(r)}: load {r.get('load_start')}→{_load_end(r)}" for r in curve)
             + "</text>"]
     body += _panel(curve, SECONDS, 90, 60, 480, 300, "s")
-    body += _panel(curve, MEMORY, 90, 420, 480, 150, "MB")
+    body.append('<text x="90" y="414" font-size="12" font-weight="bold">The events ledger read alone '
+                '(a fresh process, as a later open starts)</text>')
+    body += _panel(curve, FOLD, 90, 424, 480, 170, "s")
+    body += _panel(curve, MEMORY, 90, 640, 480, 150, "MB")
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
             f'font-family="sans-serif"><rect width="100%" height="100%" fill="white"/>'
             + "".join(body) + "</svg>\n")
@@ -115,16 +135,25 @@ def _fmt(value: Any, unit: str) -> str:
     return f"{value:.0f} MB" if unit == "MB" else f"{value:.2f} s" if value >= 0.1 else f"{value * 1000:.0f} ms"
 
 
+def _kept_share(result: dict) -> str:
+    probe = result.get("fold_probe") or {}
+    kept, rows = probe.get("kept_fresh_rows"), probe.get("ledger_rows")
+    return "—" if kept is None or not rows else f"{kept:,} / {rows:,} ({kept / rows:.0%})"
+
+
 def table(results: list[dict]) -> str:
     ordered = sorted(results, key=lambda r: (bool(r["shape"].get("rows_mode")), _rows(r)))
     head = "| | " + " | ".join(_label(r) for r in ordered) + " |"
     lines = [head, "|---" * (len(ordered) + 1) + "|"]
     lines.append("| load average, start → end | "
-                 + " | ".join(f"{r.get('load_start')} → {r.get('load_end')}" for r in ordered) + " |")
+                 + " | ".join(f"{r.get('load_start')} → {_load_end(r)}" for r in ordered) + " |")
     lines.append("| events ledger | " + " | ".join(f"{(r.get('events_bytes_at_start') or 0) / 1e6:.1f} MB"
                                                    for r in ordered) + " |")
     for label, _c, get in SECONDS:
         lines.append(f"| {label} | " + " | ".join(_fmt(get(r), "s") for r in ordered) + " |")
+    for label, _c, get in FOLD:
+        lines.append(f"| events read alone, {label} | " + " | ".join(_fmt(get(r), "s") for r in ordered) + " |")
+    lines.append("| rows the kept fold holds / ledger rows | " + " | ".join(_kept_share(r) for r in ordered) + " |")
     for label, _c, get in MEMORY:
         lines.append(f"| peak memory, {label} | " + " | ".join(_fmt(get(r), "MB") for r in ordered) + " |")
     lines.append("| rows appended before the last open | " + " | ".join(
