@@ -6,6 +6,7 @@ the whole test, so nothing reads or writes the real `~/.daimon`.
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import tempfile
@@ -15,10 +16,26 @@ from pathlib import Path
 import pytest
 
 from daimon_tui.domain import writer_process
+from daimon_tui.store.daimon_api import mode
 from daimon_tui.store.demo import builder as demo
 from tests.sandbox_paths import SANDBOX_PREFIX, sandbox_base
 from tests.team_store import TeamStore
 from tests.team_store import team_store as build_team_store
+
+
+@pytest.fixture(autouse=True)
+def daimon_mode_decided_clean() -> Iterator[None]:
+    """The app decides its mode once, at start, against daimon's own functions.
+    A test that swaps one of them (a frozen clock, a changed signature) must not
+    be where the run's mode is first decided, nor leave a safe mode nobody asked
+    for to the tests after it (one did: a report then kept no fold). First of
+    the autouse fixtures, so its teardown runs after the test's monkeypatches
+    are undone."""
+    mode.current()
+    yield
+    if mode.current().safe and not os.environ.get(mode.ENV_SAFE):
+        mode.set_current(None)
+        mode.current()
 
 
 @pytest.fixture
