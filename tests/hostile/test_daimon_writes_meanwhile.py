@@ -24,6 +24,11 @@ from .test_concurrent_writers import DAIMON_WRITER, _env
 from .test_kill_mid_verb import NOW
 
 LOOP_ROWS = 400
+# daimon's ledger lock waits ~1 s and then proceeds unguarded ("fail-open",
+# `jsonl.dir_lock`): on a loaded machine its own CLI loop and its own forget
+# rewrite then lose each other's rows (CI saw 398 of 400), whatever the app does.
+# Both of daimon's processes here wait for the lock instead, so a lost row is ours.
+WAIT_FOR_THE_LOCK = "import daimon_briefing.jsonl as _j; _j._LOCK_TRIES = 15000\n"
 
 
 async def _confirm_preview(pilot, app) -> None:
@@ -51,8 +56,8 @@ async def test_verbs_while_daimons_cli_writes_and_forget_rewrites(demo_store: de
         screen = app.screen
         ids = [i.id for i in screen.briefing.items() if i.id]
         mine, forgotten = screen.current_item().id, next(i for i in ids if i != screen.current_item().id)
-        loop = subprocess.Popen([sys.executable, "-c", DAIMON_WRITER, project, str(LOOP_ROWS)], env=env,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        loop = subprocess.Popen([sys.executable, "-c", WAIT_FOR_THE_LOCK + DAIMON_WRITER, project, str(LOOP_ROWS)],
+                                env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         try:
             await pilot.press("r")
             await wait_until(pilot, lambda: isinstance(app.screen, ResolveModal), timeout=120)
@@ -64,7 +69,8 @@ async def test_verbs_while_daimons_cli_writes_and_forget_rewrites(demo_store: de
             text = next(i.text for i in screen.briefing.items() if i.id == forgotten)
             assert store.append_event(forgotten, "active", item_text=text, source="cli", project_dir=project,
                                       writer=Writer.HUMAN)
-            forget = subprocess.run([sys.executable, "-m", "daimon_briefing.cli", "forget", forgotten,
+            forget = subprocess.run([sys.executable, "-c", WAIT_FOR_THE_LOCK + "import sys\n"
+                                     "from daimon_briefing.cli import main\nsys.exit(main())", "forget", forgotten,
                                      "--reason", "meanwhile", "--project", project],
                                     env=env, capture_output=True, timeout=300, stdin=subprocess.DEVNULL)
             await settle(pilot)

@@ -10,8 +10,16 @@ from daimon_briefing import store, view
 from daimon_briefing.surfaces import Writer
 
 from daimon_tui.store.demo import builder as demo
-from daimon_tui.store.judging import judge_child, snapshot_share
+from daimon_tui.store.judging import judge_child, kept_fold, snapshot_share
 from daimon_tui.store.read import reader
+
+
+@pytest.fixture(autouse=True)
+def child_state_undone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`judge_child._warm`, run here in the test's process, puts it in the child's
+    state (a kept fold's first build deferred to idle time); a later test in the
+    same run (a headless report) must start as its own process does."""
+    monkeypatch.setattr(kept_fold, "_defer_builds", kept_fold._defer_builds)
 
 
 def test_a_snapshot_is_shared_until_a_ledger_changes_and_the_old_one_is_dropped(
