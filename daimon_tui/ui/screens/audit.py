@@ -311,4 +311,4 @@ class AuditScreen(RowFilterView, Screen):
     def _follow_all(self) -> None:
         """Each table's line under it, once the columns have their widths."""
         for below in self.query(RowBelow):
-            below.call_after_refresh(below.follow)
+            below.follow_later()

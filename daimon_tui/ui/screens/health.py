@@ -74,8 +74,7 @@ class HealthScreen(Screen):
         self.load()
 
     def on_resize(self) -> None:
-        below = self.query_one(RowBelow)
-        below.call_after_refresh(below.follow)
+        self.query_one(RowBelow).follow_later()
 
     @work(exclusive=True, group="health")
     async def load(self) -> None:

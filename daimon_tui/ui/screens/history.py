@@ -141,7 +141,7 @@ class HistoryScreen(RowFilterView, Screen[None]):
         self.query_one("#history-notes", Static).update(_notes(notes))
         if keep is not None and keep in table.rows:  # a reload or a filter keeps the person's place
             table.move_cursor(row=table.get_row_index(keep))
-        self.call_after_refresh(self._follow)  # once the columns have their widths
+        self.query_one("#history-row", RowBelow).follow_later()
 
     def action_reload(self) -> None:
         self.load()
@@ -154,12 +154,8 @@ class HistoryScreen(RowFilterView, Screen[None]):
         sid = table.ordered_rows[row].key.value
         return next((r.topic for r in self.rows if r.session_id == sid), None)
 
-    @on(DataTable.RowHighlighted, "#history-table")
-    def _follow(self) -> None:
-        self.query_one(RowBelow).follow(self.query_one("#history-table", DataTable))
-
     def on_resize(self) -> None:
-        self.call_after_refresh(self._follow)
+        self.query_one("#history-row", RowBelow).follow_later()
 
     def _cursor_sid(self) -> str | None:
         table = self.query_one("#history-table", DataTable)
@@ -321,14 +317,10 @@ class DiffScreen(Screen[None]):
             notes = (Diagnostic(level="info", message="no change between these sessions"),)
         self.query_one("#diff-notes", Static).update(_notes(notes))
         table.focus()
-        self.call_after_refresh(self._follow)  # once the columns have their widths
-
-    @on(DataTable.RowHighlighted, "#diff-table")
-    def _follow(self) -> None:
-        self.query_one(RowBelow).follow(self.query_one("#diff-table", DataTable))
+        self.query_one("#diff-row", RowBelow).follow_later()
 
     def on_resize(self) -> None:
-        self.call_after_refresh(self._follow)
+        self.query_one("#diff-row", RowBelow).follow_later()
 
     def action_cursor(self, delta: int) -> None:
         table = self.query_one(DataTable)

@@ -80,12 +80,8 @@ class ProjectsScreen(ModalScreen[ProjectRef | None]):
         slug = table.ordered_rows[row].key.value
         return next((p.topic for p in self.projects if p.slug == slug), None)
 
-    @on(DataTable.RowHighlighted)
-    def _follow(self) -> None:
-        self.query_one(RowBelow).follow(self.query_one(DataTable))
-
     def on_resize(self) -> None:
-        self.call_after_refresh(self._follow)
+        self.query_one(RowBelow).follow_later()
 
     @work(exclusive=True, group="projects")
     async def load(self) -> None:
@@ -162,7 +158,7 @@ class ProjectsScreen(ModalScreen[ProjectRef | None]):
         self.query_one("#projects-notes", Static).update(Text(message, style="yellow"))
         if keep is not None and keep in table.rows:
             table.move_cursor(row=table.get_row_index(keep))
-        self.call_after_refresh(self._follow)  # once the columns have their widths
+        self.query_one(RowBelow).follow_later()
 
     def cursor_slug(self) -> str | None:
         table = self.query_one(DataTable)

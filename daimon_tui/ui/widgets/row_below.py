@@ -86,11 +86,13 @@ class RowBelow(Static):
         table = self._table()
         if table is not None:
             for attribute in ("cursor_coordinate", "scroll_x", "virtual_size"):
-                self.watch(table, attribute, self._later, init=False)
-        self._later()
+                self.watch(table, attribute, self.follow_later, init=False)
+        self.follow_later()
 
-    def _later(self) -> None:
-        self.call_after_refresh(self.follow)  # once the columns have their widths
+    def follow_later(self) -> None:
+        """Follow once the columns have their widths: after a fill that kept the
+        cursor and the size, or a resize (which the table's watched values miss)."""
+        self.call_after_refresh(self.follow)
 
     def _table(self) -> DataTable | None:
         found = self.screen.query(f"#{self.table_id}")
