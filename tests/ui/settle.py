@@ -21,6 +21,12 @@ async def settle(pilot: Pilot, rounds: int = 3) -> None:
     await pilot.pause()
 
 
+async def press_settled(pilot: Pilot, *keys: str) -> None:
+    """Press the keys, then let the app settle (a view opened, a filter applied)."""
+    await pilot.press(*keys)
+    await settle(pilot)
+
+
 async def wait_until(pilot: Pilot, check: Callable[[], bool], timeout: float = 10.0, what: str = "") -> None:
     """Poll `check` between pauses; a condition never reached is a failure, not a hang."""
     loop = asyncio.get_running_loop()

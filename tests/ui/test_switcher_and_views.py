@@ -12,7 +12,7 @@ from daimon_tui.ui.app import DaimonTUI
 from daimon_tui.ui.screens.briefing import BriefingScreen
 from daimon_tui.ui.screens.history import HistoryScreen
 from daimon_tui.ui.widgets.filter_box import FILTER_DEBOUNCE_S
-from tests.ui.settle import settle, wait_until
+from tests.ui.settle import press_settled, settle, wait_until
 
 NOW = demo.DEMO_NOW.timestamp()
 NARROW = (80, 24)
@@ -51,15 +51,13 @@ async def test_the_footer_stays_while_filtering_and_says_what_acts(demo_store: d
     app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
     async with app.run_test(size=NARROW) as pilot:
         await settle(pilot)
-        await pilot.press("slash", "r", "e")
-        await settle(pilot)
+        await press_settled(pilot, "slash", "r", "e")
         assert isinstance(app.screen, BriefingScreen) and app.screen.filter_box.has_focus
         await wait_until(pilot, lambda: bool(footer_keys(app)), what="a footer while filtering")
         said = {k.key: k.description for k in footer_keys(app)}
         assert "escape" in said and "enter" in said, said
         assert_whole(app)
-        await pilot.press("escape")
-        await settle(pilot)
+        await press_settled(pilot, "escape")
         assert app.screen.filter_box.value == "" and not app.screen.filter_box.display
 
 
@@ -78,24 +76,20 @@ async def test_history_filters_its_sessions_and_esc_clears_then_goes_back(demo_s
     app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
     async with app.run_test(size=(120, 30)) as pilot:
         await settle(pilot)
-        await pilot.press("2")
-        await settle(pilot)
+        await press_settled(pilot, "2")
         assert isinstance(app.screen, HistoryScreen)
         every = table_rows(app, "#history-table")
         assert len(every) == 3
         await type_filter(pilot, "day2")
         assert [r for r in table_rows(app, "#history-table")] == [r for r in every if "S-day2" in r]
-        await pilot.press("enter")  # keeps the filter, the table takes the keys back
-        await settle(pilot)
+        await press_settled(pilot, "enter")  # keeps the filter, the table takes the keys back
         assert len(table_rows(app, "#history-table")) == 1
         assert isinstance(app.focused, DataTable)
-        await pilot.press("escape")  # clears the filter, stays
-        await settle(pilot)
+        await press_settled(pilot, "escape")  # clears the filter, stays
         assert isinstance(app.screen, HistoryScreen) and table_rows(app, "#history-table") == every
         await type_filter(pilot, "-day2")
         assert len(table_rows(app, "#history-table")) == 2
-        await pilot.press("escape", "escape")  # clears, then back
-        await settle(pilot)
+        await press_settled(pilot, "escape", "escape")  # clears, then back
         assert isinstance(app.screen, BriefingScreen)
 
 
@@ -111,15 +105,13 @@ async def test_the_log_filters_its_actions(demo_store: demo.DemoStore, tmp_path)
     app = DaimonTUI(project_path=str(demo_store.project), now=NOW, action_log=log)
     async with app.run_test(size=(120, 30)) as pilot:
         await settle(pilot)
-        await pilot.press("5")
-        await settle(pilot)
+        await press_settled(pilot, "5")
         assert isinstance(app.screen, LogScreen)
         assert len(table_rows(app, "#log-table")) == 2
         await type_filter(pilot, "refused")
         shown = table_rows(app, "#log-table")
         assert len(shown) == 1 and shown[0].split()[1] == "undo", shown
-        await pilot.press("escape")
-        await settle(pilot)
+        await press_settled(pilot, "escape")
         assert len(table_rows(app, "#log-table")) == 2 and isinstance(app.screen, LogScreen)
 
 
@@ -129,16 +121,14 @@ async def test_the_audit_filters_its_tables(demo_store: demo.DemoStore) -> None:
     app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        await pilot.press("4")
-        await settle(pilot)
+        await press_settled(pilot, "4")
         assert isinstance(app.screen, AuditScreen)
         assert len(table_rows(app, "#audit-receipts")) == 3
         await type_filter(pilot, "mismatch")
         receipts = table_rows(app, "#audit-receipts")
         assert len(receipts) == 1 and "S-day2" in receipts[0], receipts
         assert app.screen.selected_receipt().session_id == "S-day2"
-        await pilot.press("escape")
-        await settle(pilot)
+        await press_settled(pilot, "escape")
         assert len(table_rows(app, "#audit-receipts")) == 3
 
 
@@ -164,23 +154,17 @@ async def test_the_switcher_narrows_as_you_type_and_esc_clears_then_closes(demo_
     app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
     async with app.run_test(size=NARROW) as pilot:
         await settle(pilot)
-        await pilot.press("P")
-        await settle(pilot)
+        await press_settled(pilot, "P")
         assert isinstance(app.screen, ProjectsScreen)
         assert sorted(projects_shown(app)) == ["other", "proj"]
-        await pilot.press("o", "t", "h")
-        await settle(pilot)
+        await press_settled(pilot, "o", "t", "h")
         assert list(projects_shown(app)) == ["other"]
-        await pilot.press("escape")  # clears the filter, stays open
-        await settle(pilot)
+        await press_settled(pilot, "escape")  # clears the filter, stays open
         assert isinstance(app.screen, ProjectsScreen) and len(projects_shown(app)) == 2
-        await pilot.press("escape")  # then closes
-        await settle(pilot)
+        await press_settled(pilot, "escape")  # then closes
         assert isinstance(app.screen, BriefingScreen) and app.screen.project.name == "proj"
-        await pilot.press("P")
-        await settle(pilot)
-        await pilot.press("o", "t", "h", "enter")  # Enter opens the one the filter left
-        await settle(pilot)
+        await press_settled(pilot, "P")
+        await press_settled(pilot, "o", "t", "h", "enter")  # Enter opens the one the filter left
         assert isinstance(app.screen, BriefingScreen)
         assert [i.text for i in app.screen.briefing.items()] == ["Use tabs in the other project"]
 
@@ -192,8 +176,7 @@ async def test_the_switcher_is_opaque(demo_store: demo.DemoStore) -> None:
     app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
     async with app.run_test(size=NARROW) as pilot:
         await settle(pilot)
-        await pilot.press("P")
-        await settle(pilot)
+        await press_settled(pilot, "P")
         assert isinstance(app.screen, ProjectsScreen)
         assert app.screen.styles.background.a == 1.0
         edge = "".join(seg.text for seg in app.screen._compositor.render_strips()[0])
@@ -220,8 +203,7 @@ async def test_the_switcher_counts_come_from_the_judging_child(demo_store: demo.
     async with app.run_test(size=NARROW) as pilot:
         await settle(pilot)
         monkeypatch.setattr(reader, "list_projects", listed_here)
-        await pilot.press("P")
-        await settle(pilot)
+        await press_settled(pilot, "P")
         screen = app.screen
         assert isinstance(screen, ProjectsScreen)
         await wait_until(pilot, lambda: not screen.provisional, what="the confirmed listing")
@@ -245,12 +227,10 @@ async def test_help_and_full_text_say_how_to_close_them_in_view_at_80x24(demo_st
     app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
     async with app.run_test(size=NARROW) as pilot:
         await settle(pilot)
-        await pilot.press(key)
-        await settle(pilot)
+        await press_settled(pilot, key)
         assert isinstance(app.screen, (HelpScreen, FullTextScreen))
         assert said in screen_text(app)
-        await pilot.press("escape")
-        await settle(pilot)
+        await press_settled(pilot, "escape")
         assert isinstance(app.screen, BriefingScreen)
 
 def test_filtering_at_80x24_snapshot(snap_compare, demo_store: demo.DemoStore) -> None:
@@ -277,11 +257,9 @@ def test_switcher_filtered_at_80x24_snapshot(snap_compare, demo_store: demo.Demo
 
     async def run_before(pilot) -> None:  # type: ignore[no-untyped-def]
         await settle(pilot)
-        await pilot.press("P")
-        await settle(pilot)
+        await press_settled(pilot, "P")
         await wait_until(pilot, lambda: not app.screen.provisional and bool(app.screen.trends), what="confirmed")
         app.screen.query_one("#projects-filter").cursor_blink = False  # on or off by the clock
-        await pilot.press("o", "t", "h")
-        await settle(pilot)
+        await press_settled(pilot, "o", "t", "h")
 
     assert snap_compare(app, terminal_size=NARROW, run_before=run_before)
