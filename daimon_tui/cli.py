@@ -148,7 +148,7 @@ def _quiet_daimon_logs() -> None:
 def _search(args: argparse.Namespace, project_path: str | None, out: TextIO) -> int:
     from daimon_tui.domain.search_query import parse_query
     from daimon_tui.headless.search import run_search
-    from daimon_tui.store.read import reader, search
+    from daimon_tui.store.read import locate, search
 
     if args.all_projects and args.slug:
         print("daimon-tui: --slug names one project; drop it or drop --all-projects", file=sys.stderr)
@@ -157,8 +157,8 @@ def _search(args: argparse.Namespace, project_path: str | None, out: TextIO) -> 
     if problems:
         print(f"daimon-tui: {'; '.join(problems)}", file=sys.stderr)
         return 2
-    project = reader.resolve_project(project_path, args.slug)
-    if not args.all_projects and not reader.project_exists(project):
+    project = locate.resolve_project(project_path, args.slug)
+    if not args.all_projects and not locate.project_exists(project):
         print(f"daimon-tui: no daimon checkpoint for {project.target}", file=sys.stderr)
         return 1
     found = search.search(project, args.query, all_projects=args.all_projects, by_slug=bool(args.slug))
@@ -232,10 +232,10 @@ def _headless(args: argparse.Namespace, project_path: str | None, out: TextIO) -
 
 
 def _report(args: argparse.Namespace, project_path: str | None, out: TextIO) -> int:
+    if args.command == "search":  # before the briefing's reader: a search needs none of its models
+        return _search(args, project_path, out)
     from daimon_tui.store.read import reader
 
-    if args.command == "search":
-        return _search(args, project_path, out)
     if args.command == "brief" and args.as_daimon:
         return _as_daimon(args, project_path, out)
     project = reader.resolve_project(project_path, args.slug)

@@ -11,6 +11,10 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+# The vocabulary a headless report needs without pydantic (`records`), one definition, named here too.
+from daimon_tui.records import Diagnostic as Diagnostic
+from daimon_tui.records import ProjectRef as ProjectRef
+
 Mark = Literal["verbatim", "inferred", "untagged", "unverified-verbatim", "stale"]
 ItemState = Literal["visible", "resolved", "superseded", "quarantined", "forgotten", "closed", "withheld"]
 
@@ -20,29 +24,6 @@ class Frozen(BaseModel):
     # import; the app starts (first paint) without building the dozens it
     # does not need yet.
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
-
-
-class Diagnostic(Frozen):
-    """Something about the store a person should know: daimon's own notes,
-    unreadable files, unknown formats. `repair` is the command daimon suggests."""
-
-    level: Literal["info", "warning", "error"] = "warning"
-    source: str = "daimon"
-    message: str
-    repair: str | None = None
-
-
-class ProjectRef(Frozen):
-    """Which bucket we read. `target` is what daimon's readers take: the project
-    directory when we know it, else the bucket slug."""
-
-    slug: str
-    name: str = ""
-    path: str | None = None
-
-    @property
-    def target(self) -> str:
-        return self.path or self.slug
 
 
 class ProjectSummary(Frozen):
