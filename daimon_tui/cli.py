@@ -12,7 +12,6 @@ import logging
 import os
 import sys
 from collections.abc import Iterator
-from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
@@ -22,6 +21,10 @@ if TYPE_CHECKING:
 
 def daimon_missing() -> str | None:
     """One line when daimon-briefing is not installed at all."""
+    # Here, not at the top: a report imports only what it needs (daimon's own
+    # import brings `importlib.metadata` in anyway, for its `__version__`).
+    from importlib import metadata
+
     try:
         metadata.version("daimon-briefing")
     except metadata.PackageNotFoundError:
