@@ -236,12 +236,13 @@ def _headless(args: argparse.Namespace, project_path: str | None, out: TextIO) -
 
 
 def _report(args: argparse.Namespace, project_path: str | None, out: TextIO) -> int:
-    if args.command == "search":  # before the briefing's reader: a search needs none of its models
+    # before the briefing's reader: neither a search nor daimon's own brief needs its models (pydantic)
+    if args.command == "search":
         return _search(args, project_path, out)
-    from daimon_tui.store.read import reader
-
     if args.command == "brief" and args.as_daimon:
         return _as_daimon(args, project_path, out)
+    from daimon_tui.store.read import reader
+
     project = reader.resolve_project(project_path, args.slug)
     if args.command == "diff":  # daimon's own answer for a project with no checkpoint (exit 1)
         from daimon_tui.headless.diff import run_diff

@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 # The vocabulary a headless report needs without pydantic (`records`), one definition, named here too.
 from daimon_tui.records import Diagnostic as Diagnostic
+from daimon_tui.records import Handoff as Handoff
 from daimon_tui.records import ProjectRef as ProjectRef
 
 Mark = Literal["verbatim", "inferred", "untagged", "unverified-verbatim", "stale"]
@@ -132,17 +133,6 @@ class Section(Frozen):
         briefed = self.briefed_count()
         total = len(self.items)
         return f"{briefed} of {total} briefed" if briefed is not None and briefed < total else str(total)
-
-
-class Handoff(Frozen):
-    """The baton a session left deliberately; daimon prints it above everything."""
-
-    ts: str
-    note: str
-
-    @property
-    def lines(self) -> tuple[str, ...]:
-        return tuple(line.strip() for line in self.note.splitlines() if line.strip())
 
 
 BriefState = Literal["briefing", "closed", "no-checkpoint", "empty", "unavailable"]

@@ -1,5 +1,5 @@
-"""The part of our shared vocabulary a headless report needs before anything
-else: frozen, slotted dataclasses that import no pydantic.
+"""The part of our shared vocabulary a headless search (and `brief
+--as-daimon`) needs: frozen, slotted dataclasses that import no pydantic.
 
 pydantic costs a fresh process ~130 ms to import, more than `daimon recall`'s
 own work on a small store, and `daimon-tui search` needs none of its
@@ -8,7 +8,7 @@ interface of `models.Frozen` (`model_copy`, `model_dump`, `model_dump_json`,
 `model_validate`), so a pydantic model holds them as fields and the judging
 child sends them like any other answer; pydantic is imported, and validates
 exactly as it does a model's fields (`extra="forbid"`, `Literal`s), only when
-one of those is called. `models` re-exports `ProjectRef` and `Diagnostic`.
+one of those is called. `models` names each of them too.
 """
 
 from __future__ import annotations
@@ -70,3 +70,15 @@ class ProjectRef(Record):
     @property
     def target(self) -> str:
         return self.path or self.slug
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class Handoff(Record):
+    """The baton a session left deliberately; daimon prints it above everything."""
+
+    ts: str
+    note: str
+
+    @property
+    def lines(self) -> tuple[str, ...]:
+        return tuple(line.strip() for line in self.note.splitlines() if line.strip())

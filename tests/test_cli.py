@@ -147,14 +147,15 @@ LOADED = ("import sys\n"
 
 @pytest.mark.parametrize("argv", [["search", "upload"], ["search", "upload", "--json"],
                                   ["search", "upload kind:decision", "--all-projects", "--json"],
-                                  ["search", "no-such-word-anywhere"]], ids=" ".join)
+                                  ["search", "no-such-word-anywhere"], ["brief", "--as-daimon"]], ids=" ".join)
 def test_a_fresh_search_imports_no_pydantic(demo_store: demo.DemoStore, tmp_path, argv: list[str],
                                             capsys) -> None:
     """Issue 29.1: a fresh `search` on a small store stays within `daimon
     recall`'s time, which pydantic's import alone (~130 ms) would exceed: the
     search path builds and prints records (`daimon_tui.records`), never our
-    pydantic models. Our cache empty (a fresh search); its bytes are those of
-    the same search in this process."""
+    pydantic models; nor does `brief --as-daimon`, which prints daimon's own
+    bytes. Our cache empty (a fresh run); its bytes are those of the same
+    command in this process."""
     from daimon_tui.store.judging import judge_service
 
     argv = [*argv, "--project", str(demo_store.project)]
