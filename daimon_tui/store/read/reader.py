@@ -34,8 +34,8 @@ from daimon_tui.store.daimon_api import rendering
 from daimon_tui.store.daimon_api.mode import Unavailable
 from daimon_tui.store.read import checkpoint_shape, daimon_brief
 from daimon_tui.store.read.forgotten import forgotten_items
-from daimon_tui.store.read.locate import project_exists as project_exists
-from daimon_tui.store.read.locate import resolve_project as resolve_project
+from daimon_tui.store.read.locate import project_exists as project_exists  # named here too, for
+from daimon_tui.store.read.locate import resolve_project as resolve_project  # the briefing's readers
 from daimon_tui.store.read.marks import line_mark, stored_mark
 
 # The format versions this reader was tested against; anything else is read
