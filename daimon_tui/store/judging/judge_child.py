@@ -29,9 +29,12 @@ import json
 import os
 import stat
 import sys
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
+
+from daimon_tui.domain.memory_return import AtRest
 
 
 def _warm(request: dict) -> None:
@@ -143,10 +146,33 @@ def _until_idle() -> None:
         time.sleep(0.1)
 
 
+# Freed memory goes back to the system once no request came for this long and
+# no kept fold is being built: a first open's full read, a fold check or a
+# burst of verbs is not kept resident while the app sits open.
+GIVE_BACK_AFTER_S = 3.0
+
+
+def _give_back_at_rest(rest: AtRest, stop: threading.Event) -> None:
+    from daimon_tui.store.judging import kept_fold
+
+    while not stop.wait(0.5):
+        rest.tick(busy=_idle_since is None or kept_fold.building())
+
+
 def main() -> int:
-    global _idle_since
     answers = sys.stdout.buffer
     sys.stdout = sys.stderr
+    rest, stop = AtRest(GIVE_BACK_AFTER_S), threading.Event()
+    threading.Thread(target=_give_back_at_rest, args=(rest, stop), name="give-back", daemon=True).start()
+    try:
+        _serve(answers, rest)
+    finally:
+        stop.set()
+    return 0
+
+
+def _serve(answers: Any, rest: AtRest) -> None:
+    global _idle_since
     calls: dict[str, Callable[..., Any]] | None = None
     for line in sys.stdin.buffer:
         _idle_since = None
@@ -166,6 +192,7 @@ def main() -> int:
         answers.write(_answer(calls, request) + b"\n")
         answers.flush()
         _idle_since = time.monotonic()
+        rest.active()
         # With the answer sent: a ledger read whole for it (a first open) is
         # kept once the child is idle, so the next run (and, once built, the
         # next request) folds only appends. In a thread: a request meanwhile
@@ -173,7 +200,6 @@ def main() -> int:
         from daimon_tui.store.judging import kept_fold
 
         kept_fold.build_in_background(_until_idle)
-    return 0
 
 
 if __name__ == "__main__":
