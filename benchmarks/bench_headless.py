@@ -8,20 +8,28 @@ of `--repeats`), then each of our headless commands (`brief`, `brief --json`,
 `brief --as-daimon`, `search Q`, `check`, `audit`) twice: cold (our cache
 emptied first: no kept fold, no seal key) and warm (right after: the kept
 fold the cold run wrote, sealed). With `--small DIR` also a fresh `search`
-(cache emptied) against `daimon recall` on a small store (made there by
-`generate_store.py` on first use).
+(cache emptied) against `daimon recall`, and each other report against
+`daimon brief`, on a small store (made there by
+`generate_store.py` on first use), all run in turn `--repeats` times
+(medians); `--store` may then be left out, for the small store alone. Our
+commands run as the `daimon-tui` console script does (`main()`).
 
 Only our own files are written, under `--scratch` (`DAIMON_TUI_CACHE`,
 `XDG_STATE_HOME`, `DAIMON_TUI_LOG`, `DAIMON_TUI_CONFIG`, `XDG_CACHE_HOME`):
 the store itself is read by our commands, never written (daimon's own CLI
 runs record their usage lines there, as they always do). Each command is
-checked to leave `textual` unimported (`sys.modules` at its exit). The load average
-is printed before and after: ratios within one run are what counts.
+checked to leave `textual` unimported, and a search `pydantic` too
+(`sys.modules` at its exit). Our package is byte-compiled first (`compileall`),
+as a wheel install is: the children run with PYTHONDONTWRITEBYTECODE, and a
+stale `__pycache__` would otherwise time our modules' compilation on every
+run. The load average is printed before and after: ratios within one run are
+what counts.
 """
 
 from __future__ import annotations
 
 import argparse
+import compileall
 import json
 import os
 import shutil
@@ -34,13 +42,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_briefing as bench
 import manifest as manifest_file
 
+import daimon_tui
+
 HERE = Path(__file__).resolve()
-# `daimon-tui ARGS`, as the console script runs it, telling at exit whether Textual was imported
+# `daimon-tui ARGS`, as the console script runs it, telling at exit which of these it imported
+HEAVY = ("textual", "pydantic")
 RUN_OURS = ("import os, sys, atexit\n"
             "atexit.register(lambda: open(os.environ['BENCH_MODULES'], 'w').write("
-            "str(any(m == 'textual' or m.startswith('textual.') for m in sys.modules))))\n"
+            f"' '.join(sorted({{m.split('.')[0] for m in sys.modules}} & {set(HEAVY)!r}))))\n"
             "from daimon_tui.cli import main\n"
-            "sys.exit(main(sys.argv[1:]))\n")
+            "sys.exit(main())\n")
 
 # (label, our argv, the baseline it is held to, warm limit, cold limit)
 COMMANDS = (
@@ -67,14 +78,14 @@ def our_env(heavy: dict, scratch: Path) -> dict[str, str]:
     return env
 
 
-def _ours(argv: list[str], env: dict[str, str], cwd: str) -> tuple[bench.Run, bool]:
-    """One run of our command; whether it imported Textual."""
+def _ours(argv: list[str], env: dict[str, str], cwd: str) -> tuple[bench.Run, set[str]]:
+    """One run of our command; which of `HEAVY` it imported."""
     modules = Path(env["DAIMON_TUI_CONFIG"]).with_name("modules.txt")
     modules.parent.mkdir(parents=True, exist_ok=True)
     run = bench.run_measured([sys.executable, "-c", RUN_OURS, *argv], {**env, "BENCH_MODULES": str(modules)}, cwd)
     if run.returncode not in (0, 1, 2) or "could not finish" in run.stderr:  # 1, 2: no hit, nothing checkable
         raise RuntimeError(f"daimon-tui {' '.join(argv)} failed (rc {run.returncode}): {run.stderr[-2000:]}")
-    return run, modules.read_text() != "False"
+    return run, set(modules.read_text().split())
 
 
 def _baseline(args: list[str], heavy: dict, repeats: int) -> float:
@@ -97,7 +108,7 @@ def _headless(heavy: dict, scratch: Path, query: str, repeats: int) -> list[benc
         warm, warm_textual = _ours(argv, env, cwd)
         if cold.stdout != warm.stdout:
             print(f"NOTE {label}: warm output differs from cold", file=sys.stderr)
-        note = " (imported textual!)" if cold_textual or warm_textual else ""
+        note = " (imported textual!)" if "textual" in cold_textual | warm_textual else ""
         print(f"{label}: cold {cold.wall:.2f} s, warm {warm.wall:.2f} s{note}", file=sys.stderr)
         for tag, run, limit in (("cold", cold, cold_limit), ("warm", warm, warm_limit)):
             passed = run.wall <= limit * base[against] and not note
@@ -114,32 +125,55 @@ def _small(small_dir: Path, scratch: Path, query: str, repeats: int) -> list[ben
                        check=True, stdout=subprocess.DEVNULL)
     small = manifest_file.load(small_dir)
     bench.daimon_cli(["recall", query], small)
-    recall = _baseline(["recall", query], small, repeats)
     env = our_env(small, scratch / "small")
-    walls = []
-    for _ in range(repeats):
-        shutil.rmtree(scratch / "small" / "cache", ignore_errors=True)
-        run, textual = _ours(["search", query], env, small["main_project"])
-        walls.append(run.wall)
-    ours = statistics.median(walls)
-    print(f"small store: daimon recall {recall:.2f} s, fresh search {ours:.2f} s", file=sys.stderr)
-    return [bench.Metric("fresh search, small store", ours, recall, "<= 1.0x recall",
-                         ours <= recall and not textual, note="" if not textual else "imported textual!")]
+    # ours -> its baseline; each ours run fresh (our cache emptied), all in turn each round
+    ours_against = {label: against for label, _argv, against, *_ in COMMANDS}
+    argvs = {label: [a.replace("{query}", query) for a in argv] for label, argv, *_ in COMMANDS}
+    baselines = {"recall": ["recall", query], "brief": ["brief"]}
+    walls: dict[str, list[float]] = {name: [] for name in (*ours_against, *(f"daimon {b}" for b in baselines))}
+    imported: dict[str, set[str]] = {label: set() for label in ours_against}
+    for _ in range(repeats):  # in turn, so a change of load meets every command alike
+        for baseline, args in baselines.items():
+            walls[f"daimon {baseline}"].append(bench.daimon_cli(args, small).wall)
+        for label in ours_against:
+            shutil.rmtree(scratch / "small" / "cache", ignore_errors=True)
+            run, heavy = _ours(argvs[label], env, small["main_project"])
+            walls[label].append(run.wall)
+            imported[label] |= heavy
+    median = {name: statistics.median(runs) for name, runs in walls.items()}
+    print(f"small store (median of {repeats}): " + ", ".join(f"{name} {wall:.2f} s" for name, wall in median.items()),
+          file=sys.stderr)
+    metrics = []
+    for label, against in ours_against.items():
+        # only a search is held to leave pydantic out; every report, Textual
+        bad = imported[label] if label == "search" else imported[label] & {"textual"}
+        note = f"imported {', '.join(sorted(bad))}!" if bad else ""
+        daimon = median[f"daimon {against}"]
+        metrics.append(bench.Metric(f"fresh {label}, small store", median[label], daimon, f"<= 1.0x {against}",
+                                    median[label] <= daimon and not bad, note=note))
+    return metrics
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
-    parser.add_argument("--store", type=Path, required=True, help="a store made by generate_store.py")
+    parser.add_argument("--store", type=Path, help="a store made by generate_store.py (left out: --small alone)")
     parser.add_argument("--scratch", type=Path, required=True, help="a directory of ours (our cache, state, log)")
     parser.add_argument("--query", default="payment retry")
-    parser.add_argument("--repeats", type=int, default=1, help="runs of each daimon baseline (median)")
-    parser.add_argument("--small", type=Path, help="also a fresh search on this small store (made on first use)")
+    parser.add_argument("--repeats", type=int, default=1,
+                        help="runs of each daimon baseline (median); on the small store, rounds of every command")
+    parser.add_argument("--small", type=Path, help="also every report fresh on this small store (made on first use)")
     args = parser.parse_args(argv)
-    heavy = manifest_file.load(args.store.resolve())
+    if args.store is None and args.small is None:
+        parser.error("give --store, --small or both")
     args.scratch.mkdir(parents=True, exist_ok=True)
+    # as a wheel install has it: bytecode for every module of ours (quiet: only errors print)
+    compileall.compile_dir(Path(daimon_tui.__file__).parent, quiet=1)
     before = os.getloadavg()
-    metrics = _headless(heavy, args.scratch.resolve(), args.query, args.repeats)
+    metrics: list[bench.Metric] = []
+    if args.store is not None:
+        heavy = manifest_file.load(args.store.resolve())
+        metrics += _headless(heavy, args.scratch.resolve(), args.query, args.repeats)
     if args.small:
         metrics += _small(args.small.resolve(), args.scratch.resolve(), args.query, args.repeats)
     after = os.getloadavg()

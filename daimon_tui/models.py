@@ -11,6 +11,11 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+# The vocabulary a headless report needs without pydantic (`records`), one definition, named here too.
+from daimon_tui.records import Diagnostic as Diagnostic
+from daimon_tui.records import Handoff as Handoff
+from daimon_tui.records import ProjectRef as ProjectRef
+
 Mark = Literal["verbatim", "inferred", "untagged", "unverified-verbatim", "stale"]
 ItemState = Literal["visible", "resolved", "superseded", "quarantined", "forgotten", "closed", "withheld"]
 
@@ -20,29 +25,6 @@ class Frozen(BaseModel):
     # import; the app starts (first paint) without building the dozens it
     # does not need yet.
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
-
-
-class Diagnostic(Frozen):
-    """Something about the store a person should know: daimon's own notes,
-    unreadable files, unknown formats. `repair` is the command daimon suggests."""
-
-    level: Literal["info", "warning", "error"] = "warning"
-    source: str = "daimon"
-    message: str
-    repair: str | None = None
-
-
-class ProjectRef(Frozen):
-    """Which bucket we read. `target` is what daimon's readers take: the project
-    directory when we know it, else the bucket slug."""
-
-    slug: str
-    name: str = ""
-    path: str | None = None
-
-    @property
-    def target(self) -> str:
-        return self.path or self.slug
 
 
 class ProjectSummary(Frozen):
@@ -151,17 +133,6 @@ class Section(Frozen):
         briefed = self.briefed_count()
         total = len(self.items)
         return f"{briefed} of {total} briefed" if briefed is not None and briefed < total else str(total)
-
-
-class Handoff(Frozen):
-    """The baton a session left deliberately; daimon prints it above everything."""
-
-    ts: str
-    note: str
-
-    @property
-    def lines(self) -> tuple[str, ...]:
-        return tuple(line.strip() for line in self.note.splitlines() if line.strip())
 
 
 BriefState = Literal["briefing", "closed", "no-checkpoint", "empty", "unavailable"]

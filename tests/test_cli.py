@@ -136,6 +136,51 @@ def test_a_headless_command_never_imports_textual(argv: list[str]) -> None:
     assert done.stderr.splitlines()[-1] == "NO-TEXTUAL"
 
 
+# as the `daimon-tui` console script runs it (`main()`: argv from sys.argv), then what it imported
+LOADED = ("import sys\n"
+          "from daimon_tui.cli import main\n"
+          "code = main()\n"
+          "sys.stdout.flush()\n"
+          "print(sorted({m.split('.')[0] for m in sys.modules} & {'pydantic', 'textual'}), file=sys.stderr)\n"
+          "sys.exit(code)\n")
+
+
+@pytest.mark.parametrize("argv", [["search", "upload"], ["search", "upload", "--json"],
+                                  ["search", "upload kind:decision", "--all-projects", "--json"],
+                                  ["search", "no-such-word-anywhere"], ["brief", "--as-daimon"]], ids=" ".join)
+def test_a_fresh_search_imports_no_pydantic(demo_store: demo.DemoStore, tmp_path, argv: list[str],
+                                            capsys) -> None:
+    """Issue 29.1: a fresh `search` on a small store stays within `daimon
+    recall`'s time, which pydantic's import alone (~130 ms) would exceed: the
+    search path builds and prints records (`daimon_tui.records`), never our
+    pydantic models; nor does `brief --as-daimon`, which prints daimon's own
+    bytes. Our cache empty (a fresh run); its bytes are those of the same
+    command in this process."""
+    from daimon_tui.store.judging import judge_service
+
+    argv = [*argv, "--project", str(demo_store.project)]
+    env = {**judge_service.child_env(), "DAIMON_TUI_CACHE": str(tmp_path / "cache")}
+    done = subprocess.run([sys.executable, "-c", LOADED, *argv], capture_output=True, text=True,
+                          stdin=subprocess.DEVNULL, timeout=300, env=env)
+    assert done.returncode == (1 if "no-such-word-anywhere" in argv else 0), done.stderr
+    assert done.stderr.splitlines()[-1] == "[]"
+    assert cli.main(argv) == done.returncode
+    assert done.stdout.strip() and done.stdout == capsys.readouterr().out
+
+
+def test_the_command_line_reads_no_package_metadata() -> None:
+    """`importlib.metadata` is imported only to ask whether daimon is installed
+    (once daimon itself imports it): never at our entry point's import or
+    while its parser is built (`--version` is our own `__version__`)."""
+    probe = ("import sys\n"
+             "from daimon_tui import cli\n"
+             "cli.build_parser()\n"
+             "print(sorted(m for m in ('importlib.metadata', 'pydantic', 'daimon_briefing') if m in sys.modules))\n")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+
+
 def test_a_report_reads_the_kept_fold_and_prints_what_daimon_would(demo_store: demo.DemoStore, capsys) -> None:
     """Issue 29.1: on a ledger large enough to keep its fold, `brief --json`
     prints the same bytes from daimon's full read (cold), from the sealed fold

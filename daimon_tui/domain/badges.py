@@ -4,8 +4,10 @@ and a style name. One table, used by the screens, plain output and help."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from daimon_tui.models import Badge
+if TYPE_CHECKING:  # a headless search prints marks without importing the models (pydantic)
+    from daimon_tui.models import Badge
 
 
 @dataclass(frozen=True)

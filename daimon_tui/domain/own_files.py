@@ -26,6 +26,14 @@ def xdg_dir(variable: str, fallback: Path) -> Path:
     return Path(value) if value and os.path.isabs(value) else fallback
 
 
+def cache_dir() -> Path:
+    """Our cache: `$DAIMON_TUI_CACHE`, else `$XDG_CACHE_HOME/daimon-tui`, else `~/.cache/daimon-tui`."""
+    override = os.environ.get("DAIMON_TUI_CACHE")
+    if override:
+        return Path(override)
+    return xdg_dir("XDG_CACHE_HOME", Path.home() / ".cache") / "daimon-tui"
+
+
 @contextlib.contextmanager
 def open_regular(path: Path | str) -> Iterator[BinaryIO]:
     """Open `path` for reading if it is a regular file; a FIFO, device,

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from daimon_tui.domain.badges import NOT_BRIEFED, badge_label, mark_label
 from daimon_tui.domain.inert import inert
-from daimon_tui.models import Briefing, Handoff, Item, Section
+
+if TYPE_CHECKING:  # `brief --as-daimon` prints daimon's bytes without importing the models (pydantic)
+    from daimon_tui.models import Briefing, Handoff, Item, Section
 
 
 def item_fields(item: Item) -> dict[str, Any]:

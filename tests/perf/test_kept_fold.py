@@ -671,7 +671,7 @@ def test_a_seal_that_does_not_verify_loads_unchecked(project, monkeypatch, chang
     elif change == "other daimon":
         monkeypatch.setattr(daimon_briefing, "__version__", "0.0.1")
     elif change == "other key":
-        (kept_fold_file.verdict_cache.cache_dir() / kept_fold_file.SEAL_KEY).write_bytes(b"k" * 32)
+        (kept_fold_file.cache_dir() / kept_fold_file.SEAL_KEY).write_bytes(b"k" * 32)
     else:
         cache.write_text(json.dumps({**record, "seal": "\u00e9" * 64}))
     spans = kept_fold_file.load(key)

@@ -36,6 +36,7 @@ from daimon_briefing import config
 from pydantic import BaseModel, ValidationError
 
 from daimon_tui.models import ProjectRef
+from daimon_tui.records import Record
 from daimon_tui.store.daimon_api import mode
 from daimon_tui.store.judging import judge_child
 
@@ -48,7 +49,7 @@ PRIORITY = {"write": -1, "details": 0, "plan": 0, "search": 0, "briefing": 1, "s
 CHILD_MODULE = "daimon_tui.store.judging.judge_child"
 _EMPTY_ENV: Path | None = None
 
-Model = TypeVar("Model", bound=BaseModel)
+Model = TypeVar("Model", bound=BaseModel | Record)  # a pydantic model, or a record of `records`
 
 
 class JudgeFailed(Exception):

@@ -1,6 +1,6 @@
 """The kept events fold on disk: sizes, a digest and offsets, never a row.
 
-One JSON file per ledger in our cache dir (`verdict_cache.cache_dir()`),
+One JSON file per ledger in our cache dir (`own_files.cache_dir()`),
 named by a hash of the checkpoint dir and the ledger's path, 0600 in a 0700
 directory, replaced atomically. It says which bytes were folded (`size`,
 `sha256`) and where the rows `kept_fold` keeps start: each ref's winner, each
@@ -46,8 +46,7 @@ from typing import Any
 import daimon_briefing
 from daimon_briefing import config
 
-from daimon_tui.domain.own_files import read_regular, write_private_bytes
-from daimon_tui.store.judging import verdict_cache
+from daimon_tui.domain.own_files import cache_dir, read_regular, write_private_bytes
 
 FORMAT = 3  # 3: witnesses grouped by item, and their corroboration fold
 _MAX_BYTES = 64 * 1024 * 1024
@@ -58,7 +57,7 @@ _KEY_BYTES = 32
 def cache_file(key: str) -> Path:
     """Where the kept fold of the ledger at absolute path `key` is kept."""
     name = hashlib.sha256(f"{config.checkpoint_dir()}\0{key}".encode()).hexdigest()[:32]
-    return verdict_cache.cache_dir() / f"{name}.fold.json"
+    return cache_dir() / f"{name}.fold.json"
 
 
 @dataclass(frozen=True)
@@ -139,7 +138,7 @@ def _seal_key(create: bool) -> bytes | None:
     """Our sealing key (`fold-seal.key` in the cache dir), made on first use
     when `create`; None when there is none or it is not ours (then nothing
     is sealed and no seal verifies: every fold is checked, as before)."""
-    path = verdict_cache.cache_dir() / SEAL_KEY
+    path = cache_dir() / SEAL_KEY
     try:
         data = read_regular(path)
     except FileNotFoundError:

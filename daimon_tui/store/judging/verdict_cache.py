@@ -8,8 +8,7 @@ a hash, because a bucket slug spells the project's path). The fingerprint says
 which ledger and pointer bytes the verdicts were judged on; a mismatch means the
 verdicts may be stale, and the UI shows them as provisional until daimon answers.
 
-Location: `$DAIMON_TUI_CACHE`, else `$XDG_CACHE_HOME/daimon-tui`, else
-`~/.cache/daimon-tui`; directory 0700, files 0600.
+Location: our cache dir (`own_files.cache_dir`); directory 0700, files 0600.
 """
 
 from __future__ import annotations
@@ -24,19 +23,12 @@ from typing import Any
 
 from daimon_briefing import config, store, surfaces
 
-from daimon_tui.domain.own_files import open_regular, read_regular, write_private_json, xdg_dir
+from daimon_tui.domain.own_files import cache_dir, open_regular, read_regular, write_private_json
 from daimon_tui.models import Briefing, ProjectRef, WithheldItem
 from daimon_tui.store import paths
 
 FORMAT = 1
 _TAIL = 4096
-
-
-def cache_dir() -> Path:
-    override = os.environ.get("DAIMON_TUI_CACHE")
-    if override:
-        return Path(override)
-    return xdg_dir("XDG_CACHE_HOME", Path.home() / ".cache") / "daimon-tui"
 
 
 def cache_file(slug: str) -> Path:

@@ -26,7 +26,7 @@ from typing import Any, NamedTuple
 from daimon_briefing import anchor, briefing, config, display, jsonl, requests, schema, store, view
 from daimon_briefing.jsonl import Health
 
-from daimon_tui.models import Handoff, ProjectRef
+from daimon_tui.records import Handoff, ProjectRef
 from daimon_tui.store.daimon_api import reading as daimon_reading
 from daimon_tui.store.daimon_api import rendering
 from daimon_tui.store.read import brief_allocation

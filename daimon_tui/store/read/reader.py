@@ -9,15 +9,13 @@ Marks, badges, order and judged state all come from daimon's code
 from __future__ import annotations
 
 import json
-import os
 import time
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from daimon_briefing import api, briefing, config, schema, store, view
+from daimon_briefing import api, briefing, schema, store, view
 
-from daimon_tui.domain.badges import MARKS
 from daimon_tui.models import (
     Axis,
     Badge,
@@ -26,7 +24,6 @@ from daimon_tui.models import (
     Handoff,
     Inspection,
     Item,
-    Mark,
     ProjectRef,
     ProjectSummary,
     Section,
@@ -37,6 +34,9 @@ from daimon_tui.store.daimon_api import rendering
 from daimon_tui.store.daimon_api.mode import Unavailable
 from daimon_tui.store.read import checkpoint_shape, daimon_brief
 from daimon_tui.store.read.forgotten import forgotten_items
+from daimon_tui.store.read.locate import project_exists as project_exists  # named here too, for
+from daimon_tui.store.read.locate import resolve_project as resolve_project  # the briefing's readers
+from daimon_tui.store.read.marks import line_mark, stored_mark
 
 # The format versions this reader was tested against; anything else is read
 # (daimon reads it) but flagged, because its fields may mean something new.
@@ -69,30 +69,6 @@ def _note(line: str) -> Diagnostic:
 
 
 # ---- projects ---------------------------------------------------------------
-
-
-def resolve_project(path: str | None = None, slug: str | None = None) -> ProjectRef:
-    """The bucket daimon would read for `--project PATH` / `--slug SLUG` (cwd by default)."""
-    if slug:
-        # A slug is one path component in daimon's own slug shape; anything
-        # else (`../x`, `a/b`) is folded the way daimon folds it, so it can
-        # only ever name a bucket inside the store. The bucket's `root` file
-        # is used only when it names a directory daimon files under this slug.
-        slug = api.project_slug(slug) or "-"
-        try:
-            root, _why = paths.root_for_slug(slug)
-        except (OSError, ValueError):
-            root = None
-        return ProjectRef(slug=slug, name=os.path.basename(root or slug), path=root)
-    directory = config.resolve_read_project(path)
-    return ProjectRef(slug=api.project_slug(directory), name=os.path.basename(directory), path=directory)
-
-
-def project_exists(project: ProjectRef) -> bool:
-    try:
-        return project.slug in view.buckets(None)
-    except Exception:
-        return False
 
 
 def list_projects() -> tuple[tuple[ProjectSummary, ...], tuple[Diagnostic, ...]]:
@@ -298,24 +274,6 @@ def _list_one_by_one(refused: frozenset[str]) -> tuple[tuple[Any, ...], tuple[Di
 # ---- the briefing -------------------------------------------------------------
 
 
-def _mark_of(item: Mapping, degraded: bool) -> Mark:
-    return rendering.mark_words().get(rendering.mark(item, degraded), "untagged")  # type: ignore[return-value]
-
-
-_SHOWN_WORD = {style.label: word for word, style in MARKS.items()}
-
-
-def _line_mark(line: str) -> Mark | None:
-    return _SHOWN_WORD.get(rendering.label(line) or "")  # type: ignore[return-value]
-
-
-def shown_mark(item: Mapping, degraded: bool) -> Mark:
-    """The mark daimon's brief prints for a prepared item, read off daimon's
-    own line (`? unverified` past the staleness budget, `⚠ unverified
-    (verbatim)` on a failed receipt): what every surface shows for it."""
-    return _line_mark(rendering.line(dict(item), degraded)) or _mark_of(item, degraded)
-
-
 def _badges(item: Mapping) -> tuple[Badge, ...]:
     """daimon's badges for one stamped item, in the order of its rendered line."""
     badges: list[Badge] = []
@@ -344,7 +302,7 @@ def _badges(item: Mapping) -> tuple[Badge, ...]:
 
 def _item(section: str, raw: Mapping, degraded: bool, snap: Any) -> Item:
     field = rendering.section_field(section)
-    stored = _mark_of(raw, degraded)
+    stored = stored_mark(raw, degraded)
     stale = raw.get("_stale_carried_days")
     is_stale = isinstance(stale, (int, float)) and not isinstance(stale, bool)
     line = rendering.line(dict(raw), degraded, field.briefable)
@@ -361,7 +319,7 @@ def _item(section: str, raw: Mapping, degraded: bool, snap: Any) -> Item:
         quote=_text(raw.get("quote")) or None,
         because=_text(raw.get("because")) or None,
         trust=_text(raw.get("trust")) or None,
-        mark=_line_mark(line) or ("stale" if is_stale else stored),
+        mark=line_mark(line) or ("stale" if is_stale else stored),
         stored_mark=stored,
         badges=_badges(raw),
         state=state,  # type: ignore[arg-type]

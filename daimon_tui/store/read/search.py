@@ -23,6 +23,7 @@ newest checkpoint says whether it stands.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sqlite3
 import threading
@@ -32,14 +33,13 @@ from datetime import UTC, datetime
 from typing import Any, Literal
 
 from daimon_briefing import briefing, config, display, recall, schema, store, view
-from pydantic import Field
 
 from daimon_tui.domain.search_query import SearchQuery, hit_matches, parse_query
-from daimon_tui.models import Diagnostic, Frozen, ProjectRef
+from daimon_tui.records import Diagnostic, ProjectRef, Record
 from daimon_tui.store import paths
 from daimon_tui.store.daimon_api import rendering
 from daimon_tui.store.judging import kept_fold, snapshot_share
-from daimon_tui.store.read import reader, recall_generation
+from daimon_tui.store.read import marks, recall_generation
 
 # One search's answer size; facets filter after the fetch, so it over-fetches.
 LIMIT = 50
@@ -51,7 +51,9 @@ MAX_QUERY_CHARS = 500
 HitState = Literal["active", "carried", "resolved", "superseded", "contradicted", "quarantined", "forgotten",
                    "withheld", "not carried"]
 
-class SearchHit(Frozen):
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class SearchHit(Record):
     """One recalled item and what daimon says it is now."""
 
     item_id: str | None
@@ -66,12 +68,12 @@ class SearchHit(Frozen):
     author: str | None = None
     stated_by: str | None = None
     teammate: bool = False
-    shared_project: str | None = Field(
-        default=None, description="a teammate's copy of the project searched from: its slug (daimon files the copy "
-                                  "under the teammate's own checkout, `project_slug`)")
+    # a teammate's copy of the project searched from: its slug (daimon files
+    # the copy under the teammate's own checkout, `project_slug`)
+    shared_project: str | None = None
     state: HitState
     state_detail: str | None = None
-    live: bool = Field(default=False, description="in the latest checkpoint of the project searched from")
+    live: bool = False  # in the latest checkpoint of the project searched from
     score: float = 0.0
 
     @property
@@ -80,7 +82,8 @@ class SearchHit(Frozen):
         return self.state_detail if self.state_detail and self.state_detail != self.state else None
 
 
-class SearchResult(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class SearchResult(Record):
     query: str
     hits: tuple[SearchHit, ...] = ()
     notes: tuple[Diagnostic, ...] = ()
@@ -125,7 +128,7 @@ class _Bucket:
             for item in [raw] if field.singleton else (raw if isinstance(raw, list) else ()):
                 if isinstance(item, Mapping) and isinstance(item.get("id"), str):
                     self.live[item["id"]] = item
-                    self.marks[item["id"]] = reader.shown_mark(item, degraded)
+                    self.marks[item["id"]] = marks.shown_mark(item, degraded)
         # daimon's reason and its own marker: a quarantine, a forget, or a trust
         # ledger that cannot be read (daimon then withholds, and says why).
         reasons = {"quarantine": "quarantined", "forgotten": "forgotten", "closed": "withheld"}
