@@ -52,3 +52,32 @@ def test_an_empty_or_absent_ledger_spells_nothing(tmp_path: Path) -> None:
     assert ledger_lines.lines_spelling(path, "handoff") == []
     path.write_bytes(b"")
     assert ledger_lines.lines_spelling(path, "handoff") == []
+
+
+def test_a_byte_search_routed_in_safe_mode_is_routed_once_the_mode_is_full(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Safe mode routes nothing; the mode decided again as full (a later test
+    of the same process, as the CLI's safe-mode test then the baton's) must
+    route daimon's events read through the rows given, not stay latched off."""
+    from daimon_briefing import jsonl, view
+
+    from daimon_tui.store.daimon_api import mode
+
+    # whatever this test routes is put back after it, as it found it
+    for module, name in ((jsonl, "read"), (view, "judge"), (ledger_lines, "_next_read"),
+                         (ledger_lines, "_next_judge")):
+        monkeypatch.setattr(module, name, getattr(module, name))
+    monkeypatch.setattr(ledger_lines, "_installed", False)
+    monkeypatch.setenv(mode.ENV_SAFE, "1")
+    mode.set_current(None)
+    try:
+        ledger_lines._install()  # safe: nothing routed
+    finally:
+        monkeypatch.delenv(mode.ENV_SAFE)
+        mode.set_current(None)
+    assert not mode.current().safe
+    path = tmp_path / "events.jsonl"
+    path.write_text('{"item_ref": "a", "status": "resolved"}\n', encoding="utf-8")
+    given = jsonl.Read(jsonl.Health.OK, [])
+    with ledger_lines.events_as(given):
+        assert jsonl.read(path) is given
