@@ -33,6 +33,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from daimon_tui.store.judging import early_child
+
 
 def _warm(request: dict) -> None:
     """Fold the requested bucket's ledgers, in the order that keeps the peak
@@ -143,11 +145,33 @@ def _until_idle() -> None:
         time.sleep(0.1)
 
 
-def main() -> int:
+def warm_early(hint: str) -> dict[str, Callable[..., Any]] | None:
+    """A child started before the app's first paint (`early_child`): the
+    project named on the command line warmed and the reads imported before
+    the first request comes, in the first request's order (daimon's fold
+    before our models). None if anything fails: the first request does it."""
+    with contextlib.suppress(Exception):
+        named = json.loads(hint)
+        slug, path = named.get("slug"), named.get("path")
+        if isinstance(slug, str) and slug:
+            project = {"slug": slug}
+        else:
+            from daimon_briefing import config
+
+            project = {"path": config.resolve_read_project(path if isinstance(path, str) else None)}
+        _warm({"project": project})
+        return _calls()
+    return None
+
+
+def main(argv: list[str] | None = None) -> int:
     global _idle_since
+    argv = sys.argv[1:] if argv is None else argv
     answers = sys.stdout.buffer
     sys.stdout = sys.stderr
     calls: dict[str, Callable[..., Any]] | None = None
+    if len(argv) == 2 and argv[0] == early_child.WARM_FLAG:
+        calls = warm_early(argv[1])
     for line in sys.stdin.buffer:
         _idle_since = None
         try:
