@@ -140,3 +140,27 @@ def test_no_early_child_without_a_terminal(monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.setattr(sys.stdin, "isatty", lambda: False)
     assert cli.main([]) == 2
     assert spawned == []
+
+
+@pytest.mark.parametrize("running", [True, False], ids=["child-running", "no-child"])
+async def test_the_first_confirmation_is_asked_at_once_when_a_child_runs(
+        demo_store: demo.DemoStore, monkeypatch: pytest.MonkeyPatch, running: bool) -> None:
+    from daimon_tui.ui.app import DaimonTUI
+    from daimon_tui.ui.screens import briefing as briefing_screen
+    from tests.ui.settle import settle
+
+    asked: list[tuple] = []
+    monkeypatch.setattr(judge_service.JudgeService, "started", lambda self: running)
+    load = briefing_screen.BriefingScreen.load
+
+    def recorded(self: briefing_screen.BriefingScreen, repaint: bool = True, delay: float = 0.0) -> object:
+        asked.append((repaint, delay))
+        return load(self, repaint, delay)
+
+    monkeypatch.setattr(briefing_screen.BriefingScreen, "load", recorded)
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await settle(pilot)
+        assert not app.screen.provisional
+    # a child started before Textual costs the first frame no process start: no wait before asking it
+    assert asked[0] == (False, 0.0 if running else briefing_screen.FIRST_FRAME_S)

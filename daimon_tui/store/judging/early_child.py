@@ -65,6 +65,12 @@ def spawn(path: str | None, slug: str | None, env: dict[str, str] | None = None)
     atexit.register(discard)
 
 
+def waiting() -> bool:
+    """An early child runs and nobody took it yet."""
+    early = _early
+    return early is not None and early.proc.poll() is None
+
+
 def take(env: dict[str, str]) -> Early | None:
     """The early child, handed over once: only if it still runs and was
     started with exactly `env`; otherwise it is ended and None."""

@@ -215,6 +215,11 @@ class JudgeService:
         with contextlib.suppress(OSError):
             proc.kill()
 
+    def started(self) -> bool:
+        """A child runs already (or one started before the first paint waits
+        to be taken): a request now costs no process start."""
+        return self.pid is not None or early_child.waiting()
+
     @property
     def pid(self) -> int | None:
         proc = self._proc
