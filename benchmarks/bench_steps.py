@@ -41,6 +41,7 @@ import asyncio
 import json
 import os
 import shutil
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -240,11 +241,30 @@ def _metrics(ours: dict, brief: float, why: float, tag: str) -> list[bench.Metri
     ]
 
 
+def _bytecode(from_source: bool) -> str:
+    """Our package's bytecode compiled first, as `pip install` does for the
+    wheel (and did for the daimon we compare with): with
+    PYTHONDONTWRITEBYTECODE set, as in some shells and CI, an editable
+    checkout otherwise compiles ~100 modules from source in the app and again
+    in the judging child on every run (~0.2 s each). `--from-source` measures
+    that condition: our bytecode is removed first (never daimon's)."""
+    package = HERE.parents[1] / "daimon_tui"
+    if from_source:
+        for cache in package.rglob("__pycache__"):
+            shutil.rmtree(cache, ignore_errors=True)
+        if os.environ.get("PYTHONDONTWRITEBYTECODE"):
+            return "from source (removed first; PYTHONDONTWRITEBYTECODE is set)"
+        return "removed first (the first run writes it again: PYTHONDONTWRITEBYTECODE is not set)"
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(package)], check=True, capture_output=True)
+    return f"compiled first in {package}, as pip install does"
+
+
 def parent_main(args: argparse.Namespace) -> int:
     store_dir = args.store.resolve()
     heavy = manifest_file.load(store_dir)
     load = os.getloadavg()
     print(f"store: {store_dir}  shape: {json.dumps(heavy['shape'])}", file=sys.stderr)
+    print(f"our bytecode: {_bytecode(args.from_source)}", file=sys.stderr)
     brief = bench.daimon_cli(["brief"], heavy)
     print(f"daimon brief: {brief.wall:.2f} s, {brief.rss_mb or 0:.0f} MB", file=sys.stderr)
     if args.opens:
@@ -302,6 +322,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scratch", type=Path, help="keep our cache, state, log and settings under this directory")
     parser.add_argument("--late-child", action="store_true",
                         help="start the judging child at the first read, not before Textual (for comparison)")
+    parser.add_argument("--from-source", action="store_true",
+                        help="our modules from source (an editable checkout under PYTHONDONTWRITEBYTECODE)")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
