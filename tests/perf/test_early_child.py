@@ -175,3 +175,23 @@ def test_a_read_is_imported_when_it_is_first_asked(monkeypatch: pytest.MonkeyPat
     assert calls.get("briefing") is not None and calls.get("briefing") is not None
     assert calls.get("rm -rf") is None
     assert resolved == [judge_child.READS["briefing"][0]]
+
+
+def test_the_early_warm_runs_at_a_lower_priority_than_the_answers(monkeypatch: pytest.MonkeyPatch) -> None:
+    # on a machine with no spare core the warm must not slow the app's first paint; the answers keep their priority
+    import os
+    import threading
+
+    def priority() -> int:
+        return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+    seen: dict[str, int] = {}
+    monkeypatch.setattr(sys, "stdin", SimpleNamespace(buffer=io.BytesIO(b'{"what": "a", "project": "p"}\n')))
+    monkeypatch.setattr(sys, "stdout", SimpleNamespace(buffer=io.BytesIO()))
+    monkeypatch.setattr(judge_child, "_warm", lambda request: seen.setdefault(str(request["project"]), priority()))
+    monkeypatch.setattr(judge_child, "_calls", dict)
+    monkeypatch.setattr(judge_child, "_answer", lambda calls, request: seen.setdefault("answer", priority()) and b"")
+    monkeypatch.setattr(kept_fold, "build_in_background", lambda wait: None)
+    base = priority()
+    assert judge_child.main([early_child.WARM_FLAG, json.dumps({"path": None, "slug": "-s"})]) == 0
+    assert seen == {"{'slug': '-s'}": min(base + judge_child.WARM_NICE, 19), "p": base, "answer": base}
