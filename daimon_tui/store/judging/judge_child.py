@@ -14,7 +14,10 @@ The first request folds with daimon alone imported: our models (pydantic)
 are imported after the fold's temporaries are freed, so they reuse that
 memory instead of adding to the peak. Before every read, daimon's
 machine-wide forget walk runs on its own, then the bucket's snapshot (see
-`_warm`): this keeps the peak near one copy of the largest ledger.
+`_warm`): this keeps the peak near one copy of the largest ledger. Started
+by the app before its first paint (`early_child`, `--warm`), the child does
+that warm for the project named on the command line before any request, in
+a thread of its own at a lower priority (`warm_early`).
 
 Answers are never persisted; the confirming read saves the verdict cache (ids
 and states only, see `verdict_cache`), and a ledger read whole (a first open)
