@@ -166,17 +166,6 @@ async def test_the_first_confirmation_is_asked_at_once_when_a_child_runs(
     assert asked[0] == (False, 0.0 if running else briefing_screen.FIRST_FRAME_S)
 
 
-def test_a_read_is_imported_when_it_is_first_asked(monkeypatch: pytest.MonkeyPatch) -> None:
-    # a first open's answer waits for the briefing's modules, not the history's, the search's or the writer's
-    resolved: list[str] = []
-    monkeypatch.setattr(judge_child, "resolve", lambda where: resolved.append(where) or (lambda *args: None))
-    calls = judge_child._calls()
-    assert resolved == []
-    assert calls.get("briefing") is not None and calls.get("briefing") is not None
-    assert calls.get("rm -rf") is None
-    assert resolved == [judge_child.READS["briefing"][0]]
-
-
 def test_the_early_warm_runs_at_a_lower_priority_than_the_answers(monkeypatch: pytest.MonkeyPatch) -> None:
     # on a machine with no spare core the warm must not slow the app's first paint; the answers keep their priority
     import os

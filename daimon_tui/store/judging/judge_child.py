@@ -117,27 +117,11 @@ def resolve(where: str) -> Any:
     return getattr(importlib.import_module(module), name)
 
 
-class Calls:
-    """The reads and writes by name, each imported when first asked: a first
-    open's answer waits for the briefing's modules only, not for the
-    history's, the search's or the writer's."""
-
-    def __init__(self) -> None:
-        self._known = READS | WRITES
-        self._resolved: dict[str, Callable[..., Any]] = {}
-
-    def get(self, what: str) -> Callable[..., Any] | None:
-        call = self._resolved.get(what)
-        if call is None and what in self._known:
-            call = self._resolved[what] = resolve(self._known[what][0])
-        return call
+def _calls() -> dict[str, Callable[..., Any]]:
+    return {what: resolve(call) for what, (call, _model) in (READS | WRITES).items()}
 
 
-def _calls() -> Calls:
-    return Calls()
-
-
-def _answer(calls: Calls, request: dict) -> bytes:
+def _answer(calls: dict[str, Callable[..., Any]], request: dict) -> bytes:
     from daimon_tui.models import ProjectRef
 
     what = request.get("what")
@@ -171,7 +155,7 @@ def _until_idle() -> None:
 WARM_NICE = 10
 
 
-def warm_early(hint: str) -> Calls | None:
+def warm_early(hint: str) -> dict[str, Callable[..., Any]] | None:
     """A child started before the app's first paint (`early_child`): the
     project named on the command line warmed and the reads imported before
     the first request comes, in the first request's order (daimon's fold
@@ -189,9 +173,7 @@ def warm_early(hint: str) -> Calls | None:
 
             project = {"path": config.resolve_read_project(path if isinstance(path, str) else None)}
         _warm({"project": project})
-        calls = _calls()
-        calls.get("briefing")  # what the app asks first, imported now
-        return calls
+        return _calls()
     return None
 
 
@@ -200,8 +182,8 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     answers = sys.stdout.buffer
     sys.stdout = sys.stderr
-    calls: Calls | None = None
-    warmed: list[Calls | None] = []
+    calls: dict[str, Callable[..., Any]] | None = None
+    warmed: list[dict[str, Callable[..., Any]] | None] = []
     warming: threading.Thread | None = None
     if len(argv) == 2 and argv[0] == early_child.WARM_FLAG:
         # in a thread of its own, at its own (lower) priority; the first request waits for it
