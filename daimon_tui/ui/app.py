@@ -283,7 +283,7 @@ class DaimonTUI(App[int]):
     def make_view(self, screen_class: type[Screen]) -> Screen:
         if screen_class.__name__ == "LogScreen":
             return screen_class(self.project, log=self.action_log)
-        if screen_class.__name__ == "QueueScreen":
+        if screen_class.__name__ in ("QueueScreen", "SearchScreen"):  # the app's clock: marks as the briefing's
             return screen_class(self.project, now=self.now, log=self.action_log)
         if screen_class.__name__ == "HealthScreen":
             return screen_class(self.project, now=self.now)

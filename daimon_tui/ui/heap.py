@@ -9,6 +9,10 @@ runs, a collection runs once input has rested, and after each load the
 surviving heap is frozen (`gc.freeze`), so later collections scan only what
 is new. `unfreeze` before each freeze gives cycles that died since then back
 to the collector.
+
+Once the person has rested a while (no key, no load for `GIVE_BACK_AFTER_S`)
+the freed memory goes back to the system (`memory_return`): what a burst of
+verbs or a reload left free is not kept resident while the app sits open.
 """
 
 from __future__ import annotations
@@ -16,18 +20,23 @@ from __future__ import annotations
 import gc
 import time
 
+from daimon_tui.domain import memory_return
+
 # Input must rest this long before the collector runs.
 REST_S = 0.3
 # How often the rest is checked.
 TICK_S = 0.25
 # Fewer new objects than this since the last pass: nothing worth a pass.
 WORTH_A_PASS = 700
+# Rest (no key, no load) before freed memory goes back to the system.
+GIVE_BACK_AFTER_S = 5.0
 
 
 class IdleCollector:
     def __init__(self) -> None:
         self.last_input = time.monotonic()
         self.enabled_before = gc.isenabled()
+        self.at_rest = memory_return.AtRest(GIVE_BACK_AFTER_S, clock=lambda: time.monotonic())
 
     def start(self) -> None:
         gc.disable()
@@ -40,11 +49,15 @@ class IdleCollector:
     def touch(self) -> None:
         """A key arrived."""
         self.last_input = time.monotonic()
+        self.at_rest.active()
 
     def tick(self) -> None:
-        if time.monotonic() - self.last_input < REST_S or gc.get_count()[0] < WORTH_A_PASS:
+        if time.monotonic() - self.last_input < REST_S:
             return
-        gc.collect()
+        collected = gc.get_count()[0] >= WORTH_A_PASS
+        if collected:
+            gc.collect()
+        self.at_rest.tick(collect=not collected)
 
     def settle(self) -> None:
         """After a load (a moment the person waits anyway): collect everything,
@@ -52,3 +65,4 @@ class IdleCollector:
         gc.unfreeze()
         gc.collect()
         gc.freeze()
+        self.at_rest.active()

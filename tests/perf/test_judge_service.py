@@ -206,3 +206,30 @@ def test_the_childs_kept_fold_build_waits_until_no_request_came_for_a_while(
     monkeypatch.setattr(judge_child, "_idle_since", time.monotonic() - judge_child.BUILD_AFTER_IDLE_S)
     waiter.join(5)
     assert not waiter.is_alive()
+
+
+def test_the_child_gives_memory_back_once_no_request_came_for_a_while(monkeypatch: pytest.MonkeyPatch) -> None:
+    from daimon_tui.domain import memory_return
+
+    given = threading.Event()
+    release = threading.Event()
+
+    def lines():
+        yield b'{"what": "a"}\n'
+        release.wait(30)  # the app sits open: no further request
+
+    monkeypatch.setattr(sys, "stdin", SimpleNamespace(buffer=lines()))
+    monkeypatch.setattr(sys, "stdout", SimpleNamespace(buffer=io.BytesIO()))
+    monkeypatch.setattr(judge_child, "_warm", lambda request: None)
+    monkeypatch.setattr(judge_child, "_calls", dict)
+    monkeypatch.setattr(judge_child, "_answer", lambda calls, request: b"{}")
+    monkeypatch.setattr(judge_child, "GIVE_BACK_AFTER_S", 0.2)
+    monkeypatch.setattr(memory_return, "give_back", lambda collect=True: given.set() or True)
+    child = threading.Thread(target=judge_child.main, daemon=True)
+    child.start()
+    try:
+        assert given.wait(20)
+    finally:
+        release.set()
+        child.join(20)
+    assert not child.is_alive()

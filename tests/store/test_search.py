@@ -202,3 +202,18 @@ def test_teammates_hits_agree_with_daimon_and_can_be_hidden(team_store: Path) ->
     scoped = search.search(project, "retry budget")
     assert {_key(r) for r in recall.search("retry budget", project_dir=str(team_store))} <= {
         _hit_key(h) for h in scoped.hits}
+
+
+def test_marks_are_judged_at_the_moment_asked_for_as_the_briefing_is(demo_store: demo.DemoStore) -> None:
+    """A hit the briefing holds carries the briefing's mark at the briefing's
+    moment: the app's clock (frozen in the demo and the tests), not the wall
+    clock, so an item past its staleness budget later is not `? unverified`
+    in search while the briefing beside it says `~ inferred`."""
+    project = _project(demo_store)
+    then = demo.DEMO_NOW.timestamp()
+    asked = _by_text(search.search(project, "retry", now=then), "Log every retry attempt")
+    briefed = next(i for i in reader.load_briefing(project, now=then).items()
+                   if i.text.startswith("Log every retry attempt"))
+    assert asked.mark == "inferred" == briefed.mark
+    years_later = _by_text(search.search(project, "retry", now=then + 3 * 365 * 86400), "Log every retry attempt")
+    assert years_later.mark != "inferred"

@@ -53,3 +53,27 @@ async def test_the_app_pauses_automatic_collection_and_restores_it(demo_store: d
         assert not gc.isenabled()
         assert gc.get_freeze_count() > 0  # the confirmed briefing's heap was frozen
     assert gc.isenabled() and gc.get_freeze_count() == 0
+
+
+def test_freed_memory_goes_back_once_the_keyboard_and_loads_rest(monkeypatch: pytest.MonkeyPatch) -> None:
+    given: list[bool] = []
+    monkeypatch.setattr(heap.memory_return, "give_back", lambda collect=True: given.append(collect) or True)
+    now = [time.monotonic()]
+    monkeypatch.setattr(heap.time, "monotonic", lambda: now[0])
+    collector = heap.IdleCollector()
+    collector.start()
+    try:
+        collector.touch()
+        now[0] += heap.REST_S + 0.1
+        collector.tick()
+        assert given == []  # rested for the collector, not yet for the give-back
+        now[0] += heap.GIVE_BACK_AFTER_S
+        collector.tick()
+        collector.tick()
+        assert len(given) == 1
+        collector.settle()  # a load (a verb's reload, a live update) is work too
+        now[0] += heap.GIVE_BACK_AFTER_S + 0.1
+        collector.tick()
+        assert len(given) == 2
+    finally:
+        collector.stop()

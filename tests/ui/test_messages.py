@@ -78,3 +78,71 @@ async def test_the_apps_own_write_is_not_announced_as_a_change_to_daimons_ledger
         said = [n.message for n in list(app._notifications)[before:]]
         assert any("daimon now says" in m for m in said), said
         assert not any("ledger changed" in m for m in said), said
+
+
+async def test_the_apps_own_write_is_confirmed_once_not_again_by_the_live_watch(demo_store, monkeypatch) -> None:
+    """After a verb the screen reloads and daimon confirms the rows the verb
+    wrote; the live watch then sees the same rows appended. A confirmation
+    already reading the ledger past them covers them: asking again queued a
+    second full judgement behind the first (at 5,019 items the screen stayed
+    provisional ~12 s after a write instead of ~5)."""
+    import asyncio
+    import contextlib
+
+    from daimon_tui.store.judging import first_paint, live
+
+    seen = asyncio.Event()
+    real_apply = live.apply_events
+
+    def apply(shown, rows):
+        if rows:
+            seen.set()
+        return real_apply(shown, rows)
+
+    monkeypatch.setattr(live, "apply_events", apply)
+    import threading
+
+    confirming = threading.Event()
+    real_appended = live.EventsTail.appended
+
+    def appended(tail):
+        # the watch reads the rows once the verb's reload is confirming (as on a large store,
+        # where daimon's confirmation runs long after the write was acknowledged)
+        confirming.wait(10)
+        return real_appended(tail)
+
+    monkeypatch.setattr(live.EventsTail, "appended", appended)
+    calls: list[bool] = []
+    gated = [False]
+    real_confirm = first_paint.confirm_async
+
+    async def confirm(project, now=None, shown=None):
+        calls.append(gated[0])
+        if gated[0]:
+            confirming.set()  # the verb's confirmation is still reading when the watch sees the rows
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(seen.wait(), 10)
+        return await real_confirm(project, now, shown=shown)
+
+    monkeypatch.setattr(first_paint, "confirm_async", confirm)
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, BriefingScreen)
+        await pilot.press("r")
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        gated[0] = True
+        calls.clear()
+        await pilot.press("y")
+        for _ in range(150):  # the watch's debounce
+            if seen.is_set():
+                break
+            await pilot.pause(0.1)
+        assert seen.is_set()
+        await pilot.pause(1.0)  # past the reload's delay
+        await settle(pilot, rounds=6)
+        assert not screen.provisional
+        assert calls == [True], (calls, seen.is_set())

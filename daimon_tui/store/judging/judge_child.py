@@ -37,6 +37,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from daimon_tui.domain.memory_return import AtRest
 from daimon_tui.store.judging import early_child
 
 
@@ -177,11 +178,34 @@ def warm_early(hint: str) -> dict[str, Callable[..., Any]] | None:
     return None
 
 
+# Freed memory goes back to the system once no request came for this long and
+# no kept fold is being built: a first open's full read, a fold check or a
+# burst of verbs is not kept resident while the app sits open.
+GIVE_BACK_AFTER_S = 3.0
+
+
+def _give_back_at_rest(rest: AtRest, stop: threading.Event) -> None:
+    from daimon_tui.store.judging import kept_fold
+
+    while not stop.wait(0.5):
+        rest.tick(busy=_idle_since is None or kept_fold.building())
+
+
 def main(argv: list[str] | None = None) -> int:
-    global _idle_since
     argv = sys.argv[1:] if argv is None else argv
     answers = sys.stdout.buffer
     sys.stdout = sys.stderr
+    rest, stop = AtRest(GIVE_BACK_AFTER_S), threading.Event()
+    threading.Thread(target=_give_back_at_rest, args=(rest, stop), name="give-back", daemon=True).start()
+    try:
+        _serve(answers, rest, argv)
+    finally:
+        stop.set()
+    return 0
+
+
+def _serve(answers: Any, rest: AtRest, argv: list[str]) -> None:
+    global _idle_since
     calls: dict[str, Callable[..., Any]] | None = None
     warmed: list[dict[str, Callable[..., Any]] | None] = []
     warming: threading.Thread | None = None
@@ -210,6 +234,7 @@ def main(argv: list[str] | None = None) -> int:
         answers.write(_answer(calls, request) + b"\n")
         answers.flush()
         _idle_since = time.monotonic()
+        rest.active()
         # With the answer sent: a ledger read whole for it (a first open) is
         # kept once the child is idle, so the next run (and, once built, the
         # next request) folds only appends. In a thread: a request meanwhile
@@ -217,7 +242,6 @@ def main(argv: list[str] | None = None) -> int:
         from daimon_tui.store.judging import kept_fold
 
         kept_fold.build_in_background(_until_idle)
-    return 0
 
 
 if __name__ == "__main__":

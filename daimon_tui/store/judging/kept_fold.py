@@ -641,6 +641,12 @@ def build_pending() -> None:
             _persist(key, kept)
 
 
+def building() -> bool:
+    """Whether a kept fold is being built right now (in its thread)."""
+    with _lock:
+        return _builder is not None and _builder.is_alive()
+
+
 def build_in_background(wait: Callable[[], None] = lambda: None) -> threading.Thread | None:
     """`build_pending` in a thread of its own (one at a time), after `wait()`
     returns, so the reads that come meanwhile are answered (from daimon's

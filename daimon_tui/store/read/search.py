@@ -111,8 +111,8 @@ class _Bucket:
     briefing holds carries the briefing's own mark (`? unverified` past its
     staleness budget, `⚠ unverified (verbatim)` on a failed receipt)."""
 
-    def __init__(self, target: str) -> None:
-        prepared = briefing.prepare(target, time.time(), live=False, route=store.Route.OWN)
+    def __init__(self, target: str, now: float) -> None:
+        prepared = briefing.prepare(target, now, live=False, route=store.Route.OWN)
         self.snap = prepared.snapshot
         self.live: dict[str, Mapping] = {}
         self.marks: dict[str, str] = {}
@@ -165,9 +165,11 @@ def _closing_phrase(event: Any) -> str | None:
     return " ".join(p for p in (status, f"at {ts}" if ts else None) if p) or None
 
 
-def _bucket_key(slug: str) -> tuple | None:
+def _bucket_key(slug: str, now: float) -> tuple | None:
     """What a bucket's judged latest checkpoint depends on: its ledgers and
-    daimon's forgotten stamp (the snapshot memo's key) and its latest pointer."""
+    daimon's forgotten stamp (the snapshot memo's key), its latest pointer, and
+    the minute it is judged at (an item's age past its staleness budget is
+    `? unverified`)."""
     key = snapshot_share.memo_key(slug)
     folder = paths.bucket_dir(slug)
     if key is None or folder is None:
@@ -177,7 +179,7 @@ def _bucket_key(slug: str) -> tuple | None:
         latest: tuple = (st.st_ino, st.st_mtime_ns, st.st_size)
     except OSError:
         latest = ()
-    return (key, latest)
+    return (key, latest, int(now // 60))
 
 
 # Judged latest checkpoints, across searches, until a file they depend on changes.
@@ -186,18 +188,18 @@ _held_lock = threading.Lock()
 _HELD_SIZE = 64
 
 
-def _bucket(cache: dict[str, _Bucket | None], slug: str | None) -> _Bucket | None:
+def _bucket(cache: dict[str, _Bucket | None], slug: str | None, now: float) -> _Bucket | None:
     if not slug:
         return None
     if slug in cache:
         return cache[slug]
-    key = _bucket_key(slug)
+    key = _bucket_key(slug, now)
     with _held_lock:
         if key is not None and key in _held:
             cache[slug] = _held[key]
             return cache[slug]
     try:
-        got: _Bucket | None = _Bucket(slug)
+        got: _Bucket | None = _Bucket(slug, now)
     except Exception:  # an unreadable bucket: the hit keeps recall's own words
         got = None
     cache[slug] = got
@@ -223,14 +225,16 @@ def _notes(codes: tuple, cut: bool) -> tuple[Diagnostic, ...]:
 
 
 def search(project: ProjectRef, text: str, all_projects: bool = False, team: bool = True,
-           limit: int = LIMIT, by_slug: bool = False) -> SearchResult:
+           now: float | None = None, limit: int = LIMIT, by_slug: bool = False) -> SearchResult:
     """Hits for `text` (words plus facets) in `project`, or everywhere. An
-    empty query lists nothing. Never raises for query text. `by_slug`: the
+    empty query lists nothing. Never raises for query text. `now`: the moment
+    marks are judged at, the briefing's own (default: the clock). `by_slug`: the
     person named one bucket, and the answer is `daimon recall --slug`'s, that
     bucket's rows only (no teammate's copy filed under another slug)."""
     if by_slug:
         project, team = project.model_copy(update={"path": None}), False
     started = time.perf_counter()
+    now = time.time() if now is None else now
     parsed: SearchQuery = parse_query(text)
     words = " ".join(parsed.words.split())
     cut = len(words) > MAX_QUERY_CHARS
@@ -246,7 +250,7 @@ def search(project: ProjectRef, text: str, all_projects: bool = False, team: boo
         if isinstance(recalled, Diagnostic):
             return SearchResult(query=text, notes=(recalled,), all_projects=all_projects, team=team)
         mates = recall_generation.kept(("teammates", project.path, me), lambda: _teammates(project, me)) if team else {}
-        hits = _hits(recalled.rows, project, parsed, me, team, limit, mates)
+        hits = _hits(recalled.rows, project, parsed, me, team, limit, mates, now)
         codes = list(recalled.notes)
         errors: list[Diagnostic] = []
         if team and not all_projects:
@@ -258,7 +262,7 @@ def search(project: ProjectRef, text: str, all_projects: bool = False, team: boo
                     continue
                 codes.extend(theirs.notes)
                 rows = [row for row in theirs.rows if row.get("author") == author]
-                hits.extend(_hits(rows, project, parsed, me, team, limit, mates))
+                hits.extend(_hits(rows, project, parsed, me, team, limit, mates, now))
     notes = (*errors, *_notes(tuple(dict.fromkeys(codes)), cut))
     return SearchResult(query=text, hits=tuple(hits), notes=notes,
                         all_projects=all_projects, team=team, seconds=time.perf_counter() - started)
@@ -322,7 +326,7 @@ def _shared_state(row: Mapping, bucket: _Bucket | None, newest: tuple[str | None
 
 
 def _hits(rows: list, project: ProjectRef, parsed: SearchQuery, me: str, team: bool, limit: int,
-          mates: _Mates) -> list[SearchHit]:
+          mates: _Mates, now: float) -> list[SearchHit]:
     cache: dict[str, _Bucket | None] = {}
     hits: list[SearchHit] = []
     for row in rows:
@@ -332,7 +336,7 @@ def _hits(rows: list, project: ProjectRef, parsed: SearchQuery, me: str, team: b
             continue
         slug = _str(row.get("project_slug"))
         newest = mates.get((author, slug)) if teammate and author and slug else None
-        held = _bucket(cache, project.slug if newest is not None else slug)
+        held = _bucket(cache, project.slug if newest is not None else slug, now)
         if newest is not None:
             state, detail, live = _shared_state(row, held, newest)
         else:

@@ -222,8 +222,12 @@ class BriefingScreen(EvidenceActions, Screen):
         if delay:
             await asyncio.sleep(delay)
         # In a child process: the fold neither holds our GIL nor adds to our memory.
-        briefing = await first_paint.confirm_async(self.project, self.now,
-                                                    shown=lambda read: self.is_attached and self.show(read))
+        ended = self.live.confirming()
+        try:
+            briefing = await first_paint.confirm_async(self.project, self.now,
+                                                        shown=lambda read: self.is_attached and self.show(read))
+        finally:
+            ended()
         if not self.is_attached:
             return  # the screen closed while daimon was reading
         self.show(briefing)

@@ -224,7 +224,8 @@ class SearchScreen(Screen):
                 self._asks(last.query, last.all_projects, last.team) == self._asks(text, self.all_projects, self.team)):
             self.show(last.model_copy(update={"query": text}))
             return
-        result, failure = await judge_service.read("search", self.project, text, self.all_projects, self.team)
+        result, failure = await judge_service.read("search", self.project, text, self.all_projects, self.team,
+                                                    self.now)
         if not self.is_attached:
             return
         self.show(result)
