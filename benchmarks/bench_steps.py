@@ -41,6 +41,7 @@ import asyncio
 import json
 import os
 import shutil
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -141,6 +142,13 @@ def _restore(item: str | None) -> None:
 def child_main() -> int:
     launched = float(os.environ.get("BENCH_LAUNCHED_AT", time.time()))
     wall0 = time.time() - time.perf_counter()
+    # as `daimon-tui` does before it imports Textual: the judging child starts and warms the project
+    early_pid = None
+    if not os.environ.get("BENCH_LATE_CHILD"):
+        from daimon_tui.store.judging import early_child
+
+        early_child.spawn(None, None)
+        early_pid = early_child._early.proc.pid if early_child._early is not None else None
     factory = bench._app_factory()
     assert factory is not None
     make, label = factory
@@ -154,6 +162,9 @@ def child_main() -> int:
         async with app.run_test(headless=True, size=bench.TERMINAL) as pilot:
             if opens_only:
                 result.update(await bench._first_paint(pilot, app, frames, launched, wall0))
+                from daimon_tui.store.judging import judge_service
+
+                result["early_child_answered"] = early_pid is not None and judge_service.service().pid == early_pid
                 # as a person reads the briefing: the judging child keeps the fold once idle (a first
                 # open's build comes after its answer); the open is timed, this wait is not
                 from daimon_tui.store.judging import verdict_cache
@@ -178,7 +189,8 @@ def child_main() -> int:
     return 0
 
 
-def _ours(store_dir: Path, heavy: dict, cold: bool, scratch: Path | None = None, opens: bool = False) -> dict:
+def _ours(store_dir: Path, heavy: dict, cold: bool, scratch: Path | None = None, opens: bool = False,
+          late_child: bool = False) -> dict:
     if scratch is not None:
         from bench_headless import our_env
 
@@ -191,6 +203,8 @@ def _ours(store_dir: Path, heavy: dict, cold: bool, scratch: Path | None = None,
         shutil.rmtree(cache, ignore_errors=True)
     if opens:
         env["BENCH_OPENS_ONLY"] = "1"
+    if late_child:
+        env["BENCH_LATE_CHILD"] = "1"
     env["BENCH_LAUNCHED_AT"] = repr(time.time())
     run = bench.run_measured([sys.executable, str(HERE), "--child", "--store", str(store_dir)], env,
                              heavy["main_project"], timeout=1800)
@@ -227,11 +241,30 @@ def _metrics(ours: dict, brief: float, why: float, tag: str) -> list[bench.Metri
     ]
 
 
+def _bytecode(from_source: bool) -> str:
+    """Our package's bytecode compiled first, as `pip install` does for the
+    wheel (and did for the daimon we compare with): with
+    PYTHONDONTWRITEBYTECODE set, as in some shells and CI, an editable
+    checkout otherwise compiles ~100 modules from source in the app and again
+    in the judging child on every run (~0.2 s each). `--from-source` measures
+    that condition: our bytecode is removed first (never daimon's)."""
+    package = HERE.parents[1] / "daimon_tui"
+    if from_source:
+        for cache in package.rglob("__pycache__"):
+            shutil.rmtree(cache, ignore_errors=True)
+        if os.environ.get("PYTHONDONTWRITEBYTECODE"):
+            return "from source (removed first; PYTHONDONTWRITEBYTECODE is set)"
+        return "removed first (the first run writes it again: PYTHONDONTWRITEBYTECODE is not set)"
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(package)], check=True, capture_output=True)
+    return f"compiled first in {package}, as pip install does"
+
+
 def parent_main(args: argparse.Namespace) -> int:
     store_dir = args.store.resolve()
     heavy = manifest_file.load(store_dir)
     load = os.getloadavg()
     print(f"store: {store_dir}  shape: {json.dumps(heavy['shape'])}", file=sys.stderr)
+    print(f"our bytecode: {_bytecode(args.from_source)}", file=sys.stderr)
     brief = bench.daimon_cli(["brief"], heavy)
     print(f"daimon brief: {brief.wall:.2f} s, {brief.rss_mb or 0:.0f} MB", file=sys.stderr)
     if args.opens:
@@ -261,9 +294,10 @@ def _opens(store_dir: Path, heavy: dict, args: argparse.Namespace, brief: bench.
     scratch = args.scratch.resolve() if args.scratch else None
     runs = []
     if args.cold:
-        runs.append(("first open", _ours(store_dir, heavy, cold=True, scratch=scratch, opens=True), 1.0))
-    runs += [(f"later open {n}", _ours(store_dir, heavy, cold=False, scratch=scratch, opens=True), 0.3)
-             for n in (1, 2)]
+        runs.append(("first open", _ours(store_dir, heavy, cold=True, scratch=scratch, opens=True,
+                                         late_child=args.late_child), 1.0))
+    runs += [(f"later open {n}", _ours(store_dir, heavy, cold=False, scratch=scratch, opens=True,
+                                       late_child=args.late_child), 0.3) for n in (1, 2)]
     metrics = []
     for tag, ours, limit in runs:
         print(f"ours ({tag}): {json.dumps(ours)}", file=sys.stderr)
@@ -286,6 +320,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--opens", action="store_true",
                         help="time the opens only (no key, no verb: the store is not written)")
     parser.add_argument("--scratch", type=Path, help="keep our cache, state, log and settings under this directory")
+    parser.add_argument("--late-child", action="store_true",
+                        help="start the judging child at the first read, not before Textual (for comparison)")
+    parser.add_argument("--from-source", action="store_true",
+                        help="our modules from source (an editable checkout under PYTHONDONTWRITEBYTECODE)")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:

@@ -304,6 +304,17 @@ def _read_failed(command: str, exc: Exception) -> str:
             f"({type(exc).__name__}: {inert(str(exc), limit=200)}); nothing was written")
 
 
+def _cannot_draw() -> str | None:
+    """Why the interactive app cannot draw here, or None."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        return ("daimon-tui: the interactive app needs a terminal; use `daimon-tui brief --json` "
+                "for a read-only report")
+    if os.environ.get("TERM", "") == "dumb":
+        return ("daimon-tui: this terminal (TERM=dumb) cannot draw the app; "
+                "`daimon-tui brief` prints the briefing as plain text")
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     console = argv is None  # run as the `daimon-tui` command: the process ends when this returns
     parser = build_parser()
@@ -316,6 +327,12 @@ def main(argv: list[str] | None = None) -> int:
     if problem:
         print(problem, file=sys.stderr)
         return 2
+    if args.command is None and not args.top_demo and not _cannot_draw():
+        # Before anything heavy is imported: the judging child starts, and warms
+        # this project, while the app imports Textual and paints (`early_child`).
+        from daimon_tui.store.judging import early_child
+
+        early_child.spawn(args.top_project, args.top_slug)
     _quiet_daimon_logs()
     if args.command == "doctor":
         from daimon_tui.headless.doctor import run_doctor
@@ -343,13 +360,9 @@ def main(argv: list[str] | None = None) -> int:
                     # The report is written and the process ends: the collector need not walk
                     # everything daimon folded once more at exit (~40 ms of a small store's search).
                     gc.freeze()
-        if not (sys.stdin.isatty() and sys.stdout.isatty()):
-            print("daimon-tui: the interactive app needs a terminal; use `daimon-tui brief --json` "
-                  "for a read-only report", file=sys.stderr)
-            return 2
-        if os.environ.get("TERM", "") == "dumb":
-            print("daimon-tui: this terminal (TERM=dumb) cannot draw the app; "
-                  "`daimon-tui brief` prints the briefing as plain text", file=sys.stderr)
+        cannot = _cannot_draw()
+        if cannot:
+            print(cannot, file=sys.stderr)
             return 2
         from daimon_tui.domain.action_log import ActionLog
         from daimon_tui.ui.app import DaimonTUI

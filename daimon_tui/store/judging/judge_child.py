@@ -14,7 +14,10 @@ The first request folds with daimon alone imported: our models (pydantic)
 are imported after the fold's temporaries are freed, so they reuse that
 memory instead of adding to the peak. Before every read, daimon's
 machine-wide forget walk runs on its own, then the bucket's snapshot (see
-`_warm`): this keeps the peak near one copy of the largest ledger.
+`_warm`): this keeps the peak near one copy of the largest ledger. Started
+by the app before its first paint (`early_child`, `--warm`), the child does
+that warm for the project named on the command line before any request, in
+a thread of its own at a lower priority (`warm_early`).
 
 Answers are never persisted; the confirming read saves the verdict cache (ids
 and states only, see `verdict_cache`), and a ledger read whole (a first open)
@@ -35,6 +38,7 @@ from collections.abc import Callable
 from typing import Any
 
 from daimon_tui.domain.memory_return import AtRest
+from daimon_tui.store.judging import early_child
 
 
 def _warm(request: dict) -> None:
@@ -146,6 +150,34 @@ def _until_idle() -> None:
         time.sleep(0.1)
 
 
+# The warm before the first request runs this much nicer than the rest of the
+# child (its own thread: Linux sets a thread's nice value alone), so on a
+# machine with no spare core the app's first paint is not slowed by it.
+WARM_NICE = 10
+
+
+def warm_early(hint: str) -> dict[str, Callable[..., Any]] | None:
+    """A child started before the app's first paint (`early_child`): the
+    project named on the command line warmed and the reads imported before
+    the first request comes, in the first request's order (daimon's fold
+    before our models). None if anything fails: the first request does it."""
+    with contextlib.suppress(Exception):
+        with contextlib.suppress(OSError, AttributeError):  # no per-thread priority here: warmed as it is
+            thread = threading.get_native_id()
+            os.setpriority(os.PRIO_PROCESS, thread, os.getpriority(os.PRIO_PROCESS, thread) + WARM_NICE)
+        named = json.loads(hint)
+        slug, path = named.get("slug"), named.get("path")
+        if isinstance(slug, str) and slug:
+            project = {"slug": slug}
+        else:
+            from daimon_briefing import config
+
+            project = {"path": config.resolve_read_project(path if isinstance(path, str) else None)}
+        _warm({"project": project})
+        return _calls()
+    return None
+
+
 # Freed memory goes back to the system once no request came for this long and
 # no kept fold is being built: a first open's full read, a fold check or a
 # burst of verbs is not kept resident while the app sits open.
@@ -159,22 +191,32 @@ def _give_back_at_rest(rest: AtRest, stop: threading.Event) -> None:
         rest.tick(busy=_idle_since is None or kept_fold.building())
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
     answers = sys.stdout.buffer
     sys.stdout = sys.stderr
     rest, stop = AtRest(GIVE_BACK_AFTER_S), threading.Event()
     threading.Thread(target=_give_back_at_rest, args=(rest, stop), name="give-back", daemon=True).start()
     try:
-        _serve(answers, rest)
+        _serve(answers, rest, argv)
     finally:
         stop.set()
     return 0
 
 
-def _serve(answers: Any, rest: AtRest) -> None:
+def _serve(answers: Any, rest: AtRest, argv: list[str]) -> None:
     global _idle_since
     calls: dict[str, Callable[..., Any]] | None = None
+    warmed: list[dict[str, Callable[..., Any]] | None] = []
+    warming: threading.Thread | None = None
+    if len(argv) == 2 and argv[0] == early_child.WARM_FLAG:
+        # in a thread of its own, at its own (lower) priority; the first request waits for it
+        warming = threading.Thread(target=lambda: warmed.append(warm_early(argv[1])), name="warm", daemon=True)
+        warming.start()
     for line in sys.stdin.buffer:
+        if warming is not None:
+            warming.join()
+            calls, warming = (warmed or [None])[0], None
         _idle_since = None
         try:
             request = json.loads(line)

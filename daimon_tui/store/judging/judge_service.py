@@ -38,7 +38,7 @@ from pydantic import BaseModel, ValidationError
 from daimon_tui.models import ProjectRef
 from daimon_tui.records import Record
 from daimon_tui.store.daimon_api import mode
-from daimon_tui.store.judging import judge_child
+from daimon_tui.store.judging import early_child, judge_child
 
 TIMEOUT_S = 900.0
 # Lower is sooner. A confirmed write, then a read a person waits on (the row
@@ -46,7 +46,7 @@ TIMEOUT_S = 900.0
 # search screen's warm-up, the audit after all of them.
 PRIORITY = {"write": -1, "details": 0, "plan": 0, "search": 0, "briefing": 1, "search-prepare": 1, "sessions": 1,
             "projects": 1, "diff": 1, "fold-check": 2, "audit": 2}
-CHILD_MODULE = "daimon_tui.store.judging.judge_child"
+CHILD_MODULE = early_child.CHILD_MODULE
 _EMPTY_ENV: Path | None = None
 
 Model = TypeVar("Model", bound=BaseModel | Record)  # a pydantic model, or a record of `records`
@@ -156,7 +156,7 @@ class JudgeService:
         with self._lock:
             if self._proc is not None and (self._proc.poll() is not None or env != self._env):
                 self._close_locked()  # it died, or the sandbox changed (tests): a new child
-            proc = self._proc or self._start(env)
+            proc = self._proc or self._adopt(env) or self._start(env)
             assert proc.stdin is not None and proc.stdout is not None
             watchdog = threading.Timer(timeout, self._kill, args=(proc,))
             watchdog.start()
@@ -177,6 +177,17 @@ class JudgeService:
                     raise JudgeFailed(f"no answer within {timeout:.0f} s")
                 raise JudgeFailed(f"the child ended: {tail or 'no message'}")
             return line
+
+    def _adopt(self, env: dict[str, str]) -> subprocess.Popen[bytes] | None:
+        """The child the app started before its first paint (`early_child`),
+        if it was started with the environment a new child would get here."""
+        if CHILD_MODULE != early_child.CHILD_MODULE:
+            return None  # a test's stand-in child: the early one is not it
+        early = early_child.take(env)
+        if early is None:
+            return None
+        self._proc, self._env, self._errors = early.proc, env, early.errors
+        return early.proc
 
     def _start(self, env: dict[str, str]) -> subprocess.Popen[bytes]:
         # Open for the child's whole life (its stderr); closed with it.
@@ -205,6 +216,11 @@ class JudgeService:
         with contextlib.suppress(OSError):
             proc.kill()
 
+    def started(self) -> bool:
+        """A child runs already (or one started before the first paint waits
+        to be taken): a request now costs no process start."""
+        return self.pid is not None or early_child.waiting()
+
     @property
     def pid(self) -> int | None:
         proc = self._proc
@@ -213,6 +229,7 @@ class JudgeService:
     def close(self) -> None:
         """End the child, if any. Safe from any thread: killing it first
         unblocks a request waiting on its answer."""
+        early_child.discard()
         proc = self._proc
         if proc is not None:
             self._kill(proc)

@@ -177,7 +177,8 @@ class BriefingScreen(EvidenceActions, Screen):
             if self.LATEST:
                 self.receipt_failures = self.first_receipts  # read with the first paint, off this thread
             self.show(self.first)
-            self.load(repaint=False, delay=FIRST_FRAME_S)
+            # with a child running (started before Textual), asking it costs the first frame nothing
+            self.load(repaint=False, delay=0.0 if judge_service.service().started() else FIRST_FRAME_S)
         else:
             self.header.update(Text("reading daimon's store…", style="dim"))
             self.load()

@@ -1,0 +1,186 @@
+"""The judging child started before the app's first paint (`early_child`):
+the interactive app starts it before Textual is imported, the child warms
+the named project before its first request, and the service takes it only
+when it was started with the environment a new child would get."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from daimon_briefing import store
+from daimon_briefing.surfaces import Writer
+
+from daimon_tui import cli
+from daimon_tui.models import Briefing
+from daimon_tui.store.demo import builder as demo
+from daimon_tui.store.judging import early_child, judge_child, judge_service, kept_fold
+from daimon_tui.store.read import reader
+
+NOW = demo.DEMO_NOW.timestamp()
+
+
+@pytest.fixture(autouse=True)
+def _no_early_child_left() -> object:
+    yield
+    early_child.discard()
+    judge_service.service().close()
+
+
+def test_the_child_warms_the_named_project_before_its_first_request(
+        sandbox_root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    events: list[object] = []
+    monkeypatch.chdir(sandbox_root)
+    monkeypatch.setattr(sys, "stdin", SimpleNamespace(buffer=io.BytesIO(b'{"what": "a", "project": "p"}\n')))
+    monkeypatch.setattr(sys, "stdout", SimpleNamespace(buffer=io.BytesIO()))
+    monkeypatch.setattr(judge_child, "_warm", lambda request: events.append(("warm", request["project"])))
+    monkeypatch.setattr(judge_child, "_calls", lambda: events.append("calls") or {})
+    monkeypatch.setattr(judge_child, "_answer", lambda calls, request: events.append(request["what"]) or b"")
+    monkeypatch.setattr(kept_fold, "build_in_background", lambda wait: None)
+    assert judge_child.main([early_child.WARM_FLAG, json.dumps({"path": None, "slug": None})]) == 0
+    # warmed (the working directory, as daimon resolves it) and the reads imported before the
+    # request came; the request warms again (cheap while daimon's memos hold) and is answered
+    assert events == [("warm", {"path": str(sandbox_root)}), "calls", ("warm", "p"), "a"]
+
+
+def test_a_slug_is_warmed_as_a_slug(monkeypatch: pytest.MonkeyPatch) -> None:
+    warmed: list[dict] = []
+    monkeypatch.setattr(judge_child, "_warm", lambda request: warmed.append(request["project"]))
+    monkeypatch.setattr(judge_child, "_calls", dict)
+    assert judge_child.warm_early(json.dumps({"path": None, "slug": "-home-me-proj"})) == {}
+    assert warmed == [{"slug": "-home-me-proj"}]
+    assert judge_child.warm_early("not json") is None  # the first request warms instead
+
+
+def test_the_service_takes_the_early_child_started_with_its_environment(demo_store: demo.DemoStore) -> None:
+    project = reader.resolve_project(str(demo_store.project))
+    here = reader.load_briefing(project, NOW)
+    early_child.spawn(str(demo_store.project), None, env=judge_service.child_env())
+    assert early_child._early is not None
+    early = early_child._early.proc.pid
+
+    async def scenario() -> tuple[Briefing, int | None, Briefing]:
+        service = judge_service.service()
+        there = await service.call("briefing", project, NOW, model=Briefing)
+        pid = service.pid
+        # warmed before the request, it still sees a write made after the warm
+        target = there.items()[0].id
+        assert target and store.append_event(target, "resolved", note="from a test", source="ui",
+                                             project_dir=project.target, writer=Writer.HUMAN)
+        again = await service.call("briefing", project, NOW, model=Briefing)
+        return there, pid, again
+
+    there, pid, again = asyncio.run(scenario())
+    assert pid == early
+    assert there == here and not there.provisional
+    assert again == reader.load_briefing(project, NOW)
+    assert there.items()[0].id not in {i.id for i in again.items()}
+
+
+def test_an_early_child_started_in_another_environment_is_ended_not_used(demo_store: demo.DemoStore) -> None:
+    project = reader.resolve_project(str(demo_store.project))
+    # started with the process environment, not the sandbox the app reads now: it would read another store
+    early_child.spawn(str(demo_store.project), None)
+    assert early_child._early is not None
+    early = early_child._early.proc
+
+    async def scenario() -> tuple[Briefing, int | None]:
+        service = judge_service.service()
+        return await service.call("briefing", project, NOW, model=Briefing), service.pid
+
+    there, pid = asyncio.run(scenario())
+    assert pid is not None and pid != early.pid
+    assert early.poll() is not None  # ended
+    assert there == reader.load_briefing(project, NOW)
+
+
+def test_the_interactive_app_starts_the_child_before_it_imports_the_app(
+        empty_store: demo.DemoStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    spawned: list[tuple] = []
+    monkeypatch.setattr(early_child, "spawn", lambda path, slug: spawned.append((path, slug)))
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: True)
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    monkeypatch.setenv("TERM", "xterm-256color")
+    from daimon_tui.ui import app as ui_app
+
+    class Stand:
+        return_code = 0
+
+        def __init__(self, **_kw: object) -> None:
+            spawned.append("app")
+
+        def run(self) -> None:
+            pass
+
+    monkeypatch.setattr(ui_app, "DaimonTUI", Stand)
+    assert cli.main(["--project", str(empty_store.project)]) == 0
+    assert spawned == [(str(empty_store.project), None), "app"]
+
+
+@pytest.mark.parametrize("argv", [["brief"], ["--demo"]], ids=["headless", "demo"])
+def test_no_early_child_for_a_report_or_the_demo(argv: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    spawned: list[tuple] = []
+    monkeypatch.setattr(early_child, "spawn", lambda path, slug: spawned.append((path, slug)))
+    monkeypatch.setattr(cli, "_store_context", lambda demo: (_ for _ in ()).throw(SystemExit(0)))
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: True)
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    with pytest.raises(SystemExit):
+        cli.main(argv)
+    assert spawned == []
+
+
+def test_no_early_child_without_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    spawned: list[tuple] = []
+    monkeypatch.setattr(early_child, "spawn", lambda path, slug: spawned.append((path, slug)))
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: False)
+    assert cli.main([]) == 2
+    assert spawned == []
+
+
+@pytest.mark.parametrize("running", [True, False], ids=["child-running", "no-child"])
+async def test_the_first_confirmation_is_asked_at_once_when_a_child_runs(
+        demo_store: demo.DemoStore, monkeypatch: pytest.MonkeyPatch, running: bool) -> None:
+    from daimon_tui.ui.app import DaimonTUI
+    from daimon_tui.ui.screens import briefing as briefing_screen
+    from tests.ui.settle import settle
+
+    asked: list[tuple] = []
+    monkeypatch.setattr(judge_service.JudgeService, "started", lambda self: running)
+    load = briefing_screen.BriefingScreen.load
+
+    def recorded(self: briefing_screen.BriefingScreen, repaint: bool = True, delay: float = 0.0) -> object:
+        asked.append((repaint, delay))
+        return load(self, repaint, delay)
+
+    monkeypatch.setattr(briefing_screen.BriefingScreen, "load", recorded)
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await settle(pilot)
+        assert not app.screen.provisional
+    # a child started before Textual costs the first frame no process start: no wait before asking it
+    assert asked[0] == (False, 0.0 if running else briefing_screen.FIRST_FRAME_S)
+
+
+def test_the_early_warm_runs_at_a_lower_priority_than_the_answers(monkeypatch: pytest.MonkeyPatch) -> None:
+    # on a machine with no spare core the warm must not slow the app's first paint; the answers keep their priority
+    import os
+    import threading
+
+    def priority() -> int:
+        return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+    seen: dict[str, int] = {}
+    monkeypatch.setattr(sys, "stdin", SimpleNamespace(buffer=io.BytesIO(b'{"what": "a", "project": "p"}\n')))
+    monkeypatch.setattr(sys, "stdout", SimpleNamespace(buffer=io.BytesIO()))
+    monkeypatch.setattr(judge_child, "_warm", lambda request: seen.setdefault(str(request["project"]), priority()))
+    monkeypatch.setattr(judge_child, "_calls", dict)
+    monkeypatch.setattr(judge_child, "_answer", lambda calls, request: seen.setdefault("answer", priority()) and b"")
+    monkeypatch.setattr(kept_fold, "build_in_background", lambda wait: None)
+    base = priority()
+    assert judge_child.main([early_child.WARM_FLAG, json.dumps({"path": None, "slug": "-s"})]) == 0
+    assert seen == {"{'slug': '-s'}": min(base + judge_child.WARM_NICE, 19), "p": base, "answer": base}
