@@ -11,7 +11,7 @@ from daimon_tui.domain.action_log import ActionLog
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.ui.app import DaimonTUI
 from daimon_tui.ui.screens.briefing import BriefingScreen
-from tests.ui.settle import settle
+from tests.ui.settle import press_settled, settle, wait_until
 
 NOW = demo.DEMO_NOW.timestamp()
 
@@ -130,18 +130,12 @@ async def test_the_apps_own_write_is_confirmed_once_not_again_by_the_live_watch(
         await settle(pilot)
         screen = app.screen
         assert isinstance(screen, BriefingScreen)
-        await pilot.press("r")
-        await settle(pilot)
-        await pilot.press("enter")
-        await settle(pilot)
+        await press_settled(pilot, "r")
+        await press_settled(pilot, "enter")
         gated[0] = True
         calls.clear()
         await pilot.press("y")
-        for _ in range(150):  # the watch's debounce
-            if seen.is_set():
-                break
-            await pilot.pause(0.1)
-        assert seen.is_set()
+        await wait_until(pilot, seen.is_set, 15, "the watch saw the verb's rows")
         await pilot.pause(1.0)  # past the reload's delay
         await settle(pilot, rounds=6)
         assert not screen.provisional
