@@ -15,6 +15,7 @@ import ctypes
 import ctypes.util
 import functools
 import gc
+import time
 from collections.abc import Callable
 
 
@@ -53,8 +54,6 @@ class AtRest:
     nothing is running (`busy`), and then not again until new work."""
 
     def __init__(self, after_s: float, clock: Callable[[], float] | None = None) -> None:
-        import time
-
         self.after_s = after_s
         self.clock = clock or time.monotonic
         self.last = self.clock()

@@ -222,7 +222,7 @@ class BriefingScreen(EvidenceActions, Screen):
         if delay:
             await asyncio.sleep(delay)
         # In a child process: the fold neither holds our GIL nor adds to our memory.
-        ended = self.live.confirming()
+        ended = self.live.confirming(self.project.slug)
         try:
             briefing = await first_paint.confirm_async(self.project, self.now,
                                                         shown=lambda read: self.is_attached and self.show(read))

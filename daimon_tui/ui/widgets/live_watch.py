@@ -50,11 +50,11 @@ class LiveWatch(Widget):
             self.started = True
             self.watch_bucket()
 
-    def confirming(self) -> Callable[[], None]:
-        """A confirmation starts reading daimon's ledgers now; call what this
-        returns when it ended (answered, failed or cancelled)."""
+    def confirming(self, slug: str) -> Callable[[], None]:
+        """A confirmation of bucket `slug` starts reading daimon's ledgers now;
+        call what this returns when it ended (answered, failed or cancelled)."""
         token, size = object(), None
-        bucket = paths.bucket_dir(self.host.project.slug)
+        bucket = paths.bucket_dir(slug)
         if bucket is not None:
             try:
                 size = os.stat(bucket / "events.jsonl").st_size
