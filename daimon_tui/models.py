@@ -7,17 +7,23 @@ terminal is the display layer's job (`domain.inert`).
 
 from __future__ import annotations
 
-from typing import Literal
-
 from pydantic import BaseModel, ConfigDict, Field
 
 # The vocabulary a headless report needs without pydantic (`records`), one definition, named here too.
+from daimon_tui.records import Axis as Axis
+from daimon_tui.records import Badge as Badge
+from daimon_tui.records import Briefing as Briefing
+from daimon_tui.records import BriefState as BriefState
 from daimon_tui.records import Diagnostic as Diagnostic
 from daimon_tui.records import Handoff as Handoff
+from daimon_tui.records import Inspection as Inspection
+from daimon_tui.records import Item as Item
+from daimon_tui.records import ItemState as ItemState
+from daimon_tui.records import Mark as Mark
 from daimon_tui.records import ProjectRef as ProjectRef
-
-Mark = Literal["verbatim", "inferred", "untagged", "unverified-verbatim", "stale"]
-ItemState = Literal["visible", "resolved", "superseded", "quarantined", "forgotten", "closed", "withheld"]
+from daimon_tui.records import ProjectSummary as ProjectSummary
+from daimon_tui.records import Section as Section
+from daimon_tui.records import WithheldItem as WithheldItem
 
 
 class Frozen(BaseModel):
@@ -25,173 +31,6 @@ class Frozen(BaseModel):
     # import; the app starts (first paint) without building the dozens it
     # does not need yet.
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
-
-
-class ProjectSummary(Frozen):
-    slug: str
-    name: str
-    session_id: str | None = None
-    created: str | None = None
-    git_branch: str | None = None
-    topic: str | None = None
-    visible_items: int | None = None
-    readable: bool = True
-    closed: bool = False
-    mtime: float = 0.0
-
-
-class Badge(Frozen):
-    """One badge on an item, in daimon's print order. `kind` is stable
-    (`carried`, `corroborated`, `world-checked`, `world-contradicted`,
-    `foreign-verbatim`, `supersede-candidate`, `agent-claim`, `amended`,
-    `noted`, and `recorded-confirmed` / `recorded-contradicted` for the
-    verdicts daimon's own world-check recorded); `count` is set for
-    `corroborated`; `detail` is extra text."""
-
-    kind: str
-    count: int | None = None
-    detail: str | None = None
-
-    @property
-    def token(self) -> str:
-        """The JSON token: `carried`, `corroborated:3`, ..."""
-        return f"{self.kind}:{self.count}" if self.count is not None else self.kind
-
-
-class Item(Frozen):
-    """One briefing item as daimon judges it."""
-
-    id: str | None
-    kind: str
-    section: str
-    field: str
-    text: str
-    quote: str | None = None
-    because: str | None = None
-    trust: str | None = None
-    mark: Mark
-    stored_mark: Mark
-    badges: tuple[Badge, ...] = ()
-    state: ItemState = "visible"
-    stale_days: float | None = None
-    origin_session: str | None = None
-    origin_author: str | None = None
-    first_seen: str | None = None
-    carried_from: str | None = None
-    quote_verified: bool | None = None
-    external_state: bool = False
-    anchored_to: str | None = None
-    briefable: bool = False
-    line: str = ""
-    closing_status: str | None = None
-    closing_ts: str | None = None
-    closing_source: str | None = None
-    closing_note: str | None = None
-    extra_lines: tuple[str, ...] = ()
-    provisional: bool = Field(default=False, description="verdict not yet confirmed by daimon's fresh read")
-    briefed: bool | None = Field(default=None, description="whether `daimon brief` prints it now (None: not known)")
-    briefed_line: str | None = Field(default=None, description="the line `daimon brief` prints for it (it may "
-                                     "shorten a long text for budget); None when not briefed or not known")
-
-    def has_badge(self, kind: str) -> bool:
-        return any(b.kind == kind for b in self.badges)
-
-    @property
-    def corroboration(self) -> int:
-        return next((b.count or 0 for b in self.badges if b.kind == "corroborated"), 0)
-
-
-class WithheldItem(Frozen):
-    """An item daimon will not show: identity and reason, never text."""
-
-    id: str | None
-    kind: str
-    state: ItemState
-    quarantine_id: str | None = None
-    origin_session: str | None = None
-    when: str | None = None
-    # a historical view: the item stood then; its value was forgotten at this
-    # later time, and a forget is never undone by going back
-    forgotten_after: str | None = None
-
-
-class Section(Frozen):
-    key: str
-    title: str
-    items: tuple[Item, ...] = ()
-    header: str = Field(default="", description="daimon's own heading, with its explanation")
-    note: str | None = Field(default=None, description="daimon's note when it leaves items out")
-
-    def briefed_count(self) -> int | None:
-        """How many of the items daimon briefs; None when that is not known."""
-        if any(i.briefed is None for i in self.items):
-            return None
-        return sum(1 for i in self.items if i.briefed)
-
-    def count_label(self) -> str:
-        """`4`, or `10 of 16 briefed` when daimon leaves some out for budget."""
-        briefed = self.briefed_count()
-        total = len(self.items)
-        return f"{briefed} of {total} briefed" if briefed is not None and briefed < total else str(total)
-
-
-BriefState = Literal["briefing", "closed", "no-checkpoint", "empty", "unavailable"]
-
-
-class Briefing(Frozen):
-    """The briefing model: daimon's sections in daimon's order."""
-
-    project: ProjectRef
-    state: BriefState
-    session_id: str | None = None
-    created: str | None = None
-    format_version: str | None = None
-    handoff: Handoff | None = None
-    greeting: str = ""
-    rulings: tuple[str, ...] = Field(default=(), description="daimon's standing-rulings block, header first")
-    topic: str | None = None
-    order: tuple[str, ...] = Field(default=(), description="daimon's section order, `active_topic` included")
-    sections: tuple[Section, ...] = ()
-    resolved: tuple[Item, ...] = Field(default=(), description="closed by a resolution: text is the reader's")
-    withheld: tuple[WithheldItem, ...] = ()
-    degraded: bool = False
-    notes: tuple[Diagnostic, ...] = ()
-    now: float = 0.0
-    provisional: bool = Field(default=False, description="painted before daimon's fresh judgement")
-    kept_unchecked: bool = Field(default=False, description="read over a kept fold from our cache not yet "
-                                 "checked against daimon's full fold this run (`kept_fold_check`)")
-
-    def items(self) -> tuple[Item, ...]:
-        return tuple(item for section in self.sections for item in section.items)
-
-    def find(self, item_id: str) -> Item | None:
-        for item in (*self.items(), *self.resolved):
-            if item.id == item_id:
-                return item
-        return None
-
-
-class Axis(Frozen):
-    name: str
-    value: str
-    meaning: str
-
-
-class Inspection(Frozen):
-    """daimon's trust inspector (`why`) for one item, reduced to what we show."""
-
-    item_id: str
-    found: bool
-    withheld: bool = False
-    axes: tuple[Axis, ...] = ()
-    corroboration_count: int = 0
-    corroboration_refs: tuple[str, ...] = ()
-    lifecycle_status: str | None = None
-    lifecycle_ts: str | None = None
-    lifecycle_source: str | None = None
-    occurrences: int = 0
-    origin_session: str | None = None
-    lines: tuple[str, ...] = ()
 
 
 class SessionSummary(Frozen):

@@ -147,7 +147,8 @@ LOADED = ("import sys\n"
 
 @pytest.mark.parametrize("argv", [["search", "upload"], ["search", "upload", "--json"],
                                   ["search", "upload kind:decision", "--all-projects", "--json"],
-                                  ["search", "no-such-word-anywhere"], ["brief", "--as-daimon"]], ids=" ".join)
+                                  ["search", "no-such-word-anywhere"], ["brief", "--as-daimon"],
+                                  ["brief"], ["brief", "--json"]], ids=" ".join)
 def test_a_fresh_search_imports_no_pydantic(demo_store: demo.DemoStore, tmp_path, argv: list[str],
                                             capsys) -> None:
     """Issue 29.1: a fresh `search` on a small store stays within `daimon

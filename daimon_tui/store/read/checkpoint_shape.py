@@ -16,7 +16,7 @@ from typing import Any
 
 from daimon_briefing import briefing, schema
 
-from daimon_tui.models import Diagnostic
+from daimon_tui.records import Diagnostic
 
 
 def _note(where: str, message: str) -> Diagnostic:

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 
 from daimon_briefing import schema, view
 
-from daimon_tui.models import ProjectRef, WithheldItem
+from daimon_tui.records import ProjectRef, WithheldItem
 
 
 def _kind_of(item_id: str) -> str:

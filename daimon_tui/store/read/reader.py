@@ -16,7 +16,7 @@ from typing import Any
 
 from daimon_briefing import api, briefing, schema, store, view
 
-from daimon_tui.models import (
+from daimon_tui.records import (
     Axis,
     Badge,
     Briefing,
