@@ -169,6 +169,25 @@ def test_a_fresh_search_imports_no_pydantic(demo_store: demo.DemoStore, tmp_path
     assert done.stdout.strip() and done.stdout == capsys.readouterr().out
 
 
+def test_a_report_run_as_the_command_collects_its_young_objects_rarely() -> None:
+    """Issue 29.1: a report run as the `daimon-tui` command is one burst that
+    ends the process, so the collector's young generation runs rarely (about
+    a tenth of a small store's report otherwise); the app, and `main()` called
+    in a process that goes on, keep Python's default."""
+    probe = ("import gc, sys\n"
+             "from daimon_tui.cli import main\n"
+             "default = gc.get_threshold()\n"
+             "main(['brief', '--project', sys.argv[1]])\n"
+             "in_process = gc.get_threshold()\n"
+             "sys.argv = ['daimon-tui', 'brief', '--project', sys.argv[1]]\n"
+             "main()\n"
+             "print(default == in_process, gc.get_threshold()[0] >= 10_000, file=sys.stderr)\n")
+    missing = "/nonexistent-daimon-tui-project"
+    done = subprocess.run([sys.executable, "-c", probe, missing],
+                          capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=120)
+    assert done.stderr.splitlines()[-1] == "True True", done.stderr
+
+
 def test_the_command_line_reads_no_package_metadata() -> None:
     """`importlib.metadata` is imported only to ask whether daimon is installed
     (once daimon itself imports it): never at our entry point's import or
