@@ -1,5 +1,5 @@
-"""The part of our shared vocabulary the headless reports (`brief`, `search`)
-need: frozen, slotted dataclasses that import no pydantic.
+"""The part of our shared vocabulary the headless reports (`brief`, `search`,
+`audit`) need: frozen, slotted dataclasses that import no pydantic.
 
 pydantic costs a fresh process ~130 ms to import, more than `daimon recall`'s
 own work on a small store, and a report needs none of its validation: the
@@ -35,6 +35,16 @@ def _adapter(cls: type) -> Any:
     return TypeAdapter(cls)
 
 
+def _json_value(value: Any) -> Any:
+    if isinstance(value, Record):
+        return value.json_tree()
+    if isinstance(value, tuple | list):
+        return [_json_value(v) for v in value]
+    if isinstance(value, dict):
+        return {key: _json_value(v) for key, v in value.items()}
+    return value
+
+
 class Record:
     """Base of a frozen dataclass with `models.Frozen`'s interface; each is
     declared `@dataclass(frozen=True, slots=True, kw_only=True)`."""
@@ -42,6 +52,9 @@ class Record:
     __slots__ = ()
     # read by pydantic when it validates one (a field of a model, a child's answer)
     __pydantic_config__: ClassVar[dict[str, Any]] = {"extra": "forbid"}
+    # properties `json_tree` reports after the fields; never sent to the app
+    # (a property is recomputed from the fields there)
+    json_computed: ClassVar[tuple[str, ...]] = ()
 
     def __post_init__(self) -> None:
         # A sequence field is a tuple, as pydantic coerced it: a record given a
@@ -50,6 +63,13 @@ class Record:
             value = getattr(self, name)
             if not isinstance(value, tuple):
                 object.__setattr__(self, name, tuple(value))
+
+    def json_tree(self) -> dict[str, Any]:
+        """The record as JSON-ready data, without pydantic: the fields in
+        declaration order, then the properties named in `json_computed` (where
+        pydantic's `computed_field`s went); records nested, tuples as lists."""
+        names = (*(f.name for f in dataclasses.fields(self)), *self.json_computed)  # type: ignore[arg-type]
+        return {name: _json_value(getattr(self, name)) for name in names}
 
     def model_copy(self, *, update: dict[str, Any] | None = None) -> Self:
         return dataclasses.replace(self, **(update or {}))  # type: ignore[type-var]

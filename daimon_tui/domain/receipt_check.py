@@ -13,14 +13,16 @@ from __future__ import annotations
 
 import base64
 import binascii
+import dataclasses
 import hashlib
 import json
 from collections.abc import Mapping
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
-from pydantic import BaseModel, ConfigDict
+from daimon_tui.records import Record
+
+if TYPE_CHECKING:  # imported where a signature is verified: a store with no receipts never loads it
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 ReceiptState = Literal[
     "unsigned",
@@ -70,9 +72,8 @@ KID = "daimon-1"
 _MULTIHASH_SHA256 = bytes([0x12, 0x20])  # multicodec sha2-256, 32-byte length
 
 
-class ReceiptVerdict(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class ReceiptVerdict(Record):
     state: ReceiptState
     cause: str
     marked: bool = False
@@ -114,6 +115,8 @@ def _public_key(jwk: Mapping | None) -> Ed25519PublicKey | None:
     x = jwk.get("x")
     if not isinstance(x, str):
         return None
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
     try:
         raw = _unb64url(x)
         return Ed25519PublicKey.from_public_bytes(raw) if len(raw) == 32 else None
@@ -190,6 +193,8 @@ def check_receipt(
         return ReceiptVerdict(
             state="signature-invalid", cause="signature invalid: unexpected key id", **facts
         )
+    from cryptography.exceptions import InvalidSignature
+
     try:
         public.verify(signature, f"{parts[0]}.{parts[1]}".encode("ascii"))
     except (InvalidSignature, ValueError):

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from daimon_tui.domain.inert import inert
 from daimon_tui.domain.receipt_check import state_label
-from daimon_tui.models import ProjectRef
+from daimon_tui.records import ProjectRef
 
 if TYPE_CHECKING:  # the store import happens inside run_audit, so a broken daimon exits 2
     from daimon_tui.store.read.audit import AuditReport
@@ -30,8 +30,8 @@ def _inert_tree(value: Any) -> Any:
 
 
 def report_json(report: AuditReport) -> dict[str, Any]:
-    """The report as JSON-ready data, computed fields included, text inert."""
-    return _inert_tree(report.model_dump(mode="json"))
+    """The report as JSON-ready data, computed properties included, text inert."""
+    return _inert_tree(report.json_tree())
 
 
 def write_plain(report: AuditReport, out: TextIO) -> None:

@@ -269,6 +269,27 @@ def test_receipts_off_store_is_unsigned(sandbox_root: Path) -> None:
 # ---- headless ---------------------------------------------------------------
 
 
+@pytest.mark.parametrize("receipts", [False, True], ids=["receipts-off", "signed"])
+def test_the_signature_library_is_loaded_only_to_check_a_signature(sandbox_root: Path, receipts: bool) -> None:
+    """Issue 29.1: `cryptography` (~16 ms to import) is loaded when a
+    receipt's signature is checked, not for a store that has none."""
+    import subprocess
+    import sys
+
+    from daimon_tui.store.judging import judge_service
+
+    probe = ("import sys\nfrom daimon_tui.cli import main\ncode = main(sys.argv[1:])\nsys.stdout.flush()\n"
+             "print('cryptography' in sys.modules, file=sys.stderr)\n")
+    with demo.sandboxed(sandbox_root, receipts=receipts) as store:
+        demo.populate(store.project)
+        done = subprocess.run([sys.executable, "-c", probe, "audit", "--project", str(store.project)],
+                              capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=300,
+                              env=judge_service.child_env())
+    assert done.returncode == 0, done.stderr
+    assert ("✓ signature-valid" if receipts else "· unsigned") in done.stdout
+    assert done.stderr.splitlines()[-1] == str(receipts)
+
+
 def test_headless_clean_exit_0(clean_store: demo.DemoStore) -> None:
     out = io.StringIO()
     assert headless.run_audit(ref(clean_store), as_json=False, out=out) == 0
@@ -284,6 +305,26 @@ def test_headless_failures_exit_1_json(demo_store: demo.DemoStore) -> None:
     day2 = next(r for r in doc["receipts"] if r["session_id"] == "S-day2")
     assert day2["state"] == "mismatch" and day2["failed"] and day2["since_iso"]
     assert {"ledgers", "rejections", "notes", "diagnostics"} <= set(doc)
+
+
+def test_json_report_keeps_its_shape_and_the_report_its_round_trip(demo_store: demo.DemoStore) -> None:
+    """The JSON report lists each record's fields, then its computed values
+    (as it did when the report was pydantic models); the judging child's
+    round trip sends the fields alone and the values are recomputed."""
+    report = audit.load_audit(ref(demo_store))
+    doc = headless.report_json(report)
+    assert list(doc) == ["project", "receipts_enabled", "latest_session", "receipts", "rejections", "ledgers",
+                         "notes", "diagnostics", "receipt_failures", "ledger_failures", "exit_code"]
+    day2 = next(r for r in doc["receipts"] if r["session_id"] == "S-day2")
+    assert list(day2)[-5:] == ["refused", "failed", "agrees", "since", "since_iso"]
+    assert list(day2["affects"][0]) == ["item_id", "kind", "text", "how", "describe"]
+    assert isinstance(day2["affects"], list) and day2["forget_hint"] is None
+    assert list(doc["ledgers"][0])[-2:] == ["command", "failed"]
+    sent = report.model_dump_json(round_trip=True)
+    assert "receipt_failures" not in sent and '"failed"' not in sent
+    back = audit.AuditReport.model_validate(json.loads(sent))
+    assert back == report and back.receipt_failures == 1 and back.exit_code == 1
+    assert headless.report_json(back) == doc
 
 
 def test_headless_plain_names_repair(clean_store: demo.DemoStore) -> None:

@@ -8,6 +8,7 @@ or a symlink that would lead outside it is refused and reported.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from collections.abc import Iterable, Mapping
@@ -16,11 +17,10 @@ from pathlib import Path
 from typing import Literal
 
 from daimon_briefing import api, config, receipts, schema, surfaces, view
-from pydantic import computed_field
 
 from daimon_tui.domain.badges import mark_label
 from daimon_tui.domain.receipt_check import FAILURE_STATES, ReceiptState, ReceiptVerdict, check_receipt
-from daimon_tui.models import Diagnostic, Frozen, ProjectRef
+from daimon_tui.records import Diagnostic, ProjectRef, Record
 from daimon_tui.store import paths
 from daimon_tui.store.daimon_api import receipts as daimon_receipts
 from daimon_tui.store.daimon_api.mode import Unavailable
@@ -60,7 +60,8 @@ WORLD_CLASSES: Mapping[str, str] = {
 CURE_CHECKS = frozenset({"receipt-ok", *(f"{cls}-ok" for cls in WORLD_CLASSES)})
 
 
-class AffectedItem(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class AffectedItem(Record):
     """An item of the latest checkpoint whose standing rests on a receipt."""
 
     item_id: str | None
@@ -68,7 +69,8 @@ class AffectedItem(Frozen):
     text: str
     how: Literal["degrades", "stale", "verbatim", "carried"]
 
-    @computed_field  # type: ignore[prop-decorator]
+    json_computed = ("describe",)
+
     @property
     def describe(self) -> str:
         if self.how == "degrades":
@@ -80,7 +82,8 @@ class AffectedItem(Frozen):
         return "carried from this session"
 
 
-class ReceiptRow(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class ReceiptRow(Record):
     session_id: str
     created: str | None = None
     latest: bool = False
@@ -94,12 +97,12 @@ class ReceiptRow(Frozen):
     forget_hint: str | None = None
     refused: bool = False
 
-    @computed_field  # type: ignore[prop-decorator]
+    json_computed = ("failed", "agrees", "since", "since_iso")
+
     @property
     def failed(self) -> bool:
         return self.state in FAILURE_STATES
 
-    @computed_field  # type: ignore[prop-decorator]
     @property
     def agrees(self) -> bool:
         """Whether our verdict is consistent with daimon's cheap one (True
@@ -108,7 +111,6 @@ class ReceiptRow(Frozen):
             return True
         return self.state in _AGREES.get(self.daimon_state, frozenset({self.state}))
 
-    @computed_field  # type: ignore[prop-decorator]
     @property
     def since(self) -> float | None:
         """When the failure became visible on disk: a changed file dates from
@@ -119,14 +121,14 @@ class ReceiptRow(Frozen):
             return self.file_mtime
         return self.sidecar_mtime or self.file_mtime
 
-    @computed_field  # type: ignore[prop-decorator]
     @property
     def since_iso(self) -> str | None:
         since = self.since
         return None if since is None else datetime.fromtimestamp(since, UTC).strftime("%Y-%m-%d %H:%MZ")
 
 
-class Rejection(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class Rejection(Record):
     ts: str | None
     item_ref: str | None
     check: str | None
@@ -135,20 +137,23 @@ class Rejection(Frozen):
     cure: bool = False
     retained: str = "not retained"
 
-    @computed_field  # type: ignore[prop-decorator]
+    json_computed = ("is_retained",)
+
     @property
     def is_retained(self) -> bool:
         return self.retained not in {"not retained", "forgotten"}
 
 
-class LedgerRow(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class LedgerRow(Record):
     name: str
     state: str
     detail: str = ""
     unscannable: str = ""
     hint: str | None = None
 
-    @computed_field  # type: ignore[prop-decorator]
+    json_computed = ("command", "failed")
+
     @property
     def command(self) -> str | None:
         """The command daimon suggests (`daimon ledger repair events`, ...)."""
@@ -156,13 +161,13 @@ class LedgerRow(Frozen):
             return self.hint.split("run: ", 1)[1].strip()
         return None
 
-    @computed_field  # type: ignore[prop-decorator]
     @property
     def failed(self) -> bool:
         return self.state == "unreadable"
 
 
-class AuditReport(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class AuditReport(Record):
     project: ProjectRef
     receipts_enabled: bool = False
     latest_session: str | None = None
@@ -172,17 +177,16 @@ class AuditReport(Frozen):
     notes: tuple[str, ...] = ()
     diagnostics: tuple[Diagnostic, ...] = ()
 
-    @computed_field  # type: ignore[prop-decorator]
+    json_computed = ("receipt_failures", "ledger_failures", "exit_code")
+
     @property
     def receipt_failures(self) -> int:
         return sum(1 for row in self.receipts if row.failed)
 
-    @computed_field  # type: ignore[prop-decorator]
     @property
     def ledger_failures(self) -> int:
         return sum(1 for row in self.ledgers if row.failed)
 
-    @computed_field  # type: ignore[prop-decorator]
     @property
     def exit_code(self) -> int:
         return 1 if self.receipt_failures or self.ledger_failures else 0
