@@ -1,5 +1,7 @@
 """The part of our shared vocabulary the headless reports (`brief`, `search`,
-`audit`) need: frozen, slotted dataclasses that import no pydantic.
+`audit`) need: frozen, slotted dataclasses that import no pydantic. A record
+only one report holds (the audit's rows) is declared next to its reader, on
+`Record`.
 
 pydantic costs a fresh process ~130 ms to import, more than `daimon recall`'s
 own work on a small store, and a report needs none of its validation: the
@@ -8,7 +10,8 @@ interface of `models.Frozen` (`model_copy`, `model_dump`, `model_dump_json`,
 `model_validate`), so a pydantic model holds them as fields and the judging
 child sends them like any other answer; pydantic is imported, and validates
 exactly as it does a model's fields (`extra="forbid"`, `Literal`s), only when
-one of those is called. `models` names each of them too.
+one of those is called. `models` names each of those here too. `json_tree` is
+a report's JSON without pydantic, computed properties included.
 """
 
 from __future__ import annotations
@@ -40,8 +43,6 @@ def _json_value(value: Any) -> Any:
         return value.json_tree()
     if isinstance(value, tuple | list):
         return [_json_value(v) for v in value]
-    if isinstance(value, dict):
-        return {key: _json_value(v) for key, v in value.items()}
     return value
 
 

@@ -60,6 +60,9 @@ WORLD_CLASSES: Mapping[str, str] = {
 CURE_CHECKS = frozenset({"receipt-ok", *(f"{cls}-ok" for cls in WORLD_CLASSES)})
 
 
+# The report is records, not pydantic models: a fresh `daimon-tui audit` stays
+# within `daimon brief`'s time, which pydantic's import alone would exceed.
+# `json_computed`: the properties the JSON report lists after the fields.
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
 class AffectedItem(Record):
     """An item of the latest checkpoint whose standing rests on a receipt."""
