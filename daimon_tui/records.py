@@ -18,11 +18,21 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import operator
 from typing import Any, ClassVar, Literal, Self
 
 Mark = Literal["verbatim", "inferred", "untagged", "unverified-verbatim", "stale"]
 ItemState = Literal["visible", "resolved", "superseded", "quarantined", "forgotten", "closed", "withheld"]
 BriefState = Literal["briefing", "closed", "no-checkpoint", "empty", "unavailable"]
+
+
+@functools.cache
+def _layout(cls: type) -> tuple[Any, tuple[Any, ...]]:
+    """One getter of all a record class's field values (a tuple), and each
+    field's slot, whose `__set__` fills a new instance, frozen or not."""
+    names = tuple(f.name for f in dataclasses.fields(cls))
+    read = operator.attrgetter(*names) if len(names) > 1 else lambda record: (getattr(record, names[0]),)
+    return read, tuple(cls.__dict__[name] for name in names)
 
 
 @functools.cache
@@ -73,7 +83,16 @@ class Record:
         return {name: _json_value(getattr(self, name)) for name in names}
 
     def model_copy(self, *, update: dict[str, Any] | None = None) -> Self:
-        return dataclasses.replace(self, **(update or {}))  # type: ignore[type-var]
+        # As pydantic's: the fields as they are, `update` set over them unvalidated
+        # (a briefing's thousands of items are copied for each confirmation).
+        cls = type(self)
+        read, slots = _layout(cls)
+        copy = object.__new__(cls)
+        for slot, value in zip(slots, read(self), strict=True):
+            slot.__set__(copy, value)
+        for name, value in (update or {}).items():
+            object.__setattr__(copy, name, value)
+        return copy
 
     def model_dump(self, **options: Any) -> dict[str, Any]:
         return _adapter(type(self)).dump_python(self, **options)

@@ -170,6 +170,25 @@ def test_a_fresh_search_imports_no_pydantic(demo_store: demo.DemoStore, tmp_path
     assert done.stdout.strip() and done.stdout == capsys.readouterr().out
 
 
+@pytest.mark.parametrize("as_json", [False, True], ids=["plain", "json"])
+def test_a_check_with_no_repository_imports_no_gitpython(demo_store: demo.DemoStore, tmp_path, as_json: bool,
+                                                          capsys) -> None:
+    """Issue 29.1: `check` in a project that is no git repository says so
+    without importing GitPython (~60 ms of a small store's check) or pydantic;
+    its bytes are those of the same check in this process."""
+    from daimon_tui.store.judging import judge_service
+
+    argv = ["check", "--project", str(demo_store.project), *(["--json"] if as_json else [])]
+    probe = LOADED.replace("{'pydantic', 'textual'}", "{'pydantic', 'textual', 'git', 'gitdb'}")
+    env = {**judge_service.child_env(), "DAIMON_TUI_CACHE": str(tmp_path / "cache")}
+    done = subprocess.run([sys.executable, "-c", probe, *argv], capture_output=True, text=True,
+                          stdin=subprocess.DEVNULL, timeout=300, env=env)
+    assert done.stderr.splitlines()[-1] == "[]", done.stderr
+    assert "no git repository" in done.stdout
+    assert cli.main(argv) == done.returncode
+    assert done.stdout == capsys.readouterr().out
+
+
 def test_a_report_run_as_the_command_collects_its_young_objects_rarely() -> None:
     """Issue 29.1: a report run as the `daimon-tui` command is one burst that
     ends the process, so the collector's young generation runs rarely (about

@@ -31,6 +31,10 @@ from git.config import GitConfigParser
 from git.exc import GitError
 from git.objects import Commit, Tree
 
+from daimon_tui.domain.git_worktree import NoRepository as NoRepository  # named here too, for
+from daimon_tui.domain.git_worktree import RepoUnreadable as RepoUnreadable  # gitread's readers
+from daimon_tui.domain.git_worktree import find_worktree
+
 # Environment and `-c` options for any git process GitPython might start.
 SAFE_GIT_ENV: dict[str, str] = {
     "GIT_CONFIG_NOSYSTEM": "1",
@@ -59,14 +63,6 @@ _MAX_REF_ENTRIES = 200_000
 _MAX_LOOSE_OBJECTS = 500_000
 
 
-class RepoUnreadable(Exception):
-    """The repository exists but cannot be read safely."""
-
-
-class NoRepository(Exception):
-    """No git repository at or above the project root."""
-
-
 def _regular(path: Path, limit: int | None = _MAX_SMALL_FILE) -> bool:
     """True for a regular file (after symlinks) within `limit` bytes."""
     try:
@@ -84,21 +80,6 @@ class _SafeRepo(Repo):
         path = Path(self._get_config_path("repository", git_dir))
         files = [str(path)] if _regular(path) else []
         return GitConfigParser(files, read_only=True, repo=self, merge_includes=False)
-
-
-def find_worktree(root: Path) -> Path:
-    """The nearest directory at or above `root` holding a `.git` entry that is a
-    directory or a small regular file (never a FIFO or device)."""
-    for candidate in (root, *root.parents):
-        dot = candidate / ".git"
-        try:
-            st = dot.stat()
-        except OSError:
-            continue
-        if stat.S_ISDIR(st.st_mode) or (stat.S_ISREG(st.st_mode) and st.st_size <= 4096):
-            return candidate
-        raise RepoUnreadable(f"{dot} is neither a directory nor a small file")
-    raise NoRepository(f"no git repository at or above {root}")
 
 
 def _preflight(git_dir: Path, common_dir: Path) -> None:

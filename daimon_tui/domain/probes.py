@@ -13,20 +13,24 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path, PurePosixPath
-
-from git.objects import Commit
+from typing import TYPE_CHECKING
 
 from daimon_tui.domain import manifests
 from daimon_tui.domain.claims import Claim, ClaimKind, Expect
-from daimon_tui.domain.gitread import (
-    CommitInfo,
-    NoRepository,
-    RepoUnreadable,
-    RepoView,
-    info,
-    open_repository,
-)
+from daimon_tui.domain.git_worktree import NoRepository, RepoUnreadable, find_worktree
 from daimon_tui.domain.inert import inert
+
+if TYPE_CHECKING:  # GitPython is imported only once there is a repository to read (`Prober`)
+    from git.objects import Commit
+
+    from daimon_tui.domain.gitread import CommitInfo, RepoView
+
+
+def info(commit: Commit) -> CommitInfo:
+    """`gitread.info`, imported with GitPython when a probe first reads a commit."""
+    from daimon_tui.domain.gitread import info as commit_info
+
+    return commit_info(commit)
 
 
 class Outcome(StrEnum):
@@ -75,6 +79,9 @@ class Prober:
         self.repo: RepoView | None = None
         self.repo_error: str | None = None
         try:
+            find_worktree(self.root)  # no repository: said without importing GitPython
+            from daimon_tui.domain.gitread import open_repository
+
             self.repo = open_repository(self.root)
         except (NoRepository, RepoUnreadable) as exc:
             self.repo_error = str(exc)

@@ -57,7 +57,7 @@ async def to_item(pilot, text: str) -> BriefingScreen:
     await settle(pilot)
     screen = pilot.app.screen
     assert isinstance(screen, BriefingScreen)
-    await press_until(pilot, "j", lambda: (screen.current_item() or object()).__dict__.get("text") == text)
+    await press_until(pilot, "j", lambda: getattr(screen.current_item(), "text", None) == text)
     await settle(pilot)
     return screen
 
