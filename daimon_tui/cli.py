@@ -289,8 +289,9 @@ def _report(args: argparse.Namespace, project_path: str | None, out: TextIO) -> 
         return run_audit(project, as_json=args.json, out=out)
     from daimon_tui.headless.check import run_check
 
-    # Every carried item of the briefing, checked against the project's own directory.
-    briefing = reader.load_briefing(project)
+    # Every carried item of the briefing, checked against the project's own directory. Which
+    # of them `daimon brief` would print for its byte budget does not matter here: no split.
+    briefing = reader.load_briefing(project, budgeted=False)
     items = [(i.id or "", i.text, i.quote) for i in briefing.items() if i.has_badge("carried")]
     return run_check(Path(project.path or ""), items, as_json=args.json, out=out)
 

@@ -189,6 +189,28 @@ def test_a_check_with_no_repository_imports_no_gitpython(demo_store: demo.DemoSt
     assert done.stdout == capsys.readouterr().out
 
 
+def test_check_checks_every_carried_item_without_daimons_byte_budget(demo_store: demo.DemoStore, monkeypatch,
+                                                                      capsys) -> None:
+    """Issue 29.1: `check` world-checks every carried item, briefed for the
+    byte budget or not, so it does not compute daimon's allocation (~40 ms of
+    a small store's check); it checks exactly the budgeted briefing's items."""
+    from daimon_tui.headless import check
+    from daimon_tui.store.read import daimon_brief, reader
+
+    project = reader.resolve_project(str(demo_store.project), None)
+    carried = [(i.id or "", i.text, i.quote) for i in reader.load_briefing(project).items() if i.has_badge("carried")]
+    checked: list[object] = []
+    budgets: list[object] = []
+    real_check, real_budget = check.run_check, daimon_brief.budget
+    monkeypatch.setattr(check, "run_check", lambda root, items, **kw: checked.append(list(items)) or
+                        real_check(root, items, **kw))
+    monkeypatch.setattr(daimon_brief, "budget", lambda *a, **kw: budgets.append(a) or real_budget(*a, **kw))
+    code = cli.main(["check", "--project", str(demo_store.project)])
+    assert code in (0, 1, 2) and capsys.readouterr().out
+    assert carried and checked == [carried]
+    assert budgets == []
+
+
 def test_a_report_run_as_the_command_collects_its_young_objects_rarely() -> None:
     """Issue 29.1: a report run as the `daimon-tui` command is one burst that
     ends the process, so the collector's young generation runs rarely (about
