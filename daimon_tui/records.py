@@ -72,7 +72,7 @@ class Record:
         # list stays hashable and equal to the same record read another way.
         for name in _tuple_fields(type(self)):
             value = getattr(self, name)
-            if not isinstance(value, tuple):
+            if value is not None and not isinstance(value, tuple):
                 object.__setattr__(self, name, tuple(value))
 
     def json_tree(self) -> dict[str, Any]:
