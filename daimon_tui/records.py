@@ -27,10 +27,15 @@ BriefState = Literal["briefing", "closed", "no-checkpoint", "empty", "unavailabl
 
 
 @functools.cache
+def _fields(cls: type) -> tuple[dataclasses.Field, ...]:
+    return dataclasses.fields(cls)
+
+
+@functools.cache
 def _layout(cls: type) -> tuple[Any, tuple[Any, ...]]:
     """One getter of all a record class's field values (a tuple), and each
     field's slot, whose `__set__` fills a new instance, frozen or not."""
-    names = tuple(f.name for f in dataclasses.fields(cls))
+    names = tuple(f.name for f in _fields(cls))
     read = operator.attrgetter(*names) if len(names) > 1 else lambda record: (getattr(record, names[0]),)
     return read, tuple(cls.__dict__[name] for name in names)
 
@@ -38,7 +43,7 @@ def _layout(cls: type) -> tuple[Any, tuple[Any, ...]]:
 @functools.cache
 def _tuple_fields(cls: type) -> tuple[str, ...]:
     # annotations are strings here (`from __future__ import annotations`)
-    return tuple(f.name for f in dataclasses.fields(cls) if str(f.type).startswith("tuple["))
+    return tuple(f.name for f in _fields(cls) if str(f.type).startswith("tuple["))
 
 
 @functools.cache
@@ -79,7 +84,7 @@ class Record:
         """The record as JSON-ready data, without pydantic: the fields in
         declaration order, then the properties named in `json_computed` (where
         pydantic's `computed_field`s went); records nested, tuples as lists."""
-        names = (*(f.name for f in dataclasses.fields(self)), *self.json_computed)  # type: ignore[arg-type]
+        names = (*(f.name for f in _fields(type(self))), *self.json_computed)
         return {name: _json_value(getattr(self, name)) for name in names}
 
     def model_copy(self, *, update: dict[str, Any] | None = None) -> Self:

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Any, TextIO
 from daimon_tui.domain.badges import NOT_BRIEFED, badge_label, mark_label
 from daimon_tui.domain.inert import inert
 
-if TYPE_CHECKING:  # `brief --as-daimon` prints daimon's bytes without importing the models (pydantic)
-    from daimon_tui.models import Briefing, Handoff, Item, Section
+if TYPE_CHECKING:  # types only: `brief --as-daimon` prints daimon's bytes and builds none of them
+    from daimon_tui.records import Briefing, Handoff, Item, Section
 
 
 def item_fields(item: Item) -> dict[str, Any]:
