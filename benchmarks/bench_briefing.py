@@ -158,14 +158,20 @@ class Frames:
         # for the briefing first and then waiting for "the next frame" would
         # miss a frame painted between two polls and count a later one.
         self.first_briefing: float | None = None
+        # The first update rendered once no verdict on the screen was provisional
+        # (daimon's confirmation painted), for the same reason.
+        self.first_confirmed: float | None = None
         original = app._display
 
         def display(screen: Any, renderable: Any) -> None:
             if renderable is not None:
                 now = time.perf_counter()
                 self.stamps.append(now)
-                if self.first_briefing is None and _briefing_screen(app) is not None:
+                shown = _briefing_screen(app)
+                if self.first_briefing is None and shown is not None:
                     self.first_briefing = now
+                if self.first_confirmed is None and shown is not None and not _provisional(app, shown):
+                    self.first_confirmed = now
             original(screen, renderable)
 
         app._display = display
@@ -205,8 +211,11 @@ async def _first_paint(pilot: Any, app: Any, frames: Frames, launched: float, wa
     painted = frames.first_briefing or time.perf_counter()
     screen = _briefing_screen(app)
     during = await while_confirming() if while_confirming is not None else {}
-    # A confirmation that did not come is no number: null, with how long we waited.
-    confirmed = time.perf_counter() if await _wait(pilot, lambda: not _provisional(app, screen), wait) else None
+    # A confirmation that did not come is no number: null, with how long we waited. It is
+    # timed at the frame that painted it: the poll's own wait for the screen comes later.
+    confirmed = None
+    if await _wait(pilot, lambda: not _provisional(app, screen) and frames.first_confirmed is not None, wait):
+        confirmed = frames.first_confirmed
     briefing = screen.briefing
     return {
         "first_paint_s": wall0 - launched + painted,

@@ -19,7 +19,7 @@ from daimon_briefing.surfaces import Writer
 from daimon_tui import cli
 from daimon_tui.models import Briefing
 from daimon_tui.store.demo import builder as demo
-from daimon_tui.store.judging import early_child, judge_child, judge_service, kept_fold
+from daimon_tui.store.judging import early_answer, early_child, judge_child, judge_service, kept_fold
 from daimon_tui.store.read import reader
 
 NOW = demo.DEMO_NOW.timestamp()
@@ -30,6 +30,7 @@ def _no_early_child_left() -> object:
     yield
     early_child.discard()
     judge_service.service().close()
+    early_answer._judged = None
 
 
 def test_the_child_warms_the_named_project_before_its_first_request(
@@ -41,11 +42,13 @@ def test_the_child_warms_the_named_project_before_its_first_request(
     monkeypatch.setattr(judge_child, "_warm", lambda request: events.append(("warm", request["project"])))
     monkeypatch.setattr(judge_child, "_calls", lambda: events.append("calls") or {})
     monkeypatch.setattr(judge_child, "_answer", lambda calls, request: events.append(request["what"]) or b"")
+    monkeypatch.setattr(early_answer, "judge", lambda path, slug, answer: events.append(("judged", path, slug)))
     monkeypatch.setattr(kept_fold, "build_in_background", lambda wait: None)
     assert judge_child.main([early_child.WARM_FLAG, json.dumps({"path": None, "slug": None})]) == 0
-    # warmed (the working directory, as daimon resolves it) and the reads imported before the
-    # request came; the request warms again (cheap while daimon's memos hold) and is answered
-    assert events == [("warm", {"path": str(sandbox_root)}), "calls", ("warm", "p"), "a"]
+    # warmed (the working directory, as daimon resolves it), the reads imported and the named
+    # project's briefing judged before the request came; a request it does not answer warms
+    # again (cheap while daimon's memos hold) and is answered
+    assert events == [("warm", {"path": str(sandbox_root)}), "calls", ("judged", None, None), ("warm", "p"), "a"]
 
 
 def test_a_slug_is_warmed_as_a_slug(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -180,7 +183,132 @@ def test_the_early_warm_runs_at_a_lower_priority_than_the_answers(monkeypatch: p
     monkeypatch.setattr(judge_child, "_warm", lambda request: seen.setdefault(str(request["project"]), priority()))
     monkeypatch.setattr(judge_child, "_calls", dict)
     monkeypatch.setattr(judge_child, "_answer", lambda calls, request: seen.setdefault("answer", priority()) and b"")
+    monkeypatch.setattr(early_answer, "judge", lambda path, slug, answer: seen.setdefault("judged", priority()))
     monkeypatch.setattr(kept_fold, "build_in_background", lambda wait: None)
     base = priority()
     assert judge_child.main([early_child.WARM_FLAG, json.dumps({"path": None, "slug": "-s"})]) == 0
-    assert seen == {"{'slug': '-s'}": min(base + judge_child.WARM_NICE, 19), "p": base, "answer": base}
+    warm = min(base + judge_child.WARM_NICE, 19)
+    assert seen == {"{'slug': '-s'}": warm, "judged": warm, "p": base, "answer": base}
+
+
+# ---- the first briefing, judged before the app asks (`early_answer`) ----
+
+
+def _first_request(project: object) -> dict:
+    # as the app sends it: `judge_service.call("briefing", project, None)`, through JSON
+    return json.loads(json.dumps({"what": "briefing", "project": project.model_dump(mode="json"), "args": (None,)}))
+
+
+def _judge_now(demo_store: demo.DemoStore) -> object:
+    calls = judge_child._calls()
+    early_answer.judge(str(demo_store.project), None, lambda request: judge_child._answer(calls, request))
+    return reader.resolve_project(str(demo_store.project))
+
+
+def test_the_named_projects_briefing_is_judged_early_and_answers_its_request_once(
+        demo_store: demo.DemoStore) -> None:
+    project = _judge_now(demo_store)
+    assert early_answer._judged is not None
+    answer = early_answer.take(_first_request(project))
+    assert answer is not None
+    value = json.loads(answer)["value"]
+    # daimon's own judgement (ages aside: said from the moment it was judged)
+    assert [(i.id, i.state, i.mark, i.badges) for i in Briefing.model_validate(value).items()] == [
+        (i.id, i.state, i.mark, i.badges) for i in reader.load_briefing(project).items()]
+    assert early_answer.take(_first_request(project)) is None  # once
+
+
+def test_an_early_answer_stands_only_for_the_request_it_answers(demo_store: demo.DemoStore) -> None:
+    project = _judge_now(demo_store)
+    frozen_clock = {**_first_request(project), "args": [NOW]}
+    assert early_answer.take(frozen_clock) is None
+    assert early_answer._judged is None  # the first request ends it, whatever it was
+
+
+@pytest.mark.parametrize("change", ["ledger write", "session file", "too old"])
+def test_an_early_answer_is_not_used_once_what_it_judged_has_moved(
+        demo_store: demo.DemoStore, monkeypatch: pytest.MonkeyPatch, change: str) -> None:
+    project = _judge_now(demo_store)
+    if change == "ledger write":
+        target = reader.load_briefing(project).items()[0].id
+        assert target and store.append_event(target, "resolved", note="from a test", source="ui",
+                                             project_dir=project.target, writer=Writer.HUMAN)
+    elif change == "session file":
+        (demo_store.checkpoint_dir / "S-new.json").write_text("{}")
+    else:
+        monkeypatch.setattr(early_answer, "FRESH_S", 0.0)
+    assert early_answer.take(_first_request(project)) is None
+
+
+def test_the_child_answers_its_first_request_with_the_early_answer(
+        sandbox_root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    answered: list[bytes] = []
+    out = io.BytesIO()
+    monkeypatch.chdir(sandbox_root)
+    monkeypatch.setattr(sys, "stdin", SimpleNamespace(buffer=io.BytesIO(b'{"what": "briefing"}\n{"what": "b"}\n')))
+    monkeypatch.setattr(sys, "stdout", SimpleNamespace(buffer=out))
+    monkeypatch.setattr(judge_child, "_warm", lambda request: None)
+    monkeypatch.setattr(judge_child, "_calls", dict)
+    monkeypatch.setattr(judge_child, "_answer", lambda calls, request: answered.append(request["what"]) or b"{}")
+    monkeypatch.setattr(early_answer, "judge", lambda path, slug, answer: answered.append(("judged", path, slug)))
+    kept = iter([b'{"ok": true, "value": "early"}'])
+    monkeypatch.setattr(early_answer, "take", lambda request: next(kept, None))
+    monkeypatch.setattr(kept_fold, "build_in_background", lambda wait: None)
+    assert judge_child.main([early_child.WARM_FLAG, json.dumps({"path": "/p", "slug": None})]) == 0
+    # judged in the warm, for the project named on the command line; the first request is not read again
+    assert answered == [("judged", "/p", None), "b"]
+    assert out.getvalue().splitlines() == [b'{"ok": true, "value": "early"}', b"{}"]
+
+
+# ---- a later open paints daimon's confirmed briefing first ----
+
+
+async def _open(demo_store: demo.DemoStore, monkeypatch: pytest.MonkeyPatch, wait: float,
+                early: bool = True) -> tuple[list[bool], list[str], bool]:
+    from daimon_tui.ui.app import DaimonTUI
+    from daimon_tui.ui.screens import briefing as briefing_screen
+    from tests.ui.settle import settle
+
+    shown: list[bool] = []
+    asked: list[str] = []
+    show, call = briefing_screen.BriefingScreen.show, judge_service.JudgeService.call
+    monkeypatch.setattr(briefing_screen.BriefingScreen, "show",
+                        lambda self, briefing: shown.append(briefing.provisional) or show(self, briefing))
+
+    async def counted(self: judge_service.JudgeService, what: str, *args: object, **kw: object) -> object:
+        asked.append(what)
+        return await call(self, what, *args, **kw)
+
+    monkeypatch.setattr(judge_service.JudgeService, "call", counted)
+    monkeypatch.setattr(DaimonTUI, "EARLY_CONFIRM_WAIT_S", wait)
+    if early:
+        early_child.spawn(str(demo_store.project), None, env=judge_service.child_env())
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await settle(pilot)
+        confirmed = not app.screen.provisional
+    return shown, asked, confirmed
+
+
+async def test_a_later_open_with_the_early_child_paints_daimons_confirmed_briefing_first(
+        demo_store: demo.DemoStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    from daimon_tui.store.judging import first_paint
+
+    first_paint.confirm(reader.resolve_project(str(demo_store.project)), NOW)  # an earlier run's verdicts
+    shown, asked, confirmed = await _open(demo_store, monkeypatch, wait=60.0)
+    assert confirmed and shown and shown[0] is False  # no provisional frame before daimon's own
+    assert asked.count("briefing") == 1
+
+
+@pytest.mark.parametrize("case", ["first open", "no early child", "answer after the wait"])
+async def test_otherwise_the_provisional_paint_comes_first_and_daimon_is_asked_once(
+        demo_store: demo.DemoStore, monkeypatch: pytest.MonkeyPatch, case: str) -> None:
+    from daimon_tui.store.judging import first_paint
+
+    if case != "first open":
+        first_paint.confirm(reader.resolve_project(str(demo_store.project)), NOW)
+    wait = 0.0 if case == "answer after the wait" else 60.0
+    shown, asked, confirmed = await _open(demo_store, monkeypatch, wait=wait, early=case != "no early child")
+    assert confirmed and shown[0] is True and shown[-1] is False
+    # the answer asked before the screen opened is the one it awaits: no second request
+    assert asked.count("briefing") == 1

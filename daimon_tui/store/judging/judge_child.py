@@ -17,7 +17,8 @@ machine-wide forget walk runs on its own, then the bucket's snapshot (see
 `_warm`): this keeps the peak near one copy of the largest ledger. Started
 by the app before its first paint (`early_child`, `--warm`), the child does
 that warm for the project named on the command line before any request, in
-a thread of its own at a lower priority (`warm_early`).
+a thread of its own at a lower priority (`warm_early`), then judges that
+project's briefing for the app's first confirming request (`early_answer`).
 
 Answers are never persisted; the confirming read saves the verdict cache (ids
 and states only, see `verdict_cache`), and a ledger read whole (a first open)
@@ -38,7 +39,7 @@ from collections.abc import Callable
 from typing import Any
 
 from daimon_tui.domain.memory_return import AtRest
-from daimon_tui.store.judging import early_child
+from daimon_tui.store.judging import early_answer, early_child
 
 
 def _warm(request: dict) -> None:
@@ -174,7 +175,12 @@ def warm_early(hint: str) -> dict[str, Callable[..., Any]] | None:
 
             project = {"path": config.resolve_read_project(path if isinstance(path, str) else None)}
         _warm({"project": project})
-        return _calls()
+        calls = _calls()
+        # the app's first confirming request, answered before it comes (`early_answer`)
+        with contextlib.suppress(Exception):
+            early_answer.judge(path if isinstance(path, str) else None, slug if isinstance(slug, str) else None,
+                               lambda request: _answer(calls, request))
+        return calls
     return None
 
 
@@ -224,14 +230,17 @@ def _serve(answers: Any, rest: AtRest, argv: list[str]) -> None:
             answers.write(b'{"ok": false, "error": "unreadable request"}\n')
             answers.flush()
             continue
-        # Cheap when daimon's memos still hold; a search keystroke skips even
-        # that (its view's `search-prepare` warmed the bucket) once the shared
-        # snapshot is installed by a first request.
-        if request.get("what") != "search" or calls is None:
-            _warm(request)
-        if calls is None:
-            calls = _calls()
-        answers.write(_answer(calls, request) + b"\n")
+        answer = early_answer.take(request)
+        if answer is None:
+            # Cheap when daimon's memos still hold; a search keystroke skips even
+            # that (its view's `search-prepare` warmed the bucket) once the shared
+            # snapshot is installed by a first request.
+            if request.get("what") != "search" or calls is None:
+                _warm(request)
+            if calls is None:
+                calls = _calls()
+            answer = _answer(calls, request)
+        answers.write(answer + b"\n")
         answers.flush()
         _idle_since = time.monotonic()
         rest.active()

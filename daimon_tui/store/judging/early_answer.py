@@ -1,0 +1,73 @@
+"""The named project's briefing, judged by the early child before the app asks.
+
+A child started before the app's first paint (`early_child`) warms the project
+named on the command line. Right after that warm it judges that project's
+briefing exactly as the app's first confirming request will ask for it
+(`briefing`, on daimon's clock), so the answer waits for the request instead
+of the request waiting for the answer (~70 ms at 20k ledger rows).
+
+The kept answer stands for that exact request only, once, and only while
+nothing it was judged on has moved since: every ledger, the latest pointer and
+daimon's machine-wide forget stamp (`verdict_cache.fingerprint`, taken before
+the read, as `first_paint.confirm` takes it), and the session files and their
+receipts (`paths.session_files_stamp`). Ages are said from the moment it was
+judged, so it is used only within `FRESH_S` of that moment. Anything else is
+read afresh, as before.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+FRESH_S = 2.0
+
+
+@dataclass(frozen=True)
+class Judged:
+    request: dict[str, Any]  # the request it answers, as the app sends it
+    stamp: tuple[Any, ...]  # what it was judged on (`_stamp`), taken before the read
+    answer: bytes  # the answer line, as `judge_child._answer` made it
+    at: float  # time.monotonic() when judged
+
+
+_judged: Judged | None = None
+
+
+def _stamp(project: Any) -> tuple[Any, ...]:
+    from daimon_tui.store import paths
+    from daimon_tui.store.judging import verdict_cache
+
+    return verdict_cache.fingerprint(project), paths.session_files_stamp()
+
+
+def judge(path: str | None, slug: str | None, answer: Callable[[dict[str, Any]], bytes]) -> None:
+    """Judge the briefing of the project `--project PATH` / `--slug SLUG` names
+    (resolved as the app resolves it) and keep a successful answer."""
+    global _judged
+    from daimon_tui.store.read import reader
+
+    project = reader.resolve_project(path, slug)
+    request = {"what": "briefing", "project": project.model_dump(mode="json"), "args": [None]}
+    stamp = _stamp(project)
+    line = answer(request)
+    if line.startswith(b'{"ok": true'):
+        _judged = Judged(request, stamp, line, time.monotonic())
+
+
+def take(request: Any) -> bytes | None:
+    """The kept answer, if `request` is the one it answers and nothing it was
+    judged on has moved; None otherwise. Asked once: the first request ends it."""
+    global _judged
+    judged, _judged = _judged, None
+    if judged is None or request != judged.request or time.monotonic() - judged.at > FRESH_S:
+        return None
+    from daimon_tui.models import ProjectRef
+
+    try:
+        moved = _stamp(ProjectRef.model_validate(judged.request["project"])) != judged.stamp
+    except Exception:  # cannot tell: read afresh
+        return None
+    return None if moved else judged.answer
