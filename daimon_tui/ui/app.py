@@ -21,7 +21,7 @@ from daimon_tui.models import Briefing, ProjectRef
 from daimon_tui.settings import Settings, load_settings
 from daimon_tui.store import paths
 from daimon_tui.store.demo.builder import demo_root
-from daimon_tui.store.judging import early_child, first_paint, judge_service, verdict_cache
+from daimon_tui.store.judging import first_paint, judge_service, verdict_cache
 from daimon_tui.store.read import reader
 from daimon_tui.ui.actions import bindings
 from daimon_tui.ui.commands import ActionCommands
@@ -57,9 +57,6 @@ class DaimonTUI(App[int]):
     CSS_PATH = sorted(str(p) for p in STYLES.glob("*.tcss"))
     COMMANDS = App.COMMANDS | {ActionCommands}
     BINDINGS = bindings({"Views", "App"})
-    # How long a later open waits for daimon's confirmed briefing before it
-    # paints the provisional one (`_early_confirmation`).
-    EARLY_CONFIRM_WAIT_S = 0.15
 
     def __init__(
         self,
@@ -130,14 +127,10 @@ class DaimonTUI(App[int]):
             except Exception as exc:
                 self.notify(f"cannot resolve the project: {type(exc).__name__}", severity="error")
                 self.project = None
-        project = self.project
-        exists, kept, receipts = (False, False, 0) if project is None else await asyncio.to_thread(
-            self._first_look, project)
-        if exists and project is not None:
-            first, confirming = await self._early_confirmation(project) if kept else (None, None)
-            if first is None:
-                first = await asyncio.to_thread(self._provisional, project)
-            self.open_project(project, first=first, first_receipts=receipts, confirming=confirming)
+        exists, first, receipts = (False, None, 0) if self.project is None else await asyncio.to_thread(
+            self._first_look, self.project)
+        if exists and self.project is not None:
+            self.open_project(self.project, first=first, first_receipts=receipts)
         else:
             where = self.project.target if self.project else (self.project_path or "this directory")
             where = self.shown(where)
@@ -152,47 +145,24 @@ class DaimonTUI(App[int]):
         """Text naming store paths, as the person sees it (the demo's temporary directory masked)."""
         return self.path_mask.apply(text) if self.path_mask else text
 
-    def _first_look(self, project: ProjectRef) -> tuple[bool, bool, int]:
-        """Does the bucket exist, were daimon's verdicts on it kept by an
-        earlier run (a later open), and the audit's kept receipt count.
-        The screen opens with its items and its banner in hand (one layout,
-        one frame), not an empty frame and then a second one."""
+    def _first_look(self, project: ProjectRef) -> tuple[bool, Briefing | None, int]:
+        """Does the bucket exist, its first paint and the audit's kept receipt
+        count: in one thread hop, so the screen opens with its items and its
+        banner in hand (one layout, one frame), not an empty frame and then a second one."""
         if not reader.project_exists(project):
-            return False, False, 0
-        return True, verdict_cache.load(project.slug) is not None, verdict_cache.kept_receipt_failures(project.slug)
-
-    def _provisional(self, project: ProjectRef) -> Briefing | None:
+            return False, None, 0
+        receipts = verdict_cache.kept_receipt_failures(project.slug)
         try:
-            return first_paint.provisional_briefing(project, self.now)
+            return True, first_paint.provisional_briefing(project, self.now), receipts
         except Exception:  # the screen's own read reports it; the confirmation still answers
-            return None
+            return True, None, receipts
 
-    async def _early_confirmation(self, project: ProjectRef) -> tuple[Briefing | None, asyncio.Task[Briefing] | None]:
-        """On a later open, with the judging child this run started before
-        Textual (`early_child`): daimon's confirmed briefing, asked at once.
-        That child judged it before the app asked (`early_answer`), so it is
-        usually here before a provisional paint could be made, and the first
-        frame is daimon's own. Not within `EARLY_CONFIRM_WAIT_S`: the
-        provisional paint comes first, and the screen awaits this answer (no
-        second request). Returns (the briefing, None) or (None, the pending read)."""
-        if not early_child.waiting():
-            return None, None
-        confirming = asyncio.ensure_future(first_paint.confirm_async(project, self.now))
-        done, _pending = await asyncio.wait({confirming}, timeout=self.EARLY_CONFIRM_WAIT_S)
-        if not done:
-            return None, confirming
-        if confirming.exception() is not None:
-            return None, None  # the screen's own read says what failed
-        return confirming.result(), None
-
-    def open_project(self, project: ProjectRef, *, first: Briefing | None = None, first_receipts: int = 0,
-                     confirming: asyncio.Task[Briefing] | None = None) -> None:
+    def open_project(self, project: ProjectRef, *, first: Briefing | None = None, first_receipts: int = 0) -> None:
         self.project = project
         self.sub_title = ("demo store · " if self.demo else "") + project.name
         while len(self.screen_stack) > 1:
             self.pop_screen()
-        self.push_screen(BriefingScreen(project, now=self.now, first=first, first_receipts=first_receipts,
-                                        confirming=confirming))
+        self.push_screen(BriefingScreen(project, now=self.now, first=first, first_receipts=first_receipts))
         self.recover_interrupted(project)
 
     @work(group="recovery")

@@ -45,10 +45,10 @@ def test_the_child_warms_the_named_project_before_its_first_request(
     monkeypatch.setattr(early_answer, "judge", lambda path, slug, answer: events.append(("judged", path, slug)))
     monkeypatch.setattr(kept_fold, "build_in_background", lambda wait: None)
     assert judge_child.main([early_child.WARM_FLAG, json.dumps({"path": None, "slug": None})]) == 0
-    # warmed (the working directory, as daimon resolves it), the reads imported and the named
-    # project's briefing judged before the request came; a request it does not answer warms
-    # again (cheap while daimon's memos hold) and is answered
-    assert events == [("warm", {"path": str(sandbox_root)}), "calls", ("judged", None, None), ("warm", "p"), "a"]
+    # warmed (the working directory, as daimon resolves it), the named project's briefing judged
+    # (before the other reads are imported) and the reads imported before the request came; a
+    # request it does not answer warms again (cheap while daimon's memos hold) and is answered
+    assert events == [("warm", {"path": str(sandbox_root)}), ("judged", None, None), "calls", ("warm", "p"), "a"]
 
 
 def test_a_slug_is_warmed_as_a_slug(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -260,55 +260,12 @@ def test_the_child_answers_its_first_request_with_the_early_answer(
     assert out.getvalue().splitlines() == [b'{"ok": true, "value": "early"}', b"{}"]
 
 
-# ---- a later open paints daimon's confirmed briefing first ----
-
-
-async def _open(demo_store: demo.DemoStore, monkeypatch: pytest.MonkeyPatch, wait: float,
-                early: bool = True) -> tuple[list[bool], list[str], bool]:
-    from daimon_tui.ui.app import DaimonTUI
-    from daimon_tui.ui.screens import briefing as briefing_screen
-    from tests.ui.settle import settle
-
-    shown: list[bool] = []
-    asked: list[str] = []
-    show, call = briefing_screen.BriefingScreen.show, judge_service.JudgeService.call
-    monkeypatch.setattr(briefing_screen.BriefingScreen, "show",
-                        lambda self, briefing: shown.append(briefing.provisional) or show(self, briefing))
-
-    async def counted(self: judge_service.JudgeService, what: str, *args: object, **kw: object) -> object:
-        asked.append(what)
-        return await call(self, what, *args, **kw)
-
-    monkeypatch.setattr(judge_service.JudgeService, "call", counted)
-    monkeypatch.setattr(DaimonTUI, "EARLY_CONFIRM_WAIT_S", wait)
-    if early:
-        early_child.spawn(str(demo_store.project), None, env=judge_service.child_env())
-    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
-    async with app.run_test(size=(120, 30)) as pilot:
-        await settle(pilot)
-        confirmed = not app.screen.provisional
-    return shown, asked, confirmed
-
-
-async def test_a_later_open_with_the_early_child_paints_daimons_confirmed_briefing_first(
-        demo_store: demo.DemoStore, monkeypatch: pytest.MonkeyPatch) -> None:
-    from daimon_tui.store.judging import first_paint
-
-    first_paint.confirm(reader.resolve_project(str(demo_store.project)), NOW)  # an earlier run's verdicts
-    shown, asked, confirmed = await _open(demo_store, monkeypatch, wait=60.0)
-    assert confirmed and shown and shown[0] is False  # no provisional frame before daimon's own
-    assert asked.count("briefing") == 1
-
-
-@pytest.mark.parametrize("case", ["first open", "no early child", "answer after the wait"])
-async def test_otherwise_the_provisional_paint_comes_first_and_daimon_is_asked_once(
-        demo_store: demo.DemoStore, monkeypatch: pytest.MonkeyPatch, case: str) -> None:
-    from daimon_tui.store.judging import first_paint
-
-    if case != "first open":
-        first_paint.confirm(reader.resolve_project(str(demo_store.project)), NOW)
-    wait = 0.0 if case == "answer after the wait" else 60.0
-    shown, asked, confirmed = await _open(demo_store, monkeypatch, wait=wait, early=case != "no early child")
-    assert confirmed and shown[0] is True and shown[-1] is False
-    # the answer asked before the screen opened is the one it awaits: no second request
-    assert asked.count("briefing") == 1
+def test_the_early_childs_first_briefing_is_daimons(demo_store: demo.DemoStore) -> None:
+    # the real child, started as `daimon-tui` starts it: its first answer (judged early) is daimon's
+    project = reader.resolve_project(str(demo_store.project))
+    early_child.spawn(str(demo_store.project), None, env=judge_service.child_env())
+    there = asyncio.run(judge_service.service().call("briefing", project, None, model=Briefing))
+    here = reader.load_briefing(project)
+    assert not there.provisional
+    assert [(i.id, i.state, i.mark, i.badges) for i in there.items()] == [
+        (i.id, i.state, i.mark, i.badges) for i in here.items()]

@@ -175,12 +175,13 @@ def warm_early(hint: str) -> dict[str, Callable[..., Any]] | None:
 
             project = {"path": config.resolve_read_project(path if isinstance(path, str) else None)}
         _warm({"project": project})
-        calls = _calls()
-        # the app's first confirming request, answered before it comes (`early_answer`)
+        # the app's first confirming request, answered before it comes (`early_answer`),
+        # before the other reads' modules are imported
         with contextlib.suppress(Exception):
+            first = {"briefing": resolve(READS["briefing"][0])}
             early_answer.judge(path if isinstance(path, str) else None, slug if isinstance(slug, str) else None,
-                               lambda request: _answer(calls, request))
-        return calls
+                               lambda request: _answer(first, request))
+        return _calls()
     return None
 
 

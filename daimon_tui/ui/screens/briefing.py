@@ -101,16 +101,13 @@ class BriefingScreen(EvidenceActions, Screen):
     show_team: reactive[bool] = reactive(False, init=False)
 
     def __init__(self, project: ProjectRef, *, now: float | None = None,
-                 first: Briefing | None = None, first_receipts: int = 0,
-                 confirming: asyncio.Future[Briefing] | None = None) -> None:
+                 first: Briefing | None = None, first_receipts: int = 0) -> None:
         super().__init__()
         self.project = project
         self.now = now
         # The first paint (and the audit's kept count), when the app read them before opening this screen.
         self.first = first
         self.first_receipts = first_receipts
-        # daimon's confirmation of the first paint, asked before this screen opened (the app's `_early_confirmation`)
-        self.confirming = confirming
         self.briefing: Briefing | None = None
         self.withheld_ids: dict[str, str] = {}  # as the list shows them (shortest unique prefix)
         self.receipt_failures = 0
@@ -179,12 +176,9 @@ class BriefingScreen(EvidenceActions, Screen):
         if self.first is not None:
             if self.LATEST:
                 self.receipt_failures = self.first_receipts  # read with the first paint, off this thread
-            if not self.first.provisional:
-                self.confirmed(self.first)  # the first paint is daimon's own answer
-            else:
-                self.show(self.first)
-                # with a child running (started before Textual), asking it costs the first frame nothing
-                self.load(repaint=False, delay=0.0 if judge_service.service().started() else FIRST_FRAME_S)
+            self.show(self.first)
+            # with a child running (started before Textual), asking it costs the first frame nothing
+            self.load(repaint=False, delay=0.0 if judge_service.service().started() else FIRST_FRAME_S)
         else:
             self.header.update(Text("reading daimon's store…", style="dim"))
             self.load()
@@ -225,23 +219,17 @@ class BriefingScreen(EvidenceActions, Screen):
                     await asyncio.sleep(FIRST_FRAME_S)
         elif self.briefing is not None and not self.briefing.provisional:
             self.show(self.briefing.model_copy(update={"provisional": True}))
-        pending, self.confirming = self.confirming, None
-        if delay and pending is None:
+        if delay:
             await asyncio.sleep(delay)
         # In a child process: the fold neither holds our GIL nor adds to our memory.
         ended = self.live.confirming(self.project.slug)
         try:
-            briefing = await pending if pending is not None else await first_paint.confirm_async(
-                self.project, self.now, shown=lambda read: self.is_attached and self.show(read))
+            briefing = await first_paint.confirm_async(self.project, self.now,
+                                                        shown=lambda read: self.is_attached and self.show(read))
         finally:
             ended()
         if not self.is_attached:
             return  # the screen closed while daimon was reading
-        self.confirmed(briefing)
-
-    def confirmed(self, briefing: Briefing) -> None:
-        """daimon's confirmed briefing is the screen's: the receipt audit and
-        the live watch start from it."""
         self.show(briefing)
         self.provisional = False
         heap = getattr(self.app, "heap", None)
