@@ -220,9 +220,12 @@ def test_the_named_projects_briefing_is_judged_early_and_answers_its_request_onc
 
 def test_an_early_answer_stands_only_for_the_request_it_answers(demo_store: demo.DemoStore) -> None:
     project = _judge_now(demo_store)
+    # another read first (the cursor row's details: asked before the briefing) leaves it
+    assert early_answer.take({**_first_request(project), "what": "details", "args": ["r-1"]}) is None
+    assert early_answer._judged is not None
     frozen_clock = {**_first_request(project), "args": [NOW]}
     assert early_answer.take(frozen_clock) is None
-    assert early_answer._judged is None  # the first request ends it, whatever it was
+    assert early_answer._judged is None  # the first briefing request ends it, whatever it asked
 
 
 @pytest.mark.parametrize("change", ["ledger write", "session file", "too old"])

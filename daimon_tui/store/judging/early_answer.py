@@ -6,13 +6,14 @@ briefing exactly as the app's first confirming request will ask for it
 (`briefing`, on daimon's clock), so the answer waits for the request instead
 of the request waiting for the answer (~70 ms at 20k ledger rows).
 
-The kept answer stands for that exact request only, once, and only while
-nothing it was judged on has moved since: every ledger, the latest pointer and
-daimon's machine-wide forget stamp (`verdict_cache.fingerprint`, taken before
-the read, as `first_paint.confirm` takes it), and the session files and their
-receipts (`paths.session_files_stamp`). Ages are said from the moment it was
-judged, so it is used only within `FRESH_S` of that moment. Anything else is
-read afresh, as before.
+The kept answer stands for that exact request only, once (the first briefing
+request ends it, whatever it asks), and only while nothing it was judged on
+has moved since: every ledger, the latest pointer and daimon's machine-wide
+forget stamp (`verdict_cache.fingerprint`, taken before the read, as
+`first_paint.confirm` takes it), and the session files and their receipts
+(`paths.session_files_stamp`). Ages are said from the moment it was judged,
+so it is used only within `FRESH_S` of that moment. Anything else is read
+afresh, as before.
 """
 
 from __future__ import annotations
@@ -59,10 +60,14 @@ def judge(path: str | None, slug: str | None, answer: Callable[[dict[str, Any]],
 
 def take(request: Any) -> bytes | None:
     """The kept answer, if `request` is the one it answers and nothing it was
-    judged on has moved; None otherwise. Asked once: the first request ends it."""
+    judged on has moved; None otherwise. The first briefing request ends it,
+    whatever it asks; another read (the cursor row's, asked first) leaves it."""
     global _judged
-    judged, _judged = _judged, None
-    if judged is None or request != judged.request or time.monotonic() - judged.at > FRESH_S:
+    judged = _judged
+    if judged is None or not isinstance(request, dict) or request.get("what") != "briefing":
+        return None
+    _judged = None
+    if request != judged.request or time.monotonic() - judged.at > FRESH_S:
         return None
     from daimon_tui.models import ProjectRef
 
