@@ -180,6 +180,40 @@ def test_waiting_reads_go_by_priority_and_one_nobody_waits_for_is_never_sent(
     assert service.dropped == 1
 
 
+def test_a_read_ahead_waits_behind_a_confirmation_asked_after_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the evidence pane's read-ahead runs while a person reads; a briefing to confirm (after a
+    # write, say) goes first, whichever was asked first
+    service = judge_service.JudgeService()
+    sent: list[str] = []
+    release = threading.Event()
+
+    def exchange(request: bytes, env: dict, timeout: float) -> bytes:
+        import json
+
+        what = json.loads(request)["what"]
+        sent.append(what)
+        if what == "details":
+            release.wait(10)  # the child is busy meanwhile
+        return b'{"ok": true, "value": {"slug": "s", "name": "n"}}\n'
+
+    monkeypatch.setattr(service, "_exchange", exchange)
+    project = ProjectRef(slug="s", name="n")
+
+    async def scenario() -> list:
+        busy = asyncio.create_task(service.call("details", project, "row", model=ProjectRef))
+        while not sent:
+            await asyncio.sleep(0.01)
+        ahead = asyncio.create_task(service.call("evidence-warm", project, 1, model=ProjectRef))
+        await asyncio.sleep(0.05)
+        briefing = asyncio.create_task(service.call("briefing", project, model=ProjectRef))
+        await asyncio.sleep(0.05)
+        release.set()
+        return await asyncio.gather(busy, ahead, briefing)
+
+    asyncio.run(scenario())
+    assert sent == ["details", "briefing", "evidence-warm"]
+
+
 def test_the_child_keeps_a_first_opens_fold_only_after_its_answer_is_sent(monkeypatch: pytest.MonkeyPatch) -> None:
     answers = io.BytesIO()
     monkeypatch.setattr(sys, "stdin", SimpleNamespace(buffer=io.BytesIO(b'{"what": "a"}\n{"what": "b"}\n')))

@@ -235,3 +235,32 @@ def test_safe_mode_shows_the_items_excerpt_from_whys_public_answer(
     assert safe.item == full.item and safe.item is not None and safe.item.turns and safe.item.bytes == "changed"
     assert [w.session_id for w in safe.witnesses] == [w.session_id for w in full.witnesses]
     assert all("off in safe mode" in (w.excerpt.unavailable or "") for w in safe.witnesses)
+
+
+def test_read_ahead_reads_each_origin_sessions_file_once(
+        demo_store: demo.DemoStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    # daimon names an old item's source from its origin session's file, parsed whole (~8 ms at
+    # 5,000 items): a read-ahead over a session's quoted items reads that file once, not per item
+    from daimon_briefing import view
+
+    real, asked = view.source_ref, []
+    monkeypatch.setattr(view, "source_ref", lambda session_id: asked.append(session_id) or real(session_id))
+    transcripts.warm(ref(demo_store), 1)
+    assert asked and len(asked) == len(set(asked)), asked
+
+
+def test_a_pass_names_each_old_items_source_as_daimon_does(demo_store: demo.DemoStore) -> None:
+    # the pass's shared answers are daimon's own, item by item, whatever the origin keys hold
+    from daimon_briefing import schema, store
+
+    from daimon_tui.store.daimon_api import evidence as daimon_evidence
+
+    body = store.read_latest_body(project_dir=str(demo_store.project), route=store.Route.OWN,
+                                  admit=store.Admit.ANY)
+    items = [item for _field, item in schema.iter_items(body) if isinstance(item, dict)]
+    odd = [{"origin_session": "S-day1", "origin_author": "someone else"}, {"origin_session": "S-day1"},
+           {"origin_session": ["S-day1"]}, {"origin_session": "S-day1", "origin_author": 5},
+           {"origin_session": "../outside"}, {}]
+    source = daimon_evidence.legacy_sources()
+    for item in [*items, *odd] * 2:
+        assert source(item) == daimon_evidence.legacy_source(item), item

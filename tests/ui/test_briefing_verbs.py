@@ -111,3 +111,36 @@ async def test_forgotten_rows_are_listed_and_marked_rows_restore_as_a_batch(demo
         await settle(pilot, rounds=8)
     assert store.project_standing(str(demo_store.project)) == {}
     assert isinstance(api.lookup(str(demo_store.project), held), view.Found)
+
+
+async def test_after_a_verb_only_a_trust_write_repaints_before_daimon_confirms(
+        demo_store: demo.DemoStore, monkeypatch) -> None:
+    # a resolution's events rows are on screen as the live watch applies them: the screen waits
+    # for daimon's confirmation, without reading the whole briefing provisionally again first
+    loads: list[bool] = []
+    load = BriefingScreen.load
+
+    def recorded(self: BriefingScreen, repaint: bool = True, delay: float = 0.0) -> object:
+        loads.append(repaint)
+        return load(self, repaint, delay)
+
+    monkeypatch.setattr(BriefingScreen, "load", recorded)
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        target = screen.current_item()
+        for keys in (("r", "enter"), ("x",)):  # resolve (events), then retract (trust)
+            loads.clear()
+            await pilot.press(*keys)
+            await settle(pilot)
+            if keys == ("x",):
+                await pilot.press(*"wrong")
+                await pilot.press("tab", *"issue:1", "enter")
+                await settle(pilot)
+            assert isinstance(app.screen, PlanPreviewModal)
+            await pilot.press("y")
+            await settle(pilot, rounds=6)
+            assert loads and loads[0] is (keys == ("x",)), (keys, loads)
+            assert not screen.provisional
+        assert target is not None and target.id not in {i.id for i in screen.briefing.items()}

@@ -43,9 +43,9 @@ from daimon_tui.store.judging import early_child, judge_child
 TIMEOUT_S = 900.0
 # Lower is sooner. A confirmed write, then a read a person waits on (the row
 # under the cursor, a verb's preview, a search keystroke), before the confirming briefing and the
-# search screen's warm-up, the audit after all of them.
+# search screen's warm-up, the audit and the evidence pane's read-ahead after all of them.
 PRIORITY = {"write": -1, "details": 0, "plan": 0, "search": 0, "briefing": 1, "search-prepare": 1, "sessions": 1,
-            "projects": 1, "diff": 1, "fold-check": 2, "audit": 2}
+            "projects": 1, "diff": 1, "fold-check": 2, "audit": 2, "evidence-warm": 2}
 CHILD_MODULE = early_child.CHILD_MODULE
 _EMPTY_ENV: Path | None = None
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -93,15 +94,17 @@ def receipt_of(copy: dict[str, Any]) -> dict | None:
 
 
 def locate(copy: dict[str, Any], finder: provenance.SourceResolver | None = None, told: Told | None = None,
+           legacy: Callable[[dict[str, Any]], dict | None] | None = None,
            ) -> tuple[dict | None, provenance.SourceResolution]:
     """The source daimon names for `copy` (an item as stored, or a witness's
     projection; `told`: as `why` named it) and its resolver's decision; the
-    transcript is not read."""
+    transcript is not read. `legacy`: an old item's source for a pass over
+    many items (`daimon_evidence.legacy_sources`)."""
     receipt = receipt_of(copy)
     if told is not None:
         source = told.source
     else:
-        source = receipt["source"] if receipt is not None else daimon_evidence.legacy_source(copy)
+        source = receipt["source"] if receipt is not None else (legacy or daimon_evidence.legacy_source)(copy)
     if source is None:
         return None, provenance.SourceResolution("unsupported")
     return source, (finder or resolver()).resolve(source)

@@ -443,12 +443,13 @@ def warm(project: ProjectRef, budget: int = 1) -> Warmed:
         p = project.target
         snap = view.snapshot(p)
         finder = transcript_source.resolver()
+        legacy = daimon_evidence.legacy_sources()  # a session's file read once, not per item
         read = left = 0
         for _field, item in schema.iter_items(view.open(p, live=False).checkpoint or {}):
             quote = item.get("quote") if isinstance(item, dict) else None
             if not isinstance(quote, str) or not quote.strip():
                 continue
-            _source, resolution = transcript_source.locate(item, finder)
+            _source, resolution = transcript_source.locate(item, finder, legacy=legacy)
             if resolution.state != "resolved" or resolution.path is None or transcript_source.kept(resolution.path):
                 continue
             if read >= budget:
