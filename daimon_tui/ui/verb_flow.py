@@ -202,8 +202,9 @@ async def run_verb(app: App, verb: verbs.VerbName, items: tuple[str, ...], proje
     status_word = verbs.outcome_status(results, plan.refusals)
     action_id = _log(log, project, verb, logged_items, status_word, results, plan.refusals, undoes, intent)
     message = verbs.summarize(verb, results, plan.refusals)
-    if len(items) == 1 and (texts or {}).get(items[0]):
-        message += f": {inert((texts or {})[items[0]], limit=TOAST_TEXT_CUT)}"
+    # the text of the item written (an undo's is the undone action's, not the row under the cursor)
+    if len(logged_items) == 1 and (texts or {}).get(logged_items[0]):
+        message += f": {inert((texts or {})[logged_items[0]], limit=TOAST_TEXT_CUT)}"
     if action_id is None:
         # the intent is logged: the next start settles it from daimon's ledgers
         action_id = intent.action_id

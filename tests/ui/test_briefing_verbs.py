@@ -144,3 +144,30 @@ async def test_after_a_verb_only_a_trust_write_repaints_before_daimon_confirms(
             assert loads and loads[0] is (keys == ("x",)), (keys, loads)
             assert not screen.provisional
         assert target is not None and target.id not in {i.id for i in screen.briefing.items()}
+
+
+async def test_an_undo_toast_never_names_the_row_under_the_cursor_for_the_item_it_undid(
+        demo_store: demo.DemoStore, monkeypatch) -> None:
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    told: list[str] = []
+    notify = app.notify
+    monkeypatch.setattr(app, "notify", lambda message, *a, **kw: told.append(str(message)) or notify(message, *a, **kw))
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        resolved = screen.current_item()
+        assert resolved is not None and resolved.id
+        await pilot.press("r", "enter")
+        await settle(pilot)
+        await pilot.press("y")
+        await settle(pilot, rounds=6)
+        under_cursor = screen.current_item()
+        assert under_cursor is not None and under_cursor.id != resolved.id
+        told.clear()
+        await pilot.press("z")
+        await settle(pilot)
+        await pilot.press("y")
+        await settle(pilot, rounds=6)
+    said = next(m for m in told if "now says" in m)
+    # the undone item, by its id and its own text (held among the resolved ones)
+    assert resolved.id in said and resolved.text[:30] in said and under_cursor.text[:30] not in said, said

@@ -426,6 +426,13 @@ class BriefingScreen(EvidenceActions, Screen):
         briefing = self.briefing
         return tuple(getattr(briefing.find(i), "state", None) if briefing else None for i in ids)
 
+    def all_texts(self) -> dict[str, str]:
+        """Every item's text as this briefing shows it, resolved ones included (an undo
+        names the item it undid, which the cursor is rarely on)."""
+        if self.briefing is None:
+            return {}
+        return {i.id: i.text for i in (*self.briefing.items(), *self.briefing.resolved) if i.id and i.text}
+
     def item_texts(self, ids: tuple[str, ...]) -> dict[str, str]:
         """Each item's text as this briefing shows it (a withheld item has none)."""
         found = {i: getattr(self.briefing.find(i), "text", "") if self.briefing else "" for i in ids}
