@@ -304,7 +304,7 @@ class DaimonTUI(App[int]):
         outcome = await run_verb(self, verb, ids, self.project, self.action_log,  # type: ignore[arg-type]
                                  status=screen.prefill_status(), statuses=statuses,
                                  confirmed=screen.world_confirmed(ids), states=screen.item_states(ids),
-                                 texts=screen.all_texts() if verb == "undo" else screen.item_texts(ids))
+                                 texts=screen.item_texts())
         if outcome.status in ("applied", "partial"):
             screen.review.verb_acted(ids if verb != "undo" else tuple(r.item_id for r in outcome.results))
         if outcome.status != "cancelled":

@@ -426,17 +426,13 @@ class BriefingScreen(EvidenceActions, Screen):
         briefing = self.briefing
         return tuple(getattr(briefing.find(i), "state", None) if briefing else None for i in ids)
 
-    def all_texts(self) -> dict[str, str]:
-        """Every item's text as this briefing shows it, resolved ones included (an undo
-        names the item it undid, which the cursor is rarely on)."""
+    def item_texts(self) -> dict[str, str]:
+        """Each item's text as this briefing shows it, by id, resolved ones included (an
+        undo names the item it undid, which the cursor is rarely on); a withheld item has
+        none. A listed item wins over a resolved one of the same id, as `find` has it."""
         if self.briefing is None:
             return {}
-        return {i.id: i.text for i in (*self.briefing.items(), *self.briefing.resolved) if i.id and i.text}
-
-    def item_texts(self, ids: tuple[str, ...]) -> dict[str, str]:
-        """Each item's text as this briefing shows it (a withheld item has none)."""
-        found = {i: getattr(self.briefing.find(i), "text", "") if self.briefing else "" for i in ids}
-        return {i: text for i, text in found.items() if text}
+        return {i.id: i.text for i in (*self.briefing.resolved, *self.briefing.items()) if i.id and i.text}
 
     def action_cursor(self, delta: int) -> None:
         self.item_list.cursor(delta)
