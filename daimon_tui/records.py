@@ -53,11 +53,11 @@ def _adapter(cls: type) -> Any:
     return TypeAdapter(cls)
 
 
-def _json_value(value: Any) -> Any:
+def _json_value(value: Any, computed: bool) -> Any:
     if isinstance(value, Record):
-        return value.json_tree()
+        return value.json_tree(computed=computed)
     if isinstance(value, tuple | list):
-        return [_json_value(v) for v in value]
+        return [_json_value(v, computed) for v in value]
     return value
 
 
@@ -80,12 +80,14 @@ class Record:
             if value is not None and not isinstance(value, tuple):
                 object.__setattr__(self, name, tuple(value))
 
-    def json_tree(self) -> dict[str, Any]:
+    def json_tree(self, *, computed: bool = True) -> dict[str, Any]:
         """The record as JSON-ready data, without pydantic: the fields in
         declaration order, then the properties named in `json_computed` (where
-        pydantic's `computed_field`s went); records nested, tuples as lists."""
-        names = (*(f.name for f in _fields(type(self))), *self.json_computed)
-        return {name: _json_value(getattr(self, name)) for name in names}
+        pydantic's `computed_field`s went; left out with `computed=False`, as
+        `model_dump_json(round_trip=True)` leaves them out); records nested,
+        tuples as lists."""
+        names = (*(f.name for f in _fields(type(self))), *(self.json_computed if computed else ()))
+        return {name: _json_value(getattr(self, name), computed) for name in names}
 
     def model_copy(self, *, update: dict[str, Any] | None = None) -> Self:
         # As pydantic's: the fields as they are, `update` set over them unvalidated

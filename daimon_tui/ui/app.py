@@ -31,6 +31,14 @@ from daimon_tui.ui.read_worker import work
 from daimon_tui.ui.screens.briefing import BriefingScreen
 
 
+def _answered(confirming: asyncio.Future[Briefing]) -> Briefing | None:
+    """daimon's confirmed briefing, if that request has answered already (and not failed)."""
+    if not confirming.done() or confirming.cancelled() or confirming.exception() is not None:
+        return None
+    briefing = confirming.result()
+    return None if briefing.provisional else briefing
+
+
 def styles_dir() -> Path:
     """The wheel's copy (`daimon_tui/styles`, made by setup.py), else the
     checkout's top-level `styles/`, which is their source."""
@@ -128,11 +136,18 @@ class DaimonTUI(App[int]):
             except Exception as exc:
                 self.notify(f"cannot resolve the project: {type(exc).__name__}", severity="error")
                 self.project = None
-        exists, first, receipts = (False, None, 0) if self.project is None else await asyncio.to_thread(
-            self._first_look, self.project)
-        if exists and self.project is not None:
-            self.open_project(self.project, first=first, first_receipts=receipts)
+        project = self.project
+        # With a judging child running already (started before Textual), daimon's
+        # confirmation is asked now, beside the provisional read, not after its frame.
+        confirming = (asyncio.ensure_future(first_paint.confirm_async(project, self.now))
+                      if project is not None and judge_service.service().started() else None)
+        exists, receipts = (False, 0) if project is None else await asyncio.to_thread(self._first_look, project)
+        if exists and project is not None:
+            first = await self._first_paint(project, confirming)
+            self.open_project(project, first=first, first_receipts=receipts, confirming=confirming)
         else:
+            if confirming is not None:
+                confirming.cancel()
             where = self.project.target if self.project else (self.project_path or "this directory")
             where = self.shown(where)
             from daimon_tui.ui.screens.projects import ProjectsScreen
@@ -146,24 +161,40 @@ class DaimonTUI(App[int]):
         """Text naming store paths, as the person sees it (the demo's temporary directory masked)."""
         return self.path_mask.apply(text) if self.path_mask else text
 
-    def _first_look(self, project: ProjectRef) -> tuple[bool, Briefing | None, int]:
-        """Does the bucket exist, its first paint and the audit's kept receipt
-        count: in one thread hop, so the screen opens with its items and its
-        banner in hand (one layout, one frame), not an empty frame and then a second one."""
+    @staticmethod
+    def _first_look(project: ProjectRef) -> tuple[bool, int]:
+        """Does the bucket exist, and the audit's kept receipt count, so the
+        screen opens with its banner in hand (one layout, one frame)."""
         if not reader.project_exists(project):
-            return False, None, 0
-        receipts = verdict_cache.kept_receipt_failures(project.slug)
-        try:
-            return True, first_paint.provisional_briefing(project, self.now), receipts
-        except Exception:  # the screen's own read reports it; the confirmation still answers
-            return True, None, receipts
+            return False, 0
+        return True, verdict_cache.kept_receipt_failures(project.slug)
 
-    def open_project(self, project: ProjectRef, *, first: Briefing | None = None, first_receipts: int = 0) -> None:
+    def _provisional(self, project: ProjectRef) -> Briefing | None:
+        try:
+            return first_paint.provisional_briefing(project, self.now)
+        except Exception:  # the screen's own read reports it; the confirmation still answers
+            return None
+
+    async def _first_paint(self, project: ProjectRef, confirming: asyncio.Future[Briefing] | None) -> Briefing | None:
+        """The briefing the screen opens with: daimon's own answer if it came
+        before the provisional read ended (a later open, the early child's kept
+        answer), else the provisional read."""
+        provisional = asyncio.ensure_future(asyncio.to_thread(self._provisional, project))
+        if confirming is not None:
+            await asyncio.wait((provisional, confirming), return_when=asyncio.FIRST_COMPLETED)
+            confirmed = _answered(confirming)
+            if confirmed is not None:
+                return confirmed
+        return await provisional
+
+    def open_project(self, project: ProjectRef, *, first: Briefing | None = None, first_receipts: int = 0,
+                     confirming: asyncio.Future[Briefing] | None = None) -> None:
         self.project = project
         self.sub_title = ("demo store · " if self.demo else "") + project.name
         while len(self.screen_stack) > 1:
             self.pop_screen()
-        self.push_screen(BriefingScreen(project, now=self.now, first=first, first_receipts=first_receipts))
+        self.push_screen(BriefingScreen(project, now=self.now, first=first, first_receipts=first_receipts,
+                                        confirming=confirming))
         self.recover_interrupted(project)
 
     @work(group="recovery")

@@ -148,25 +148,38 @@ def test_no_early_child_without_a_terminal(monkeypatch: pytest.MonkeyPatch) -> N
 @pytest.mark.parametrize("running", [True, False], ids=["child-running", "no-child"])
 async def test_the_first_confirmation_is_asked_at_once_when_a_child_runs(
         demo_store: demo.DemoStore, monkeypatch: pytest.MonkeyPatch, running: bool) -> None:
+    from daimon_tui.store.judging import first_paint
     from daimon_tui.ui.app import DaimonTUI
     from daimon_tui.ui.screens import briefing as briefing_screen
     from tests.ui.settle import settle
 
-    asked: list[tuple] = []
+    asked: list[object] = []
     monkeypatch.setattr(judge_service.JudgeService, "started", lambda self: running)
     load = briefing_screen.BriefingScreen.load
+    confirm = first_paint.confirm_async
 
-    def recorded(self: briefing_screen.BriefingScreen, repaint: bool = True, delay: float = 0.0) -> object:
-        asked.append((repaint, delay))
-        return load(self, repaint, delay)
+    def recorded(self: briefing_screen.BriefingScreen, repaint: bool = True, delay: float = 0.0,
+                 pending: object = None) -> object:
+        asked.append(("screen", repaint, delay, pending is not None))
+        return load(self, repaint, delay, pending)
+
+    async def confirming(project, now=None, **kw):
+        asked.append("asked")
+        return await confirm(project, now, **kw)
 
     monkeypatch.setattr(briefing_screen.BriefingScreen, "load", recorded)
+    monkeypatch.setattr(first_paint, "confirm_async", confirming)
     app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
     async with app.run_test(size=(120, 30)) as pilot:
         await settle(pilot)
         assert not app.screen.provisional
-    # a child started before Textual costs the first frame no process start: no wait before asking it
-    assert asked[0] == (False, 0.0 if running else briefing_screen.FIRST_FRAME_S)
+    if running:
+        # a child started before Textual costs nothing to ask: asked before the first frame, once;
+        # a screen that opened provisional waits for that answer, at once
+        assert asked[0] == "asked" and asked.count("asked") == 1
+        assert asked[1:] in ([], [("screen", False, 0.0, True)])
+    else:
+        assert asked[:2] == [("screen", False, briefing_screen.FIRST_FRAME_S, False), "asked"]
 
 
 def test_the_early_warm_runs_at_a_lower_priority_than_the_answers(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -200,8 +213,7 @@ def _first_request(project: object) -> dict:
 
 
 def _judge_now(demo_store: demo.DemoStore) -> object:
-    calls = judge_child._calls()
-    early_answer.judge(str(demo_store.project), None, lambda request: judge_child._answer(calls, request))
+    early_answer.judge(str(demo_store.project), None, judge_child.resolve(judge_child.READS["briefing"][0]))
     return reader.resolve_project(str(demo_store.project))
 
 
@@ -272,3 +284,92 @@ def test_the_early_childs_first_briefing_is_daimons(demo_store: demo.DemoStore) 
     assert not there.provisional
     assert [(i.id, i.state, i.mark, i.badges) for i in there.items()] == [
         (i.id, i.state, i.mark, i.badges) for i in here.items()]
+
+
+def test_the_early_answer_is_judged_and_kept_without_pydantic(demo_store: demo.DemoStore) -> None:
+    # pydantic and our models cost the child ~0.1 s to import: the answer waiting for the app's
+    # request is made without them, as a headless report is (they import after it)
+    import subprocess
+
+    code = ("import sys\n"
+            "from daimon_tui.store.judging import early_answer, judge_child\n"
+            f"early_answer.judge({str(demo_store.project)!r}, None,"
+            " judge_child.resolve(judge_child.READS['briefing'][0]))\n"
+            "print(early_answer._judged is not None,"
+            " sorted(m for m in ('pydantic', 'daimon_tui.models') if m in sys.modules))\n")
+    run = subprocess.run([sys.executable, "-c", code], env=judge_service.child_env(), capture_output=True,
+                         text=True, timeout=60, cwd=demo_store.project)
+    assert run.stdout.strip() == "True []", run.stderr[-2000:]
+
+
+@pytest.mark.parametrize("which", ["demo", "hostile"])
+def test_the_early_answers_line_is_the_one_the_child_sends_for_the_same_read(
+        empty_store: demo.DemoStore, which: str) -> None:
+    from tests.hostile.conftest import seed_hostile
+
+    if which == "demo":
+        demo.populate(empty_store.project)
+    else:
+        seed_hostile(empty_store.project)
+    project = reader.resolve_project(str(empty_store.project))
+    confirm = judge_child.resolve(judge_child.READS["briefing"][0])
+    early_answer.judge(str(empty_store.project), None, lambda p, now: confirm(p, NOW))
+    assert early_answer._judged is not None
+    kept = json.loads(early_answer._judged.answer)
+    sent = json.loads(judge_child._answer({"briefing": confirm}, {**_first_request(project), "args": [NOW]}))
+    # the same JSON (pydantic's round-trip dump), and the app reads it back as the same briefing
+    assert kept == sent
+    assert Briefing.model_validate(kept["value"]) == reader.load_briefing(project, NOW)
+
+
+def test_the_first_request_is_answered_before_the_other_reads_import(
+        sandbox_root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # importing them beside the kept answer's check held the GIL that check needed
+    import time
+
+    order: list[str] = []
+
+    class Answers(io.BytesIO):
+        def write(self, data: bytes) -> int:
+            if data.strip():
+                order.append("answer")
+            return super().write(data)
+
+    def take(request: object) -> bytes:
+        time.sleep(0.2)  # the kept answer's check: has anything it judged moved?
+        return b'{"ok": true, "value": "early"}'
+
+    monkeypatch.chdir(sandbox_root)
+    monkeypatch.setattr(sys, "stdin", SimpleNamespace(buffer=io.BytesIO(b'{"what": "briefing"}\n')))
+    monkeypatch.setattr(sys, "stdout", SimpleNamespace(buffer=Answers()))
+    monkeypatch.setattr(judge_child, "_warm", lambda request: None)
+    monkeypatch.setattr(judge_child, "_calls", lambda: order.append("calls imported") or {})
+    monkeypatch.setattr(early_answer, "judge", lambda path, slug, read: None)
+    monkeypatch.setattr(early_answer, "take", take)
+    monkeypatch.setattr(kept_fold, "build_in_background", lambda wait: None)
+    assert judge_child.main([early_child.WARM_FLAG, json.dumps({"path": "/p", "slug": None})]) == 0
+    deadline = time.monotonic() + 5
+    while len(order) < 2 and time.monotonic() < deadline:  # the warm goes on in its own thread
+        time.sleep(0.01)
+    assert order == ["answer", "calls imported"]
+
+
+def test_a_first_request_the_early_answer_cannot_answer_is_not_held(
+        sandbox_root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    out = io.BytesIO()
+    monkeypatch.chdir(sandbox_root)
+    monkeypatch.setattr(judge_child, "FIRST_REQUEST_WAIT_S", 60.0)
+    monkeypatch.setattr(sys, "stdin", SimpleNamespace(buffer=io.BytesIO(b'{"what": "details", "project": "p"}\n')))
+    monkeypatch.setattr(sys, "stdout", SimpleNamespace(buffer=out))
+    monkeypatch.setattr(judge_child, "_warm", lambda request: None)
+    monkeypatch.setattr(judge_child, "_calls", dict)
+    monkeypatch.setattr(judge_child, "_answer", lambda calls, request: b'{"ok": true, "value": "read"}')
+    monkeypatch.setattr(early_answer, "judge", lambda path, slug, read: None)
+    monkeypatch.setattr(kept_fold, "build_in_background", lambda wait: None)
+    started = time.monotonic()
+    assert judge_child.main([early_child.WARM_FLAG, json.dumps({"path": "/p", "slug": None})]) == 0
+    # the warm imports the reads at once for it: it does not wait out FIRST_REQUEST_WAIT_S
+    assert time.monotonic() - started < 10
+    assert out.getvalue() == b'{"ok": true, "value": "read"}\n'

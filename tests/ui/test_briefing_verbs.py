@@ -120,9 +120,9 @@ async def test_after_a_verb_only_a_trust_write_repaints_before_daimon_confirms(
     loads: list[bool] = []
     load = BriefingScreen.load
 
-    def recorded(self: BriefingScreen, repaint: bool = True, delay: float = 0.0) -> object:
+    def recorded(self: BriefingScreen, repaint: bool = True, delay: float = 0.0, **kw: object) -> object:
         loads.append(repaint)
-        return load(self, repaint, delay)
+        return load(self, repaint, delay, **kw)
 
     monkeypatch.setattr(BriefingScreen, "load", recorded)
     app = DaimonTUI(project_path=str(demo_store.project), now=NOW)

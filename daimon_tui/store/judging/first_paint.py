@@ -31,10 +31,10 @@ from daimon_briefing import jsonl, store, view
 from daimon_briefing.jsonl import Health
 from daimon_briefing.surfaces import ReadPosture
 
-from daimon_tui.models import Badge, Briefing, Diagnostic, Handoff, Item, ProjectRef, Section, WithheldItem
+from daimon_tui.records import Badge, Briefing, Diagnostic, Handoff, Item, ProjectRef, Section, WithheldItem
 from daimon_tui.store.daimon_api import judging as daimon_judging
 from daimon_tui.store.daimon_api import reading as daimon_reading
-from daimon_tui.store.judging import judge_service, kept_fold, snapshot_share, verdict_cache
+from daimon_tui.store.judging import kept_fold, snapshot_share, verdict_cache
 from daimon_tui.store.judging.verdict_cache import Cached, Verdict
 from daimon_tui.store.read import daimon_brief, reader
 
@@ -214,6 +214,10 @@ async def confirm_async(project: ProjectRef, now: float | None = None,
     passed to `shown` still provisional, then the child checks the fold (after
     the reads a person waits on); one found wrong is discarded and the
     briefing confirmed again by a child that never held it, with a note."""
+    # Here, not at the top: the judging child confirms (`confirm`) without the app's side of the
+    # pipe, and its kept early answer without pydantic (`early_answer`).
+    from daimon_tui.store.judging import judge_service
+
     briefing, failure = await judge_service.read("briefing", project, now)
     notes: list[Diagnostic] = []
     if briefing.kept_unchecked:

@@ -101,13 +101,16 @@ class BriefingScreen(EvidenceActions, Screen):
     show_team: reactive[bool] = reactive(False, init=False)
 
     def __init__(self, project: ProjectRef, *, now: float | None = None,
-                 first: Briefing | None = None, first_receipts: int = 0) -> None:
+                 first: Briefing | None = None, first_receipts: int = 0,
+                 confirming: asyncio.Future[Briefing] | None = None) -> None:
         super().__init__()
         self.project = project
         self.now = now
-        # The first paint (and the audit's kept count), when the app read them before opening this screen.
+        # The first paint (and the audit's kept count), when the app read them before opening this screen;
+        # daimon's confirmation, when the app asked for it already (then `first` may be that answer).
         self.first = first
         self.first_receipts = first_receipts
+        self.confirming = confirming
         self.briefing: Briefing | None = None
         self.withheld_ids: dict[str, str] = {}  # as the list shows them (shortest unique prefix)
         self.receipt_failures = 0
@@ -176,12 +179,22 @@ class BriefingScreen(EvidenceActions, Screen):
         if self.first is not None:
             if self.LATEST:
                 self.receipt_failures = self.first_receipts  # read with the first paint, off this thread
+            if not self.first.provisional:  # daimon answered before the provisional read: nothing to confirm
+                self.provisional = False
+                self.show(self.first)
+                self.confirmed()
+                return
             self.show(self.first)
             # with a child running (started before Textual), asking it costs the first frame nothing
-            self.load(repaint=False, delay=0.0 if judge_service.service().started() else FIRST_FRAME_S)
+            self.load(repaint=False, delay=0.0 if judge_service.service().started() else FIRST_FRAME_S,
+                      **self._asked_already())
         else:
             self.header.update(Text("reading daimon's store…", style="dim"))
-            self.load()
+            self.load(**self._asked_already())
+
+    def _asked_already(self) -> dict[str, asyncio.Future[Briefing]]:
+        # only when the app asked: a view built on this screen keeps its own `load`
+        return {"pending": self.confirming} if self.confirming is not None else {}
 
     def ages_at(self) -> float | None:
         """The moment stored times' ages are said from; None: no ages."""
@@ -197,7 +210,8 @@ class BriefingScreen(EvidenceActions, Screen):
     # ---- loading ---------------------------------------------------------
 
     @work(exclusive=True, group="briefing-load")
-    async def load(self, repaint: bool = True, delay: float = 0.0) -> None:
+    async def load(self, repaint: bool = True, delay: float = 0.0,
+                   pending: asyncio.Future[Briefing] | None = None) -> None:
         # First paint from the pointer, the trust ledger and the verdict cache
         # (no events fold), every row provisional; then daimon's full read
         # confirms and corrects. A live change re-runs this after `delay`, so a
@@ -224,14 +238,31 @@ class BriefingScreen(EvidenceActions, Screen):
         # In a child process: the fold neither holds our GIL nor adds to our memory.
         ended = self.live.confirming(self.project.slug)
         try:
-            briefing = await first_paint.confirm_async(self.project, self.now,
-                                                        shown=lambda read: self.is_attached and self.show(read))
+            briefing = await self._asked(pending) if pending is not None else None
+            if briefing is None:
+                briefing = await first_paint.confirm_async(self.project, self.now,
+                                                            shown=lambda read: self.is_attached and self.show(read))
         finally:
             ended()
         if not self.is_attached:
             return  # the screen closed while daimon was reading
         self.show(briefing)
         self.provisional = False
+        self.confirmed()
+
+    @staticmethod
+    async def _asked(pending: asyncio.Future[Briefing]) -> Briefing | None:
+        """The confirmation the app asked for before this screen opened; None if
+        it failed (it is asked again)."""
+        if pending.cancelled():
+            return None
+        try:
+            return await asyncio.shield(pending)
+        except Exception:
+            return None
+
+    def confirmed(self) -> None:
+        """daimon's judgement is on screen: what waits for it starts."""
         heap = getattr(self.app, "heap", None)
         if heap is not None:
             heap.settle()
