@@ -13,6 +13,7 @@ from daimon_tui.store.demo import builder as demo
 from daimon_tui.store.judging import first_paint, judge_service
 from daimon_tui.ui.app import DaimonTUI
 from daimon_tui.ui.screens.briefing import BriefingScreen
+from tests.ui.held import hold_confirmation
 from tests.ui.settle import settle, wait_until
 
 NOW = demo.DEMO_NOW.timestamp()
@@ -84,14 +85,7 @@ async def test_daimons_answer_before_the_provisional_read_ends_is_the_first_fram
 async def test_a_provisional_frame_first_waits_for_the_confirmation_already_asked(
         demo_store: demo.DemoStore, monkeypatch: pytest.MonkeyPatch, shown: list[bool], asked: list[str]) -> None:
     monkeypatch.setattr(judge_service.JudgeService, "started", lambda self: True)
-    release = asyncio.Event()
-    confirm = first_paint.confirm_async
-
-    async def held(project, now=None, **kw):  # the judging child still folding
-        await release.wait()
-        return await confirm(project, now, **kw)
-
-    monkeypatch.setattr(first_paint, "confirm_async", held)
+    release = hold_confirmation(monkeypatch)
     app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: bool(shown), what="the first frame")

@@ -4,17 +4,15 @@ the standing ruling and the receipt banner sit where the confirmed frame has the
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 from daimon_briefing import store
 from daimon_briefing.surfaces import Writer
 from textual.widgets import Static
 
 from daimon_tui.store.demo import builder as demo
-from daimon_tui.store.judging import first_paint
 from daimon_tui.ui.app import DaimonTUI
 from daimon_tui.ui.screens.briefing import BriefingScreen
+from tests.ui.held import hold_confirmation
 from tests.ui.settle import settle, wait_until
 
 NOW = demo.DEMO_NOW.timestamp()
@@ -55,14 +53,7 @@ async def test_the_first_frame_holds_later_resolutions_and_nothing_moves(
     assert store.append_event(target, "resolved", note="done elsewhere", source="cli",
                               project_dir=str(demo_store.project), writer=Writer.HUMAN)
 
-    release = asyncio.Event()
-    confirm = first_paint.confirm_async
-
-    async def held(project, now=None, **kw):  # the judging child still folding
-        await release.wait()
-        return await confirm(project, now, **kw)
-
-    monkeypatch.setattr(first_paint, "confirm_async", held)
+    release = hold_confirmation(monkeypatch)
     app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, BriefingScreen) and app.screen.briefing is not None,

@@ -38,7 +38,7 @@ class Judged:
     request: dict[str, Any]  # the request it answers, as the app sends it
     project: ProjectRef  # that request's project
     stamp: tuple[Any, ...]  # what it was judged on (`_stamp`), taken before the read
-    answer: bytes  # the answer line, as `judge_child._answer` made it
+    answer: bytes  # the answer line, as `judge_child._answer` would write it
     at: float  # time.monotonic() when judged
 
 

@@ -176,25 +176,24 @@ class BriefingScreen(EvidenceActions, Screen):
     def on_mount(self) -> None:
         self.query_one(ItemDetail).ages_at = self.ages_at()
         self.query_one("#items", RowList).focus()
-        if self.first is not None:
+        # What the app read and asked before opening this screen: used once here, not held.
+        first, self.first = self.first, None
+        asked, self.confirming = self.confirming, None
+        pending = {"pending": asked} if asked is not None else {}  # a view built on this screen: its own `load`
+        if first is not None:
             if self.LATEST:
                 self.receipt_failures = self.first_receipts  # read with the first paint, off this thread
-            if not self.first.provisional:  # daimon answered before the provisional read: nothing to confirm
+            if not first.provisional:  # daimon answered before the provisional read: nothing to confirm
                 self.provisional = False
-                self.show(self.first)
+                self.show(first)
                 self.confirmed()
                 return
-            self.show(self.first)
+            self.show(first)
             # with a child running (started before Textual), asking it costs the first frame nothing
-            self.load(repaint=False, delay=0.0 if judge_service.service().started() else FIRST_FRAME_S,
-                      **self._asked_already())
+            self.load(repaint=False, delay=0.0 if judge_service.service().started() else FIRST_FRAME_S, **pending)
         else:
             self.header.update(Text("reading daimon's store…", style="dim"))
-            self.load(**self._asked_already())
-
-    def _asked_already(self) -> dict[str, asyncio.Future[Briefing]]:
-        # only when the app asked: a view built on this screen keeps its own `load`
-        return {"pending": self.confirming} if self.confirming is not None else {}
+            self.load(**pending)
 
     def ages_at(self) -> float | None:
         """The moment stored times' ages are said from; None: no ages."""
