@@ -1,6 +1,6 @@
-"""Regenerate the README's key tables from the bindings:
+"""Regenerate the key tables of docs/keys.md from the bindings:
 `.venv/bin/python scripts/readme_keys.py` (tests/ui/test_readme_keys.py fails
-while the README differs)."""
+while the page differs)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 from daimon_tui.ui.readme_keys import rewrite
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+KEYS_PAGE = Path(__file__).resolve().parents[1] / "docs" / "keys.md"
 
 if __name__ == "__main__":
-    README.write_text(rewrite(README.read_text(encoding="utf-8")), encoding="utf-8")
+    KEYS_PAGE.write_text(rewrite(KEYS_PAGE.read_text(encoding="utf-8")), encoding="utf-8")

@@ -1,6 +1,6 @@
 """The read path opens no connection and starts only the processes we know of.
 
-"Processes the app starts" in the README is the list `ALLOWED` below, with why.
+"Processes the app starts" in docs/reliability.md is the list `ALLOWED` below, with why.
 """
 
 from __future__ import annotations
