@@ -8,6 +8,7 @@ import contextlib
 import hashlib
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -63,6 +64,29 @@ def test_headless_diff_is_daimons_diff(demo_store: demo.DemoStore, capsys, addre
     ours = _agree(demo_store, capsys, address)
     if "changes" in ours:
         assert all(row["text"] != EDITED for row in ours["changes"])
+
+
+def _change_lines(text: str) -> list[str]:
+    """The change rows of a plain diff (daimon's marker, a space, the change word), and its endpoints."""
+    return [line for line in text.splitlines() if re.match(r"[-+~?] \w|From: |To  : ", line)]
+
+
+@pytest.mark.parametrize("address", ADDRESSES, ids=lambda a: " ".join(a) or "default")
+def test_headless_plain_diff_prints_daimons_markers(demo_store: demo.DemoStore, capsys, address) -> None:
+    """The plain output's rows are `daimon diff`'s own lines, marker first: a withheld
+    change is `?`, a dropped one `-`. (Mutation checked: `withheld` marked `-` fails here.)"""
+    hand_edit(demo_store, "S-day3", SIGNED, EDITED)
+    slug = reader.resolve_project(str(demo_store.project)).slug
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        theirs_rc = daimon_cli.main(["diff", f"--slug={slug}", *address])
+    capsys.readouterr()
+    ours_rc = cli.main(["diff", "--project", str(demo_store.project), *address])
+    ours = capsys.readouterr().out
+    assert ours_rc == theirs_rc
+    assert _change_lines(ours) == _change_lines(out.getvalue())
+    if address == ():
+        assert any(line.startswith("? withheld ") for line in _change_lines(ours))
 
 
 def test_headless_diff_skips_and_refuses_a_torn_generation(demo_store: demo.DemoStore, capsys) -> None:

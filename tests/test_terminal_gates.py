@@ -57,3 +57,37 @@ def test_the_demo_store_is_removed_when_the_terminal_goes(tmp_path: Path, sig: s
             proc.kill()
         os.close(primary)
     assert not list(tmp_path.glob("daimon-tui-demo-*"))
+
+
+def test_esc_on_the_projects_screen_of_a_store_with_no_checkpoint_exits_1(empty_store: demo.DemoStore) -> None:
+    """The process's own status, in a real terminal: no checkpoint opens the project
+    switcher with nothing under it, and Esc there ends the app with status 1, not 0."""
+    primary, secondary = pty.openpty()
+    env = {**os.environ, "TERM": "xterm-256color", "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    proc = subprocess.Popen([sys.executable, "-m", "daimon_tui.cli", "--project", str(empty_store.project)],
+                            stdin=secondary, stdout=secondary, stderr=secondary, env=env, close_fds=True)
+    os.close(secondary)
+    seen = b""
+    try:
+        deadline = time.monotonic() + 60
+        while b"No daimon checkpoint" not in seen and proc.poll() is None and time.monotonic() < deadline:
+            if select.select([primary], [], [], 0.2)[0]:
+                try:
+                    seen += os.read(primary, 65536)
+                except OSError:
+                    break
+        assert b"No daimon checkpoint" in seen, "the project switcher never drew"
+        time.sleep(0.5)  # the switcher takes keys
+        os.write(primary, b"\x1b")
+        deadline = time.monotonic() + 30
+        while proc.poll() is None and time.monotonic() < deadline:
+            if select.select([primary], [], [], 0.2)[0]:
+                try:
+                    os.read(primary, 65536)
+                except OSError:
+                    break
+        assert proc.wait(timeout=30) == 1
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(primary)

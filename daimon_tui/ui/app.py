@@ -212,7 +212,7 @@ class DaimonTUI(App[int]):
         if project is not None:
             self.open_project(project)
         elif len(self.screen_stack) <= 1:
-            self.exit(1)
+            self.exit(return_code=1)  # the process status; `exit(1)` would set the result and exit 0
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         """The palette holds this app's commands; Textual's own (theme, keys

@@ -5,6 +5,8 @@ from __future__ import annotations
 import base64
 import json
 import os
+import random
+import typing
 
 import pytest
 from daimon_briefing import receipts
@@ -40,7 +42,11 @@ def _signed(file_bytes: bytes, seed: str, **changes: object) -> tuple[bytes, dic
 FILE = json.dumps({"session_id": "S-1", "receipts": True, "working_context": {}}, indent=2).encode()
 
 
-@pytest.mark.parametrize("data", [b"", b"x", FILE, os.urandom(4096)])
+# Fixed bytes, not os.urandom: under pytest-xdist every worker must collect the same test ids.
+NOISE = random.Random(4096).randbytes(4096)
+
+
+@pytest.mark.parametrize("data", [b"", b"x", FILE, NOISE], ids=["empty", "one-byte", "session-file", "noise"])
 def test_multihash_matches_daimon(data: bytes) -> None:
     assert rc.multihash_sha256(data) == receipts._multibase_sha256(data)
 
@@ -159,3 +165,24 @@ def test_unreadable_file() -> None:
 def test_state_label_has_shape() -> None:
     assert rc.state_label("mismatch") == "✗ mismatch"
     assert rc.state_label("signature-valid") == "✓ signature-valid"
+
+
+def test_every_state_has_its_label_and_every_failure_is_labelled_broken() -> None:
+    """All nine states pinned: a failure relabelled `?` ("unable to tell") or `✓` must fail here."""
+    labels = {
+        "signature-valid": "✓ signature-valid",
+        "match": "✓ match",
+        "unsigned": "· unsigned",
+        "key-missing": "? key-missing",
+        "missing": "✗ missing",
+        "unreadable": "✗ unreadable",
+        "mismatch": "✗ mismatch",
+        "signature-invalid": "✗ signature-invalid",
+        "not-bound": "✗ not-bound",
+    }
+    assert set(labels) == set(typing.get_args(rc.ReceiptState))
+    assert {state: rc.state_label(state) for state in labels} == labels
+    broken = {state for state, label in labels.items() if label.startswith("✗ ")}
+    assert broken == rc.FAILURE_STATES
+    assert all(rc.state_label(state).startswith("✗ ") for state in rc.FAILURE_STATES)
+    assert all(rc.ReceiptVerdict(state=state, cause="").failed == (labels[state][0] == "✗") for state in labels)

@@ -145,6 +145,20 @@ async def test_no_checkpoint_lists_projects(empty_store: demo.DemoStore) -> None
         assert "No daimon checkpoint" in str(app.screen.query_one("#projects-title").render())
 
 
+async def test_esc_on_the_projects_screen_with_nothing_under_it_ends_the_app_with_status_1(
+    empty_store: demo.DemoStore,
+) -> None:
+    """No checkpoint, no briefing under the switcher: Esc closes it and ends the app with
+    exit status 1 (the code, not the app's result: `App.exit(1)` would exit 0)."""
+    app = make_app(empty_store)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, ProjectsScreen)
+        await pilot.press("escape")
+        await settle(pilot)
+    assert app.return_code == 1
+
+
 async def test_marks_are_kept_per_item(demo_store: demo.DemoStore) -> None:
     app = make_app(demo_store)
     async with app.run_test(size=SIZE) as pilot:
