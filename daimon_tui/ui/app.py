@@ -128,6 +128,7 @@ class DaimonTUI(App[int]):
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key):
             self.heap.touch()
+            await self.navigator.until_mounted()  # a key never closes a screen still being built
         await super().on_event(event)
 
     @work(exclusive=True, group="start")
@@ -154,7 +155,7 @@ class DaimonTUI(App[int]):
             where = self.shown(where)
             from daimon_tui.ui.screens.projects import ProjectsScreen
 
-            self.navigator.push(
+            self.navigator.open(
                 ProjectsScreen(self.project, reason=f"No daimon checkpoint for {where}. Projects that have one:"),
                 self._switched,
             )
@@ -231,7 +232,7 @@ class DaimonTUI(App[int]):
             self.textual_commands_open = False
 
         self.textual_commands_open = True
-        self.navigator.push(CommandPalette(providers=[SystemCommandsProvider],
+        self.navigator.open(CommandPalette(providers=[SystemCommandsProvider],
                                            placeholder="Textual: theme, keys panel, screenshot…"), closed)
 
     def notify(  # type: ignore[override]
@@ -252,12 +253,12 @@ class DaimonTUI(App[int]):
     def action_projects(self) -> None:
         from daimon_tui.ui.screens.projects import ProjectsScreen
 
-        self.navigator.push(ProjectsScreen(self.project), self._switched)
+        self.navigator.open(ProjectsScreen(self.project), self._switched)
 
     def action_help(self) -> None:
         from daimon_tui.ui.screens.help import HelpScreen
 
-        self.navigator.push(HelpScreen(self.screen))
+        self.navigator.open(HelpScreen(self.screen))
 
     def action_back(self) -> None:
         """`q`: back from a view; from the briefing, quit."""
@@ -285,7 +286,7 @@ class DaimonTUI(App[int]):
         depth = next((n for n, s in enumerate(stack) if n and type(s) is screen_class), None)
         self.navigator.back_to_depth(depth if depth is not None else 1)
         if depth is None:
-            self.navigator.push(self.make_view(screen_class))
+            self.navigator.open(self.make_view(screen_class))
 
     def open_item(self, item_id: str | None) -> None:
         """Enter on another view's row: the item in the briefing, or why not."""

@@ -16,7 +16,9 @@ callback whose widget has left its screen does nothing."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import asyncio
+import contextlib
+from collections.abc import Awaitable, Callable
 from functools import wraps
 from typing import Any, ParamSpec, TypeVar
 
@@ -27,12 +29,16 @@ from textual.screen import Screen
 P = ParamSpec("P")
 R = TypeVar("R")
 
+# How long a key waits for the screen opened just before it to finish mounting.
+MOUNT_WAIT_S = 2.0
+
 
 class Navigator:
     """Every push, pop and switch of one app's screens."""
 
     def __init__(self, app: App[Any]) -> None:
         self.app = app
+        self._mounting: Callable[[], Awaitable[None]] | None = None
 
     @property
     def depth(self) -> int:
@@ -42,12 +48,31 @@ class Navigator:
     def on_top(self, screen: Screen[Any]) -> bool:
         return bool(self.app.screen_stack) and self.app.screen_stack[-1] is screen
 
-    def push(self, screen: Screen[Any], callback: Callable[[Any], object] | None = None) -> None:
-        self.app.push_screen(screen, callback)
+    def open(self, screen: Screen[Any], callback: Callable[[Any], object] | None = None) -> Any:
+        """Open `screen` on top (`callback` gets what it is dismissed with); awaitable until it is mounted."""
+        mounting = self.app.push_screen(screen, callback)
+        self._mounting = mounting if callable(mounting) else None
+        return mounting
 
-    async def push_wait(self, screen: Screen[R]) -> R:
+    async def open_and_wait(self, screen: Screen[R]) -> R:
         """Open `screen` and wait for what it is dismissed with."""
-        return await self.app.push_screen_wait(screen)
+        answer: asyncio.Future[R] = asyncio.get_running_loop().create_future()
+
+        def answered(result: R) -> None:
+            if not answer.done():
+                answer.set_result(result)
+
+        self.open(screen, answered)
+        return await answer
+
+    async def until_mounted(self) -> None:
+        """Wait (at most `MOUNT_WAIT_S`) until the screen opened last has
+        mounted. The app asks before each key: a key that closes a screen
+        half-built would leave its `on_mount` to run on children already gone."""
+        mounting, self._mounting = self._mounting, None
+        if mounting is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(mounting(), MOUNT_WAIT_S)
 
     def back(self, screen: Screen[Any] | None = None) -> bool:
         """Close `screen` (default: the one on top) when it is on top and not
@@ -59,7 +84,7 @@ class Navigator:
         self.app.pop_screen()
         return True
 
-    def dismiss(self, screen: Screen[Any], result: Any = None) -> bool:
+    def answer(self, screen: Screen[Any], result: Any = None) -> bool:
         """`screen.dismiss(result)` (its callback gets the result) when it is on
         top, even at the bottom (a dialog hosted alone); else nothing."""
         if not self.on_top(screen) or self.depth < 1:

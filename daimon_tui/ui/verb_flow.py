@@ -87,7 +87,7 @@ def _log(log: ActionLog, project: ProjectRef, verb: verbs.VerbName, item_ids: tu
 
 
 async def _ask(app: App, screen) -> object:
-    return await navigator(app).push_wait(screen)
+    return await navigator(app).open_and_wait(screen)
 
 
 def _resolve_input(data: verbs.ResolveInput, prefill: str, statuses: dict[str, str],

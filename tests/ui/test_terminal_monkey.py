@@ -122,7 +122,7 @@ def wait_for(term: Terminal, text: str, seconds: float) -> str:
     return shown
 
 
-def on_briefing(term: Terminal) -> bool:
+def on_briefing(term: Terminal, seen: list[str]) -> bool:
     """Whether the briefing's footer shows, once the screen has stopped
     changing (the keys before may still be landing): there `q` quits."""
     before = term.screen()
@@ -132,13 +132,16 @@ def on_briefing(term: Terminal) -> bool:
         if now == before:
             break
         before = now
+    seen[:] = [before]
     lines = before.rstrip("\n").splitlines()
     return not lines or BRIEFING_FOOTER in lines[-1]
 
 
-def check_alive(term: Terminal, seed: int, done: list[str]) -> None:
+def check_alive(term: Terminal, seed: int, done: list[str], before_q: list[str]) -> None:
     shown = term.screen()
     where = f"seed {seed}, after {len(done)} keys, the last ones {done[-12:]}:\n{shown}"
+    if "q" in done[-CHECK_EVERY - 2:] and before_q:
+        where += f"\nbefore the last q:\n{before_q[0]}"
     assert not term.dead(), f"the app ended: {where}"
     assert not any(sign in shown for sign in TRACEBACK_SIGNS), f"a traceback on screen: {where}"
 
@@ -154,9 +157,10 @@ def test_random_keys_in_a_real_terminal_never_end_the_app(terminal: Terminal, tm
     keys = bound_keys()
     pool = [*keys, *EVERYONE, *EVERYONE, *TYPED]
     done: list[str] = []
+    before_q: list[str] = []
     for number in range(PRESSES):
         key = rng.choice(pool)
-        if key == "q" and on_briefing(terminal):
+        if key == "q" and on_briefing(terminal, before_q):
             key = "escape"
         terminal.send(key)
         done.append(key)
@@ -167,6 +171,6 @@ def test_random_keys_in_a_real_terminal_never_end_the_app(terminal: Terminal, tm
             done.append("escape")
             time.sleep(PACE_S)
         if number % CHECK_EVERY == 0:
-            check_alive(terminal, seed, done)
+            check_alive(terminal, seed, done, before_q)
     time.sleep(1.0)  # the last keys' work lands
-    check_alive(terminal, seed, done)
+    check_alive(terminal, seed, done, before_q)

@@ -276,7 +276,7 @@ class AuditScreen(RowFilterView, Screen):
             return
         from daimon_tui.ui.screens.history import SessionScreen
 
-        navigator(self.app).push(SessionScreen(self.project, row.session_id))
+        navigator(self.app).open(SessionScreen(self.project, row.session_id))
 
     @on(DataTable.RowSelected, "#audit-rejections")
     def open_rejected(self) -> None:

@@ -644,7 +644,7 @@ class BriefingScreen(EvidenceActions, Screen):
 
         item = row.item
         cached = self.details.get(item.id or "")
-        navigator(self.app).push(ItemScreen(item, cached, lambda d: detail_extras(d) + self.world_checks.extras(item),
+        navigator(self.app).open(ItemScreen(item, cached, lambda d: detail_extras(d) + self.world_checks.extras(item),
                                         read=self.detail_pane.reader(item), ages_at=self.query_one(ItemDetail).ages_at,
                                         project=self.project))
 
@@ -661,4 +661,4 @@ class BriefingScreen(EvidenceActions, Screen):
             self.notify("No item under the cursor." if self.current_row() is None else
                         "daimon shows no text for a withheld item.")
             return
-        navigator(self.app).push(FullTextScreen(item))
+        navigator(self.app).open(FullTextScreen(item))

@@ -191,7 +191,7 @@ class HistoryScreen(RowFilterView, Screen[None]):
         # Older first: rows are newest first, so the later index is older.
         order = [r.session_id for r in self.rows]
         older, newer = sorted((self.marked, sid), key=order.index, reverse=True)
-        navigator(self.app).push(DiffScreen(self.project, older, newer))
+        navigator(self.app).open(DiffScreen(self.project, older, newer))
 
     def action_as_of(self) -> None:
         refusal = as_of_refusal()
@@ -201,15 +201,15 @@ class HistoryScreen(RowFilterView, Screen[None]):
 
         def chosen(when: str | None) -> None:
             if when:
-                navigator(self.app).push(HistoricalScreen(self.project, when))
+                navigator(self.app).open(HistoricalScreen(self.project, when))
 
-        navigator(self.app).push(AsOfPicker(self.rows, default=self._cursor_sid() or ""), chosen)
+        navigator(self.app).open(AsOfPicker(self.rows, default=self._cursor_sid() or ""), chosen)
 
     @on(DataTable.RowSelected, "#history-table")
     def opened(self, event: DataTable.RowSelected) -> None:
         sid = event.row_key.value
         if sid:
-            navigator(self.app).push(SessionScreen(self.project, sid, edited=self._edited(sid)))
+            navigator(self.app).open(SessionScreen(self.project, sid, edited=self._edited(sid)))
 
     def _edited(self, sid: str) -> str | None:
         """For a session file that fails its receipt: where the screen reads it from."""
@@ -223,7 +223,7 @@ class HistoryScreen(RowFilterView, Screen[None]):
         if sid is None:
             self.notify("No retained session to open.")
             return
-        navigator(self.app).push(SessionScreen(self.project, sid, edited=self._edited(sid)))
+        navigator(self.app).open(SessionScreen(self.project, sid, edited=self._edited(sid)))
 
 
 class SessionScreen(ReadOnlyBriefingScreen):
@@ -373,14 +373,14 @@ class AsOfPicker(ModalScreen[str | None]):
         if when.value is None:
             self.query_one("#as-of-error", Static).update(Text(f"⚠ {inert(when.problem)}", style="bold red"))
             return
-        navigator(self.app).dismiss(self, when.value)
+        navigator(self.app).answer(self, when.value)
 
     @on(DataTable.RowSelected, "#as-of-table")
     def picked(self, event: DataTable.RowSelected) -> None:
-        navigator(self.app).dismiss(self, event.row_key.value)
+        navigator(self.app).answer(self, event.row_key.value)
 
     def action_cancel(self) -> None:
-        navigator(self.app).dismiss(self, None)
+        navigator(self.app).answer(self, None)
 
 
 Loader = Callable[[ProjectRef, str], Briefing]

@@ -183,7 +183,7 @@ class ProjectsScreen(ModalScreen[ProjectRef | None]):
         if box.value:
             box.value = ""
         else:
-            navigator(self.app).dismiss(self, None)
+            navigator(self.app).answer(self, None)
 
     def trend_cell(self, slug: str) -> RenderableType:
         """A sparkline of items per retained session (Textual's own renderable)."""
@@ -211,4 +211,4 @@ class ProjectsScreen(ModalScreen[ProjectRef | None]):
     @work(exclusive=True, group="projects-open")
     async def open_chosen(self, slug: str) -> None:
         # Resolving a slug reads the bucket's `root` file: not in the key handler.
-        navigator(self.app).dismiss(self, await asyncio.to_thread(reader.resolve_project, None, slug))
+        navigator(self.app).answer(self, await asyncio.to_thread(reader.resolve_project, None, slug))

@@ -482,12 +482,12 @@ class QueueScreen(Screen):
         if verb == "claim-reopen":
             from daimon_tui.ui.screens.verb_modals import ReverifyModal
 
-            data = await navigator(self.app).push_wait(ReverifyModal((entry.ref,)).with_texts(entry_texts(entry)))
+            data = await navigator(self.app).open_and_wait(ReverifyModal((entry.ref,)).with_texts(entry_texts(entry)))
             if not isinstance(data, verbs.ReverifyInput):
                 return None
             evidence = data.evidence
         log_problem = await asyncio.to_thread(self.action_log.probe)
-        if not await navigator(self.app).push_wait(DecisionModal(entry, verb, log_problem=log_problem)):
+        if not await navigator(self.app).open_and_wait(DecisionModal(entry, verb, log_problem=log_problem)):
             return None
         own_writes.writing(self.app)
         try:

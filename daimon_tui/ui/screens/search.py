@@ -380,7 +380,7 @@ class SearchScreen(Screen):
         if hit.teammate or not hit.session_id or not hit.project_slug:
             self.notify("A teammate's copy: its session is theirs, so it is shown here in full.")
             return
-        navigator(self.app).push(HitSessionScreen(self._project_of(hit), hit.session_id, hit.item_id, now=self.now))
+        navigator(self.app).open(HitSessionScreen(self._project_of(hit), hit.session_id, hit.item_id, now=self.now))
 
     def _project_of(self, hit: SearchHit) -> ProjectRef:
         if hit.project_slug == self.project.slug:

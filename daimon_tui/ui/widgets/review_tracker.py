@@ -411,7 +411,7 @@ class ReviewTracker(Widget):
             self.notify(f"The action log cannot be read: {exc}", severity="error")
             entries = []
         self.summary_shown = True
-        await navigator(self.app).push(ReviewSummaryScreen(self.summary(entries), quitting=quitting,
+        await navigator(self.app).open(ReviewSummaryScreen(self.summary(entries), quitting=quitting,
                                                        name=self.project.name or None, text_of=self.text_of))
 
     def text_of(self, key: str) -> str | None:
