@@ -87,7 +87,7 @@ class Navigator:
     def answer(self, screen: Screen[Any], result: Any = None) -> bool:
         """`screen.dismiss(result)` (its callback gets the result) when it is on
         top, even at the bottom (a dialog hosted alone); else nothing."""
-        if not self.on_top(screen) or self.depth < 1:
+        if not self.on_top(screen):
             return False
         screen.dismiss(result)
         return True
@@ -109,7 +109,7 @@ class Navigator:
         """`screen` alone, at the bottom (another project's briefing)."""
         while self.depth > 0:
             self.app.pop_screen()
-        self.app.push_screen(screen)
+        self.open(screen)
 
 
 def navigator(app: App[Any]) -> Navigator:
