@@ -15,6 +15,7 @@ import random
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -71,12 +72,12 @@ def tmux_keys(key: str) -> list[str]:
 class Terminal:
     """One tmux server of its own (its own socket), one session, one pane: the app."""
 
-    def __init__(self, socket: str, env: dict[str, str]) -> None:
+    def __init__(self, socket: Path, env: dict[str, str]) -> None:
         self.socket = socket
         self.env = env
 
     def tmux(self, *args: str) -> str:
-        return subprocess.run(["tmux", "-L", self.socket, *args], env=self.env, check=True,
+        return subprocess.run(["tmux", "-S", str(self.socket), *args], env=self.env, check=True,
                               capture_output=True, text=True, timeout=30).stdout
 
     def start(self, config: Path, argv: list[str]) -> None:
@@ -94,7 +95,7 @@ class Terminal:
         return self.tmux("display", "-p", "-t", "app", "#{pane_dead}").strip() == "1"
 
     def close(self) -> None:
-        subprocess.run(["tmux", "-L", self.socket, "kill-server"], env=self.env, check=False,
+        subprocess.run(["tmux", "-S", str(self.socket), "kill-server"], env=self.env, check=False,
                        capture_output=True, timeout=30)
 
 
@@ -103,12 +104,14 @@ def terminal(tmp_path: Path) -> Iterator[Terminal]:
     env = {**os.environ, "TMPDIR": str(tmp_path), "PAGER": "true", "EDITOR": "true",
            "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
     env.pop("TMUX", None)  # a tmux of its own, never the one the tests may run in
-    term = Terminal(f"daimon-tui-monkey-{os.getpid()}-{tmp_path.name}", env)
+    sockets = Path(tempfile.mkdtemp(prefix="dtui-tmux-"))  # short: a socket's path has a length limit
+    term = Terminal(sockets / "monkey", env)
     try:
         yield term
     finally:
         # Killing the server ends the app (SIGHUP), which removes the demo store.
         term.close()
+        shutil.rmtree(sockets, ignore_errors=True)
 
 
 def wait_for(term: Terminal, text: str, seconds: float) -> str:
