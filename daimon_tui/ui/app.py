@@ -27,6 +27,7 @@ from daimon_tui.store.read import reader
 from daimon_tui.ui.actions import bindings
 from daimon_tui.ui.commands import ActionCommands
 from daimon_tui.ui.heap import TICK_S, IdleCollector
+from daimon_tui.ui.navigation import Navigator
 from daimon_tui.ui.read_worker import work
 from daimon_tui.ui.screens.briefing import BriefingScreen
 
@@ -98,6 +99,7 @@ class DaimonTUI(App[int]):
                 self.path_mask = PathMask(str(root), paths.slug_of(root))
         self.heap = IdleCollector()
         self.textual_commands_open = False
+        self.navigator = Navigator(self)
 
     def on_mount(self) -> None:
         # A hangup (the terminal closed) or a kill quits like `q`: the
@@ -126,6 +128,7 @@ class DaimonTUI(App[int]):
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key):
             self.heap.touch()
+            await self.navigator.until_mounted()  # a key never closes a screen still being built
         await super().on_event(event)
 
     @work(exclusive=True, group="start")
@@ -152,7 +155,7 @@ class DaimonTUI(App[int]):
             where = self.shown(where)
             from daimon_tui.ui.screens.projects import ProjectsScreen
 
-            self.push_screen(
+            self.navigator.open(
                 ProjectsScreen(self.project, reason=f"No daimon checkpoint for {where}. Projects that have one:"),
                 self._switched,
             )
@@ -191,10 +194,8 @@ class DaimonTUI(App[int]):
                      confirming: asyncio.Future[Briefing] | None = None) -> None:
         self.project = project
         self.sub_title = ("demo store · " if self.demo else "") + project.name
-        while len(self.screen_stack) > 1:
-            self.pop_screen()
-        self.push_screen(BriefingScreen(project, now=self.now, first=first, first_receipts=first_receipts,
-                                        confirming=confirming))
+        self.navigator.replace_all(BriefingScreen(project, now=self.now, first=first, first_receipts=first_receipts,
+                                                  confirming=confirming))
         self.recover_interrupted(project)
 
     @work(group="recovery")
@@ -211,7 +212,7 @@ class DaimonTUI(App[int]):
     def _switched(self, project: ProjectRef | None) -> None:
         if project is not None:
             self.open_project(project)
-        elif len(self.screen_stack) <= 1:
+        elif self.navigator.depth < 1:
             self.exit(return_code=1)  # the process status; `exit(1)` would set the result and exit 0
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
@@ -231,8 +232,8 @@ class DaimonTUI(App[int]):
             self.textual_commands_open = False
 
         self.textual_commands_open = True
-        self.push_screen(CommandPalette(providers=[SystemCommandsProvider],
-                                        placeholder="Textual: theme, keys panel, screenshot…"), closed)
+        self.navigator.open(CommandPalette(providers=[SystemCommandsProvider],
+                                           placeholder="Textual: theme, keys panel, screenshot…"), closed)
 
     def notify(  # type: ignore[override]
         self,
@@ -252,17 +253,16 @@ class DaimonTUI(App[int]):
     def action_projects(self) -> None:
         from daimon_tui.ui.screens.projects import ProjectsScreen
 
-        self.push_screen(ProjectsScreen(self.project), self._switched)
+        self.navigator.open(ProjectsScreen(self.project), self._switched)
 
     def action_help(self) -> None:
         from daimon_tui.ui.screens.help import HelpScreen
 
-        self.push_screen(HelpScreen(self.screen))
+        self.navigator.open(HelpScreen(self.screen))
 
     def action_back(self) -> None:
         """`q`: back from a view; from the briefing, quit."""
-        if len(self.screen_stack) > 2:
-            self.pop_screen()
+        if self.navigator.back():
             return
         review = getattr(self.screen, "review", None)
         if review is not None and review.acted and not review.summary_shown and review.state is not None:
@@ -272,8 +272,7 @@ class DaimonTUI(App[int]):
 
     def action_escape(self) -> None:
         """Esc goes back and never quits (the briefing handles its own Esc)."""
-        if len(self.screen_stack) > 2:
-            self.pop_screen()
+        self.navigator.back()
 
     def action_view(self, name: str) -> None:
         if self.project is None:
@@ -285,11 +284,9 @@ class DaimonTUI(App[int]):
         # would also collide on its id); else it opens over the briefing.
         stack = self.screen_stack
         depth = next((n for n, s in enumerate(stack) if n and type(s) is screen_class), None)
-        keep = depth + 1 if depth is not None else 2
-        while len(self.screen_stack) > keep:
-            self.pop_screen()
+        self.navigator.back_to_depth(depth if depth is not None else 1)
         if depth is None:
-            self.push_screen(self.make_view(screen_class))
+            self.navigator.open(self.make_view(screen_class))
 
     def open_item(self, item_id: str | None) -> None:
         """Enter on another view's row: the item in the briefing, or why not."""

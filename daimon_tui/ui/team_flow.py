@@ -16,6 +16,7 @@ from textual.app import App
 from daimon_tui.domain import team_verbs, verbs
 from daimon_tui.domain.action_log import ActionLog, LoggedRecord
 from daimon_tui.models import ProjectRef, TeamView
+from daimon_tui.ui.navigation import navigator
 from daimon_tui.ui.screens.verb_modals import PlanPreviewModal, RetractModal
 from daimon_tui.ui.widgets.team_section import TeamRow
 
@@ -54,13 +55,13 @@ async def run_team_verb(app: App, verb: str, row: TeamRow, project: ProjectRef, 
     from daimon_tui.store.write import team as team_write
 
     item_id = row.entry.item.id or ""
-    data = await app.push_screen_wait(RetractModal((item_id,)))
+    data = await navigator(app).open_and_wait(RetractModal((item_id,)))
     if not isinstance(data, verbs.RetractInput):
         return verbs.Outcome(verb="retract", status="cancelled")
     plan = await asyncio.to_thread(team_write.plan_quarantine, row.entry, project, data, team.publishes_to)
     if not plan.allowed:
         return refuse(app, log, project, verb, plan.refusals[0])
-    if not await app.push_screen_wait(PlanPreviewModal(plan)):
+    if not await navigator(app).open_and_wait(PlanPreviewModal(plan)):
         return verbs.Outcome(verb="retract", status="cancelled")
     result = await asyncio.to_thread(team_write.quarantine_value, row.entry, data.reason, data.evidence,
                                      project=project)

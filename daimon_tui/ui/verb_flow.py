@@ -26,6 +26,7 @@ from daimon_tui.models import ProjectRef
 from daimon_tui.store.judging import plan_request, write_request
 from daimon_tui.store.write import plans
 from daimon_tui.ui import own_writes, pending_write
+from daimon_tui.ui.navigation import navigator
 from daimon_tui.ui.screens.verb_modals import (
     ForgetConfirmModal,
     NothingSelectedModal,
@@ -86,7 +87,7 @@ def _log(log: ActionLog, project: ProjectRef, verb: verbs.VerbName, item_ids: tu
 
 
 async def _ask(app: App, screen) -> object:
-    return await app.push_screen_wait(screen)
+    return await navigator(app).open_and_wait(screen)
 
 
 def _resolve_input(data: verbs.ResolveInput, prefill: str, statuses: dict[str, str],

@@ -22,6 +22,7 @@ from daimon_tui.models import ProjectRef
 from daimon_tui.store.judging import judge_service
 from daimon_tui.store.read.audit import AuditReport, LedgerRow, ReceiptRow, Rejection
 from daimon_tui.ui.actions import bindings, lead_bindings
+from daimon_tui.ui.navigation import navigator
 from daimon_tui.ui.read_worker import work
 from daimon_tui.ui.widgets.key_footer import KeyFooter
 from daimon_tui.ui.widgets.row_below import RowBelow
@@ -275,7 +276,7 @@ class AuditScreen(RowFilterView, Screen):
             return
         from daimon_tui.ui.screens.history import SessionScreen
 
-        self.app.push_screen(SessionScreen(self.project, row.session_id))
+        navigator(self.app).open(SessionScreen(self.project, row.session_id))
 
     @on(DataTable.RowSelected, "#audit-rejections")
     def open_rejected(self) -> None:

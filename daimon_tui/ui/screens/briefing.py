@@ -31,6 +31,7 @@ from daimon_tui.store import kill_switch, paths
 from daimon_tui.store.judging import first_paint, judge_service, verdict_cache
 from daimon_tui.ui.actions import bindings, lead_bindings
 from daimon_tui.ui.evidence_actions import EvidenceActions
+from daimon_tui.ui.navigation import navigator
 from daimon_tui.ui.read_worker import work
 from daimon_tui.ui.widgets.briefing_header import BriefingHeader, header_text
 from daimon_tui.ui.widgets.briefing_rows import Row, row_key
@@ -643,7 +644,7 @@ class BriefingScreen(EvidenceActions, Screen):
 
         item = row.item
         cached = self.details.get(item.id or "")
-        self.app.push_screen(ItemScreen(item, cached, lambda d: detail_extras(d) + self.world_checks.extras(item),
+        navigator(self.app).open(ItemScreen(item, cached, lambda d: detail_extras(d) + self.world_checks.extras(item),
                                         read=self.detail_pane.reader(item), ages_at=self.query_one(ItemDetail).ages_at,
                                         project=self.project))
 
@@ -660,4 +661,4 @@ class BriefingScreen(EvidenceActions, Screen):
             self.notify("No item under the cursor." if self.current_row() is None else
                         "daimon shows no text for a withheld item.")
             return
-        self.app.push_screen(FullTextScreen(item))
+        navigator(self.app).open(FullTextScreen(item))

@@ -13,6 +13,7 @@ from textual.widgets import Static, TextArea
 
 from daimon_tui.domain.inert import inert
 from daimon_tui.models import Item
+from daimon_tui.ui.navigation import GoesBack
 
 # Past this many characters the text is broken into lines here, once, instead of
 # TextArea's soft wrap (which re-measures the whole document on every width):
@@ -38,8 +39,8 @@ def full_text(item: Item) -> str:
     return "\n".join(parts)
 
 
-class FullTextScreen(ModalScreen[None]):
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "app.pop_screen", "Close")]
+class FullTextScreen(GoesBack, ModalScreen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "go_back", "Close")]
 
     def __init__(self, item: Item) -> None:
         super().__init__()

@@ -19,6 +19,7 @@ from daimon_tui.domain.short_ids import shortest_unique
 from daimon_tui.models import ProjectRef
 from daimon_tui.store.read.health import METRICS, HealthReport, health
 from daimon_tui.ui.actions import lead_bindings
+from daimon_tui.ui.navigation import GoesBack
 from daimon_tui.ui.read_worker import work
 from daimon_tui.ui.widgets.key_footer import KeyFooter
 from daimon_tui.ui.widgets.row_below import RowBelow
@@ -39,11 +40,11 @@ def trend_text(key: str, values: list[int]) -> Text:
     return text
 
 
-class HealthScreen(Screen):
+class HealthScreen(GoesBack, Screen):
     VIEW_NAME = "Health"
     BINDINGS: ClassVar[list[BindingType]] = [
         *lead_bindings(),
-        Binding("escape", "app.pop_screen", "Back", show=False),
+        Binding("escape", "go_back", "Back", show=False),
         Binding("ctrl+r", "reload", "Reload"),
     ]
 

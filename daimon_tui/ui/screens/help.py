@@ -16,6 +16,7 @@ from textual.widgets import Static
 
 from daimon_tui.domain.badges import BADGES, MARKS, NOT_BRIEFED
 from daimon_tui.ui.key_table import LEAD_IDS, global_id_rows, id_rows, with_keymap
+from daimon_tui.ui.navigation import GoesBack
 
 
 def help_table(title: str, rows: list[tuple[str, str, str]]) -> Table:
@@ -57,8 +58,8 @@ def legend_table() -> Table:
     return table
 
 
-class HelpScreen(ModalScreen[None]):
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,question_mark", "app.pop_screen", "Close")]
+class HelpScreen(GoesBack, ModalScreen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,question_mark", "go_back", "Close")]
 
     def __init__(self, under: Screen) -> None:
         super().__init__()

@@ -29,6 +29,7 @@ from daimon_tui.store.judging import judge_service
 from daimon_tui.store.read import reader
 from daimon_tui.store.read.asof import refusal as as_of_refusal
 from daimon_tui.ui.actions import lead_bindings
+from daimon_tui.ui.navigation import GoesBack, navigator
 from daimon_tui.ui.read_worker import work
 from daimon_tui.ui.screens.readonly_briefing import ReadOnlyBriefingScreen
 from daimon_tui.ui.widgets.key_footer import KeyFooter
@@ -190,7 +191,7 @@ class HistoryScreen(RowFilterView, Screen[None]):
         # Older first: rows are newest first, so the later index is older.
         order = [r.session_id for r in self.rows]
         older, newer = sorted((self.marked, sid), key=order.index, reverse=True)
-        self.app.push_screen(DiffScreen(self.project, older, newer))
+        navigator(self.app).open(DiffScreen(self.project, older, newer))
 
     def action_as_of(self) -> None:
         refusal = as_of_refusal()
@@ -200,15 +201,15 @@ class HistoryScreen(RowFilterView, Screen[None]):
 
         def chosen(when: str | None) -> None:
             if when:
-                self.app.push_screen(HistoricalScreen(self.project, when))
+                navigator(self.app).open(HistoricalScreen(self.project, when))
 
-        self.app.push_screen(AsOfPicker(self.rows, default=self._cursor_sid() or ""), chosen)
+        navigator(self.app).open(AsOfPicker(self.rows, default=self._cursor_sid() or ""), chosen)
 
     @on(DataTable.RowSelected, "#history-table")
     def opened(self, event: DataTable.RowSelected) -> None:
         sid = event.row_key.value
         if sid:
-            self.app.push_screen(SessionScreen(self.project, sid, edited=self._edited(sid)))
+            navigator(self.app).open(SessionScreen(self.project, sid, edited=self._edited(sid)))
 
     def _edited(self, sid: str) -> str | None:
         """For a session file that fails its receipt: where the screen reads it from."""
@@ -222,7 +223,7 @@ class HistoryScreen(RowFilterView, Screen[None]):
         if sid is None:
             self.notify("No retained session to open.")
             return
-        self.app.push_screen(SessionScreen(self.project, sid, edited=self._edited(sid)))
+        navigator(self.app).open(SessionScreen(self.project, sid, edited=self._edited(sid)))
 
 
 class SessionScreen(ReadOnlyBriefingScreen):
@@ -248,13 +249,13 @@ class SessionScreen(ReadOnlyBriefingScreen):
 _CHANGE_MARK = {"added": "+", "restated": "~", "retagged": "~", "withheld": "?"}
 
 
-class DiffScreen(Screen[None]):
+class DiffScreen(GoesBack, Screen[None]):
     """daimon's change rows between two sessions (older → newer)."""
 
     VIEW_NAME = "Diff"
     BINDINGS: ClassVar[list[BindingType]] = [
         *lead_bindings(),
-        Binding("escape", "app.pop_screen", "Back", show=False),
+        Binding("escape", "go_back", "Back", show=False),
         Binding("j", "cursor(1)", "Next change", show=False),
         Binding("k", "cursor(-1)", "Previous change", show=False),
     ]
@@ -336,7 +337,7 @@ class DiffScreen(Screen[None]):
 class AsOfPicker(ModalScreen[str | None]):
     """Pick a session or type an ISO-8601 time."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss(None)", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(self, sessions: tuple[SessionSummary, ...], *, default: str = "") -> None:
         super().__init__(id="as-of-picker")
@@ -372,11 +373,14 @@ class AsOfPicker(ModalScreen[str | None]):
         if when.value is None:
             self.query_one("#as-of-error", Static).update(Text(f"⚠ {inert(when.problem)}", style="bold red"))
             return
-        self.dismiss(when.value)
+        navigator(self.app).answer(self, when.value)
 
     @on(DataTable.RowSelected, "#as-of-table")
     def picked(self, event: DataTable.RowSelected) -> None:
-        self.dismiss(event.row_key.value)
+        navigator(self.app).answer(self, event.row_key.value)
+
+    def action_cancel(self) -> None:
+        navigator(self.app).answer(self, None)
 
 
 Loader = Callable[[ProjectRef, str], Briefing]

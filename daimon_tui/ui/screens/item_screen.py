@@ -20,6 +20,7 @@ from daimon_tui.models import Item, ProjectRef
 from daimon_tui.store.read.details import ItemDetails
 from daimon_tui.ui.actions import bindings
 from daimon_tui.ui.evidence_actions import EvidenceActions
+from daimon_tui.ui.navigation import GoesBack
 from daimon_tui.ui.read_worker import work
 from daimon_tui.ui.screens.full_text import full_text
 from daimon_tui.ui.widgets.evidence import EvidencePanel
@@ -28,11 +29,11 @@ from daimon_tui.ui.widgets.item_detail import ItemDetail
 Extras = Callable[[ItemDetails], tuple[RenderableType, ...]]
 
 
-class ItemScreen(EvidenceActions, ModalScreen[None]):
+class ItemScreen(GoesBack, EvidenceActions, ModalScreen[None]):
     VIEW_NAME = "Item view (o)"
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q,o", "app.pop_screen", "Close"),
+        Binding("escape,q,o", "go_back", "Close"),
         Binding("j,down", "scroll(1)", "Scroll down", show=False),
         Binding("k,up", "scroll(-1)", "Scroll up", show=False),
         *bindings({"Evidence"}),

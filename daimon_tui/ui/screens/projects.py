@@ -28,6 +28,7 @@ from daimon_tui.domain.short_ids import shortest_unique
 from daimon_tui.models import Diagnostic, ProjectRef, ProjectSummary
 from daimon_tui.store.judging import judge_service
 from daimon_tui.store.read import project_index, reader
+from daimon_tui.ui.navigation import navigator
 from daimon_tui.ui.read_worker import work
 from daimon_tui.ui.widgets.row_below import RowBelow
 from daimon_tui.ui.widgets.safe_input import SafeInput
@@ -182,7 +183,7 @@ class ProjectsScreen(ModalScreen[ProjectRef | None]):
         if box.value:
             box.value = ""
         else:
-            self.dismiss(None)
+            navigator(self.app).answer(self, None)
 
     def trend_cell(self, slug: str) -> RenderableType:
         """A sparkline of items per retained session (Textual's own renderable)."""
@@ -210,4 +211,4 @@ class ProjectsScreen(ModalScreen[ProjectRef | None]):
     @work(exclusive=True, group="projects-open")
     async def open_chosen(self, slug: str) -> None:
         # Resolving a slug reads the bucket's `root` file: not in the key handler.
-        self.dismiss(await asyncio.to_thread(reader.resolve_project, None, slug))
+        navigator(self.app).answer(self, await asyncio.to_thread(reader.resolve_project, None, slug))

@@ -30,6 +30,7 @@ from daimon_tui.models import ProjectRef
 from daimon_tui.store.read.queue import QueueEntry, TriageQueue, build_queue, reclassify
 from daimon_tui.store.write import decisions
 from daimon_tui.ui import own_writes
+from daimon_tui.ui.navigation import navigator
 from daimon_tui.ui.read_worker import work
 from daimon_tui.ui.screens.verb_modals import ConfirmModal
 from daimon_tui.ui.widgets.item_detail import item_fields
@@ -481,12 +482,12 @@ class QueueScreen(Screen):
         if verb == "claim-reopen":
             from daimon_tui.ui.screens.verb_modals import ReverifyModal
 
-            data = await self.app.push_screen_wait(ReverifyModal((entry.ref,)).with_texts(entry_texts(entry)))
+            data = await navigator(self.app).open_and_wait(ReverifyModal((entry.ref,)).with_texts(entry_texts(entry)))
             if not isinstance(data, verbs.ReverifyInput):
                 return None
             evidence = data.evidence
         log_problem = await asyncio.to_thread(self.action_log.probe)
-        if not await self.app.push_screen_wait(DecisionModal(entry, verb, log_problem=log_problem)):
+        if not await navigator(self.app).open_and_wait(DecisionModal(entry, verb, log_problem=log_problem)):
             return None
         own_writes.writing(self.app)
         try:

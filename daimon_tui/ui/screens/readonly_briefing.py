@@ -15,6 +15,7 @@ from textual.widgets import Static
 
 from daimon_tui.domain.inert import inert
 from daimon_tui.models import Briefing, ProjectRef, TeamView
+from daimon_tui.ui.navigation import GoesBack, navigator
 from daimon_tui.ui.read_worker import work
 from daimon_tui.ui.screens.briefing import BriefingScreen
 from daimon_tui.ui.widgets.team_feed import TeamFeed
@@ -23,9 +24,9 @@ from daimon_tui.ui.widgets.team_feed import TeamFeed
 DISABLED_ACTIONS = frozenset({"verb", "mark", "world_check", "reload"})
 
 
-class ReadOnlyBriefingScreen(BriefingScreen):
+class ReadOnlyBriefingScreen(GoesBack, BriefingScreen):
     VIEW_NAME = "Read-only briefing"
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("q", "app.pop_screen", "Back")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("q", "go_back", "Back")]
     LATEST: ClassVar[bool] = False
 
     def __init__(
@@ -62,7 +63,7 @@ class ReadOnlyBriefingScreen(BriefingScreen):
         return None
 
     def escape_fallback(self) -> None:
-        self.app.pop_screen()
+        navigator(self.app).back(self)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return action not in DISABLED_ACTIONS

@@ -15,6 +15,7 @@ from textual.widgets import Static
 
 from daimon_tui.domain.inert import inert
 from daimon_tui.domain.review_summary import WORDS, ReviewSummary
+from daimon_tui.ui.navigation import GoesBack, navigator
 
 # Rows listed per word before "… N more".
 LISTED = 8
@@ -50,9 +51,9 @@ def summary_text(summary: ReviewSummary, *, quitting: bool, name: str | None = N
     return text
 
 
-class ReviewSummaryScreen(ModalScreen[None]):
+class ReviewSummaryScreen(GoesBack, ModalScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,S", "app.pop_screen", "Close"),
+        Binding("escape,S", "go_back", "Close"),
         Binding("q", "leave", "Quit" , show=False),
     ]
 
@@ -73,4 +74,4 @@ class ReviewSummaryScreen(ModalScreen[None]):
         if self.quitting:
             self.app.exit(0)
         else:
-            self.app.pop_screen()
+            navigator(self.app).back(self)

@@ -28,6 +28,7 @@ from daimon_tui.domain.verbs import VERBS
 from daimon_tui.models import ProjectRef
 from daimon_tui.store.judging import judge_service
 from daimon_tui.store.read.search import SearchHit, SearchResult
+from daimon_tui.ui.navigation import navigator
 from daimon_tui.ui.read_worker import work
 from daimon_tui.ui.screens.briefing import BriefingScreen
 from daimon_tui.ui.screens.history import SessionScreen
@@ -329,14 +330,14 @@ class SearchScreen(Screen):
             row_list.action_cursor_up()
 
     def action_back(self) -> None:
-        self.app.pop_screen()
+        navigator(self.app).back(self)
 
     def action_escape(self) -> None:
         box = self.query_one("#search-box", Input)
         if box.has_focus and box.value:
             box.value = ""
             return
-        self.app.pop_screen()
+        navigator(self.app).back(self)
 
     def _box_focused(self) -> bool:
         try:
@@ -379,7 +380,7 @@ class SearchScreen(Screen):
         if hit.teammate or not hit.session_id or not hit.project_slug:
             self.notify("A teammate's copy: its session is theirs, so it is shown here in full.")
             return
-        self.app.push_screen(HitSessionScreen(self._project_of(hit), hit.session_id, hit.item_id, now=self.now))
+        navigator(self.app).open(HitSessionScreen(self._project_of(hit), hit.session_id, hit.item_id, now=self.now))
 
     def _project_of(self, hit: SearchHit) -> ProjectRef:
         if hit.project_slug == self.project.slug:
@@ -392,8 +393,8 @@ class SearchScreen(Screen):
                          and type(s) is BriefingScreen), None)
         if briefing is None:
             return None
-        while self.app.screen is not briefing:
-            self.app.pop_screen()
+        if not navigator(self.app).back_to(briefing):
+            return None
         if briefing.filter_text:
             briefing.filter_text = ""
         if not focus_item(briefing, item_id):

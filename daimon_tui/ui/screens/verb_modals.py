@@ -22,6 +22,7 @@ from textual.widgets import Input, Label, RadioButton, RadioSet, Static
 
 from daimon_tui.domain import verbs
 from daimon_tui.domain.inert import inert
+from daimon_tui.ui.navigation import navigator
 from daimon_tui.ui.widgets.safe_input import SafeInput
 
 
@@ -168,7 +169,7 @@ class ConfirmModal(ModalScreen[bool]):
             for hint in self.query("#verb-hint").results(Label):
                 hint.update(Text(TOO_SOON, style="bold yellow"))
             return
-        self.dismiss(True)
+        navigator(self.app).answer(self, True)
 
     def on_key(self, event: events.Key) -> None:
         # Typed-ahead text this dialog has no use for (the next `r`, an Enter)
@@ -178,7 +179,7 @@ class ConfirmModal(ModalScreen[bool]):
             event.prevent_default()
 
     def action_cancel(self) -> None:
-        self.dismiss(False)
+        navigator(self.app).answer(self, False)
 
 
 class PlanPreviewModal(ConfirmModal):
@@ -240,7 +241,7 @@ class _InputModal(ModalScreen):
         self.query_one("#verb-error", Label).update(Text(message))
 
     def action_cancel(self) -> None:
-        self.dismiss(None)
+        navigator(self.app).answer(self, None)
 
 
 class ChoiceButton(RadioButton):
@@ -289,7 +290,7 @@ class ResolveModal(_InputModal):
     @on(Input.Submitted)
     def _submit(self) -> None:
         note = self.query_one("#resolve-note", Input).value.strip()
-        self.dismiss(verbs.ResolveInput(status=self.status, note=note))
+        navigator(self.app).answer(self, verbs.ResolveInput(status=self.status, note=note))
 
 
 def _evidence_list(raw: str) -> tuple[str, ...]:
@@ -334,7 +335,7 @@ class RetractModal(_InputModal):
         if refused:
             self._error(f"daimon would refuse: {inert(refused, limit=300)}")
             return
-        self.dismiss(verbs.RetractInput(reason=reason, evidence=evidence))
+        navigator(self.app).answer(self, verbs.RetractInput(reason=reason, evidence=evidence))
 
 
 # What daimon's reverify records (a human `reopened` event, `_cmd_reverify`)
@@ -377,7 +378,8 @@ class ReverifyModal(_InputModal):
 
     @on(Input.Submitted)
     def _submit(self) -> None:
-        self.dismiss(verbs.ReverifyInput(evidence=self.query_one("#reverify-evidence", Input).value.strip()))
+        evidence = self.query_one("#reverify-evidence", Input).value.strip()
+        navigator(self.app).answer(self, verbs.ReverifyInput(evidence=evidence))
 
 
 class ForgetConfirmModal(_InputModal):
@@ -411,7 +413,7 @@ class ForgetConfirmModal(_InputModal):
             self._error("the typed id does not match; nothing is removed")
             return
         reason = self.query_one("#forget-reason", Input).value.strip()
-        self.dismiss(verbs.ForgetInput(typed_id=typed, reason=reason))
+        navigator(self.app).answer(self, verbs.ForgetInput(typed_id=typed, reason=reason))
 
 
 class NothingSelectedModal(ModalScreen[None]):
@@ -434,4 +436,4 @@ class NothingSelectedModal(ModalScreen[None]):
         event.stop()
         event.prevent_default()
         if event.key in ("escape", "enter"):
-            self.dismiss(None)
+            navigator(self.app).answer(self, None)

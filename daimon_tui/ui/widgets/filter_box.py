@@ -13,6 +13,7 @@ from textual.timer import Timer
 from textual.widgets import Input
 
 from daimon_tui.domain.inert import inert
+from daimon_tui.ui.navigation import when_shown
 from daimon_tui.ui.widgets.safe_input import SafeInput
 
 FILTER_MAX = 500
@@ -55,7 +56,7 @@ class FilterBox(SafeInput):
         self._pending = event.value
         if self._timer is not None:
             self._timer.stop()
-        self._timer = self.set_timer(FILTER_DEBOUNCE_S, self.apply_now)
+        self._timer = self.set_timer(FILTER_DEBOUNCE_S, when_shown(self, self.apply_now))
 
     def apply_now(self) -> None:
         if self._timer is not None:

@@ -20,6 +20,8 @@ from textual.widget import Widget
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
 
+from daimon_tui.ui.navigation import when_shown
+
 
 def _width(child: Widget) -> int:
     """The columns a footer child takes, margins included (measured on its content,
@@ -53,7 +55,7 @@ class KeyFooter(Footer):
 
     # Textual calls each class's handler in turn: Footer's own `on_mount` still runs.
     def on_mount(self) -> None:
-        self.call_after_refresh(self.fit)
+        self.call_after_refresh(when_shown(self, self.fit))
 
     def on_resize(self) -> None:
         self.fit()

@@ -36,6 +36,7 @@ from daimon_tui.domain.review import (
 )
 from daimon_tui.domain.review_file import StateWriter
 from daimon_tui.models import Briefing, Item, ProjectRef
+from daimon_tui.ui.navigation import navigator, when_shown
 from daimon_tui.ui.read_worker import work
 
 if TYPE_CHECKING:
@@ -261,7 +262,7 @@ class ReviewTracker(Widget):
         if key is None or not self.enabled:
             return
         self._resting = (key, self.clock())
-        self._timer = self.set_timer(DWELL_S, self._settle_rest)
+        self._timer = self.set_timer(DWELL_S, when_shown(self, self._settle_rest))
 
     def leave(self) -> None:
         """The cursor moved: a row it rested on long enough counts."""
@@ -410,7 +411,7 @@ class ReviewTracker(Widget):
             self.notify(f"The action log cannot be read: {exc}", severity="error")
             entries = []
         self.summary_shown = True
-        await self.app.push_screen(ReviewSummaryScreen(self.summary(entries), quitting=quitting,
+        await navigator(self.app).open(ReviewSummaryScreen(self.summary(entries), quitting=quitting,
                                                        name=self.project.name or None, text_of=self.text_of))
 
     def text_of(self, key: str) -> str | None:

@@ -16,6 +16,7 @@ from rich.text import Text
 from textual.widgets import DataTable, Static
 
 from daimon_tui.domain.inert import inert
+from daimon_tui.ui.navigation import when_shown
 
 # The whole text of a long column for a row index of the table (None: nothing more to say).
 Whole = Callable[[int], str | None]
@@ -91,14 +92,19 @@ class RowBelow(Static):
 
     def follow_later(self) -> None:
         """Follow once the columns have their widths: after a fill that kept the
-        cursor and the size, or a resize (which the table's watched values miss)."""
-        self.call_after_refresh(self.follow)
+        cursor and the size, or a resize (which the table's watched values miss).
+        By then the screen may have closed: then it does nothing."""
+        self.call_after_refresh(when_shown(self, self.follow))
 
     def _table(self) -> DataTable | None:
+        if not self.is_attached:  # its screen has closed
+            return None
         found = self.screen.query(f"#{self.table_id}")
         return found.first() if found and isinstance(found.first(), DataTable) else None
 
     def follow(self, table: DataTable | None = None) -> None:
+        if not self.is_attached:
+            return
         table = table or self._table()
         cut = cut_cells(table, self.wholes) if table is not None and table.display else []
         self.set_class(not cut, "-empty")

@@ -13,6 +13,7 @@ from textual.widgets import DataTable
 
 from daimon_tui.action_specs import spec
 from daimon_tui.domain.row_words import RowQuery, read
+from daimon_tui.ui.navigation import navigator
 from daimon_tui.ui.widgets.filter_box import FilterBox
 
 PLACEHOLDER = "filter: words in any column, -word leaves rows out (enter keeps, esc clears)"
@@ -73,4 +74,4 @@ class RowFilterView:
         if box.has_focus or box.value:
             box.clear_and_close()
         else:
-            self.app.pop_screen()  # type: ignore[attr-defined]
+            navigator(self.app).back(self)  # type: ignore[attr-defined]

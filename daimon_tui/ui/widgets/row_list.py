@@ -31,6 +31,7 @@ from textual.reactive import reactive
 from textual.strip import Strip
 from textual.widget import Widget
 
+from daimon_tui.ui.navigation import when_shown
 from daimon_tui.ui.widgets.line_breaks import line_breaks
 
 # Rendered rows kept between paints: a few screens' worth at any width.
@@ -188,7 +189,7 @@ class RowList(Widget, can_focus=True):
         if self._width != before:
             self.refresh()
         # a shorter view (not only new line breaks) can leave the cursor row off screen
-        self.call_after_refresh(self._show_highlight)
+        self.call_after_refresh(when_shown(self, self._show_highlight))
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
@@ -306,7 +307,7 @@ class RowList(Widget, can_focus=True):
     def _prefetch_soon(self) -> None:
         if not self._prefetching:
             self._prefetching = True
-            self.call_later(self._prefetch_step)
+            self.call_later(when_shown(self, self._prefetch_step))
 
     def _prefetch_step(self) -> None:
         self._prefetching = False
