@@ -1,0 +1,78 @@
+"""The briefing view's single truth: the briefing shown, its rows, the row the
+cursor is on (and the one it wants back), the filter, the marks, whether
+withheld rows show, whether the verdicts are provisional, and a generation
+that moves whenever what the detail pane should show changes.
+
+An async answer for the pane (detail, evidence, world-check, team) is asked
+with a `Ticket` and painted only while `state.holds(ticket)`: a cursor move,
+a filter to nothing, an item gone from outside all move the generation on,
+so an answer for what was there before is dropped, whenever it lands."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from daimon_tui.ui.widgets.briefing_rows import Row, row_key
+
+if TYPE_CHECKING:
+    from daimon_tui.models import Briefing, Item
+
+
+@dataclass(frozen=True, slots=True)
+class Ticket:
+    """What an async answer was asked for: the item and the state's generation then."""
+
+    item_id: str | None
+    generation: int
+
+
+@dataclass
+class BriefingState:
+    briefing: Briefing | None = None
+    rows: list[Row] = field(default_factory=list)
+    filter_text: str = ""
+    # item ids (withheld rows too, so restores can be batched)
+    marked: set[str] = field(default_factory=set)
+    show_withheld: bool = False
+    # True while any verdict on screen is not daimon's fresh judgement
+    provisional: bool = True
+    generation: int = 0
+    # The row under the cursor (None: the list has none) and what it is (`row_key`).
+    row: Row | None = None
+    under: tuple | None = None
+    # The row the person last put the cursor on. A rebuild that leaves it out (a
+    # filter, a retract, withheld rows hidden) lands elsewhere but keeps wanting it:
+    # when it is listed again (`h`, the filter cleared) the cursor goes back to it.
+    wanted: tuple | None = None
+    # Each item this session listed, by id: a row daimon withholds since (a
+    # retraction) still matches the filter its text matched.
+    seen: dict[str, Item] = field(default_factory=dict)
+
+    def ticket(self) -> Ticket:
+        """What an answer for the row under the cursor is asked with now."""
+        return Ticket(self.under[1] if self.under and self.under[0] == "item" else None, self.generation)
+
+    def holds(self, ticket: Ticket) -> bool:
+        """The view has not moved on since `ticket` was asked."""
+        return ticket.generation == self.generation
+
+    def moved(self) -> None:
+        """What the pane should show changed: every answer asked before is stale."""
+        self.generation += 1
+
+    def shown(self, briefing: Briefing) -> None:
+        self.briefing = briefing
+        for item in (*briefing.items(), *briefing.resolved):
+            if item.id:
+                self.seen[item.id] = item
+
+    def landed(self, row: Row | None, *, by_person: bool) -> None:
+        """The cursor is on `row` (None: the list has no row). A move by the person
+        is what the cursor wants from now on; a rebuild's landing is not."""
+        key = row_key(row) if row is not None else None
+        if key != self.under or row is None:
+            self.moved()
+        self.row, self.under = row, key
+        if by_person and key is not None:
+            self.wanted = key
