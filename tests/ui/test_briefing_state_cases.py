@@ -166,3 +166,45 @@ async def test_retract_under_a_filter_then_h_shows_the_row_and_u_restores_it(dem
         await pilot.press("u")
         await settle(pilot)
         assert isinstance(app.screen, PlanPreviewModal)
+
+
+async def test_retract_under_a_filter_then_the_filter_cleared_and_h_finds_the_row(demo_store: demo.DemoStore) -> None:
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await opened(app, pilot)
+        await pilot.press("slash", *"ceiling", "enter")
+        await wait_until(pilot, lambda: [r.item.text for r in screen.rows if r.item] == [CEILING],
+                         what="the filter kept one item")
+        target = screen.current_item().id
+        await pilot.press("x")
+        await settle(pilot)
+        await pilot.press(*"wrong")
+        await pilot.press("tab", *"issue:1", "enter")
+        await settle(pilot)
+        await pilot.press("y")
+        await wait_until(pilot, lambda: not screen.rows and not screen.provisional, timeout=60,
+                         what="the retracted row left the filtered list")
+        await settle(pilot)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert screen.filter_text == "" and screen.rows
+        await pilot.press("h")
+        await settle(pilot)
+        row = screen.current_row()
+        assert row is not None and row.withheld is not None and row.withheld.id == target
+
+
+async def test_u_on_a_live_row_says_what_u_restores(demo_store: demo.DemoStore) -> None:
+    told: list[str] = []
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    notify = app.notify
+    app.notify = lambda message, *a, **kw: told.append(str(message)) or notify(message, *a, **kw)  # type: ignore[method-assign]
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await opened(app, pilot)
+        assert screen.current_item().state == "visible"
+        told.clear()
+        await pilot.press("u")
+        await settle(pilot)
+        assert not isinstance(app.screen, PlanPreviewModal)
+        said = " ".join(told).lower()
+        assert "restores a withheld item" in said and "nothing to restore" in said, told

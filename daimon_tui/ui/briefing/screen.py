@@ -153,7 +153,7 @@ class BriefingScreen(EvidenceActions, Screen):
     def filter_text(self, text: str) -> None:
         if text != self.state.filter_text:
             self.state.filter_text = text
-            self.rebuild()
+            self.rebuild(filtered=True)
 
     @property
     def show_withheld(self) -> bool:
@@ -356,7 +356,9 @@ class BriefingScreen(EvidenceActions, Screen):
 
     # ---- the list --------------------------------------------------------
 
-    def rebuild(self) -> None:
+    def rebuild(self, *, filtered: bool = False) -> None:
+        """The list again from the state; `filtered`: only the filter changed (a row it
+        leaves out is not one the cursor wants back)."""
         if not self.item_list.is_attached:
             return  # the screen is closing
         briefing, state = self.briefing, self.state
@@ -378,7 +380,7 @@ class BriefingScreen(EvidenceActions, Screen):
         # The cursor goes back to the row the person chose when it is listed (again), else stays on its row.
         target = self.item_list.set_rows(entries, rows, (state.wanted, state.under), kept_at)
         state.rows = rows
-        state.landed(rows[target] if target is not None else None, by_person=False)
+        state.landed(rows[target] if target is not None else None, by_person=False, keep_lost=not filtered)
         if target is None:
             self.detail_pane.clear()
         self.review.rebuilt()

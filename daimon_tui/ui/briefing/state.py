@@ -41,9 +41,9 @@ class BriefingState:
     # The row under the cursor (None: the list has none) and what it is (`row_key`).
     row: Row | None = None
     under: tuple | None = None
-    # The row the person last put the cursor on. A rebuild that leaves it out (a
-    # filter, a retract, withheld rows hidden) lands elsewhere but keeps wanting it:
-    # when it is listed again (`h`, the filter cleared) the cursor goes back to it.
+    # The row a rebuild took from under the cursor (a retract, withheld rows hidden)
+    # while the person has not moved since: listed again (`h`, the filter cleared),
+    # the cursor goes back to it.
     wanted: tuple | None = None
     # Each item this session listed, by id: a row daimon withholds since (a
     # retraction) still matches the filter its text matched.
@@ -67,12 +67,16 @@ class BriefingState:
             if item.id:
                 self.seen[item.id] = item
 
-    def landed(self, row: Row | None, *, by_person: bool) -> None:
-        """The cursor is on `row` (None: the list has no row). A move by the person
-        is what the cursor wants from now on; a rebuild's landing is not."""
+    def landed(self, row: Row | None, *, by_person: bool, keep_lost: bool = True) -> None:
+        """The cursor is on `row` (None: the list has no row). A rebuild that
+        leaves the row the cursor was on out (a retract, an item withheld, `h`
+        off; with `keep_lost`, so not a filter) keeps wanting it until the person
+        moves: listed again, the cursor goes back to it."""
         key = row_key(row) if row is not None else None
+        if by_person or (key is not None and key == self.wanted):
+            self.wanted = None
+        elif keep_lost and self.under is not None and key != self.under and self.wanted is None:
+            self.wanted = self.under
         if key != self.under or row is None:
             self.moved()
         self.row, self.under = row, key
-        if by_person and key is not None:
-            self.wanted = key
