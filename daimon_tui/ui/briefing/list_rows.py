@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 
@@ -19,6 +20,10 @@ from daimon_tui.domain.short_ids import shortest_unique
 from daimon_tui.models import Briefing, Item, WithheldItem
 from daimon_tui.ui.widgets.briefing_rows import Row
 from daimon_tui.ui.widgets.row_list import Entry
+
+if TYPE_CHECKING:
+    from daimon_tui.models import TeamView
+    from daimon_tui.ui.widgets.team_section import TeamRow
 
 EMPTY_MESSAGES = {
     "no-checkpoint": "daimon has no checkpoint for this project yet. Press P to pick a project that has one.",
@@ -89,6 +94,23 @@ def briefing_rows(briefing: Briefing, query: filtering.Query, *, withheld_shown:
         for entry in withheld:
             out.add(withheld_text(entry, out.withheld_ids), Row(withheld=entry))
     return out
+
+
+def team_rows(out: ListRows, team: TeamView | None, briefing: Briefing | None, terms: tuple, *, as_daimon: bool,
+              prompt: Callable[[Text, TeamRow], Text]) -> None:
+    """The teammates' section under the briefing's rows (`prompt`: a row's review marker)."""
+    from daimon_tui.ui.widgets.team_section import team_rows as section_rows
+
+    if team is None:
+        out.heading(Text("Teammates: reading the team copy…", style="dim italic"))
+        return
+    own_ids = {i.id for i in briefing.items() if i.id} if briefing else set()
+    for text, team_row in section_rows(team, terms, own_ids, as_daimon):
+        if team_row is None:
+            out.heading(text)
+        else:
+            # daimon's exact line (`d`) carries no review marker, as the briefing's own rows.
+            out.add(text if as_daimon else prompt(text, team_row), Row(team=team_row))
 
 
 def empty_message(briefing: Briefing, query: filtering.Query) -> str:

@@ -28,14 +28,16 @@ from textual.screen import Screen
 
 from daimon_tui.domain import filtering
 from daimon_tui.models import Briefing, Item, ProjectRef, WithheldItem
-from daimon_tui.store import kill_switch, paths
-from daimon_tui.store.judging import first_paint, judge_service, verdict_cache
+from daimon_tui.store import kill_switch
 from daimon_tui.ui.actions import bindings, lead_bindings
+from daimon_tui.ui.briefing import reads
 from daimon_tui.ui.briefing.detail_pane import DetailPane, detail_extras
-from daimon_tui.ui.briefing.list_rows import briefing_rows, empty_message
+from daimon_tui.ui.briefing.item_views import ItemViews
+from daimon_tui.ui.briefing.list_rows import briefing_rows, empty_message, team_rows
 from daimon_tui.ui.briefing.live_watch import LiveWatch
 from daimon_tui.ui.briefing.messages import LiveApplied, PaneRested, ReloadWanted
 from daimon_tui.ui.briefing.state import BriefingState
+from daimon_tui.ui.briefing.world_actions import WorldActions
 from daimon_tui.ui.evidence_actions import EvidenceActions
 from daimon_tui.ui.read_worker import work
 from daimon_tui.ui.widgets.briefing_header import BriefingHeader, header_text
@@ -45,7 +47,7 @@ from daimon_tui.ui.widgets.item_detail import ItemDetail
 from daimon_tui.ui.widgets.item_list import ItemList
 from daimon_tui.ui.widgets.item_row import item_row, withheld_row
 from daimon_tui.ui.widgets.key_footer import KeyFooter
-from daimon_tui.ui.widgets.review_tracker import ReviewTracker
+from daimon_tui.ui.widgets.review_tracker import ReviewTracker, row_review_key
 from daimon_tui.ui.widgets.row_list import Entry, RowList
 from daimon_tui.ui.widgets.safe_mode_banner import SafeModeBanner
 from daimon_tui.ui.widgets.team_feed import TeamFeed
@@ -78,7 +80,7 @@ NOTHING_TO_RESTORE = ("u restores a withheld item (retracted, quarantined, resol
                       "This item is live in the briefing: there is nothing to restore.")
 
 
-class BriefingScreen(EvidenceActions, Screen):
+class BriefingScreen(ItemViews, WorldActions, EvidenceActions, Screen):
     """The default view."""
 
     VIEW_NAME = "Briefing"
@@ -96,7 +98,6 @@ class BriefingScreen(EvidenceActions, Screen):
 
     # Rows as daimon prints them (its exact line) instead of the compact row.
     as_daimon: reactive[bool] = reactive(False, init=False)
-    show_team: reactive[bool] = reactive(False, init=False)
 
     def __init__(self, project: ProjectRef, *, now: float | None = None,
                  first: Briefing | None = None, first_receipts: int = 0,
@@ -124,7 +125,7 @@ class BriefingScreen(EvidenceActions, Screen):
         self.detail_pane = DetailPane(self.state, project, now, world_extras=self.world_checks.extras,
                                       team=lambda: self.team_feed.team, id="detail-scroll")
         self.live = LiveWatch(self.state, project.slug)
-        self.review = ReviewTracker(project, enabled=self.LATEST)  # what is new since the last review
+        self.review = ReviewTracker(project, self.state, enabled=self.LATEST)  # what is new since the last review
 
     def make_team_feed(self) -> TeamFeed:
         return TeamFeed(self.project, self.now)
@@ -163,6 +164,16 @@ class BriefingScreen(EvidenceActions, Screen):
     def show_withheld(self, shown: bool) -> None:
         if shown != self.state.show_withheld:
             self.state.show_withheld = shown
+            self.rebuild()
+
+    @property
+    def show_team(self) -> bool:
+        return self.state.show_team
+
+    @show_team.setter
+    def show_team(self, shown: bool) -> None:
+        if shown != self.state.show_team:
+            self.state.show_team = self.team_feed.shown = shown
             self.rebuild()
 
     @property
@@ -220,7 +231,7 @@ class BriefingScreen(EvidenceActions, Screen):
                 return
             self.show(first)
             # with a child running (started before Textual), asking it costs the first frame nothing
-            self.load(repaint=False, delay=0.0 if judge_service.service().started() else FIRST_FRAME_S, **pending)
+            self.load(repaint=False, delay=0.0 if reads.child_started() else FIRST_FRAME_S, **pending)
         else:
             self.header.update(Text("reading daimon's store…", style="dim"))
             self.load(**pending)
@@ -247,14 +258,9 @@ class BriefingScreen(EvidenceActions, Screen):
         # burst of writes costs one confirmation.
         self.provisional = True
         if repaint:
-            try:
-                quick = await asyncio.to_thread(first_paint.provisional_briefing, self.project, self.now)
-            except Exception:  # the confirming read still answers
-                quick = None
+            quick = await reads.provisional(self.project, self.now)
             if self.briefing is None and self.LATEST:
-                # the audit's last count, while the session files are as it judged them
-                self.receipt_failures = await asyncio.to_thread(verdict_cache.kept_receipt_failures,
-                                                                self.project.slug)
+                self.receipt_failures = await reads.kept_receipt_failures(self.project)
             if quick is not None:
                 first_frame = self.briefing is None
                 self.show(quick)
@@ -264,13 +270,10 @@ class BriefingScreen(EvidenceActions, Screen):
             self.show(self.briefing.model_copy(update={"provisional": True}))
         if delay:
             await asyncio.sleep(delay)
-        # In a child process: the fold neither holds our GIL nor adds to our memory.
         ended = self.live.confirming(self.project.slug)
         try:
-            briefing = await self._asked(pending) if pending is not None else None
-            if briefing is None:
-                briefing = await first_paint.confirm_async(self.project, self.now,
-                                                            shown=lambda read: self.is_attached and self.show(read))
+            briefing = await reads.confirmation(self.project, self.now, pending,
+                                                shown=lambda read: self.is_attached and self.show(read))
         finally:
             ended()
         if not self.is_attached:
@@ -279,17 +282,6 @@ class BriefingScreen(EvidenceActions, Screen):
         self.provisional = False
         self.live.confirmed(briefing)
         self.confirmed()
-
-    @staticmethod
-    async def _asked(pending: asyncio.Future[Briefing]) -> Briefing | None:
-        """The confirmation the app asked for before this screen opened; None if
-        it failed (it is asked again)."""
-        if pending.cancelled():
-            return None
-        try:
-            return await asyncio.shield(pending)
-        except Exception:
-            return None
 
     def confirmed(self) -> None:
         """daimon's judgement is on screen: what waits for it starts."""
@@ -305,13 +297,10 @@ class BriefingScreen(EvidenceActions, Screen):
         # checked natively, by the judging child over the snapshot it holds.
         # Receipts are judged on the session files: a ledger write (a verb, a
         # resolution from elsewhere) leaves them, and their count, as they were.
-        stamp = await asyncio.to_thread(paths.session_files_stamp)
-        if stamp is not None and stamp == self.audited_stamp:
+        found = await reads.receipt_failures(self.project, self.audited_stamp)
+        if found is None:
             return
-        report, _failure = await judge_service.read("audit", self.project)
-        self.audited_stamp = stamp
-        self.receipt_failures = report.receipt_failures
-        await asyncio.to_thread(verdict_cache.save_receipts, self.project.slug, stamp, report.receipt_failures)
+        self.audited_stamp, self.receipt_failures = found
         if self.briefing is not None:
             with contextlib.suppress(NoMatches):  # the screen closed during the read
                 self.paint_header()
@@ -374,10 +363,11 @@ class BriefingScreen(EvidenceActions, Screen):
         self.withheld_ids = built.withheld_ids
         entries, rows = built.entries, built.rows
         if self.show_team:
-            self.add_team_rows(entries, rows, query.terms)
+            team_rows(built, self.team, self.briefing, query.terms, as_daimon=self.as_daimon,
+                      prompt=self.review.team_prompt)
         if not rows:
             entries.append(Entry(Text(empty_message(briefing, query), style="italic")))
-        # The cursor goes back to the row the person chose when it is listed (again), else stays on its row.
+        # The cursor goes back to a row a rebuild took from under it, listed again; else it stays on its row.
         target = self.item_list.set_rows(entries, rows, (state.wanted, state.under), kept_at)
         state.rows = rows
         state.landed(rows[target] if target is not None else None, by_person=False, keep_lost=not filtered)
@@ -430,32 +420,14 @@ class BriefingScreen(EvidenceActions, Screen):
         return item.id if item else None
 
     def target_ids(self) -> tuple[str, ...]:
-        """What a verb acts on: the marked rows, withheld ones included, else
-        the row under the cursor (an item or a withheld row)."""
-        if self.briefing and self.marked:
-            shown = [i.id for i in (*self.briefing.items(), *self.briefing.resolved)]
-            shown += [w.id for w in self.briefing.withheld]
-            return tuple(i for i in dict.fromkeys(shown) if i and i in self.marked)
-        row = self.current_row()
-        found = row.item.id if row and row.item else (row.withheld.id if row and row.withheld else None)
-        if row and row.team and row.team.own:
-            from daimon_tui.ui.widgets.team_section import own_quarantine_item
-
-            found = own_quarantine_item(row.team.own, self.briefing)
-        return (found,) if found else ()
+        """What a verb acts on: the marked rows, else the row under the cursor."""
+        return self.state.target_ids(self.current_row())
 
     def item_states(self, ids: tuple[str, ...]) -> tuple[str | None, ...]:
-        """Each item's state as this briefing shows it (None where it is not listed)."""
-        briefing = self.briefing
-        return tuple(getattr(briefing.find(i), "state", None) if briefing else None for i in ids)
+        return self.state.item_states(ids)
 
     def item_texts(self) -> dict[str, str]:
-        """Each item's text as this briefing shows it, by id, resolved ones included (an
-        undo names the item it undid, which the cursor is rarely on); a withheld item has
-        none. A listed item wins over a resolved one of the same id, as `find` has it."""
-        if self.briefing is None:
-            return {}
-        return {i.id: i.text for i in (*self.briefing.resolved, *self.briefing.items()) if i.id and i.text}
+        return self.state.item_texts()
 
     def action_cursor(self, delta: int) -> None:
         self.item_list.cursor(delta)
@@ -528,6 +500,21 @@ class BriefingScreen(EvidenceActions, Screen):
     def action_review(self, what: str) -> None:
         self.review.act(what)
 
+    @on(ReviewTracker.Repaint)
+    def review_repaint(self, event: ReviewTracker.Repaint) -> None:
+        keys = event.keys
+        if keys is None or (keys and not self.item_list.repaint_rows(lambda r: row_review_key(r) in keys,
+                                                                       self.row_text)):
+            self.rebuild()
+        self.paint_header()
+        self.item_list.border_title = self.review.progress() or None
+
+    @on(ReviewTracker.Jump)
+    def review_jump(self, event: ReviewTracker.Jump) -> None:
+        said = self.item_list.jump(event.direction, lambda row: bool(self.review.change(row_review_key(row))))
+        if said:
+            self.notify(said)
+
     def action_escape(self) -> None:
         """Esc clears the filter (and leaves it), then the marks; it never quits."""
         box = self.filter_box
@@ -549,19 +536,7 @@ class BriefingScreen(EvidenceActions, Screen):
         self._esc_told_until = now + ESC_TOAST_S
         self.notify(ESC_NEVER_QUITS, timeout=ESC_TOAST_S)
 
-    # ---- verbs (wired by their own modules) and world-checks ----------------
-
-    def prefill_status(self, item_id: str | None = None) -> str:
-        """A world contradiction names the resolve status (gone, missing, merged);
-        for `item_id`, else the item under the cursor."""
-        if item_id is None:
-            item = self.current_item()
-            item_id = item.id if item else None
-        return self.world_checks.prefill_status(item_id)
-
-    def world_confirmed(self, item_ids: tuple[str, ...]) -> frozenset[str]:
-        """The items whose claim the world-check confirmed (a resolve flags them)."""
-        return self.world_checks.confirmed(item_ids)
+    # ---- verbs (wired by their own modules) and world-checks (world_actions) --------
 
     def action_verb(self, verb: str) -> None:
         row = self.current_row()
@@ -580,14 +555,6 @@ class BriefingScreen(EvidenceActions, Screen):
             return
         self.app.run_verb(verb, self)  # type: ignore[attr-defined]
 
-    def action_world_check(self, every: bool) -> None:
-        if every:
-            items = [i for i in (self.briefing.items() if self.briefing else ()) if i.has_badge("carried")]
-        else:
-            current = self.current_item()
-            items = [current] if current else []
-        self.world_checks.start(self.project, items, every=every, now=self.now)
-
     @on(WorldCheck.Checked)
     def world_checked(self) -> None:
         self.rebuild()
@@ -599,32 +566,12 @@ class BriefingScreen(EvidenceActions, Screen):
         if self.show_team and self.team is None:
             self.team_feed.load()
 
-    def watch_show_team(self) -> None:
-        self.team_feed.shown = self.show_team
-        self.rebuild()
-
     @on(TeamFeed.Changed)
     def team_changed(self, event: TeamFeed.Changed) -> None:
         if event.failed:
             self.show_team = False
         else:
             self.rebuild()
-
-    def add_team_rows(self, entries: list[Entry], rows: list[Row], terms: tuple) -> None:
-        from daimon_tui.ui.widgets.team_section import team_rows
-
-        if self.team is None:
-            entries.append(Entry(Text("Teammates: reading the team copy…", style="dim italic")))
-            return
-        own_ids = {i.id for i in self.briefing.items() if i.id} if self.briefing else set()
-        for text, team_row in team_rows(self.team, terms, own_ids, self.as_daimon):
-            if team_row is None:
-                entries.append(Entry(text))
-            else:
-                # daimon's exact line (`d`) carries no review marker, as the briefing's own rows.
-                prompt = text if self.as_daimon else self.review.team_prompt(text, team_row)
-                entries.append(Entry(prompt, key=len(rows)))
-                rows.append(Row(team=team_row))
 
     @work(exclusive=True, group="verb")
     async def team_verb(self, verb: str, row: TeamRow, team: TeamView) -> None:
@@ -636,37 +583,8 @@ class BriefingScreen(EvidenceActions, Screen):
             self.load()
             self.team_feed.load()
 
-    # ---- the detail pane, full screen, full text --------------------------------
-
-    def action_scroll_detail(self, direction: int) -> None:
-        """Scroll the detail pane half a page while the list keeps the focus."""
-        self.detail_pane.scroll_half_page(direction)
-
-    def action_open_item(self) -> None:
-        row = self.current_row()
-        if row is None or row.item is None:
-            self.notify("No item under the cursor." if row is None else
-                        "daimon shows nothing of a withheld item beyond what the pane says.")
-            return
-        from daimon_tui.ui.screens.item_screen import ItemScreen
-
-        item = row.item
-        cached = self.details.get(item.id or "")
-        self.app.push_screen(ItemScreen(item, cached, lambda d: detail_extras(d) + self.world_checks.extras(item),
-                                        read=self.detail_pane.reader(item), ages_at=self.query_one(ItemDetail).ages_at,
-                                        project=self.project))
+    # ---- the detail pane, full screen, full text (item_views) -------------------
 
     @on(RowList.Selected, "#items")
     def selected(self) -> None:
         self.action_full_text()
-
-    def action_full_text(self) -> None:
-        """`enter` on a row: the item's whole text, however long."""
-        from daimon_tui.ui.screens.full_text import FullTextScreen
-
-        item = self.current_item()
-        if item is None:
-            self.notify("No item under the cursor." if self.current_row() is None else
-                        "daimon shows no text for a withheld item.")
-            return
-        self.app.push_screen(FullTextScreen(item))

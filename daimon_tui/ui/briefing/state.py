@@ -35,6 +35,7 @@ class BriefingState:
     # item ids (withheld rows too, so restores can be batched)
     marked: set[str] = field(default_factory=set)
     show_withheld: bool = False
+    show_team: bool = False
     # True while any verdict on screen is not daimon's fresh judgement
     provisional: bool = True
     generation: int = 0
@@ -80,3 +81,33 @@ class BriefingState:
         if key != self.under or row is None:
             self.moved()
         self.row, self.under = row, key
+
+    # ---- what a verb acts on, as this briefing shows it --------------------------
+
+    def target_ids(self, row: Row | None) -> tuple[str, ...]:
+        """The marked rows, withheld ones included, else `row` (the one under the
+        cursor: an item, a withheld row, your own quarantine's withheld item)."""
+        briefing = self.briefing
+        if briefing and self.marked:
+            shown = [i.id for i in (*briefing.items(), *briefing.resolved)] + [w.id for w in briefing.withheld]
+            return tuple(i for i in dict.fromkeys(shown) if i and i in self.marked)
+        found = row.item.id if row and row.item else (row.withheld.id if row and row.withheld else None)
+        if row and row.team and row.team.own:
+            from daimon_tui.ui.widgets.team_section import own_quarantine_item
+
+            found = own_quarantine_item(row.team.own, briefing)
+        return (found,) if found else ()
+
+    def item_states(self, ids: tuple[str, ...]) -> tuple[str | None, ...]:
+        """Each item's state as this briefing shows it (None where it is not listed)."""
+        briefing = self.briefing
+        return tuple(getattr(briefing.find(i), "state", None) if briefing else None for i in ids)
+
+    def item_texts(self) -> dict[str, str]:
+        """Each item's text as this briefing shows it, by id, resolved ones included (an
+        undo names the item it undid, which the cursor is rarely on); a withheld item has
+        none. A listed item wins over a resolved one of the same id, as `find` has it."""
+        if self.briefing is None:
+            return {}
+        return {i.id: i.text for i in (*self.briefing.resolved, *self.briefing.items()) if i.id and i.text}
+

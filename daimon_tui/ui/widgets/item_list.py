@@ -10,6 +10,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
 
+from daimon_tui.models import Item
 from daimon_tui.ui.widgets.briefing_rows import Row, row_key
 from daimon_tui.ui.widgets.row_list import Entry, RowList
 
@@ -84,3 +85,33 @@ class ItemList(Vertical):
         position = f"{number} / {len(self.rows):,}" if self.rows else ""
         marked = f"{len(self.marked):,} marked" if self.marked else ""
         self.border_subtitle = " · ".join(p for p in (marked, position) if p)
+
+    def repaint_rows(self, which: Callable[[Row], bool], prompt: Callable[[Item], Text]) -> bool:
+        """Repaint the item rows `which` picks (a review marker went); False when a
+        picked row is not an item's (its section is rebuilt instead)."""
+        row_list = self.row_list
+        for index, entry in enumerate(row_list.entries):
+            if entry.key is None or entry.key >= len(self.rows):
+                continue
+            row = self.rows[entry.key]
+            if not which(row):
+                continue
+            if row.item is None:
+                return False
+            row_list.replace_prompt(index, prompt(row.item))
+        return True
+
+    def jump(self, direction: int, wanted: Callable[[Row], bool]) -> str | None:
+        """The cursor to the next (1) or previous (-1) row `wanted`, round the list; what to say, if anything."""
+        row_list = self.row_list
+        entries, rows = row_list.entries, self.rows
+        count = len(entries)
+        start = row_list.highlighted if row_list.highlighted is not None else (-1 if direction > 0 else count)
+        for step in range(1, count + 1):
+            index = (start + direction * step) % count if count else 0
+            key = entries[index].key
+            if key is not None and key < len(rows) and wanted(rows[key]):
+                row_list.highlighted = index
+                return "Wrapped around the list." if (index - start) * direction < 0 else None
+        return "Nothing left to review in this list."
+
