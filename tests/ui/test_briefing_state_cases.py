@@ -208,3 +208,26 @@ async def test_u_on_a_live_row_says_what_u_restores(demo_store: demo.DemoStore) 
         assert not isinstance(app.screen, PlanPreviewModal)
         said = " ".join(told).lower()
         assert "restores a withheld item" in said and "nothing to restore" in said, told
+
+
+async def test_every_verb_key_answers_on_a_live_row(demo_store: demo.DemoStore) -> None:
+    """Each verb key the footer or help shows answers on a live row: a dialog, or a
+    notice that says why not (never silence)."""
+    from daimon_tui.domain.verbs import VERBS
+
+    told: list[str] = []
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    notify = app.notify
+    app.notify = lambda message, *a, **kw: told.append(str(message)) or notify(message, *a, **kw)  # type: ignore[method-assign]
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await opened(app, pilot)
+        for verb in VERBS:
+            assert screen.current_item().state == "visible"
+            told.clear()
+            await pilot.press(verb.key)
+            await settle(pilot)
+            answered = app.screen is not screen or told
+            assert answered, f"{verb.key} ({verb.name}) said nothing"
+            while app.screen is not screen:
+                await pilot.press("escape")
+                await settle(pilot)

@@ -56,7 +56,7 @@ class BriefingState:
 
     def holds(self, ticket: Ticket) -> bool:
         """The view has not moved on since `ticket` was asked."""
-        return ticket.generation == self.generation
+        return ticket.generation == self.generation and ticket.item_id == self.ticket().item_id
 
     def moved(self) -> None:
         """What the pane should show changed: every answer asked before is stale."""
@@ -67,6 +67,9 @@ class BriefingState:
         for item in (*briefing.items(), *briefing.resolved):
             if item.id:
                 self.seen[item.id] = item
+        for entry in briefing.withheld:  # a forgotten value is gone: nothing matches on it any more
+            if entry.state == "forgotten" and entry.id:
+                self.seen.pop(entry.id, None)
 
     def landed(self, row: Row | None, *, by_person: bool, keep_lost: bool = True) -> None:
         """The cursor is on `row` (None: the list has no row). A rebuild that
