@@ -150,7 +150,7 @@ async def test_the_first_confirmation_is_asked_at_once_when_a_child_runs(
         demo_store: demo.DemoStore, monkeypatch: pytest.MonkeyPatch, running: bool) -> None:
     from daimon_tui.store.judging import first_paint
     from daimon_tui.ui.app import DaimonTUI
-    from daimon_tui.ui.screens import briefing as briefing_screen
+    from daimon_tui.ui.briefing import screen as briefing_screen
     from tests.ui.settle import settle
 
     asked: list[object] = []

@@ -25,6 +25,8 @@ def row_key(row: Row | None) -> tuple | None:
         return None
     if row.item is not None:
         return ("item", row.item.id) if row.item.id else None
+    if row.withheld is not None:  # the same item as its listed row was (a retract keeps the cursor on it)
+        return ("item", row.withheld.id) if row.withheld.id else None
     if row.team is not None and row.team.entry is not None:
         return ("team", row.team.entry.item.id)
     if row.team is not None and row.team.quarantine is not None:

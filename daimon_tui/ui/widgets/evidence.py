@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -251,6 +252,10 @@ def evidence_renderable(evidence: Evidence | None, world: WorldEvidence | None, 
     return Group(*parts)
 
 
+def _always() -> bool:
+    return True
+
+
 class EvidencePanel(Static):
     """Follows one item: reads its evidence in the judging child (the
     transcript) and a thread (the world), and paints it only while that item
@@ -267,9 +272,14 @@ class EvidencePanel(Static):
         # started filling) and when its excerpt was painted.
         self.followed_at: float | None = None
         self.painted_at: float | None = None
+        # Whether what this panel was asked to follow is still what its view shows
+        # (the briefing's state generation); an answer after that is dropped.
+        self.still: Callable[[], bool] = _always
 
-    def follow(self, item: Item | None, project: ProjectRef | None) -> None:
+    def follow(self, item: Item | None, project: ProjectRef | None, *,
+               still: Callable[[], bool] | None = None) -> None:
         self.item = item
+        self.still = still or _always
         self.followed_at = time.perf_counter()
         self.painted_at = None
         if item is None or not item.id or project is None:
@@ -288,6 +298,9 @@ class EvidencePanel(Static):
         if evidence is not None:
             self.painted_at = time.perf_counter()
 
+    def _showing(self, item: Item) -> bool:
+        return self.item is item and self.still()
+
     @work(exclusive=True, group="evidence")
     async def read(self, item: Item, project: ProjectRef) -> None:
         """The item's excerpt first (the judging child answers it from the
@@ -296,7 +309,7 @@ class EvidencePanel(Static):
         from daimon_tui.store.judging import judge_service
 
         evidence, _failure = await judge_service.read("evidence", project, item.id or "", "item", self.brief)
-        if self.item is item:
+        if self._showing(item):
             self._paint(item, evidence, None)
         # The world's evidence after the excerpt: GitPython in a thread would
         # hold the interpreter while the excerpt is on its way.
@@ -312,13 +325,13 @@ class EvidencePanel(Static):
                 evidence = evidence.model_copy(update={"witnesses": words.witnesses})
         world = await world_task if world_task else None
         self.kept[item.id or ""] = (time.monotonic(), evidence, world)
-        if self.item is item:
+        if self._showing(item):
             self._paint(item, evidence, world)
         # While the cursor rests, the child reads ahead the transcripts of the
         # other quoted items, one at a time (a move cancels this worker).
         for _step in range(WARM_STEPS):
             await asyncio.sleep(WARM_AFTER_S)
-            if self.item is not item:
+            if not self._showing(item):
                 return
             warmed, _failure = await judge_service.read("evidence-warm", project, 1)
             if warmed.left == 0 or warmed.read == 0:

@@ -8,6 +8,10 @@ under the cursor (a person reading, not the cursor passing), once a verb
 acted on it, or by `m` / `M`. Fingerprints come from daimon's confirmed
 read only: a provisional paint (before daimon answers) is not what the
 person reviewed, so a row read then is recorded at the confirmation.
+
+It reads what the list shows from the view it is given (`ShownRows`: the
+briefing view's state) and never its screen: what to repaint, and `n`/`N`,
+it posts upward (`Repaint`, `Jump`).
 """
 
 from __future__ import annotations
@@ -17,9 +21,10 @@ import time
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from rich.text import Text
+from textual.message import Message
 from textual.timer import Timer
 from textual.widget import Widget
 
@@ -68,12 +73,36 @@ def row_review_key(row: Any) -> str | None:
     return None
 
 
+class ShownRows(Protocol):
+    """What the list shows, as the tracker reads it (the briefing view's state)."""
+
+    show_withheld: bool
+    show_team: bool
+    row: Any  # the row under the cursor, or None
+
+
 class ReviewTracker(Widget):
     DEFAULT_CSS = "ReviewTracker { display: none; }"
 
-    def __init__(self, project: ProjectRef, *, enabled: bool = True) -> None:
+    class Repaint(Message):
+        """What changed in the review: the rows whose marker went (`keys`; None: every
+        row), then the header and the progress (only those: `keys` empty)."""
+
+        def __init__(self, keys: frozenset[str] | None) -> None:
+            super().__init__()
+            self.keys = keys
+
+    class Jump(Message):
+        """`n`/`N`: the cursor to the next (1) or previous (-1) row not yet reviewed."""
+
+        def __init__(self, direction: int) -> None:
+            super().__init__()
+            self.direction = direction
+
+    def __init__(self, project: ProjectRef, view: ShownRows, *, enabled: bool = True) -> None:
         super().__init__(id="review-tracker")
         self.project = project
+        self.view = view
         self.enabled = enabled
         self.state: ReviewState | None = None  # None until read
         self.problem: str | None = None
@@ -230,10 +259,9 @@ class ReviewTracker(Widget):
         if self.confirmed is None:
             return []
         keys = [i.id for i in self.confirmed.items() if i.id]
-        screen = self.screen
-        if getattr(screen, "show_withheld", False):
+        if self.view.show_withheld:
             keys += [i.id for i in self.confirmed.resolved if i.id] + [w.id for w in self.confirmed.withheld if w.id]
-        if getattr(screen, "show_team", False):
+        if self.view.show_team:
             keys += [k for k in self.current if k.startswith("team:")]
         return list(dict.fromkeys(keys))
 
@@ -301,50 +329,18 @@ class ReviewTracker(Widget):
 
     def _repaint(self, keys: set[str]) -> None:
         """Only the rows whose marker went, then the header and the border."""
-        from daimon_tui.ui.widgets.row_list import RowList
-
-        screen = self.screen
-        rows = getattr(screen, "rows", [])
-        try:
-            row_list = screen.query_one("#items", RowList)
-        except Exception:
-            return
-        for index, entry in enumerate(row_list.entries):
-            if entry.key is None or entry.key >= len(rows):
-                continue
-            row = rows[entry.key]
-            if row_review_key(row) not in keys:
-                continue
-            if getattr(row, "item", None) is not None:
-                row_list.replace_prompt(index, screen.row_text(row.item))
-            else:
-                screen.rebuild()
-                break
-        self._repaint_header()
+        self.post_message(self.Repaint(frozenset(keys)))
 
     def _repaint_header(self) -> None:
-        paint = getattr(self.screen, "paint_header", None)
-        if callable(paint):
-            paint()
-        self.show_progress()
+        self.post_message(self.Repaint(frozenset()))
 
     def _repaint_all(self) -> None:
-        rebuild = getattr(self.screen, "rebuild", None)
-        if callable(rebuild):
-            rebuild()
-        self._repaint_header()
+        self.post_message(self.Repaint(None))
 
     def rebuilt(self) -> None:
         """The list was rebuilt: what it counts may have changed (withheld or team rows shown)."""
         if self.state is not None and self.confirmed is not None:
             self._repaint_header()
-
-    def show_progress(self) -> None:
-        try:
-            box = self.screen.query_one("#items-box")
-        except Exception:
-            return
-        box.border_title = self.progress() or None
 
     # ---- keys --------------------------------------------------------------------
 
@@ -358,7 +354,7 @@ class ReviewTracker(Widget):
         if what in ("next", "previous"):
             self.jump(1 if what == "next" else -1)
         elif what == "mark":
-            key = row_review_key(self.screen.current_row())
+            key = row_review_key(self.view.row)
             if key is None:
                 self.notify("No row under the cursor to mark reviewed.")
                 return
@@ -373,22 +369,7 @@ class ReviewTracker(Widget):
             self.show_summary(quitting=False)
 
     def jump(self, direction: int) -> None:
-        from daimon_tui.ui.widgets.row_list import RowList
-
-        screen = self.screen
-        row_list = screen.query_one("#items", RowList)
-        entries, rows = row_list.entries, screen.rows
-        count = len(entries)
-        start = row_list.highlighted if row_list.highlighted is not None else (-1 if direction > 0 else count)
-        for step in range(1, count + 1):
-            index = (start + direction * step) % count if count else 0
-            key = entries[index].key
-            if key is not None and key < len(rows) and self.change(row_review_key(rows[key])):
-                if (index - start) * direction < 0:
-                    self.notify("Wrapped around the list.")
-                row_list.highlighted = index
-                return
-        self.notify("Nothing left to review in this list.")
+        self.post_message(self.Jump(direction))
 
     # ---- the summary ---------------------------------------------------------
 

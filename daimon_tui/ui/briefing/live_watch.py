@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import os
 from collections.abc import Callable
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 from textual.timer import Timer
 from textual.widget import Widget
@@ -20,30 +20,35 @@ from textual.widget import Widget
 from daimon_tui.domain.inert import inert
 from daimon_tui.store import paths
 from daimon_tui.ui import own_writes
+from daimon_tui.ui.briefing.messages import LiveApplied, ReloadWanted
 from daimon_tui.ui.read_worker import work
 
 if TYPE_CHECKING:
-    from daimon_tui.ui.screens.briefing import BriefingScreen
+    from daimon_tui.models import Briefing
+    from daimon_tui.ui.briefing.state import BriefingState
 
 CHANGES_COALESCE_S = 1.0
 
 
 class LiveWatch(Widget):
-    """No pixels of its own; it drives the screen's `show` and `load`."""
+    """No pixels of its own: it reads the view's state it is given and posts
+    what changed (`LiveApplied`, `ReloadWanted`) to its screen."""
 
     DEFAULT_CSS = "LiveWatch { display: none; }"
 
-    def __init__(self) -> None:
+    def __init__(self, state: BriefingState, slug: str) -> None:
         super().__init__()
+        self.state = state
+        self.slug = slug
+        # the briefing this watch posted last, and the one it was applied to (the screen takes it on its next turn)
+        self._posted: tuple[Briefing, Briefing] | None = None
+        # a new session seen: (its predecessor's id, the ids it listed), said once daimon confirms
+        self._new_session: tuple[str | None, set[str | None]] | None = None
         self.started = False
         self._changes: list[str] = []
         self._changes_timer: Timer | None = None
         # (token, the events ledger's size) of the confirmation under way
         self._confirming: tuple[object, int | None] | None = None
-
-    @property
-    def host(self) -> BriefingScreen:
-        return cast("BriefingScreen", self.screen)
 
     def start(self) -> None:
         if not self.started:
@@ -76,8 +81,7 @@ class LiveWatch(Widget):
     @work(exclusive=True, group="briefing-live")
     async def watch_bucket(self) -> None:
         """Cursor, marks and detail pane stay through a change."""
-        host = self.host
-        bucket = paths.bucket_dir(host.project.slug)
+        bucket = paths.bucket_dir(self.slug)
         if bucket is None or not bucket.is_dir():
             return
         from daimon_tui.store.judging import live
@@ -93,11 +97,11 @@ class LiveWatch(Widget):
             if not names:
                 continue
             rows = await asyncio.to_thread(tail.appended) if "events.jsonl" in names else []
-            shown = host.briefing
+            shown = self._shown()
             change = live.apply_events(shown, rows) if rows and shown else None
             if change is not None and shown is not None:
-                host.show(change.briefing)
-                host.provisional = True
+                self._posted = (shown, change.briefing)
+                self.post_message(LiveApplied(change.briefing))
                 # the verb's own notice already said what the app wrote
                 others = [row for row in rows if not own_writes.is_own(self.app, row)]
                 told = change if len(others) == len(rows) else live.apply_events(shown, others) if others else None
@@ -105,11 +109,19 @@ class LiveWatch(Widget):
                     self.ledger_changed(told.summary())
             if self._covered(names, rows, tail.offset):
                 continue  # the confirmation under way shows them confirmed
-            before = host.briefing.session_id if host.briefing else None
             new_pointer = "latest.json" in names
-            host.load(repaint=new_pointer or rows is None, delay=0.3)
-            if new_pointer:
-                self.announce_session(before)
+            if new_pointer and self._new_session is None:
+                before = self._shown()
+                self._new_session = (before.session_id if before else None,
+                                     {i.id for i in before.items()} if before else set())
+            self.post_message(ReloadWanted(repaint=new_pointer or rows is None, delay=0.3))
+
+    def _shown(self) -> Briefing | None:
+        """The briefing on screen, or the one this watch posted that the screen has not taken yet."""
+        shown = self.state.briefing
+        if self._posted is not None and shown is self._posted[0]:
+            return self._posted[1]
+        return shown
 
     def ledger_changed(self, summary: str) -> None:
         """One toast per burst: ten changes at once must not cover the preview."""
@@ -124,15 +136,13 @@ class LiveWatch(Widget):
         elif changes:
             self.notify(f"daimon's ledger changed {len(changes)} times; latest: {changes[-1]} (confirming…)")
 
-    @work(group="briefing-live-toast")
-    async def announce_session(self, before: str | None) -> None:
-        # Wait for the confirmed read, then say what the new session changed.
-        host = self.host
-        old = {i.id for i in host.briefing.items()} if host.briefing else set()
-        while host.provisional:
-            await asyncio.sleep(0.1)
-        if host.briefing is None or host.briefing.session_id == before:
+    def confirmed(self, briefing: Briefing) -> None:
+        """daimon confirmed `briefing`: say what a new session seen meanwhile changed."""
+        if self._new_session is None:
             return
-        now = {i.id for i in host.briefing.items()}
-        sid = inert(host.briefing.session_id or "", limit=12)
+        (before, old), self._new_session = self._new_session, None
+        if briefing.session_id == before:
+            return
+        now = {i.id for i in briefing.items()}
+        sid = inert(briefing.session_id or "", limit=12)
         self.notify(f"new session {sid}: {len(now - old)} added, {len(old - now)} gone")
