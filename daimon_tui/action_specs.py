@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from daimon_tui.domain.verbs import VERBS
+from daimon_tui.domain.verb_registry import VERBS
 
 # The verbs the footer names; the rest are in `?` and the palette.
 SHOWN_VERBS = frozenset({"resolve", "retract"})

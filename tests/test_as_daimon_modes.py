@@ -234,7 +234,7 @@ def test_the_baton_is_daimons_and_read_from_its_rows_alone(demo_store: demo.Demo
                               writer=Writer.HUMAN)
     kept_fold.install()
     batons: list[list[int]] = []  # per call of daimon's `active_handoff`: the sizes of its events reads
-    read, daimons = kept_fold._original_read, brief_verb.daimon_active_handoff
+    read, daimons = kept_fold.KEPT.daimon.read, brief_verb.daimon_active_handoff
 
     def spied(path, **options):  # type: ignore[no-untyped-def]
         got = read(path, **options)
@@ -246,7 +246,7 @@ def test_the_baton_is_daimons_and_read_from_its_rows_alone(demo_store: demo.Demo
         batons.append([])
         return daimons(project_dir)
 
-    monkeypatch.setattr(kept_fold, "_original_read", spied)
+    monkeypatch.setattr(kept_fold.KEPT.daimon, "read", spied)
     monkeypatch.setattr(kept_fold, "KEEP_MIN_BYTES", 1 << 40)  # no kept fold: every events read is daimon's own
     monkeypatch.setattr(brief_verb, "daimon_active_handoff", baton)
     capsys.readouterr()

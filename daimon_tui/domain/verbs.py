@@ -1,4 +1,4 @@
-"""The curation verbs: one registry (keys, palette, help) and pure planning.
+"""The curation verbs' pure planning (their registry: `verb_registry`; undo: `undo_plan`).
 
 A plan says, before anything is written, exactly what will land in which of
 daimon's ledgers, on which channel, and what it will do beyond the obvious
@@ -11,15 +11,14 @@ turn them into a `Plan` with per-item refusals that mirror daimon's CLI gates.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Literal
 
 from pydantic import Field
 
-from daimon_tui.domain.action_log import ActionEntry, LoggedRecord
+from daimon_tui.domain.action_log import LoggedRecord
+from daimon_tui.domain.verb_registry import VerbName, verb
 from daimon_tui.models import Frozen
 
-VerbName = Literal["resolve", "retract", "restore", "reverify", "forget", "undo"]
 # What one write does to daimon. A verb plans one op per item.
 Op = Literal["resolve", "reopen", "reverify", "quarantine", "release", "forget", "unforget"]
 Lifecycle = Literal["active", "resolved", "superseded", "forgotten", "quarantined", "closed", "absent"]
@@ -29,46 +28,6 @@ EVENTS = "events.jsonl"
 TRUST = "trust.jsonl"
 # Sources daimon itself counts as a person's verdict (store.HUMAN_EVENT_SOURCES).
 HUMAN_SOURCES = frozenset({"cli", "cli-tty", "ui"})
-
-
-@dataclass(frozen=True)
-class VerbSpec:
-    """A static registry entry (never parsed from input): a plain dataclass,
-    so importing the verbs builds no validator at startup."""
-
-    name: VerbName
-    key: str
-    title: str
-    help: str
-    batch: bool = True
-    irreversible: bool = False
-
-
-VERBS: tuple[VerbSpec, ...] = (
-    VerbSpec(name="resolve", key="r", title="Resolve",
-             help="The world changed: close the item with a status and a note"),
-    VerbSpec(name="retract", key="x", title="Retract",
-             help="The claim was wrong: quarantine its value, with a reason and evidence"),
-    VerbSpec(name="restore", key="u", title="Restore",
-             help="Undo a person's verdict: reopen a resolution, release a quarantine, lift a forget"),
-    VerbSpec(name="reverify", key="v", title="Reverify",
-             help="Re-check the item; with evidence (or a live anchor) reopen it"),
-    VerbSpec(name="forget", key="F", title="Forget", batch=False, irreversible=True,
-             help="Remove the value everywhere daimon holds it (type the id to confirm)"),
-    VerbSpec(name="undo", key="z", title="Undo", batch=False,
-             help="Undo the last undoable action, named with its time and items, with a compensating record"),
-)
-
-
-def verb(name: str) -> VerbSpec:
-    for spec in VERBS:
-        if spec.name == name:
-            return spec
-    raise KeyError(name)
-
-
-def verb_for_key(key: str) -> VerbSpec | None:
-    return next((spec for spec in VERBS if spec.key == key), None)
 
 
 # ---- inputs the person types (typed modal results) -------------------------
@@ -268,19 +227,19 @@ class Plan(Frozen):
         return verb(self.verb).title
 
 
-def _refuse(facts: ItemFacts, code: str, reason: str) -> Refusal:
+def refuse(facts: ItemFacts, code: str, reason: str) -> Refusal:
     return Refusal(item_id=facts.item_id, code=code, reason=reason)
 
 
-def _common_refusal(facts: ItemFacts, guard: StoreGuard, ledger: str) -> Refusal | None:
+def common_refusal(facts: ItemFacts, guard: StoreGuard, ledger: str) -> Refusal | None:
     blocked = guard.refusal(ledger)
     if blocked:
-        return _refuse(facts, "disabled" if guard.disabled else "ledger-unwritable", blocked)
+        return refuse(facts, "disabled" if guard.disabled else "ledger-unwritable", blocked)
     if facts.lifecycle == "closed":
-        return _refuse(facts, "closed", "the trust ledger cannot be read, so no item can be judged; "
+        return refuse(facts, "closed", "the trust ledger cannot be read, so no item can be judged; "
                                         "run: daimon trust repair")
     if facts.teammate_quarantine:
-        return _refuse(facts, "teammate-quarantine", "a teammate quarantined this value; they release it")
+        return refuse(facts, "teammate-quarantine", "a teammate quarantined this value; they release it")
     return None
 
 
@@ -304,13 +263,13 @@ def plan_resolve(project: str, items: list[ItemFacts], guard: StoreGuard, data: 
     chosen = data.status.strip() or "resolved"
     for facts in items:
         status = (data.per_item.get(facts.item_id) or chosen).strip() or "resolved"
-        refused = _common_refusal(facts, guard, EVENTS)
+        refused = common_refusal(facts, guard, EVENTS)
         if refused is None and status.casefold().startswith("forgotten:"):
-            refused = _refuse(facts, "tombstone-status", "a forgotten: status is a tombstone; use forget")
+            refused = refuse(facts, "tombstone-status", "a forgotten: status is a tombstone; use forget")
         if refused is None and not facts.in_live:
-            refused = _refuse(facts, "no-match", "no item with this id in the live checkpoint")
+            refused = refuse(facts, "no-match", "no item with this id in the live checkpoint")
         if refused is None and facts.lifecycle == "forgotten":
-            refused = _refuse(facts, "forgotten", "the item is forgotten")
+            refused = refuse(facts, "forgotten", "the item is forgotten")
         if refused:
             refusals.append(refused)
             continue
@@ -335,19 +294,19 @@ def plan_resolve(project: str, items: list[ItemFacts], guard: StoreGuard, data: 
 def plan_retract(project: str, items: list[ItemFacts], guard: StoreGuard, data: RetractInput) -> Plan:
     writes, refusals = [], []
     for facts in items:
-        refused = _common_refusal(facts, guard, TRUST)
+        refused = common_refusal(facts, guard, TRUST)
         if refused is None and "retract" in guard.verbs_off:
-            refused = _refuse(facts, "safe-mode", guard.verbs_off["retract"])
+            refused = refuse(facts, "safe-mode", guard.verbs_off["retract"])
         if refused is None and facts.lifecycle == "quarantined":
-            refused = _refuse(facts, "already-retracted", f"already quarantined ({facts.quarantine_id})")
+            refused = refuse(facts, "already-retracted", f"already quarantined ({facts.quarantine_id})")
         if refused is None and (facts.text is None or facts.lifecycle in ("forgotten", "absent")):
-            refused = _refuse(facts, "no-match", "no readable item with this id")
+            refused = refuse(facts, "no-match", "no readable item with this id")
         if refused is None and facts.value_refused:
-            refused = _refuse(facts, "text-too-short", f"daimon refuses it: {facts.value_refused}")
+            refused = refuse(facts, "text-too-short", f"daimon refuses it: {facts.value_refused}")
         if refused is None and not data.reason.strip():
-            refused = _refuse(facts, "reason-required", "a retraction needs a reason")
+            refused = refuse(facts, "reason-required", "a retraction needs a reason")
         if refused is None and not data.evidence:
-            refused = _refuse(facts, "evidence-required", "a retraction needs at least one evidence source")
+            refused = refuse(facts, "evidence-required", "a retraction needs at least one evidence source")
         if refused:
             refusals.append(refused)
             continue
@@ -372,33 +331,33 @@ def plan_retract(project: str, items: list[ItemFacts], guard: StoreGuard, data: 
 def restore_write(facts: ItemFacts, guard: StoreGuard, note: str = "") -> PlannedWrite | Refusal:
     """What `restore` would write for one item, or why it must not."""
     if facts.lifecycle == "quarantined":
-        refused = _common_refusal(facts, guard, TRUST)
+        refused = common_refusal(facts, guard, TRUST)
         if refused:
             return refused
         if not facts.quarantine_id:
-            return _refuse(facts, "teammate-quarantine", "a teammate quarantined this value; they release it")
+            return refuse(facts, "teammate-quarantine", "a teammate quarantined this value; they release it")
         return PlannedWrite(item_id=facts.item_id, op="release", ledger=TRUST,
                             quarantine_id=facts.quarantine_id,
                             record=f"trust.jsonl released {facts.quarantine_id}, channel ui")
-    refused = _common_refusal(facts, guard, EVENTS)
+    refused = common_refusal(facts, guard, EVENTS)
     if refused:
         return refused
     if facts.lifecycle == "forgotten":
         if not facts.forgotten_key:
-            return _refuse(facts, "already-lifted", "nothing in this project withholds that value")
+            return refuse(facts, "already-lifted", "nothing in this project withholds that value")
         return PlannedWrite(item_id=facts.item_id, op="unforget", ledger=EVENTS, note=note,
                             record="events.jsonl lift rows (reopened:unforget) on every ref of the key, "
                                    "source ui")
     if facts.lifecycle not in ("resolved", "superseded"):
-        return _refuse(facts, "nothing-to-restore", f"the item is {facts.lifecycle}; nothing to restore")
+        return refuse(facts, "nothing-to-restore", f"the item is {facts.lifecycle}; nothing to restore")
     latest = facts.latest
     if latest is None or latest.source not in HUMAN_SOURCES:
         source = latest.source if latest else "unknown"
-        return _refuse(facts, "machine-verdict",
+        return refuse(facts, "machine-verdict",
                        f"the closing record was written by {source!r}, not a person; "
                        "restore undoes only a human verdict (use reverify with evidence)")
     if facts.lifecycle == "superseded" and facts.substitute_live:
-        return _refuse(facts, "live-substitute",
+        return refuse(facts, "live-substitute",
                        f"superseded by {facts.substitute_id}, which is live; restoring would put two "
                        "contradictory items back in circulation")
     return PlannedWrite(item_id=facts.item_id, op="reopen", ledger=EVENTS, status="reopened", note=note,
@@ -448,9 +407,9 @@ def plan_reverify(project: str, items: list[ItemFacts], guard: StoreGuard, data:
     writes, refusals = [], []
     evidence = data.evidence.strip()
     for facts in items:
-        refused = _common_refusal(facts, guard, EVENTS)
+        refused = common_refusal(facts, guard, EVENTS)
         if refused is None and not facts.in_live:
-            refused = _refuse(facts, "no-match", f"no item found with id {facts.item_id!r}")
+            refused = refuse(facts, "no-match", f"no item found with id {facts.item_id!r}")
         note = None
         if refused is None:
             if facts.lifecycle == "quarantined":
@@ -462,7 +421,7 @@ def plan_reverify(project: str, items: list[ItemFacts], guard: StoreGuard, data:
             elif facts.serializer_candidate:
                 note = "candidate rejected"
             if note is None:
-                refused = _refuse(facts, "evidence-required",
+                refused = refuse(facts, "evidence-required",
                                   "re-stamping without evidence would mark an unchecked claim verified; "
                                   "supply evidence, or fix the anchored code and retry")
         if refused:
@@ -482,12 +441,12 @@ def plan_reverify(project: str, items: list[ItemFacts], guard: StoreGuard, data:
 def plan_forget(project: str, facts: ItemFacts, guard: StoreGuard, data: ForgetInput | None = None) -> Plan:
     """Forget one item. Without `data` (or with a wrong typed id) the plan is a
     preview whose write is still held back by `confirm_id`."""
-    refused = _common_refusal(facts, guard, EVENTS)
+    refused = common_refusal(facts, guard, EVENTS)
     if refused is None and (facts.lifecycle in ("forgotten", "absent")
                             or (facts.text is None and facts.lifecycle != "quarantined")):
-        refused = _refuse(facts, "no-match", "no item with this id holds a value to forget")
+        refused = refuse(facts, "no-match", "no item with this id holds a value to forget")
     if refused is None and data is not None and data.typed_id.strip() != facts.item_id:
-        refused = _refuse(facts, "typed-id-mismatch", "the typed id does not match; nothing is removed")
+        refused = refuse(facts, "typed-id-mismatch", "the typed id does not match; nothing is removed")
     reach = facts.reach or ForgetReach()
     effects = ["irreversible: the value is removed from the live checkpoint, every retained session "
                "file, prev-N copies, team copies, caches and logs",
@@ -515,162 +474,6 @@ def plan_forget(project: str, facts: ItemFacts, guard: StoreGuard, data: ForgetI
     return Plan(verb="forget", project=project, writes=() if refused else (write,),
                 refusals=(refused,) if refused else (), effects=tuple(effects), warnings=tuple(warnings),
                 items=(facts,), irreversible=True, confirm_id=facts.item_id)
-
-
-# ---- undo ----------------------------------------------------------------------------
-
-UNDOABLE_VERBS = frozenset({"resolve", "retract", "restore"})
-UNDOABLE_OPS = frozenset({"resolve", "quarantine", "reopen", "release"})
-
-
-class DoneRecord(Frozen):
-    """One applied write of a logged action, as undo needs it (ids only)."""
-
-    item_id: str
-    op: Op
-    status: str | None = None
-    quarantine_id: str | None = None
-    undid: str | None = None
-    ts: str | None = None
-
-
-def action_time(entry: ActionEntry) -> str:
-    """When the action wrote: for one settled by a later start's recovery,
-    the time daimon recorded for its write (the outcome line's own time is
-    the recovery's), else the outcome line's time."""
-    if entry.reason.startswith("recovered"):
-        stamps = [r.ts for r in entry.records if r.outcome == "applied" and r.ts]
-        if stamps:
-            return max(stamps)
-    return entry.time
-
-
-def describe_action(entry: ActionEntry) -> str:
-    """`resolve of r-1, r-2 at <time> (act-…)`: how a preview names an action."""
-    items = ", ".join(entry.item_ids) if len(entry.item_ids) <= 4 else f"{len(entry.item_ids)} items"
-    return f"{entry.verb} of {items or 'no item'} at {action_time(entry)} ({entry.action_id})"
-
-
-def _not_ours(done: DoneRecord, facts: ItemFacts) -> Refusal | None:
-    """Undo compensates only the app's own write: when daimon's current record
-    for the item is a newer one (a verdict written since, by anyone), refuse
-    and name it rather than overwrite it."""
-    if done.op in ("resolve", "reopen"):
-        latest = facts.latest
-        want = done.status if done.op == "resolve" else "reopened"
-        ours = (latest is not None and latest.source == "ui"
-                and logged_status(done.op, latest.status) == want
-                and (done.ts is None or latest.ts == done.ts))
-        if ours or latest is None:
-            return None
-        return _refuse(facts, "newer-record",
-                       f"daimon's current record is {safe_status(latest.status)!r} from {latest.source!r} "
-                       f"at {latest.ts}, not this app's write; undo will not overwrite it")
-    if done.op == "quarantine" and facts.quarantine_id and done.quarantine_id \
-            and facts.quarantine_id != done.quarantine_id:
-        return _refuse(facts, "newer-record",
-                       f"the value is withheld by quarantine {facts.quarantine_id} now, not this app's "
-                       f"{done.quarantine_id}; undo will not release it")
-    return None
-
-
-def undo_write(done: DoneRecord, facts: ItemFacts, guard: StoreGuard,
-               action_id: str) -> PlannedWrite | Refusal:
-    """The compensating record for one applied write: resolve→reopen,
-    quarantine→release, reopen→resolve (with the status it undid),
-    release→quarantine again. Forget and unforget are never undone."""
-    note = f"undo of daimon-tui action {action_id}"
-    if done.op not in UNDOABLE_OPS:
-        return _refuse(facts, "not-undoable", f"a {done.op} cannot be undone")
-    refused = _common_refusal(facts, guard, TRUST if done.op in ("quarantine", "release") else EVENTS)
-    if refused is None:
-        refused = _not_ours(done, facts)
-    if refused:
-        return refused
-    if done.op == "resolve":
-        if facts.lifecycle not in ("resolved", "superseded"):
-            return _refuse(facts, "state-moved", f"the item is {facts.lifecycle} now; nothing to undo")
-        return PlannedWrite(item_id=facts.item_id, op="reopen", ledger=EVENTS, status="reopened", note=note,
-                            undoes=done.status, record=f"events.jsonl reopened {facts.item_id}, source ui")
-    if done.op == "quarantine":
-        qid = done.quarantine_id or facts.quarantine_id
-        if facts.lifecycle != "quarantined" or not qid:
-            return _refuse(facts, "state-moved", f"the item is {facts.lifecycle} now; nothing to undo")
-        return PlannedWrite(item_id=facts.item_id, op="release", ledger=TRUST, quarantine_id=qid,
-                            record=f"trust.jsonl released {qid}, channel ui")
-    if done.op == "reopen":
-        if facts.lifecycle != "active":
-            return _refuse(facts, "state-moved", f"the item is {facts.lifecycle} now; nothing to undo")
-        status = done.undid or "resolved"
-        return PlannedWrite(item_id=facts.item_id, op="resolve", ledger=EVENTS, status=status, note=note,
-                            record=f"events.jsonl resolution {facts.item_id} status {status!r}, source ui")
-    if facts.lifecycle == "quarantined" or facts.text is None:
-        return _refuse(facts, "state-moved", f"the item is {facts.lifecycle} now; nothing to undo")
-    return PlannedWrite(item_id=facts.item_id, op="quarantine", ledger=TRUST, kind=facts.kind,
-                        reason=note, evidence=(f"artifact:daimon-tui-action-{action_id}",),
-                        record=f"trust.jsonl quarantined ({facts.kind}) again, channel ui")
-
-
-# What daimon will not reverse, and how the item's mark and badges change, per compensating op.
-_UNDO_EFFECTS: dict[str, tuple[str, ...]] = {
-    "reopen": ("{id}: mark and badges: shows in the briefing again, marked freshly verified (the reopen is "
-               "its newest verification), not ? unverified as before the resolve",
-               "{id}: corroboration reset by the resolution does NOT come back (a ×N badge stays gone)"),
-    "release": ("{id}: every item with this value shows again; mark and badges: as before the retraction",
-                "{id}: the quarantine record stays in trust.jsonl, marked released"),
-    "resolve": ("{id}: withheld again (resolved); the resolution time becomes its last-verified time; "
-                "mark and badges: the row leaves the briefing again",
-                "{id}: corroboration is reset by the resolution and will not come back on a later reopen"),
-    "quarantine": ("{id}: every item with this value is hidden again: daimon re-activates the same "
-                   "quarantine id (keyed by value) with this undo as its reason",
-                   "{id}: the original reason and evidence are not restored; corroboration is kept; "
-                   "mark and badges: the rows leave the briefing again"),
-}
-
-
-def plan_undo(project: str, entry: ActionEntry, done: list[DoneRecord], facts: dict[str, ItemFacts],
-              guard: StoreGuard, skipped: tuple[ActionEntry, ...] = ()) -> Plan:
-    """Compensate `entry`. `skipped` are newer applied actions that cannot be
-    undone and stand in between: the preview names them, so a quick `y`
-    never undoes an older action without saying so."""
-    writes, refusals = [], []
-    for record in done:
-        got = undo_write(record, facts.get(record.item_id) or ItemFacts(item_id=record.item_id), guard,
-                         entry.action_id)
-        (writes if isinstance(got, PlannedWrite) else refusals).append(got)
-    warnings = [f"undoes: {describe_action(entry)}"]
-    if skipped:
-        warnings.append("NEWER actions that cannot be undone stand in between; this undoes the OLDER one "
-                        "named above: " + "; ".join(describe_action(e) for e in skipped))
-    effects = ["a compensating record is appended; the original record stays in daimon's ledger",
-               "it lands at a later second than the record it undoes (daimon folds by the second)"]
-    for w in writes:
-        effects.extend(line.format(id=w.item_id) for line in _UNDO_EFFECTS[w.op])
-    return Plan(verb="undo", project=project, writes=tuple(writes), refusals=tuple(refusals),
-                effects=tuple(effects), warnings=tuple(warnings), items=tuple(facts.values()),
-                undoes=entry.action_id, steps_over=tuple(e.action_id for e in skipped))
-
-
-def undo_target_refusal(project: str, entry: ActionEntry, undone_by: str | None) -> Plan | None:
-    """Why a chosen action (a Log row) cannot be undone, or None when it can be planned."""
-    reason = code = None
-    if undone_by:
-        code, reason = "already-undone", f"{describe_action(entry)} was already undone by {undone_by}"
-    elif entry.verb not in UNDOABLE_VERBS or entry.outcome != "applied" or not any(
-            r.outcome == "applied" and r.op in UNDOABLE_OPS for r in entry.records):
-        code, reason = "not-undoable", f"{describe_action(entry)} wrote nothing that undo can compensate"
-    if code is None:
-        return None
-    return Plan(verb="undo", project=project, undoes=entry.action_id,
-                refusals=(Refusal(item_id="", code=code, reason=reason or ""),))
-
-
-def nothing_to_undo(project: str, skipped: tuple[ActionEntry, ...] = ()) -> Plan:
-    reason = "no applied resolve, retract or restore to undo in this project"
-    if skipped:
-        reason += "; the last action cannot be undone: " + describe_action(skipped[0])
-    return Plan(verb="undo", project=project,
-                refusals=(Refusal(item_id="", code="nothing-to-undo", reason=reason),))
 
 
 # ---- what a write did -------------------------------------------------------------

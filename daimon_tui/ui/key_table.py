@@ -24,6 +24,16 @@ def key_label(keys: str) -> str:
 LEAD_IDS = frozenset({"help", "back"})
 
 
+def class_bindings(cls: type) -> BindingsMap:
+    """A screen's or the app's bindings as Textual merges them from each
+    class's own `BINDINGS`, base classes first (a later class's key wins).
+    This app never binds a key at run time, so these are a live node's too."""
+    keys: dict[str, list[Binding]] = {}
+    for base in reversed(cls.__mro__):
+        keys.update(BindingsMap(base.__dict__.get("BINDINGS", [])).key_to_bindings)
+    return BindingsMap.from_keys(keys)
+
+
 def with_keymap(bindings: BindingsMap, keymap: Mapping[str, str]) -> BindingsMap:
     """The bindings as the person remapped them (settings `[keys]`, by action id)."""
     mapped = bindings.copy()

@@ -19,7 +19,7 @@ import asyncio
 
 from textual.app import App
 
-from daimon_tui.domain import verbs
+from daimon_tui.domain import undo_plan, verbs
 from daimon_tui.domain.action_log import ActionEntry, ActionLog, ActionLogError, LoggedRecord, note_digest
 from daimon_tui.domain.inert import inert
 from daimon_tui.models import ProjectRef
@@ -105,9 +105,9 @@ async def _undo_plan(log: ActionLog, project: ProjectRef,
     read here; daimon's state by the judging child (no fold in the app)."""
     if undo_of is not None:
         undone_by = await asyncio.to_thread(log.undone_by, undo_of.action_id)
-        refused = verbs.undo_target_refusal(project.slug, undo_of, undone_by)
+        refused = undo_plan.undo_target_refusal(project.slug, undo_of, undone_by)
         return refused or await plan_request.ask_undo(project, undo_of), undo_of
-    choice = await asyncio.to_thread(log.undo_choice, project.slug, verbs.UNDOABLE_VERBS, verbs.UNDOABLE_OPS)
+    choice = await asyncio.to_thread(log.undo_choice, project.slug, undo_plan.UNDOABLE_VERBS, undo_plan.UNDOABLE_OPS)
     return await plan_request.ask_undo(project, choice.entry, choice.skipped), choice.entry
 
 

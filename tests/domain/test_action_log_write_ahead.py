@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from daimon_tui.domain import verbs
+from daimon_tui.domain import undo_plan
 from daimon_tui.domain.action_log import ActionLog, ActionLogError, LoggedRecord, default_path
 
 
@@ -34,11 +34,11 @@ def test_an_intent_without_an_outcome_is_pending_until_settled(tmp_path: Path) -
     assert [e.action_id for e in log.pending("slug")] == [intent.action_id]
     assert log.pending("other") == []
     # an intent is never undoable: nothing is known to have landed
-    assert log.undo_choice("slug", verbs.UNDOABLE_VERBS, verbs.UNDOABLE_OPS).entry is None
+    assert log.undo_choice("slug", undo_plan.UNDOABLE_VERBS, undo_plan.UNDOABLE_OPS).entry is None
     done = log.settle(intent, "applied", records=_planned("o-1"))
     assert done.action_id == intent.action_id
     assert log.pending() == []
-    assert log.undo_choice("slug", verbs.UNDOABLE_VERBS, verbs.UNDOABLE_OPS).entry.action_id == intent.action_id
+    assert log.undo_choice("slug", undo_plan.UNDOABLE_VERBS, undo_plan.UNDOABLE_OPS).entry.action_id == intent.action_id
     assert log.verify_chain().ok
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from daimon_tui.domain import verbs
+from daimon_tui.domain import undo_plan, verb_registry, verbs
 from daimon_tui.domain.action_log import ActionEntry
 from daimon_tui.domain.verbs import ForgetInput, ForgetReach, ItemFacts, LatestEvent, StoreGuard
 
@@ -23,10 +23,10 @@ def resolved(source: str = "ui", status: str = "resolved", **kw) -> ItemFacts:
 
 
 def test_registry_keys_match_the_design() -> None:
-    assert {s.name: s.key for s in verbs.VERBS} == {
+    assert {s.name: s.key for s in verb_registry.VERBS} == {
         "resolve": "r", "retract": "x", "restore": "u", "reverify": "v", "forget": "F", "undo": "z"}
-    assert verbs.verb_for_key("F").irreversible
-    assert verbs.verb_for_key("q") is None
+    assert verb_registry.verb_for_key("F").irreversible
+    assert verb_registry.verb_for_key("q") is None
 
 
 def test_resolve_is_one_record_per_item_and_names_the_corroboration_reset() -> None:
@@ -131,36 +131,36 @@ def test_forget_lists_its_reach_and_needs_the_typed_id() -> None:
 
 
 def test_undo_maps_each_write_to_its_compensation() -> None:
-    done = [verbs.DoneRecord(item_id="o-aaaaaa", op="resolve", status="done"),
-            verbs.DoneRecord(item_id="o-bbbbbb", op="quarantine", quarantine_id="tr-000000000001"),
-            verbs.DoneRecord(item_id="o-cccccc", op="reopen", undid="merged"),
-            verbs.DoneRecord(item_id="o-dddddd", op="release", quarantine_id="tr-000000000002"),
-            verbs.DoneRecord(item_id="o-eeeeee", op="forget")]
+    done = [undo_plan.DoneRecord(item_id="o-aaaaaa", op="resolve", status="done"),
+            undo_plan.DoneRecord(item_id="o-bbbbbb", op="quarantine", quarantine_id="tr-000000000001"),
+            undo_plan.DoneRecord(item_id="o-cccccc", op="reopen", undid="merged"),
+            undo_plan.DoneRecord(item_id="o-dddddd", op="release", quarantine_id="tr-000000000002"),
+            undo_plan.DoneRecord(item_id="o-eeeeee", op="forget")]
     facts = {"o-aaaaaa": resolved(item_id="o-aaaaaa", status="done"),
              "o-bbbbbb": live("o-bbbbbb", lifecycle="quarantined", quarantine_id="tr-000000000001"),
              "o-cccccc": live("o-cccccc"), "o-dddddd": live("o-dddddd"),
              "o-eeeeee": live("o-eeeeee", lifecycle="forgotten")}
-    plan = verbs.plan_undo("p", ENTRY, done, facts, OK)
+    plan = undo_plan.plan_undo("p", ENTRY, done, facts, OK)
     assert [(w.item_id, w.op, w.status) for w in plan.writes] == [
         ("o-aaaaaa", "reopen", "reopened"), ("o-bbbbbb", "release", None),
         ("o-cccccc", "resolve", "merged"), ("o-dddddd", "quarantine", None)]
     assert plan.refusals[0].code == "not-undoable" and plan.undoes == "act-1"
-    moved = verbs.plan_undo("p", ENTRY, done[:1], {"o-aaaaaa": live("o-aaaaaa")}, OK)
+    moved = undo_plan.plan_undo("p", ENTRY, done[:1], {"o-aaaaaa": live("o-aaaaaa")}, OK)
     assert moved.refusals[0].code == "state-moved"
 
 
 def test_undo_refuses_when_daimons_current_record_is_not_the_apps_write() -> None:
     """#16 point 4: a verdict written since (here daimon's CLI) is named, never overwritten."""
-    done = [verbs.DoneRecord(item_id="o-aaaaaa", op="resolve", status="done", ts="2026-12-02T10:00:00Z")]
-    ours = verbs.plan_undo("p", ENTRY, done, {"o-aaaaaa": resolved(status="done")}, OK)
+    done = [undo_plan.DoneRecord(item_id="o-aaaaaa", op="resolve", status="done", ts="2026-12-02T10:00:00Z")]
+    ours = undo_plan.plan_undo("p", ENTRY, done, {"o-aaaaaa": resolved(status="done")}, OK)
     assert [w.op for w in ours.writes] == ["reopen"]
     newer = live(lifecycle="resolved", latest=LatestEvent(status="merged", source="cli", ts="2026-12-02T10:05:00Z"))
-    plan = verbs.plan_undo("p", ENTRY, done, {"o-aaaaaa": newer}, OK)
+    plan = undo_plan.plan_undo("p", ENTRY, done, {"o-aaaaaa": newer}, OK)
     assert not plan.writes and plan.refusals[0].code == "newer-record"
     assert "'merged' from 'cli' at 2026-12-02T10:05:00Z" in plan.refusals[0].reason
     requarantined = live(lifecycle="quarantined", quarantine_id="tr-000000000009")
-    done_q = [verbs.DoneRecord(item_id="o-aaaaaa", op="quarantine", quarantine_id="tr-000000000001")]
-    assert verbs.plan_undo("p", ENTRY, done_q, {"o-aaaaaa": requarantined}, OK).refusals[0].code == "newer-record"
+    done_q = [undo_plan.DoneRecord(item_id="o-aaaaaa", op="quarantine", quarantine_id="tr-000000000001")]
+    assert undo_plan.plan_undo("p", ENTRY, done_q, {"o-aaaaaa": requarantined}, OK).refusals[0].code == "newer-record"
 
 
 def test_undo_refuses_a_newer_ui_resolution_with_the_same_status() -> None:
@@ -178,10 +178,10 @@ def test_undo_refuses_a_newer_ui_resolution_with_the_same_status() -> None:
 
 
 def test_undo_preview_names_the_action_and_what_it_steps_over() -> None:
-    done = [verbs.DoneRecord(item_id="o-aaaaaa", op="resolve", status="done")]
+    done = [undo_plan.DoneRecord(item_id="o-aaaaaa", op="resolve", status="done")]
     newer = ActionEntry(action_id="act-2", time="2026-12-02T10:09:00Z", user="u", project="p", verb="forget",
                         item_ids=("o-bbbbbb",), outcome="applied")
-    plan = verbs.plan_undo("p", ENTRY, done, {"o-aaaaaa": resolved(status="done")}, OK, (newer,))
+    plan = undo_plan.plan_undo("p", ENTRY, done, {"o-aaaaaa": resolved(status="done")}, OK, (newer,))
     assert plan.warnings[0] == "undoes: resolve of o-aaaaaa at 2026-12-02T10:00:01Z (act-1)"
     assert "forget of o-bbbbbb at 2026-12-02T10:09:00Z (act-2)" in plan.warnings[1]
     assert any("corroboration reset by the resolution does NOT come back" in e for e in plan.effects)
@@ -223,7 +223,7 @@ def test_safe_status_keeps_free_text_out() -> None:
 
 def test_every_preview_says_how_mark_and_badges_change_and_what_is_not_reversed() -> None:
     """Issue 15 point 3."""
-    done = [verbs.DoneRecord(item_id="o-aaaaaa", op="resolve", status="done")]
+    done = [undo_plan.DoneRecord(item_id="o-aaaaaa", op="resolve", status="done")]
     plans = [
         verbs.plan_resolve("p", [live(corroboration=3)], OK, verbs.ResolveInput()),
         verbs.plan_retract("p", [live()], OK, verbs.RetractInput(reason="wrong", evidence=("issue:1",))),
@@ -231,7 +231,7 @@ def test_every_preview_says_how_mark_and_badges_change_and_what_is_not_reversed(
         verbs.plan_restore("p", [live(lifecycle="quarantined", quarantine_id="tr-000000000001")], OK),
         verbs.plan_reverify("p", [live()], OK, verbs.ReverifyInput(evidence="checked")),
         verbs.plan_forget("p", live(), OK),
-        verbs.plan_undo("p", ENTRY, done, {"o-aaaaaa": resolved(status="done")}, OK),
+        undo_plan.plan_undo("p", ENTRY, done, {"o-aaaaaa": resolved(status="done")}, OK),
     ]
     for plan in plans:
         assert plan.allowed, plan.verb

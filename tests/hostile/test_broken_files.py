@@ -12,7 +12,7 @@ import pytest
 
 from daimon_tui.headless.brief import briefing_json
 from daimon_tui.store.demo import builder as demo
-from daimon_tui.store.read import reader
+from daimon_tui.store.read import inspector, reader
 from daimon_tui.ui.app import DaimonTUI
 from daimon_tui.ui.screens.briefing import BriefingScreen
 from tests.ui.settle import settle
@@ -97,7 +97,7 @@ def test_broken_file_is_a_named_diagnostic_and_nothing_is_rewritten(demo_store: 
     assert bool(briefing.items()) == usable
     briefing_json(briefing)  # the headless document builds
     for item in briefing.items()[:3]:
-        reader.inspect(project, item.id or "", now=NOW)
+        inspector.inspect(project, item.id or "", now=NOW)
     projects, _notes = reader.list_projects()
     assert project.slug in {p.slug for p in projects} or any(project.slug in n.message for n in _notes)
 
@@ -119,7 +119,7 @@ def test_a_broken_project_does_not_hide_the_others(demo_store: demo.DemoStore) -
 def test_inspect_never_raises_on_odd_ids(demo_store: demo.DemoStore) -> None:
     project = reader.resolve_project(str(demo_store.project))
     for odd in (None, "", "../../etc/passwd", "\x1b[2J", "x" * 10_000):
-        assert reader.inspect(project, odd, now=NOW).found is False  # type: ignore[arg-type]
+        assert inspector.inspect(project, odd, now=NOW).found is False  # type: ignore[arg-type]
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root reads files whatever their mode")

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from daimon_tui.domain import verbs
+from daimon_tui.domain import undo_plan
 from daimon_tui.domain.action_log import ActionLog
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.ui.app import DaimonTUI
@@ -121,7 +121,7 @@ async def test_a_kill_between_intent_and_outcome_is_settled_and_told_on_restart(
     assert len(told) == 1 and intent.action_id in told[0] and item in told[0]
     assert log.pending() == []
     [settled] = [e for e in log.entries() if e.action_id == intent.action_id]
-    undoable = log.undo_choice(ref(demo_store).slug, verbs.UNDOABLE_VERBS, verbs.UNDOABLE_OPS).entry
+    undoable = log.undo_choice(ref(demo_store).slug, undo_plan.UNDOABLE_VERBS, undo_plan.UNDOABLE_OPS).entry
     if stage == "after-write":
         assert "landed in daimon's ledger" in told[0]
         assert settled.outcome == "applied" and settled.records[0].ts == ui_rows[0]["ts"]

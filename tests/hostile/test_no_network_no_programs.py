@@ -20,7 +20,7 @@ from daimon_tui.headless.brief import run_brief
 from daimon_tui.models import Briefing, ProjectRef
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.store.judging import judge_child
-from daimon_tui.store.read import history, reader
+from daimon_tui.store.read import history, inspector, reader
 
 from .conftest import NOW, seed_hostile
 
@@ -115,7 +115,7 @@ def _read_everything(store: demo.DemoStore) -> None:
     briefing = reader.load_briefing(project, now=NOW)
     assert briefing.items()
     for item in briefing.items():
-        reader.inspect(project, item.id or "", now=NOW)
+        inspector.inspect(project, item.id or "", now=NOW)
     reader.list_projects()
     run_brief(briefing, as_json=True, out=io.StringIO())
     run_brief(briefing, as_json=False, out=io.StringIO())

@@ -9,7 +9,7 @@ import pytest
 
 from daimon_tui.store import paths
 from daimon_tui.store.demo import builder as demo
-from daimon_tui.store.read import reader
+from daimon_tui.store.read import inspector, reader
 
 from .conftest import NOW, tree_hashes
 
@@ -86,7 +86,7 @@ def test_a_symlink_out_of_the_store_is_refused(demo_store: demo.DemoStore, tmp_p
         patch.setattr(os, "open", spy)
         project = reader.resolve_project(str(demo_store.project))
         briefing = reader.load_briefing(project, now=NOW)
-        reader.inspect(project, "o-anything", now=NOW)
+        inspector.inspect(project, "o-anything", now=NOW)
         _projects, notes = reader.list_projects()
     assert briefing.state == "unavailable"
     assert any(name in n.message and "outside the store" in n.message for n in briefing.notes)

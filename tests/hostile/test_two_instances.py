@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from daimon_tui.domain import verbs
+from daimon_tui.domain import undo_plan
 from daimon_tui.domain.action_log import ActionLog
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.ui.app import DaimonTUI
@@ -98,6 +98,6 @@ async def test_a_restart_never_credits_another_instances_row(demo_store: demo.De
     assert len(told) == 1 and a_intent.action_id in told[0] and "did not land" in told[0]
     [a_settled] = [e for e in log.entries() if e.action_id == a_intent.action_id]
     assert a_settled.outcome == "not-applied"
-    undoable = log.undo_choice(ref(demo_store).slug, verbs.UNDOABLE_VERBS, verbs.UNDOABLE_OPS).entry
+    undoable = log.undo_choice(ref(demo_store).slug, undo_plan.UNDOABLE_VERBS, undo_plan.UNDOABLE_OPS).entry
     assert undoable is not None and undoable.action_id == b_action.action_id
     assert log.verify_chain().ok

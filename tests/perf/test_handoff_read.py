@@ -62,13 +62,13 @@ def test_a_hostile_line_spelling_handoff_is_judged_as_daimon_judges_it(target: s
 def test_the_confirmed_baton_reads_only_its_rows(target: str, monkeypatch: pytest.MonkeyPatch) -> None:
     kept_fold.install()
     whole: list[str] = []
-    read = kept_fold._original_read
+    read = kept_fold.KEPT.daimon.read
 
     def spied(path, **options):
         whole.append(Path(path).name)
         return read(path, **options)
 
-    monkeypatch.setattr(kept_fold, "_original_read", spied)
+    monkeypatch.setattr(kept_fold.KEPT.daimon, "read", spied)
     daimon_brief._handoffs.clear()
     assert daimon_brief.handoff(target) is not None
     assert "events.jsonl" not in whole

@@ -20,7 +20,15 @@ from daimon_briefing import jsonl, store, view
 from daimon_briefing.surfaces import Writer
 
 from daimon_tui.store.demo import builder as demo
-from daimon_tui.store.judging import kept_fold, kept_fold_check, kept_fold_file, snapshot_share
+from daimon_tui.store.judging import (
+    kept_fold,
+    kept_fold_check,
+    kept_fold_file,
+    kept_fold_ledger,
+    kept_fold_persist,
+    kept_fold_rows,
+    snapshot_share,
+)
 from daimon_tui.store.read import reader
 
 FIELDS = ("forgotten", "quarantined", "resolutions", "corroborations", "health", "details", "closed",
@@ -92,10 +100,10 @@ def _assert_same(target: str, ids: list[str] = ()) -> view.Snapshot:
     kept, full = _both(target)
     for name in FIELDS:
         assert getattr(kept, name) == getattr(full, name), name
-    assert view.ledger_states(target) == kept_fold._original_ledger_states(target)
+    assert view.ledger_states(target) == kept_fold.KEPT.daimon.ledger_states(target)
     ledger = view._bucket(target) / "events.jsonl"
     for writer in (Writer.HUMAN, Writer.EMITTER):
-        assert jsonl.posture(ledger, "events.jsonl", writer) == kept_fold._original_posture(
+        assert jsonl.posture(ledger, "events.jsonl", writer) == kept_fold.KEPT.daimon.posture(
             ledger, "events.jsonl", writer)
     # the receipt audit's tombstones: the rows that may be one, daimon's events of them
     with kept_fold.tombstone_rows():
@@ -103,8 +111,9 @@ def _assert_same(target: str, ids: list[str] = ()) -> view.Snapshot:
     assert tombstones == [e for e in view.events(target, snap=full) if e.tombstone]
     # an item's lifecycle: one ref's rows, in daimon's order
     for ref in (*ids, *(store.corroboration_ref(i) for i in ids), "no-such-ref"):
-        assert store.item_events(ref, target) == kept_fold._original_store_item_events(ref, target), ref
-        assert view.item_events(target, ref, snap=full) == kept_fold._original_view_item_events(target, ref, snap=full)
+        assert store.item_events(ref, target) == kept_fold.KEPT.daimon.store_item_events(ref, target), ref
+        assert view.item_events(target, ref, snap=full) == kept_fold.KEPT.daimon.view_item_events(
+            target, ref, snap=full)
     return kept
 
 
@@ -154,12 +163,12 @@ def test_after_an_append_only_the_appended_rows_are_folded(project, monkeypatch:
     rows_before = len(jsonl.read(ledger).rows)
     assert store.append_event(ids[2], "resolved", source="ui", project_dir=target, writer=Writer.HUMAN)
     folded: list[int] = []
-    fold = kept_fold._original_fold
-    monkeypatch.setattr(kept_fold, "_original_fold",
+    fold = kept_fold.KEPT.daimon.fold
+    monkeypatch.setattr(kept_fold.KEPT.daimon, "fold",
                         lambda rows, keys: folded.append(len(rows)) or fold(rows, keys=keys))
     extended: list[Path] = []
-    extend = kept_fold._extend
-    monkeypatch.setattr(kept_fold, "_extend", lambda path, *rest: extended.append(path) or extend(path, *rest))
+    extend = kept_fold.KEPT.extend
+    monkeypatch.setattr(kept_fold.KEPT, "extend", lambda path, *rest: extended.append(path) or extend(path, *rest))
     store._all_forgotten_cache.clear()
     with kept_fold.active():
         snap = snapshot_share._original(target)
@@ -174,14 +183,14 @@ def test_after_an_append_only_the_appended_rows_are_folded(project, monkeypatch:
 
     # an item's lifecycle after the append: its own lines, never the whole ledger
     whole: list[str] = []
-    read = kept_fold._original_read
+    read = kept_fold.KEPT.daimon.read
 
     def spied(path: Path, **options: object) -> jsonl.Read:
         if not options:  # a whole-file read (the appended bytes are read with `tail_bytes`)
             whole.append(Path(path).name)
         return read(path, **options)
 
-    monkeypatch.setattr(kept_fold, "_original_read", spied)
+    monkeypatch.setattr(kept_fold.KEPT.daimon, "read", spied)
     assert [e["status"] for e in store.item_events(ids[2], target)][-1] == "resolved"
     with kept_fold.tombstone_rows():
         assert any(e.tombstone for e in view.events(target, snap=snap))
@@ -192,7 +201,7 @@ def test_the_kept_file_holds_numbers_only_and_a_hostile_one_is_not_trusted(
     project, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     target, ledger, ids = project
-    monkeypatch.setattr(kept_fold, "PERSIST_EVERY_BYTES", 0)  # on disk after every fold
+    monkeypatch.setattr(kept_fold_persist, "PERSIST_EVERY_BYTES", 0)  # on disk after every fold
     _write_every_kind(Path(target), ids, datetime(2026, 3, 1, 9, 0, tzinfo=UTC), "secretword")
     _assert_same(target, ids)
     cache = kept_fold_file.cache_file(os.path.abspath(ledger))
@@ -228,12 +237,12 @@ def test_a_first_fold_built_after_the_answer_is_never_served_half_built(
     """The judging child answers a first open with daimon's full read and keeps the fold after."""
     target, ledger, ids = project
     _write_every_kind(Path(target), ids, datetime(2026, 3, 1, 9, 0, tzinfo=UTC), "a")
-    monkeypatch.setattr(kept_fold, "PERSIST_EVERY_BYTES", 0)
-    monkeypatch.setattr(kept_fold, "_defer_builds", True)
+    monkeypatch.setattr(kept_fold_persist, "PERSIST_EVERY_BYTES", 0)
+    monkeypatch.setattr(kept_fold.KEPT, "deferring", True)
     cache = kept_fold_file.cache_file(os.path.abspath(ledger))
     kept_fold.forget_held()
     cache.unlink(missing_ok=True)  # a first open: no kept fold anywhere
-    daimons = kept_fold._original_read(ledger).rows
+    daimons = kept_fold.KEPT.daimon.read(ledger).rows
 
     def read_kept() -> list[dict]:
         with kept_fold.active():
@@ -242,17 +251,17 @@ def test_a_first_fold_built_after_the_answer_is_never_served_half_built(
     # before the build: daimon's own rows, nothing kept in memory or on disk, however often it is read
     for _ in range(2):
         assert read_kept() == daimons and not isinstance(read_kept(), kept_fold.KeptRows)
-        assert kept_fold._held == {} and not cache.exists()
+        assert kept_fold.KEPT.held == {} and not cache.exists()
     first = read_kept()
     fold = kept_fold.latest_per_ref
     folds: list[bool] = []  # for each of daimon's folds: was it over the first open's rows?
-    monkeypatch.setattr(kept_fold, "latest_per_ref", lambda rows, keys: folds.append(rows is first) or fold(
+    monkeypatch.setattr(kept_fold.KEPT, "latest_per_ref", lambda rows, keys: folds.append(rows is first) or fold(
         rows, keys=keys))
     _assert_same(target, ids)  # the walk's fold and the snapshot's: one fold of those rows
     assert folds.count(True) == 1
 
     # a build that fails halfway holds nothing: the next read is daimon's full read again
-    witness = kept_fold._witness
+    witness = kept_fold_rows.witness
     calls = itertools.count()
 
     def failing(*args: object) -> None:
@@ -260,15 +269,15 @@ def test_a_first_fold_built_after_the_answer_is_never_served_half_built(
             raise RuntimeError("stopped halfway")
         witness(*args)
 
-    monkeypatch.setattr(kept_fold, "_witness", failing)
+    monkeypatch.setattr(kept_fold_rows, "witness", failing)
     kept_fold.build_pending()
-    assert kept_fold._held == {} and not cache.exists()
+    assert kept_fold.KEPT.held == {} and not cache.exists()
     assert read_kept() == daimons
 
-    monkeypatch.setattr(kept_fold, "_witness", witness)
+    monkeypatch.setattr(kept_fold_rows, "witness", witness)
     _assert_same(target, ids)
     sizes: list[int] = []
-    monkeypatch.setattr(kept_fold, "_original_fold", lambda rows, keys: sizes.append(len(rows)) or fold(
+    monkeypatch.setattr(kept_fold.KEPT.daimon, "fold", lambda rows, keys: sizes.append(len(rows)) or fold(
         rows, keys=keys))
     kept_fold.build_pending()
     assert max(sizes, default=0) < len(daimons)  # the build reuses the fold the reads made
@@ -280,27 +289,27 @@ def test_reads_during_a_background_build_get_daimons_rows_until_the_whole_fold_i
         project, monkeypatch: pytest.MonkeyPatch) -> None:
     target, ledger, ids = project
     _write_every_kind(Path(target), ids, datetime(2026, 3, 1, 9, 0, tzinfo=UTC), "a")
-    monkeypatch.setattr(kept_fold, "_defer_builds", True)
+    monkeypatch.setattr(kept_fold.KEPT, "deferring", True)
     kept_fold.forget_held()
     kept_fold_file.cache_file(os.path.abspath(ledger)).unlink(missing_ok=True)
-    daimons = kept_fold._original_read(ledger).rows
+    daimons = kept_fold.KEPT.daimon.read(ledger).rows
     with kept_fold.active():
         assert jsonl.read(ledger).rows == daimons
     halfway, go_on = threading.Event(), threading.Event()
-    witness = kept_fold._witness
+    witness = kept_fold_rows.witness
 
     def slow(*args: object) -> None:
         halfway.set()
         assert go_on.wait(30)
         witness(*args)
 
-    monkeypatch.setattr(kept_fold, "_witness", slow)
+    monkeypatch.setattr(kept_fold_rows, "witness", slow)
     builder = kept_fold.build_in_background()
     assert builder is not None and halfway.wait(30)
     assert kept_fold.build_in_background() is None  # one build at a time
     with kept_fold.active():
         during = jsonl.read(ledger).rows
-    assert during == daimons and not isinstance(during, kept_fold.KeptRows) and kept_fold._held == {}
+    assert during == daimons and not isinstance(during, kept_fold.KeptRows) and kept_fold.KEPT.held == {}
     go_on.set()
     builder.join(30)
     with kept_fold.active():
@@ -312,11 +321,11 @@ def test_a_write_before_the_first_fold_is_kept_is_read_over_daimons_rows_and_bui
         project, monkeypatch: pytest.MonkeyPatch) -> None:
     target, ledger, ids = project
     _write_every_kind(Path(target), ids, datetime(2026, 3, 1, 9, 0, tzinfo=UTC), "a")
-    monkeypatch.setattr(kept_fold, "_defer_builds", True)
+    monkeypatch.setattr(kept_fold.KEPT, "deferring", True)
     kept_fold.forget_held()
     kept_fold_file.cache_file(os.path.abspath(ledger)).unlink(missing_ok=True)
     _assert_same(target, ids)  # a first open: daimon's rows and folds, the kept fold not built yet
-    assert kept_fold._held == {}
+    assert kept_fold.KEPT.held == {}
     assert store.append_event(ids[1], "resolved", source="ui", project_dir=target, writer=Writer.HUMAN)
     assert store.append_events(  # a new witness, and a contradiction that demotes the older ones
         [{"item_ref": store.corroboration_ref(ids[2]), "status": "corroborated-by:S-new", "kind": "corroboration",
@@ -324,21 +333,21 @@ def test_a_write_before_the_first_fold_is_kept_is_read_over_daimons_rows_and_bui
          {"item_ref": ids[0], "status": "done, shipped it", "item_text": "again", "source": "cli"}],
         project_dir=target, writer=Writer.HUMAN)
     whole: list[Path] = []
-    read = kept_fold._original_read
-    monkeypatch.setattr(kept_fold, "_original_read", lambda path, **options: (
+    read = kept_fold.KEPT.daimon.read
+    monkeypatch.setattr(kept_fold.KEPT.daimon, "read", lambda path, **options: (
         whole.append(path) if not options else None) or read(path, **options))
     folded: list[int] = []  # the corroborations: only the named items' rows are folded again
-    fold = kept_fold._original_fold_corroborations
-    monkeypatch.setattr(kept_fold, "_original_fold_corroborations", lambda rows: folded.append(len(rows)) or fold(
+    fold = kept_fold.KEPT.daimon.fold_corroborations
+    monkeypatch.setattr(kept_fold.KEPT.daimon, "fold_corroborations", lambda rows: folded.append(len(rows)) or fold(
         rows))
     with kept_fold.active():
         rows = jsonl.read(ledger).rows
         store.fold_corroborations(rows)
     # daimon's rows and the appended ones (read alone), nothing built behind the write
-    assert whole == [] and not isinstance(rows, kept_fold.KeptRows) and kept_fold._held == {}
+    assert whole == [] and not isinstance(rows, kept_fold.KeptRows) and kept_fold.KEPT.held == {}
     assert len(folded) == 1 and folded[0] < len(rows) // 4
-    monkeypatch.setattr(kept_fold, "_original_read", read)
-    monkeypatch.setattr(kept_fold, "_original_fold_corroborations", fold)
+    monkeypatch.setattr(kept_fold.KEPT.daimon, "read", read)
+    monkeypatch.setattr(kept_fold.KEPT.daimon, "fold_corroborations", fold)
     assert rows == read(ledger).rows
     assert _assert_same(target, ids).resolutions[ids[1]]["status"] == "resolved"
     kept_fold.build_pending()  # built later, over the bytes with the appended row
@@ -358,7 +367,7 @@ def test_a_verb_written_before_the_first_fold_is_built_writes_what_one_after_it_
     items = [i.id for i in reader.load_briefing(ref, demo.DEMO_NOW.timestamp()).items() if i.id]
     ledger = view._bucket(ref.target) / "events.jsonl"
     _write_every_kind(Path(ref.target), items, datetime(2026, 3, 1, 9, 0, tzinfo=UTC), "a")
-    monkeypatch.setattr(kept_fold, "_defer_builds", True)
+    monkeypatch.setattr(kept_fold.KEPT, "deferring", True)
     kept_fold.forget_held()
     kept_fold_file.cache_file(os.path.abspath(ledger)).unlink(missing_ok=True)
     snapshot_share.install()
@@ -371,16 +380,16 @@ def test_a_verb_written_before_the_first_fold_is_built_writes_what_one_after_it_
 
     builds: list[int] = []
     build = kept_fold.build_pending
-    monkeypatch.setattr(kept_fold, "build_pending", lambda: builds.append(1) or build())
+    monkeypatch.setattr(kept_fold.KEPT, "build_pending", lambda: builds.append(1) or build())
     [before] = resolve(items[2])  # the fold not built: over daimon's rows
-    assert builds == [] and kept_fold._held == {} and kept_fold._pending
+    assert builds == [] and kept_fold.KEPT.held == {} and kept_fold.KEPT.pending
     kept_fold.build_pending()
-    assert kept_fold._held and not kept_fold._pending
+    assert kept_fold.KEPT.held and not kept_fold.KEPT.pending
     [after] = resolve(items[3])  # the ordinary path: over the kept fold
     assert before.outcome == after.outcome == "applied"
     same = {"item_id", "ref", "ts", "rows"}  # the item's own id and time, in its rows too
     assert before.model_dump(exclude=same) == after.model_dump(exclude=same)
-    written = {row["item_ref"]: row for row in kept_fold._original_read(ledger).rows
+    written = {row["item_ref"]: row for row in kept_fold.KEPT.daimon.read(ledger).rows
                if row.get("item_ref") in items[2:4] and row.get("status") == "merged"}
     drop = ("item_ref", "ts")
     assert {k: v for k, v in written[items[2]].items() if k not in drop} == {
@@ -417,7 +426,7 @@ def test_an_in_place_rewrite_keeping_size_and_inode_is_never_served_from_the_kep
 def _forged(ledger: Path, target: str, ids: list[str], monkeypatch: pytest.MonkeyPatch) -> tuple[Path, str]:
     """A kept fold on disk whose size and digest match the ledger, with the
     winner offset of one resolved item removed; that item's ref."""
-    monkeypatch.setattr(kept_fold, "PERSIST_EVERY_BYTES", 0)
+    monkeypatch.setattr(kept_fold_persist, "PERSIST_EVERY_BYTES", 0)
     _write_every_kind(Path(target), ids, datetime(2026, 3, 1, 9, 0, tzinfo=UTC), "a")
     assert store.append_event(ids[2], "resolved", source="ui", project_dir=target, writer=Writer.HUMAN)
     _assert_same(target, ids)
@@ -462,20 +471,20 @@ def test_the_check_reads_daimons_rows_a_block_at_a_time_and_still_finds_a_forger
     cache, item = _forged(ledger, target, ids, monkeypatch)
     _both(target)  # the forged fold read back from disk: untrusted
     total = len([line for line in ledger.read_bytes().split(b"\n") if line.strip()])
-    monkeypatch.setattr(kept_fold, "CHECK_BLOCK_BYTES", 700, raising=False)
+    monkeypatch.setattr(kept_fold_check, "CHECK_BLOCK_BYTES", 700)
     most: list[int] = []
-    original = kept_fold._original_read
+    original = kept_fold.KEPT.daimon.read
 
     def counted(path, **options):
         got = original(path, **options)
         most.append(len(got.rows))
         return got
 
-    monkeypatch.setattr(kept_fold, "_original_read", counted)
+    monkeypatch.setattr(kept_fold.KEPT.daimon, "read", counted)
     [why] = kept_fold_check.check(reader.resolve_project(target)).discarded
     assert "1 item(s) missing" in why and not cache.exists()
     assert total > 4 and most and max(most) < total / 2
-    monkeypatch.setattr(kept_fold, "_original_read", original)
+    monkeypatch.setattr(kept_fold.KEPT.daimon, "read", original)
     kept, full = _both(target)
     assert kept.resolutions == full.resolutions and item in full.resolutions
 
@@ -499,10 +508,10 @@ def test_the_check_lets_each_blocks_rows_go_before_the_next_and_still_finds_a_fo
     target, ledger, ids = project
     cache, item = _forged(ledger, target, ids, monkeypatch)
     _both(target)  # the forged fold read back from disk: untrusted
-    monkeypatch.setattr(kept_fold, "CHECK_BLOCK_BYTES", 700)
+    monkeypatch.setattr(kept_fold_check, "CHECK_BLOCK_BYTES", 700)
     watched: list[weakref.ref] = []
     alive_at_read: list[int] = []
-    original = kept_fold._original_read
+    original = kept_fold.KEPT.daimon.read
 
     def watching(path, **options):
         got = original(path, **options)
@@ -513,12 +522,12 @@ def test_the_check_lets_each_blocks_rows_go_before_the_next_and_still_finds_a_fo
         watched.extend(weakref.ref(row) for row in rows)
         return got._replace(rows=rows)
 
-    monkeypatch.setattr(kept_fold, "_original_read", watching)
+    monkeypatch.setattr(kept_fold.KEPT.daimon, "read", watching)
     [why] = kept_fold_check.check(reader.resolve_project(target)).discarded
     assert "1 item(s) missing" in why and not cache.exists()
     assert len(alive_at_read) > 3 and len(watched) > 2 * len(alive_at_read)
     assert alive_at_read == [0] * len(alive_at_read)  # an earlier block's rows: all let go
-    monkeypatch.setattr(kept_fold, "_original_read", original)
+    monkeypatch.setattr(kept_fold.KEPT.daimon, "read", original)
     kept, full = _both(target)
     assert kept.resolutions == full.resolutions and item in full.resolutions
 
@@ -572,8 +581,8 @@ def test_an_append_never_holds_the_kept_bytes_whole(project, monkeypatch: pytest
     _write_every_kind(Path(target), ids, datetime(2026, 3, 1, 9, 0, tzinfo=UTC), "d")
     _assert_same(target, ids)  # the kept fold, held
     key = os.path.abspath(ledger)
-    monkeypatch.setattr(kept_fold, "_HASH_BLOCK_BYTES", 700, raising=False)
-    monkeypatch.setattr(kept_fold, "_LINE_READ_BYTES", 256, raising=False)
+    monkeypatch.setattr(kept_fold_ledger, "HASH_BLOCK_BYTES", 700)
+    monkeypatch.setattr(kept_fold_ledger, "LINE_READ_BYTES", 256)
     for item in ids[:2]:
         assert store.append_event(item, "resolved", source="ui", project_dir=target, writer=Writer.HUMAN)
         size = os.path.getsize(ledger)
@@ -590,13 +599,13 @@ def test_an_append_never_holds_the_kept_bytes_whole(project, monkeypatch: pytest
 
 
 def _original_rows(ledger: Path) -> list[dict]:
-    return kept_fold._original_read(ledger).rows
+    return kept_fold.KEPT.daimon.read(ledger).rows
 
 
 def _unsealed(target: str, ids: list[str], monkeypatch: pytest.MonkeyPatch, salt: str) -> str:
     """A genuine kept fold of the project's ledger on disk, unsealed (as
     written before the seal), read back by a new run: untrusted. Its key."""
-    monkeypatch.setattr(kept_fold, "PERSIST_EVERY_BYTES", 0)
+    monkeypatch.setattr(kept_fold_persist, "PERSIST_EVERY_BYTES", 0)
     _write_every_kind(Path(target), ids, datetime(2026, 3, 1, 9, 0, tzinfo=UTC), salt)
     _assert_same(target, ids)
     key = os.path.abspath(view._bucket(target) / "events.jsonl")
@@ -615,9 +624,9 @@ def test_the_check_never_reads_the_whole_ledger_at_once(project, monkeypatch: py
 
     target, _ledger, ids = project
     key = _unsealed(target, ids, monkeypatch, "c")
-    monkeypatch.setattr(kept_fold, "CHECK_BLOCK_BYTES", 700)
-    monkeypatch.setattr(kept_fold, "_LINE_READ_BYTES", 256, raising=False)
-    monkeypatch.setattr(kept_fold, "_WINDOW_BYTES", 256, raising=False)  # rows read back (the corroboration fold)
+    monkeypatch.setattr(kept_fold_check, "CHECK_BLOCK_BYTES", 700)
+    monkeypatch.setattr(kept_fold_ledger, "LINE_READ_BYTES", 256)
+    monkeypatch.setattr(kept_fold_ledger, "WINDOW_BYTES", 256)  # rows read back (the corroboration fold)
     size = os.path.getsize(key)
     with _counting_reads(key, monkeypatch) as reads:
         assert kept_fold_check.check(reader.resolve_project(target)).discarded == ()
@@ -631,7 +640,7 @@ def test_a_genuine_kept_fold_checked_in_blocks_is_trusted(project, monkeypatch: 
 
     target, _ledger, ids = project
     _unsealed(target, ids, monkeypatch, "b")
-    monkeypatch.setattr(kept_fold, "CHECK_BLOCK_BYTES", 300)
+    monkeypatch.setattr(kept_fold_check, "CHECK_BLOCK_BYTES", 300)
     assert kept_fold_check.check(reader.resolve_project(target)).discarded == ()
     assert kept_fold.untrusted() == []
 
@@ -642,7 +651,7 @@ def test_a_genuine_kept_fold_checked_in_blocks_is_trusted(project, monkeypatch: 
 
 def _on_disk(target: str, ids: list[str], monkeypatch: pytest.MonkeyPatch) -> str:
     """A kept fold of the project's ledger written to disk by a read; its key."""
-    monkeypatch.setattr(kept_fold, "PERSIST_EVERY_BYTES", 0)
+    monkeypatch.setattr(kept_fold_persist, "PERSIST_EVERY_BYTES", 0)
     _write_every_kind(Path(target), ids, datetime(2026, 3, 1, 9, 0, tzinfo=UTC), "a")
     _assert_same(target, ids)
     return os.path.abspath(view._bucket(target) / "events.jsonl")
@@ -705,7 +714,7 @@ def test_a_report_never_answers_from_a_fold_nobody_checked(project, monkeypatch)
     with kept_fold.sealed_only():
         kept, full = _both(target)
         assert kept.resolutions == full.resolutions and kept_fold.untrusted() == []
-    assert kept_fold._sealed_only is False  # only while the report lasts
+    assert kept_fold.KEPT.only_sealed is False  # only while the report lasts
     # the report kept daimon's fold of its full read, sealed: the next report starts from it
     spans = kept_fold_file.load(os.path.abspath(ledger))
     assert spans is not None and spans.sealed
@@ -729,7 +738,7 @@ def test_a_sealed_fold_appended_to_stays_sealed_and_whole(project, monkeypatch) 
 
 
 def _sealed_on_disk(target: str, ids: list[str], monkeypatch: pytest.MonkeyPatch) -> str:
-    monkeypatch.setattr(kept_fold, "PERSIST_EVERY_BYTES", 0)
+    monkeypatch.setattr(kept_fold_persist, "PERSIST_EVERY_BYTES", 0)
     _write_every_kind(Path(target), ids, datetime(2026, 3, 1, 9, 0, tzinfo=UTC), "a")
     _assert_same(target, ids)
     key = os.path.abspath(view._bucket(target) / "events.jsonl")
@@ -745,7 +754,7 @@ class _Spy:
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.parsed: list[str] = []
         self.folded: list[int] = []
-        parse, fold = kept_fold._parse_witnesses, kept_fold._original_fold_corroborations
+        parse, fold = kept_fold_rows.parse_witnesses, kept_fold.KEPT.daimon.fold_corroborations
 
         def parsed(witnesses, data, item, starts):  # type: ignore[no-untyped-def]
             self.parsed.append(item)
@@ -755,8 +764,8 @@ class _Spy:
             self.folded.append(len(rows))
             return fold(rows)
 
-        monkeypatch.setattr(kept_fold, "_parse_witnesses", parsed)
-        monkeypatch.setattr(kept_fold, "_original_fold_corroborations", folded)
+        monkeypatch.setattr(kept_fold_rows, "parse_witnesses", parsed)
+        monkeypatch.setattr(kept_fold.KEPT.daimon, "fold_corroborations", folded)
 
 
 def test_a_later_open_reads_the_corroboration_fold_back_and_parses_no_witness_row(project, monkeypatch) -> None:
@@ -785,7 +794,7 @@ def test_after_appended_rows_only_the_items_they_name_are_parsed_and_folded_agai
     kept_snap, _full = _both(target)
     assert sorted(spy.parsed) == sorted([kept_fold.ref_key(ids[0]), kept_fold.ref_key(ids[1])])
     # daimon's corroboration fold ran over those items' witness rows only, never the whole ledger's
-    whole = len(kept_fold._original_read(_ledger).rows)
+    whole = len(kept_fold.KEPT.daimon.read(_ledger).rows)
     assert spy.folded and max(spy.folded[:-1]) <= 4 < whole  # the last: daimon's own full snapshot in `_both`
     monkeypatch.undo()
     # daimon's own fold and corroboration fold of the same bytes
@@ -857,7 +866,7 @@ def test_witness_offsets_filed_under_another_item_are_never_folded(project, monk
 
 def test_a_corroboration_fold_naming_free_text_is_not_written(project, monkeypatch) -> None:
     target, _ledger, ids = project
-    monkeypatch.setattr(kept_fold, "PERSIST_EVERY_BYTES", 0)
+    monkeypatch.setattr(kept_fold_persist, "PERSIST_EVERY_BYTES", 0)
     _write_every_kind(Path(target), ids, datetime(2026, 3, 1, 9, 0, tzinfo=UTC), "a")
     assert store.append_event(store.corroboration_ref("a private note"), "corroborated-by:S-1", source="serializer",
                               project_dir=target, writer=Writer.HUMAN)
@@ -894,9 +903,9 @@ def test_a_fold_from_disk_never_reads_the_kept_bytes_whole(project, monkeypatch:
     bytes are hashed a block at a time and the rows read where they start."""
     target, ledger, ids = project
     key = _sealed_on_disk(target, ids, monkeypatch)
-    monkeypatch.setattr(kept_fold, "_HASH_BLOCK_BYTES", 700, raising=False)
-    monkeypatch.setattr(kept_fold, "_LINE_READ_BYTES", 256, raising=False)
-    monkeypatch.setattr(kept_fold, "_WINDOW_BYTES", 256, raising=False)
+    monkeypatch.setattr(kept_fold_ledger, "HASH_BLOCK_BYTES", 700)
+    monkeypatch.setattr(kept_fold_ledger, "LINE_READ_BYTES", 256)
+    monkeypatch.setattr(kept_fold_ledger, "WINDOW_BYTES", 256)
     spy = _Spy(monkeypatch)
     assert store.append_event(store.corroboration_ref(ids[0]), "corroborated-by:S-new", source="serializer",
                               project_dir=target, writer=Writer.HUMAN)
@@ -921,7 +930,7 @@ def test_the_check_folds_the_corroborations_an_item_at_a_time(project, monkeypat
 
     target, ledger, ids = project
     _unsealed(target, ids, monkeypatch, "e")
-    witnesses = len(store.fold_corroborations(kept_fold._original_read(ledger).rows))
+    witnesses = len(store.fold_corroborations(kept_fold.KEPT.daimon.read(ledger).rows))
     spy = _Spy(monkeypatch)
     assert kept_fold_check.check(reader.resolve_project(target)).discarded == ()
     assert kept_fold.untrusted() == []
@@ -955,7 +964,7 @@ _ROWS = st.lists(st.one_of(
 @given(rows=_ROWS, keys=st.booleans())
 def test_the_folds_shortcut_is_daimons_fold(rows: list, keys: bool) -> None:
     folded = kept_fold.latest_per_ref(rows, keys=keys)
-    daimons = kept_fold._original_fold(rows, keys=keys)
+    daimons = kept_fold.KEPT.daimon.fold(rows, keys=keys)
     assert folded == daimons
     assert list(folded) == list(daimons)  # the refs' order too
     assert all(folded[ref] is daimons[ref] for ref in daimons)  # the very row

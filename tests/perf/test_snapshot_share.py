@@ -19,7 +19,7 @@ def child_state_undone(monkeypatch: pytest.MonkeyPatch) -> None:
     """`judge_child._warm`, run here in the test's process, puts it in the child's
     state (a kept fold's first build deferred to idle time); a later test in the
     same run (a headless report) must start as its own process does."""
-    monkeypatch.setattr(kept_fold, "_defer_builds", kept_fold._defer_builds)
+    monkeypatch.setattr(kept_fold.KEPT, "deferring", kept_fold.KEPT.deferring)
 
 
 def test_a_snapshot_is_shared_until_a_ledger_changes_and_the_old_one_is_dropped(

@@ -359,7 +359,7 @@ print(json.dumps({
     "safe": current.safe,
     "broken": [o.contract.id for o in current.broken],
     "swapped": [f"{m}.{n}" for (m, n), f in before.items() if getattr(sys.modules[m], n) is not f],
-    "kept_fold_installed": kept_fold._installed,
+    "kept_fold_installed": kept_fold.KEPT.installed,
     "private": private_guard.seen,
     "first_paint": first,
     "as_of": refused(lambda: asof.as_of(ref, "2020-01-01T00:00:00Z").__enter__()),

@@ -20,7 +20,7 @@ from daimon_briefing import briefing as daimon_briefing
 from daimon_tui.headless.brief import briefing_json, run_brief
 from daimon_tui.models import Briefing, ProjectRef
 from daimon_tui.store.demo import builder as demo
-from daimon_tui.store.read import reader
+from daimon_tui.store.read import inspector, reader
 from daimon_tui.store.read.asof import as_of
 
 NOW = demo.DEMO_NOW.timestamp()
@@ -193,7 +193,7 @@ def test_corroboration_count_matches_why(demo_store: demo.DemoStore) -> None:
     corroborated = [i for i in model.items() if i.corroboration]
     assert {i.corroboration for i in corroborated} == {2, 3}
     for item in corroborated:
-        inspection = reader.inspect(project, item.id or "", NOW)
+        inspection = inspector.inspect(project, item.id or "", NOW)
         # daimon's badge is 1 + the witnesses `why` counts.
         assert inspection.corroboration_count + 1 == item.corroboration
 

@@ -9,7 +9,7 @@ import pytest
 from daimon_briefing import store
 from daimon_briefing.surfaces import Writer
 
-from daimon_tui.domain import verbs, writer_process
+from daimon_tui.domain import undo_plan, verbs, writer_process
 from daimon_tui.domain.action_log import ActionLog, LoggedRecord, note_digest
 from daimon_tui.store.write import plans, recovery, writer
 from tests.daimon_records import events_stamped
@@ -85,7 +85,7 @@ def test_a_row_another_actions_outcome_names_is_never_credited(demo_store, tmp_p
     _applied_by_another(log, p, item, "resolved", "")
     [note] = recovery.recover(log, p)
     assert note.action_id == a.action_id and note.not_landed == (item,) and not note.landed
-    undoable = log.undo_choice(p.slug, verbs.UNDOABLE_VERBS, verbs.UNDOABLE_OPS).entry
+    undoable = log.undo_choice(p.slug, undo_plan.UNDOABLE_VERBS, undo_plan.UNDOABLE_OPS).entry
     assert undoable is not None and undoable.action_id != a.action_id
 
 
@@ -128,7 +128,7 @@ def test_a_cli_tombstone_is_never_credited_to_an_interrupted_forget(demo_store, 
     assert note.action_id == a.action_id and not note.landed and note.unknown == (item,)
     [entry] = [e for e in log.entries() if e.action_id == a.action_id]
     assert entry.outcome == "failed"
-    assert log.undo_choice(p.slug, verbs.UNDOABLE_VERBS, verbs.UNDOABLE_OPS).entry is None
+    assert log.undo_choice(p.slug, undo_plan.UNDOABLE_VERBS, undo_plan.UNDOABLE_OPS).entry is None
 
 
 def test_undo_names_the_time_daimon_recorded_for_a_recovered_write(demo_store, tmp_path: Path,
@@ -148,7 +148,7 @@ def test_undo_names_the_time_daimon_recorded_for_a_recovered_write(demo_store, t
         assert store.append_event(item, "resolved", source="ui", project_dir=p.target, writer=Writer.HUMAN)
     [note] = recovery.recover(log, p)
     assert note.landed == (item,)
-    entry = log.undo_choice(p.slug, verbs.UNDOABLE_VERBS, verbs.UNDOABLE_OPS).entry
+    entry = log.undo_choice(p.slug, undo_plan.UNDOABLE_VERBS, undo_plan.UNDOABLE_OPS).entry
     assert entry is not None and entry.action_id == intent.action_id
     plan = plans.build_undo_plan(p, entry)
     stamp = written.strftime("%Y-%m-%dT%H:%M:%SZ")

@@ -9,7 +9,7 @@ import io
 from rich.console import Console, Group
 
 from daimon_tui.store.demo import builder as demo
-from daimon_tui.store.read import reader
+from daimon_tui.store.read import inspector, reader
 from daimon_tui.ui.widgets.item_detail import inspection_table, item_fields
 
 
@@ -22,7 +22,7 @@ def _plain(*parts) -> str:
 def test_the_quote_check_is_said_once_from_each_record(demo_store: demo.DemoStore) -> None:
     ref = reader.resolve_project(str(demo_store.project))
     item = next(i for i in reader.load_briefing(ref).items() if i.text.startswith("Should uploads retry"))
-    inspection = reader.inspect(ref, item.id or "")
+    inspection = inspector.inspect(ref, item.id or "")
     capture = next(a for a in inspection.axes if a.name == "capture")
     assert item.quote_verified is True and capture.value == "unknown"  # the demo's case: a stamp, no receipt
     shown = _plain(item_fields(item), inspection_table(inspection, loading=False))

@@ -15,6 +15,7 @@ import pytest
 
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.ui.app import DaimonTUI
+from daimon_tui.ui.key_table import class_bindings
 from daimon_tui.ui.screens.briefing import BriefingScreen
 from daimon_tui.ui.screens.item_screen import ItemScreen
 from daimon_tui.ui.widgets.evidence import EvidencePanel
@@ -174,7 +175,8 @@ async def test_the_keys_are_in_help_and_the_palette(store: demo.DemoStore) -> No
         descriptions = {s.description for s in ActionCommands._specs(None)}  # type: ignore[arg-type]
         assert {"Copy the item's id", "Copy the item's quote"} <= descriptions
         assert any(d.startswith("Open the transcript at the quoted turn") for d in descriptions)
-        keys = {b.key for b in app.screen._bindings.key_to_bindings for b in app.screen._bindings.key_to_bindings[b]}
+        bound = class_bindings(type(app.screen)).key_to_bindings
+        keys = {b.key for key in bound for b in bound[key]}
         assert {"O", "E", "c", "C", "Y"} <= keys
 
 

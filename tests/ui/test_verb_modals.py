@@ -13,7 +13,7 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Input, Label
 
-from daimon_tui.domain import verbs
+from daimon_tui.domain import undo_plan, verb_registry, verbs
 from daimon_tui.domain.action_log import ActionEntry, ActionLog
 from daimon_tui.domain.verbs import ForgetReach, ItemFacts, LatestEvent, StoreGuard
 from daimon_tui.models import ProjectRef
@@ -74,8 +74,8 @@ PLANS: dict[str, Callable[[], verbs.Plan]] = {
     "forget": lambda: verbs.plan_forget("demo", facts(reach=ForgetReach(
         siblings=("o-111111111111",), ledger_records=("a-222222222222",), active_rulings=("r-333333333333",),
         quarantines=("tr-444444444444",))), OK),
-    "undo": lambda: verbs.plan_undo("demo", UNDONE,
-                                    [verbs.DoneRecord(item_id="o-eab53c8845ea", op="resolve", status="done")],
+    "undo": lambda: undo_plan.plan_undo("demo", UNDONE,
+                                    [undo_plan.DoneRecord(item_id="o-eab53c8845ea", op="resolve", status="done")],
                                     {"o-eab53c8845ea": facts(lifecycle="resolved")}, OK),
     "refused": lambda: verbs.plan_resolve("demo", [facts()], StoreGuard(disabled=True), verbs.ResolveInput()),
 }
@@ -167,7 +167,7 @@ class VerbHost(App):
 
     CSS_PATH = str(STYLES)
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding(spec.key, f"verb('{spec.name}')", spec.title) for spec in verbs.VERBS]
+        Binding(spec.key, f"verb('{spec.name}')", spec.title) for spec in verb_registry.VERBS]
 
     def __init__(self, project: ProjectRef, log: ActionLog, items: tuple[str, ...]) -> None:
         super().__init__()

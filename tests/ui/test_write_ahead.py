@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from daimon_tui.domain import verbs
+from daimon_tui.domain import undo_plan
 from daimon_tui.domain.action_log import ActionLog
 from daimon_tui.store.write import recovery
 from daimon_tui.ui.screens.verb_modals import PlanPreviewModal, ResolveModal
@@ -108,7 +108,7 @@ def test_an_outcome_that_cannot_be_logged_is_settled_from_daimons_ledger(demo_st
     assert log.pending() == []
     [entry] = log.entries()
     assert entry.action_id == intent.action_id and entry.outcome == "applied"
-    choice = log.undo_choice(ref(demo_store).slug, verbs.UNDOABLE_VERBS, verbs.UNDOABLE_OPS)
+    choice = log.undo_choice(ref(demo_store).slug, undo_plan.UNDOABLE_VERBS, undo_plan.UNDOABLE_OPS)
     assert choice.entry.action_id == intent.action_id
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from daimon_tui.domain import verbs
+from daimon_tui.domain import undo_plan, verbs
 from daimon_tui.domain.action_log import ActionEntry
 from daimon_tui.models import Frozen, ProjectRef
 from daimon_tui.store.judging import judge_service
@@ -51,7 +51,7 @@ async def ask_undo(project: ProjectRef, entry: ActionEntry | None,
     """The plan undoing `entry` (the action `z` chose, stepping over
     `skipped`), by the judging child; if it fails, built in this process."""
     if entry is None:
-        return verbs.nothing_to_undo(project.slug, skipped)
+        return undo_plan.nothing_to_undo(project.slug, skipped)
     data = {"entry": entry.model_dump(mode="json"), "skipped": [e.model_dump(mode="json") for e in skipped]}
     built, _failure = await judge_service.read("plan", project, "undo", list(entry.item_ids), data)
     return built

@@ -13,7 +13,7 @@ from typing import TypeVar
 
 from daimon_tui.models import Diagnostic, Frozen, Inspection, ProjectRef
 from daimon_tui.store import paths
-from daimon_tui.store.read import history, reader
+from daimon_tui.store.read import history, inspector
 
 Part = TypeVar("Part", history.WitnessReport, history.Timeline)
 
@@ -36,7 +36,7 @@ def _part(read: Callable[[], Part], failed: Callable[..., Part], project: Projec
 
 
 def read_details(project: ProjectRef, item_id: str, now: float | None = None) -> ItemDetails:
-    inspection = reader.inspect(project, item_id, now)
+    inspection = inspector.inspect(project, item_id, now)
     if not inspection.found:
         return ItemDetails(inspection=inspection)
     return ItemDetails(

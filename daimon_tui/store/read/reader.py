@@ -11,18 +11,15 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterable, Mapping
-from pathlib import Path
 from typing import Any
 
-from daimon_briefing import api, briefing, schema, store, view
+from daimon_briefing import briefing, schema, store, view
 
 from daimon_tui.records import (
-    Axis,
     Badge,
     Briefing,
     Diagnostic,
     Handoff,
-    Inspection,
     Item,
     ProjectRef,
     ProjectSummary,
@@ -37,6 +34,7 @@ from daimon_tui.store.read.forgotten import forgotten_items
 from daimon_tui.store.read.locate import project_exists as project_exists  # named here too, for
 from daimon_tui.store.read.locate import resolve_project as resolve_project  # the briefing's readers
 from daimon_tui.store.read.marks import line_mark, stored_mark
+from daimon_tui.store.read.store_notes import store_notes
 
 # The format versions this reader was tested against; anything else is read
 # (daimon reads it) but flagged, because its fields may mean something new.
@@ -53,7 +51,8 @@ SECTION_TITLES = {
 
 
 
-def _text(value: Any) -> str | None:
+def field_text(value: Any) -> str | None:
+    """A field as daimon holds it, as text: a string as is, anything else as JSON."""
     if value is None:
         return None
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
@@ -88,11 +87,11 @@ def list_projects() -> tuple[tuple[ProjectSummary, ...], tuple[Diagnostic, ...]]
         rows.append(
             ProjectSummary(
                 slug=str(entry.slug),
-                name=_text(entry.name) or str(entry.slug),
-                session_id=_text(entry.session_id),
-                created=_text(entry.created),
-                git_branch=_text(entry.git_branch),
-                topic=_text(getattr(peek, "topic", None)),
+                name=field_text(entry.name) or str(entry.slug),
+                session_id=field_text(entry.session_id),
+                created=field_text(entry.created),
+                git_branch=field_text(entry.git_branch),
+                topic=field_text(getattr(peek, "topic", None)),
                 visible_items=getattr(peek, "visible_items", None),
                 readable=bool(entry.readable),
                 closed=bool(entry.closed),
@@ -101,136 +100,6 @@ def list_projects() -> tuple[tuple[ProjectSummary, ...], tuple[Diagnostic, ...]]
         )
     rows.sort(key=lambda row: (row.created or "", row.mtime), reverse=True)
     return tuple(rows), notes
-
-
-# ---- the files behind the briefing ---------------------------------------------
-# daimon reads a torn, empty or non-object `latest.json` as "no checkpoint", and
-# skips list fields of the wrong type in silence. A person needs to know which
-# file is broken; nothing here repairs or rewrites anything.
-
-
-def _plural(count: int, word: str, words: str) -> str:
-    return f"{count} {word if count == 1 else words}"
-
-
-# An item's fields daimon stores as text (besides `text`, counted above).
-_TEXT_FIELDS = ("id", "trust", "quote", "because", "carried_from", "origin_session", "origin_author",
-                "first_seen", "anchored_to")
-
-
-def _shape_notes(checkpoint: Mapping, where: str) -> tuple[Diagnostic, ...]:
-    """Item fields daimon skips because they hold the wrong type."""
-    out: list[Diagnostic] = []
-    for section in ("working_context", "epistemic_snapshot"):
-        block = checkpoint.get(section)
-        if block is not None and not isinstance(block, Mapping):
-            out.append(Diagnostic(source="daimon-tui", message=f"{where}: {section} is a "
-                                  f"{type(block).__name__}, not an object; its items are not shown"))
-    for field, value in schema.iter_fields(dict(checkpoint)):
-        name = f"{field.section}.{field.key}"
-        if value is None:
-            continue
-        if field.singleton:
-            if not isinstance(value, Mapping):
-                out.append(Diagnostic(source="daimon-tui", message=f"{where}: {name} is a "
-                                      f"{type(value).__name__}, not an item"))
-            continue
-        if not isinstance(value, list):
-            out.append(Diagnostic(source="daimon-tui", message=f"{where}: {name} is a "
-                                  f"{type(value).__name__}, not a list; nothing in it is shown"))
-            continue
-        strings_ok = field.key == "contradictions_flagged"
-        odd = sum(1 for v in value if not (isinstance(v, Mapping) or (strings_ok and isinstance(v, str))))
-        untexted = sum(1 for v in value if isinstance(v, Mapping) and not isinstance(v.get("text"), str))
-        if odd:
-            out.append(Diagnostic(source="daimon-tui", message=f"{where}: {name} holds "
-                                  f"{_plural(odd, 'entry', 'entries')} that are not items; they are skipped"))
-        if untexted:
-            out.append(Diagnostic(source="daimon-tui", message=f"{where}: {name} holds "
-                                  f"{_plural(untexted, 'item', 'items')} whose text is not a string"))
-        for key in _TEXT_FIELDS:
-            odd_typed = sum(1 for v in value if isinstance(v, Mapping) and v.get(key) is not None
-                            and not isinstance(v.get(key), str))
-            if odd_typed:
-                out.append(Diagnostic(source="daimon-tui", message=f"{where}: {name} holds "
-                                      f"{_plural(odd_typed, 'item', 'items')} whose {key} is not a string"))
-    sid = checkpoint.get("session_id")
-    if sid is not None and not isinstance(sid, str):
-        out.append(Diagnostic(level="error", source="daimon-tui",
-                              message=f"{where}: session_id is a {type(sid).__name__}, not a string"))
-    return tuple(out)
-
-
-def _read_pointer(path: Path) -> tuple[Mapping | None, str | None]:
-    """`latest.json` parsed by us (read-only), or why it cannot be."""
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        return None, f"cannot be read ({type(exc).__name__})"
-    if not raw.strip():
-        return None, "is empty"
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        return None, f"is not valid UTF-8 (byte {exc.start})"
-    try:
-        data = json.loads(text)
-    except ValueError as exc:
-        return None, f"is torn or not JSON ({str(exc)[:80]})"
-    if not isinstance(data, dict):
-        return None, f"holds a JSON {type(data).__name__}, not a checkpoint"
-    return data, None
-
-
-def store_notes(project: ProjectRef, checkpoint: Mapping | None) -> tuple[tuple[Diagnostic, ...], bool]:
-    """Diagnostics about the files behind this project's briefing, and whether
-    reading must be refused (a symlink leads outside the store). Never raises."""
-    try:
-        return _store_notes(project, checkpoint)
-    except Exception as exc:  # a diagnostic pass never breaks the read
-        failed = f"the store's files could not be checked ({type(exc).__name__})"
-        return (Diagnostic(source="daimon-tui", message=failed),), False
-
-
-def _store_notes(project: ProjectRef, checkpoint: Mapping | None) -> tuple[tuple[Diagnostic, ...], bool]:
-    root = paths.checkpoint_root()
-    bucket = paths.bucket_dir(project.slug)
-    if bucket is None or not bucket.is_dir():
-        return (), False
-    notes: list[Diagnostic] = []
-    escaping = [*paths.escaping_links(root, root), *paths.escaping_links(bucket, root)]
-    for link in escaping:
-        notes.append(Diagnostic(level="error", source="daimon-tui",
-                                message=f"{link} is a symlink leading outside the store: refused, "
-                                "this project is not read until the link is removed"))
-    for odd in (*paths.special_files(root), *paths.special_files(bucket)):
-        notes.append(Diagnostic(level="error", source="daimon-tui",
-                                message=f"{odd} is not a regular file (a FIFO, socket or device would block "
-                                "daimon's reader): refused, this project is not read until it is removed"))
-    if notes:
-        return tuple(notes), True
-    _root, why = paths.root_for_slug(project.slug)
-    if why:
-        notes.append(Diagnostic(source="daimon-tui", message=f"refused the bucket root: {why}"))
-    latest = bucket / "latest.json"
-    problem = paths.file_problem(latest, root)
-    parsed = checkpoint
-    if problem is None and checkpoint is None and latest.exists():
-        parsed, problem = _read_pointer(latest)
-    if problem:
-        notes.append(Diagnostic(level="error", source="daimon-tui", message=f"{latest} {problem}: daimon "
-                                "reads no checkpoint for this project until the next capture rewrites it"))
-    if isinstance(parsed, Mapping):
-        notes.extend(_shape_notes(parsed, str(latest)))
-        sid = parsed.get("session_id")
-        session_file = paths.contained(root, sid, ".json")
-        if isinstance(sid, str) and session_file is None:
-            notes.append(Diagnostic(level="error", source="daimon-tui", message=f"{latest} names session "
-                                    f"{sid!r:.80}, which is not a safe file name: refused"))
-        elif session_file is not None and not session_file.is_file():
-            notes.append(Diagnostic(source="daimon-tui", message=f"{session_file} is missing: {latest} "
-                                    f"points to session {sid}, whose own file (and receipt) is gone"))
-    return tuple(notes), False
 
 
 def _refused_buckets() -> frozenset[str]:
@@ -278,7 +147,7 @@ def _badges(item: Mapping) -> tuple[Badge, ...]:
     """daimon's badges for one stamped item, in the order of its rendered line."""
     badges: list[Badge] = []
     if item.get("carried_from"):
-        badges.append(Badge(kind="carried", detail=_text(item.get("carried_from"))))
+        badges.append(Badge(kind="carried", detail=field_text(item.get("carried_from"))))
     if item.get("foreign_verbatim_claim"):
         badges.append(Badge(kind="foreign-verbatim"))
     if briefing.corroboration_badge(item):
@@ -287,9 +156,9 @@ def _badges(item: Mapping) -> tuple[Badge, ...]:
     if item.get("_worldcheck_confirmed") and not worldcheck:
         badges.append(Badge(kind="world-checked"))
     if isinstance(worldcheck, dict) and worldcheck.get("note"):
-        badges.append(Badge(kind="world-contradicted", detail=_text(worldcheck.get("note"))))
+        badges.append(Badge(kind="world-contradicted", detail=field_text(worldcheck.get("note"))))
     if item.get("_supersede_candidate"):
-        badges.append(Badge(kind="supersede-candidate", detail=_text(item.get("_supersede_candidate"))))
+        badges.append(Badge(kind="supersede-candidate", detail=field_text(item.get("_supersede_candidate"))))
     if item.get("_agent_claim"):
         badges.append(Badge(kind="agent-claim"))
     if item.get("_amend"):
@@ -311,32 +180,32 @@ def _item(section: str, raw: Mapping, degraded: bool, snap: Any) -> Item:
     word = view.lifecycle_word(event) if event else "active"
     state = {"resolved": "resolved", "superseded": "superseded", "forgotten": "forgotten"}.get(word, "visible")
     return Item(
-        id=_text(raw.get("id")),
+        id=field_text(raw.get("id")),
         kind=field.kind,
         section=section,
         field=f"{field.section}.{field.key}",
         text=str(raw.get("text") or "").strip(),
-        quote=_text(raw.get("quote")) or None,
-        because=_text(raw.get("because")) or None,
-        trust=_text(raw.get("trust")) or None,
+        quote=field_text(raw.get("quote")) or None,
+        because=field_text(raw.get("because")) or None,
+        trust=field_text(raw.get("trust")) or None,
         mark=line_mark(line) or ("stale" if is_stale else stored),
         stored_mark=stored,
         badges=_badges(raw),
         state=state,  # type: ignore[arg-type]
         stale_days=float(stale) if is_stale else None,
-        origin_session=_text(raw.get("origin_session")),
-        origin_author=_text(raw.get("origin_author")),
-        first_seen=_text(raw.get("first_seen")),
-        carried_from=_text(raw.get("carried_from")),
+        origin_session=field_text(raw.get("origin_session")),
+        origin_author=field_text(raw.get("origin_author")),
+        first_seen=field_text(raw.get("first_seen")),
+        carried_from=field_text(raw.get("carried_from")),
         quote_verified=raw.get("quote_verified") if isinstance(raw.get("quote_verified"), bool) else None,
         external_state=bool(raw.get("external_state")),
-        anchored_to=_text(raw.get("anchored_to")),
+        anchored_to=field_text(raw.get("anchored_to")),
         briefable=field.briefable,
         line=first,
-        closing_status=_text(event.get("status")) if event else None,
-        closing_ts=_text(event.get("ts")) if event else None,
-        closing_source=_text(event.get("source")) if event else None,
-        closing_note=_text(event.get("note")) if event else None,
+        closing_status=field_text(event.get("status")) if event else None,
+        closing_ts=field_text(event.get("ts")) if event else None,
+        closing_source=field_text(event.get("source")) if event else None,
+        closing_note=field_text(event.get("note")) if event else None,
         extra_lines=tuple(extra),
     )
 
@@ -352,7 +221,7 @@ def _withheld(entries: Iterable[Any]) -> tuple[WithheldItem, ...]:
                 kind=str(entry.kind),
                 state=states.get(str(entry.reason), "withheld"),  # type: ignore[arg-type]
                 quarantine_id=entry.quarantine_id,
-                origin_session=_text(receipt.get("origin_session")),
+                origin_session=field_text(receipt.get("origin_session")),
             )
         )
     return tuple(out)
@@ -394,7 +263,7 @@ def _with_recorded(item: Item, row: Mapping | None) -> Item:
     if row is None:
         return item
     kind = "recorded-contradicted" if row.get("verdict") == "contradicted" else "recorded-confirmed"
-    detail = f"{_text(row.get('check'))} at {_text(row.get('ts'))}"
+    detail = f"{field_text(row.get('check'))} at {field_text(row.get('ts'))}"
     return item.model_copy(update={"badges": (*item.badges, Badge(kind=kind, detail=detail))})
 
 
@@ -523,9 +392,9 @@ def load_briefing(project: ProjectRef, now: float | None = None, *, session_id: 
     return Briefing(
         project=project,
         state=state,
-        session_id=_text(checkpoint.get("session_id")),
-        created=_text(checkpoint.get("created")),
-        format_version=_text(checkpoint.get("format_version")),
+        session_id=field_text(checkpoint.get("session_id")),
+        created=field_text(checkpoint.get("created")),
+        format_version=field_text(checkpoint.get("format_version")),
         rulings=rulings,
         topic=topic,
         **framing,
@@ -553,106 +422,3 @@ def _unreadable_item(project: ProjectRef, session_id: str | None, section: str, 
     return Diagnostic(level="error", source="daimon-tui", message=(
         f"{_checkpoint_file(project, session_id)}: an item{label} of {SECTION_TITLES[section]} has a field of "
         f"the wrong type ({type(exc).__name__}: {str(exc)[:80]}); it is not shown"))
-
-
-# ---- the trust inspector -------------------------------------------------------
-
-AXIS_MEANINGS = {
-    # `why`'s capture axis reads the item's capture receipt (`quote_provenance`)
-    # and nothing else; the checkpoint's `quote_verified` stamp is its own fact.
-    "capture": {
-        "verified": "the capture receipt says the quote was found in the transcript",
-        "not-verified": "the capture receipt says the quote was not found in the transcript",
-        "unknown": "no capture receipt recorded for this quote",
-    },
-    "provenance": {
-        "bound": "the item is bound to the session that first stated it",
-        "legacy-inferred": "an old item: its origin is inferred, not recorded",
-        "legacy-unbound": "an old item with no recorded origin",
-    },
-    "locator": {
-        "resolved": "the source transcript was found on this machine",
-        "absent-local": "the source transcript is not on this machine",
-        "remote-author": "a teammate's session: the transcript is theirs",
-        "ambiguous": "more than one transcript could be the source",
-        "unreadable": "the source transcript exists but cannot be read",
-        "unsupported": "this host's transcripts cannot be located",
-    },
-    "bytes": {
-        "unchanged": "the transcript still hashes as it did at capture",
-        "changed": "the transcript changed since capture",
-        "unknown": "the transcript was not hashed",
-    },
-    "current_support": {
-        "message-id-match": "the quote is still in the cited messages",
-        "transcript-scan-match": "the quote is still somewhere in the transcript",
-        "not-reproduced": "the quote is no longer found",
-        "not-checked": "not re-checked now",
-        "withheld": "withheld: daimon shows no evidence for it",
-    },
-    "verifier_comparison": {
-        "same-version": "checked by the verifier version daimon runs now",
-        "different-version": "checked by another verifier version",
-        "unknown": "no verifier version recorded",
-    },
-    "lifecycle": {
-        "active": "live in the briefing",
-        "resolved": "closed by a resolution",
-        "superseded": "replaced by a newer item",
-        "forgotten": "removed by forget",
-    },
-}
-
-
-def inspect(project: ProjectRef, item_id: str, now: float | None = None) -> Inspection:
-    """daimon's trust inspector (`why`) for one item, each axis with its meaning."""
-    item_id = item_id if isinstance(item_id, str) else ""
-    if not item_id or store_notes(project, None)[1]:
-        return Inspection(item_id=item_id, found=False)
-    try:
-        result = api.why(project.target, item_id, now=now)
-    except Exception as exc:
-        return Inspection(item_id=item_id, found=False, lines=(f"why failed: {type(exc).__name__}",))
-    if not isinstance(result, Mapping):
-        return Inspection(item_id=item_id, found=False)
-    try:
-        return _inspection(item_id, result)
-    except Exception as exc:  # an answer holding a field of an unexpected type
-        return Inspection(item_id=item_id, found=False, lines=(
-            f"why's answer could not be read ({type(exc).__name__}: {str(exc)[:120]}); "
-            f"daimon's files: {paths.bucket_dir(project.slug) or project.slug}",))
-
-
-def _inspection(item_id: str, result: Mapping) -> Inspection:
-    axes_raw = result.get("axes") if isinstance(result.get("axes"), Mapping) else {}
-    axes = tuple(
-        Axis(
-            name=str(name),
-            value=str(value),
-            meaning=AXIS_MEANINGS.get(str(name), {}).get(str(value), ""),
-        )
-        for name, value in axes_raw.items()
-    )
-    corroboration = result.get("corroboration") if isinstance(result.get("corroboration"), Mapping) else {}
-    refs = corroboration.get("references") or ()
-    lifecycle = result.get("lifecycle_event") if isinstance(result.get("lifecycle_event"), Mapping) else {}
-    item = result.get("item") if isinstance(result.get("item"), Mapping) else {}
-    occurrences = item.get("occurrences")
-    try:
-        lines = tuple(api.why_lines(result))
-    except Exception:
-        lines = ()
-    return Inspection(
-        item_id=item_id,
-        found=True,
-        withheld=axes_raw.get("current_support") == "withheld",
-        axes=axes,
-        corroboration_count=int(corroboration.get("count") or 0),
-        corroboration_refs=tuple(str(r.get("session_id", r)) if isinstance(r, Mapping) else str(r) for r in refs),
-        lifecycle_status=_text(lifecycle.get("status")),
-        lifecycle_ts=_text(lifecycle.get("timestamp")),
-        lifecycle_source=_text(lifecycle.get("source")),
-        occurrences=occurrences if isinstance(occurrences, int) and not isinstance(occurrences, bool) else 0,
-        origin_session=_text(item.get("origin_session")),
-        lines=lines,
-    )

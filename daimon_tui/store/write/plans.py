@@ -24,7 +24,7 @@ from daimon_briefing import (
     view,
 )
 
-from daimon_tui.domain import verbs
+from daimon_tui.domain import undo_plan, verbs
 from daimon_tui.domain.action_log import ActionEntry
 from daimon_tui.models import ProjectRef
 from daimon_tui.store.daimon_api import mode
@@ -233,9 +233,9 @@ def _with_team(project: ProjectRef, plan: verbs.Plan) -> verbs.Plan:
     return plan.model_copy(update={"effects": (*plan.effects, *said)}) if said else plan
 
 
-def done_records(entry: ActionEntry) -> list[verbs.DoneRecord]:
+def done_records(entry: ActionEntry) -> list[undo_plan.DoneRecord]:
     """Every applied record; one that cannot be undone (a forget, a lift) shows as refused."""
-    return [verbs.DoneRecord(item_id=record.item_id, op=record.op, status=record.status,
+    return [undo_plan.DoneRecord(item_id=record.item_id, op=record.op, status=record.status,
                              quarantine_id=record.ref if record.ledger == verbs.TRUST else None,
                              undid=record.undid, ts=record.ts)
             for record in entry.records if record.outcome == "applied"]
@@ -244,8 +244,8 @@ def done_records(entry: ActionEntry) -> list[verbs.DoneRecord]:
 def build_undo_plan(project: ProjectRef, entry: ActionEntry | None,
                     skipped: tuple[ActionEntry, ...] = ()) -> verbs.Plan:
     if entry is None:
-        return verbs.nothing_to_undo(project.slug, skipped)
+        return undo_plan.nothing_to_undo(project.slug, skipped)
     done = done_records(entry)
     guard = store_guard(project)
     facts = {record.item_id: item_facts(project, record.item_id) for record in done}
-    return _with_team(project, verbs.plan_undo(project.slug, entry, done, facts, guard, skipped))
+    return _with_team(project, undo_plan.plan_undo(project.slug, entry, done, facts, guard, skipped))

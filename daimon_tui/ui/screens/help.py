@@ -15,7 +15,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
 from daimon_tui.domain.badges import BADGES, MARKS, NOT_BRIEFED
-from daimon_tui.ui.key_table import LEAD_IDS, global_id_rows, id_rows, with_keymap
+from daimon_tui.ui.key_table import LEAD_IDS, class_bindings, global_id_rows, id_rows, with_keymap
 from daimon_tui.ui.navigation import GoesBack
 
 
@@ -72,9 +72,9 @@ class HelpScreen(GoesBack, ModalScreen[None]):
             box.border_title = "esc, q or ? closes this help"
             # The keys as the person remapped them (settings `[keys]`), not the defaults.
             keymap = getattr(getattr(self.app, "settings", None), "keys", None) or {}
-            under = with_keymap(self.under._bindings, keymap)
+            under = with_keymap(class_bindings(type(self.under)), keymap)
             rows = id_rows(under, self.under.check_action, skip_ids=LEAD_IDS)
             yield Static(help_table(f"Keys on this screen: {name}", rows))
-            everywhere = global_id_rows(with_keymap(self.app._bindings, keymap), under)
+            everywhere = global_id_rows(with_keymap(class_bindings(type(self.app)), keymap), under)
             yield Static(help_table("Keys everywhere", everywhere))
             yield Static(legend_table())

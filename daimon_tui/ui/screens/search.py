@@ -24,7 +24,7 @@ from textual.widgets import Input, Static
 from daimon_tui.domain.action_log import ActionLog
 from daimon_tui.domain.inert import inert
 from daimon_tui.domain.search_query import parse_query
-from daimon_tui.domain.verbs import VERBS
+from daimon_tui.domain.verb_registry import VERBS
 from daimon_tui.models import ProjectRef
 from daimon_tui.store.judging import judge_service
 from daimon_tui.store.read.search import SearchHit, SearchResult

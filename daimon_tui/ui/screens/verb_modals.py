@@ -275,9 +275,10 @@ class ResolveModal(_InputModal):
 
     def on_mount(self) -> None:
         self.query_one("#resolve-note", Input).focus()
-        # RadioSet highlights its first button on mount: highlight the chosen one.
+        # RadioSet highlights its first button on mount: move the highlight to the chosen one.
         radios = self.query_one(RadioSet)
-        radios._selected = radios.pressed_index
+        for _ in range(max(radios.pressed_index, 0)):
+            radios.action_next_button()
 
     def on_resize(self) -> None:
         # The five statuses need ~70 columns in one row.

@@ -18,16 +18,16 @@ from __future__ import annotations
 from textual.geometry import Size
 from textual.widget import Widget
 from textual.widgets import Footer
-from textual.widgets._footer import FooterKey
 
 from daimon_tui.ui.navigation import when_shown
+from daimon_tui.ui.textual_private import drop_footer_key_watchers, is_footer_key
 
 
 def _width(child: Widget) -> int:
     """The columns a footer child takes, margins included (measured on its content,
     so a hidden child is measured too)."""
     styles = child.styles
-    if isinstance(child, FooterKey):
+    if is_footer_key(child):
         content = child.get_content_width(Size(0, 0), Size(0, 0))
         return content + styles.gutter.width + styles.margin.width
     return child.outer_size.width + styles.margin.width
@@ -44,14 +44,7 @@ class KeyFooter(Footer):
     def forget_removed_keys(self) -> None:
         """Drop the watchers Textual's `data_bind` left on this footer for keys
         a recompose removed (see the module's note)."""
-        watchers = getattr(self, "__watchers", None)  # Textual's own name for a node's watchers
-        if not isinstance(watchers, dict):
-            return
-        current = set(self.children)
-        for name, pairs in watchers.items():
-            if isinstance(pairs, list):
-                watchers[name] = [(node, callback) for node, callback in pairs
-                                  if not isinstance(node, FooterKey) or node in current]
+        drop_footer_key_watchers(self)
 
     # Textual calls each class's handler in turn: Footer's own `on_mount` still runs.
     def on_mount(self) -> None:

@@ -1,0 +1,127 @@
+"""The kept fold's stand-ins for daimon's events reads and folds, and the
+one call that swaps them in (`install_daimon_hooks`).
+
+daimon's item lifecycle reads (`item_events`) read one ref's rows; its
+snapshot's light twin (`daimon_api.judging.read_judge`) folds the kept rows;
+a ledger health read (`view.ledger_states`, `view.team_notes`, the write
+gate `jsonl.posture`) judges only the appended bytes. Outside those, and for
+any rows but `KeptRows`, daimon's own code runs; in safe mode
+(`daimon_api.mode`) nothing is swapped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from daimon_briefing import jsonl, store
+
+from daimon_tui.store.daimon_api import judging as daimon_judging
+from daimon_tui.store.daimon_api import reading as daimon_reading
+from daimon_tui.store.judging.kept_fold_rows import KeptRows
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from daimon_tui.store.judging.kept_fold import KeptFold
+
+
+@dataclass(slots=True)
+class Daimon:
+    """daimon's own functions the kept fold reads and folds with and stands
+    in for, taken before any swap (`daimon_api`); a test may replace one to
+    watch it."""
+
+    read: Callable[..., jsonl.Read]
+    fold: Callable[..., dict]
+    fold_corroborations: Callable[..., dict]
+    view_item_events: Callable[..., tuple]
+    store_item_events: Callable[..., list]
+    read_judge: Callable[..., Any]
+    ledger_states: Callable[..., dict]
+    team_notes: Callable[..., tuple]
+    posture: Callable[..., jsonl.Posture]
+
+    @classmethod
+    def taken(cls) -> Daimon:
+        return cls(read=daimon_reading.daimon_read, fold=daimon_reading.daimon_fold,
+                   fold_corroborations=daimon_reading.daimon_fold_corroborations,
+                   view_item_events=daimon_reading.daimon_view_item_events,
+                   store_item_events=daimon_reading.daimon_store_item_events,
+                   read_judge=daimon_judging.daimon_read_judge, ledger_states=daimon_reading.daimon_ledger_states,
+                   team_notes=daimon_reading.daimon_team_notes, posture=daimon_reading.daimon_posture)
+
+
+def fold(kept: KeptFold, rows: Any, *, keys: bool) -> dict:
+    """daimon's `store._fold`: the winners alone for kept rows; a first open's
+    rows folded once (its forget walk keeps the key refs, its snapshot drops
+    them: `_fold` is per ref, so the second is the first without the key
+    refs, and the kept fold's build reuses it too)."""
+    if isinstance(rows, KeptRows):
+        return kept.daimon.fold(rows.winners, keys=keys)
+    pending = next((p for p in list(kept.pending.values()) if p.read.rows is rows), None)
+    if pending is None:
+        return kept.latest_per_ref(rows, keys=keys)
+    if pending.winners is None:
+        pending.winners = kept.latest_per_ref(rows, keys=True)
+    if keys:
+        return dict(pending.winners)
+    return {ref: row for ref, row in pending.winners.items() if not store.is_key_ref(ref)}
+
+
+def fold_corroborations(kept: KeptFold, rows: Any) -> dict:
+    """daimon's `store.fold_corroborations`: the kept fold's, or a first
+    open's made once (a write's rows are folded onto it: `grow_pending`)."""
+    if not isinstance(rows, KeptRows):
+        pending = next((p for p in list(kept.pending.values()) if p.read.rows is rows), None)
+        if pending is None:
+            return kept.daimon.fold_corroborations(rows)
+        if pending.corroborations is None:
+            pending.corroborations = kept.daimon.fold_corroborations(rows)
+        return dict(pending.corroborations)
+    held = rows.kept
+    if held is not None and held.corroborations is not None:
+        return dict(held.corroborations)
+    folded = kept.daimon.fold_corroborations(rows.witnesses)
+    if held is not None:
+        held.corroborations = folded
+    return dict(folded)
+
+
+def install_daimon_hooks(kept: KeptFold) -> bool:
+    """The kept fold's one run-time swap of daimon's functions: route its
+    events reads and folds through `kept`. False (nothing swapped) in safe mode."""
+
+    def view_item_events(project: Any, item_id: str, *, snap: Any = None) -> tuple:
+        with kept.rows_of(item_id):
+            return kept.daimon.view_item_events(project, item_id, snap=snap)
+
+    def store_item_events(item_ref: str, project_dir: Any = None) -> list[dict]:
+        with kept.rows_of(item_ref):
+            return kept.daimon.store_item_events(item_ref, project_dir)
+
+    def read_judge(slug: Any, forgotten: Any = None) -> Any:
+        with kept.active():
+            return kept.daimon.read_judge(slug, forgotten)
+
+    def ledger_states(project: Any, names: Any = None) -> dict:
+        with kept.active():  # health only: the kept read's is the full read's
+            return kept.daimon.ledger_states(project, names)
+
+    def team_notes(project: Any = None) -> tuple[str, ...]:
+        with kept.active():
+            return kept.daimon.team_notes(project)
+
+    def posture(path: Path, name: str, writer: Any, **options: Any) -> jsonl.Posture:
+        with kept.active():  # daimon's write gate judges the ledger's health only
+            return kept.daimon.posture(path, name, writer, **options)
+
+    def folded(rows: Any, *, keys: bool) -> dict:
+        return fold(kept, rows, keys=keys)
+
+    return daimon_reading.install_kept_fold(daimon_reading.KeptFoldHooks(
+        read=kept.read, fold=folded, fold_corroborations=lambda rows: fold_corroborations(kept, rows),
+        view_item_events=view_item_events, store_item_events=store_item_events, read_judge=read_judge,
+        ledger_states=ledger_states, team_notes=team_notes, posture=posture,
+    ))

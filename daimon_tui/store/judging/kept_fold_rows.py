@@ -1,0 +1,315 @@
+"""The kept fold itself: an events ledger's rows reduced to those daimon's
+folds can tell apart (each ref's winner, each witness's latest row), where
+each starts, and how appended rows are folded onto them.
+
+Pure of state: a `Kept` is one ledger's fold, made and replaced by the
+`kept_fold.KeptFold` that holds it; daimon's own folds come in as `daimon`
+(`kept_fold_hooks.Daimon`), taken before any swap.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from daimon_briefing import store
+
+from daimon_tui.store.daimon_api import reading as daimon_reading
+from daimon_tui.store.judging.kept_fold_ledger import RowsAt
+
+if TYPE_CHECKING:
+    from daimon_tui.store.judging.kept_fold_hooks import Daimon
+
+CORROBORATION_PREFIX = store.corroboration_ref("")
+# One ref's rows (`rows_of`), or TOMBSTONES: the rows that may be a forget's
+# tombstone (`tombstone_rows`).
+TOMBSTONES = "\0tombstones"
+
+
+class KeptRows(list):
+    """An events ledger's rows reduced to those its folds can tell apart:
+    each ref's winner first, then the other witness rows. Itself a valid
+    input to every fold (a non-winner after its ref's winner never displaces
+    it); the two folds that know this type take only the part they need.
+    A fold read back from disk with its corroboration fold holds only the
+    witness rows parsed so far: `fold_corroborations` is answered from the
+    kept fold's, never from these rows."""
+
+    def __init__(self, winners: list[dict], witnesses: list[dict], kept: Kept | None = None) -> None:
+        seen = {id(row) for row in winners}
+        super().__init__([*winners, *(row for row in witnesses if id(row) not in seen)])
+        self.winners = winners
+        self.witnesses = witnesses
+        self.kept = kept
+
+
+def witness_key(row: dict) -> tuple | None:
+    """Which latest row `fold_corroborations` reads `row` against, or None when
+    it reads it not at all: a witness per (corroboration ref, status), a
+    contradiction per ref."""
+    ref = str(row.get("item_ref") or "")
+    if not ref:
+        return None
+    status = str(row.get("status") or "")
+    if ref.startswith(CORROBORATION_PREFIX):
+        return (ref, status)
+    if daimon_reading.demotion_rule(row, status.lower()):
+        return (ref,)
+    return None
+
+
+@dataclass
+class Kept:
+    """One ledger's kept fold: `size` bytes (ending at a line boundary) hashing
+    to `digest`; each kept row with the byte offset its line starts at."""
+
+    size: int
+    digest: str
+    winners: dict[str, tuple[int, dict]] = field(default_factory=dict)
+    witnesses: dict[tuple, tuple[int, dict]] = field(default_factory=dict)
+    # ref hash -> where each of its rows starts, in file order; None when a
+    # row's line is unknown (then a ref's rows come from daimon's read)
+    refs: dict[str, list[int]] | None = field(default_factory=dict)
+    # `fold_corroborations` of `witnesses`, once asked: an append refolds only
+    # the items its rows name (each item's entry reads only its own rows)
+    corroborations: dict | None = None
+    # where each row that may be a tombstone starts (file order); None: unknown
+    tombstones: list[int] | None = field(default_factory=list)
+    # an item's ref hash -> where its witness rows start, not parsed yet (read
+    # back from disk with `corroborations`: parsed when a row names the item)
+    unparsed: dict[str, list[int]] = field(default_factory=dict)
+    # the file's stat key when its bytes last hashed to `digest` at exactly
+    # `size`: while it stands, nothing was written (a write moves ctime)
+    verified: tuple | None = field(default=None, compare=False)
+    # False for a fold rebuilt from the file on disk (our own cache: untrusted
+    # input) until `check_against_full` has compared it with daimon's fold
+    trusted: bool = field(default=True, compare=False)
+    _rows: KeptRows | None = field(default=None, init=False, repr=False)
+
+    def rows(self) -> KeptRows:
+        if self._rows is None:
+            self._rows = KeptRows([row for _at, row in self.winners.values()],
+                                  [row for _at, row in self.witnesses.values()], self)
+        return self._rows
+
+    def absorb(self, daimon: Daimon, rows: list[dict], starts: list[int], size: int, digest: str,
+               folded: dict | None = None, rows_at: RowsAt | None = None) -> Kept:
+        """This fold with `rows` (lines starting at `starts`) appended, by `daimon`'s folds;
+        `folded`: daimon's fold of `rows` (keys kept), when this one is empty
+        and that fold was already made; `rows_at`: reads lines of the
+        verified bytes this fold covers (`rows_in_file`), to parse the
+        witness rows of the items `rows` name. Raises `Unplaced` when such
+        rows cannot be parsed from it."""
+        witnesses = dict(self.witnesses)
+        unparsed = self.unparsed
+        wanted: set[str] = set()
+        if unparsed:  # one hash per item the rows name
+            named = {item_of(key) for key in map(witness_key, rows) if key is not None}
+            wanted = {ref_key(item) for item in named} & unparsed.keys()
+        if wanted:
+            if rows_at is None:
+                raise Unplaced("the witness rows of an appended item are not parsed")
+            unparsed = dict(unparsed)
+            for item in wanted:
+                parse_witnesses(witnesses, rows_at, item, unparsed.pop(item))
+        placed = starts if len(starts) == len(rows) else [-1] * len(rows)  # -1: line unknown
+        # `_fold` is per ref: only the refs the rows name are folded again, each
+        # from its kept winner, and the rest stay (in the same order a fold of
+        # every winner plus the rows would give).
+        named = dict.fromkeys(str(row.get("item_ref") or "") for row in rows if isinstance(row, dict))
+        before = [self.winners[ref] for ref in named if ref in self.winners]
+        at = {id(row): start for start, row in before}
+        at.update((id(row), start) for row, start in zip(rows, placed, strict=True))
+        winners = dict(self.winners)
+        if folded is None or self.winners:
+            folded = latest_per_ref([row for _at, row in before] + rows, keys=True, daimon=daimon)
+        for ref, row in folded.items():
+            winners[ref] = (at.get(id(row), -1), row)
+        for row, start in zip(rows, placed, strict=True):
+            witness(witnesses, row, start)
+        refs = None
+        if self.refs is not None and len(starts) == len(rows):
+            refs = dict(self.refs)
+            grown: set[str] = set()
+            for row, start in zip(rows, starts, strict=True):
+                ref = row.get("item_ref")
+                if isinstance(ref, str):
+                    hashed = ref_key(ref)
+                    if hashed not in grown:  # copied before the first append: the old fold stays whole
+                        refs[hashed] = list(refs.get(hashed, ()))
+                        grown.add(hashed)
+                    refs[hashed].append(start)
+        tombstones = None
+        if self.tombstones is not None and len(starts) == len(rows):
+            tombstones = self.tombstones + [start for row, start in zip(rows, starts, strict=True)
+                                            if may_be_tombstone(row)]
+        return Kept(size, digest, winners, witnesses, refs, self._refold(daimon, witnesses, rows), tombstones,
+                     unparsed, trusted=self.trusted)
+
+    def witness_groups(self) -> dict[str, list[int]]:
+        """Where the witness rows start, by item (what `kept_fold_file` keeps)."""
+        groups = {item: list(starts) for item, starts in self.unparsed.items()}
+        by_item: dict[str, list[int]] = {}
+        for key, (at, _row) in self.witnesses.items():
+            by_item.setdefault(item_of(key), []).append(at)
+        for item, starts in by_item.items():  # one hash per item, not per row
+            groups.setdefault(ref_key(item), []).extend(starts)
+        return groups
+
+    def _refold(self, daimon: Daimon, witnesses: dict[tuple, tuple[int, dict]], rows: list[dict]) -> dict | None:
+        """The corroboration fold after `rows`, from this one's: the items the
+        rows name folded again over their witness rows, the rest kept."""
+        if self.corroborations is None:
+            return None
+        named = {item for row in rows if (key := witness_key(row)) is not None and (item := item_of(key))}
+        if not named:
+            return self.corroborations
+        # an item's witness keys, looked up rather than found by a walk of every key
+        statuses = {key[1] for key in witnesses if len(key) == 2}
+        keys = [(item,) for item in named] + [(CORROBORATION_PREFIX + item, status)
+                                              for item in named for status in statuses]
+        again = daimon.fold_corroborations([witnesses[key][1] for key in keys if key in witnesses])
+        kept = {item: entry for item, entry in self.corroborations.items() if item not in named}
+        kept.update(again)
+        return kept
+
+    def rows_of(self, ref: str, row_at: Callable[[int], dict | None]) -> list[dict] | None:
+        """The rows addressed to exactly `ref` (or, for TOMBSTONES, every row
+        that may be a tombstone), in file order, each read by `row_at(start)`;
+        None when that cannot be told from here."""
+        if ref == TOMBSTONES:
+            starts, belongs = self.tombstones, may_be_tombstone
+        else:
+            starts = self.refs.get(ref_key(ref), ()) if self.refs is not None else None
+
+            def belongs(row: dict) -> bool:
+                return row.get("item_ref") == ref
+        if starts is None:
+            return None
+        rows = []
+        for start in starts:
+            row = row_at(start)
+            if row is None or not belongs(row):
+                return None
+            rows.append(row)
+        return rows
+
+
+# daimon's `_fold` reads `ts` as a UTC stamp in exactly this shape (contract
+# `reading.fold-appended`): between two stamps of this shape the later in
+# text is the later in time, so the text compares without a parse.
+STAMP = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z")
+
+
+def latest_per_ref(rows: Any, *, keys: bool, daimon: Daimon) -> dict:
+    """daimon's `_fold(rows, keys=keys)`, its own fold run only over the rows
+    that can win: per ref, the rows at its latest well-formed stamp, and any
+    row stamped another way (daimon decides what that means). A later stamp
+    always wins and a row daimon cannot read as a stamp never displaces one it
+    can, so no other row can be a ref's winner, and since daimon's fold is per
+    ref and keeps each ref's rows in order, its answer (and the refs' order)
+    is the full fold's. The full fold parses the stamp of almost every row
+    (`strptime`: most of a 200,000-row fold); this parses one per ref.
+    `tests/perf/test_kept_fold.py` holds it equal to daimon's fold."""
+    groups: dict[str, list[dict]] = {}
+    latest: dict[str, str] = {}
+    for row in rows:
+        if not isinstance(row, dict):
+            continue
+        ref = str(row.get("item_ref") or "")
+        if not ref:
+            continue
+        group = groups.get(ref)
+        if group is None:
+            groups[ref] = [row]
+        else:
+            group.append(row)
+        ts = row.get("ts")
+        if isinstance(ts, str) and ts > latest.get(ref, "") and STAMP.fullmatch(ts):
+            latest[ref] = ts
+    chosen: list[dict] = []
+    for ref, group in groups.items():
+        top = latest.get(ref)
+        if len(group) == 1 or top is None or daimon_reading.daimon_stamp_epoch(top) is None:
+            chosen.extend(group)  # nothing to leave out, or daimon reads its latest stamp otherwise
+            continue
+        for row in group:
+            ts = row.get("ts")
+            if ts == top or (isinstance(ts, str) and not STAMP.fullmatch(ts)):
+                chosen.append(row)
+    return daimon.fold(chosen, keys=keys)
+
+
+def may_be_tombstone(row: dict) -> bool:
+    """A superset of daimon's tombstone rows (`store.is_tombstone_status`)."""
+    return "forgotten" in str(row.get("status") or "").lower()
+
+
+def ref_key(ref: str) -> str:
+    """How a ref is named in the kept file: a hash (a legacy ref may be text)."""
+    return hashlib.sha256(ref.encode("utf-8", "surrogatepass")).hexdigest()[:24]
+
+
+def item_of(key: tuple) -> str:
+    """The item id a witness key's row counts for or against."""
+    ref = key[0]
+    return ref[len(CORROBORATION_PREFIX):] if len(key) == 2 else ref
+
+
+def item_key(key: tuple) -> str:
+    """How the item a witness key's row counts for is named on disk."""
+    return ref_key(item_of(key))
+
+
+class Unplaced(ValueError):
+    """A kept witness row is not where the kept fold says (not our file)."""
+
+
+def parse_witnesses(witnesses: dict[tuple, tuple[int, dict]], rows_at: RowsAt, item: str,
+                     starts: list[int]) -> None:
+    """Add the witness rows of `item` (its ref hash), whose lines start at
+    `starts` (read by `rows_at`), to `witnesses`; `Unplaced` when a start is
+    not a line's, or its row is not a witness of that item, or one seen already."""
+    parsed = rows_at(sorted(starts))
+    if parsed is None:
+        raise Unplaced(f"a witness offset of {item} does not start a row")
+    for start, row in parsed.items():
+        key = witness_key(row)
+        if key is None or item_key(key) != item or key in witnesses:
+            raise Unplaced(f"the row at {start} is not a witness of {item}")
+        witnesses[key] = (start, row)
+
+
+def witness(witnesses: dict[tuple, tuple[int, dict]], row: dict, start: int) -> None:
+    key = witness_key(row)
+    if key is None:
+        return
+    held = witnesses.get(key)
+    if held is None or stamp_of(row) > stamp_of(held[1]):
+        witnesses[key] = (start, row)
+
+
+def stamp_of(row: dict) -> str:
+    """What a witness row is ordered by: a later one replaces the held one."""
+    return str(row.get("ts") or "")
+
+
+def corroborations_after(daimon: Daimon, folded: dict | None, rows: list, appended: list) -> dict | None:
+    """daimon's corroboration fold of `rows + appended`, from `folded` (its
+    fold of `rows`): an item's entry reads only the rows addressed to it or
+    to its corroboration ref, so only the items `appended` names are folded
+    again, over their own rows."""
+    if folded is None:
+        return None
+    named = {ref[len(CORROBORATION_PREFIX):] if ref.startswith(CORROBORATION_PREFIX) else ref
+             for row in appended if isinstance(row, dict) and (ref := str(row.get("item_ref") or ""))}
+    if not named:
+        return folded
+    refs = named | {CORROBORATION_PREFIX + item for item in named}
+    theirs = [row for row in (*rows, *appended) if isinstance(row, dict) and str(row.get("item_ref") or "") in refs]
+    kept = {item: entry for item, entry in folded.items() if item not in named}
+    kept.update(daimon.fold_corroborations(theirs))
+    return kept

@@ -1,0 +1,67 @@
+"""The package's shape (issue 39, deliverables 6 and 10): no module over 600
+lines, and the kept fold holds its state in its object, not in module globals."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import daimon_tui
+
+PACKAGE = Path(daimon_tui.__file__).parent
+MAX_LINES = 600
+# What a module-level value may not be: a container or a lock, context
+# variable or thread that some function would then change.
+_MUTABLE_CALLS = {"dict", "list", "set", "defaultdict", "OrderedDict", "deque", "Lock", "RLock", "ContextVar",
+                  "Thread", "Event"}
+
+
+def _lines(path: Path) -> int:
+    return len(path.read_text(encoding="utf-8").splitlines())
+
+
+def test_no_module_is_over_600_lines() -> None:
+    sizes = {path.relative_to(PACKAGE).as_posix(): _lines(path) for path in PACKAGE.rglob("*.py")}
+    assert {rel: n for rel, n in sizes.items() if n > MAX_LINES} == {}
+
+
+def _mutable_module_state(tree: ast.Module) -> list[str]:
+    """Module-level names that hold state a function changes: any `global`
+    statement, a name bound twice at module level, or a value that is a
+    container or a lock, context variable or thread."""
+    found = [f"global {', '.join(node.names)}" for node in ast.walk(tree) if isinstance(node, ast.Global)]
+    bound: dict[str, int] = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign):
+            targets, value = node.targets, node.value
+        elif isinstance(node, ast.AnnAssign) and node.value is not None:
+            targets, value = [node.target], node.value
+        else:
+            continue
+        for target in targets:
+            for name in (n.id for n in ast.walk(target) if isinstance(n, ast.Name)):
+                bound[name] = bound.get(name, 0) + 1
+                mutable = isinstance(value, ast.List | ast.Dict | ast.Set | ast.ListComp | ast.DictComp | ast.SetComp)
+                if isinstance(value, ast.Call):
+                    func = value.func
+                    called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+                    mutable = called in _MUTABLE_CALLS
+                if mutable:
+                    found.append(f"{name} = {ast.unparse(value)[:40]}")
+    found += [f"{name} bound {times} times" for name, times in bound.items() if times > 1]
+    return found
+
+
+def test_the_kept_fold_keeps_no_state_in_module_globals() -> None:
+    modules = sorted((PACKAGE / "store" / "judging").glob("kept_fold*.py"))
+    assert len(modules) >= 6  # fold, ledger bytes, persistence, build, check, hooks (and the file format)
+    found = {path.name: state for path in modules
+             if (state := _mutable_module_state(ast.parse(path.read_text(encoding="utf-8"))))}
+    assert found == {}
+
+
+def test_the_shape_check_sees_module_state() -> None:
+    held = ast.parse("import threading\n_held: dict = {}\n_lock = threading.Lock()\n_on = False\n"
+                     "def f():\n    global _on\n    _on = True\n")
+    assert _mutable_module_state(held) == ["global _on", "_held = {}", "_lock = threading.Lock()"]
+    assert _mutable_module_state(ast.parse("KEEP = 3\nPATTERN = re.compile('x')\nKEPT = KeptFold()\n")) == []
