@@ -167,14 +167,14 @@ def test_undo_refuses_a_newer_ui_resolution_with_the_same_status() -> None:
     """The latest record looks like ours (source `ui`, the same status) but was written
     later, e.g. by a second resolve from this app: undo names it and does not reopen.
     (Mutation checked: without the time check in `_not_ours`, the undo plans a reopen.)"""
-    done = [verbs.DoneRecord(item_id="o-aaaaaa", op="resolve", status="done", ts="2026-12-02T10:00:00Z")]
+    done = [undo_plan.DoneRecord(item_id="o-aaaaaa", op="resolve", status="done", ts="2026-12-02T10:00:00Z")]
     newer = live(lifecycle="resolved", latest=LatestEvent(status="done", source="ui", ts="2026-12-02T10:07:00Z"))
-    plan = verbs.plan_undo("p", ENTRY, done, {"o-aaaaaa": newer}, OK)
+    plan = undo_plan.plan_undo("p", ENTRY, done, {"o-aaaaaa": newer}, OK)
     assert not plan.writes and [r.code for r in plan.refusals] == ["newer-record"]
     assert "'done' from 'ui' at 2026-12-02T10:07:00Z" in plan.refusals[0].reason
     # the same record at the write's own time is the app's write: undone
     same = live(lifecycle="resolved", latest=LatestEvent(status="done", source="ui", ts="2026-12-02T10:00:00Z"))
-    assert [w.op for w in verbs.plan_undo("p", ENTRY, done, {"o-aaaaaa": same}, OK).writes] == ["reopen"]
+    assert [w.op for w in undo_plan.plan_undo("p", ENTRY, done, {"o-aaaaaa": same}, OK).writes] == ["reopen"]
 
 
 def test_undo_preview_names_the_action_and_what_it_steps_over() -> None:
