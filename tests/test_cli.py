@@ -47,12 +47,12 @@ def test_an_untested_daimon_reads_in_safe_mode_with_one_line_on_stderr(
 
 
 def test_doctor_on_the_tested_daimon(capsys) -> None:
-    from daimon_tui.store.daimon_api import contracts
+    from daimon_tui.store.daimon_api import registry
 
     assert cli.main(["doctor", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["mode"] == "full" and data["daimon_version"] == metadata.version("daimon-briefing")
-    assert [c["id"] for c in data["contracts"]] == [c.id for c in contracts.CONTRACTS]
+    assert [c["id"] for c in data["contracts"]] == [c.id for c in registry.CONTRACTS]
     assert all(c["holds"] for c in data["contracts"])
 
 

@@ -25,7 +25,7 @@ from daimon_briefing import briefing, store
 
 import daimon_tui
 from daimon_tui.domain import verbs
-from daimon_tui.store.daimon_api import contracts, mode
+from daimon_tui.store.daimon_api import contracts, mode, originals, registry
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.store.judging import judge_service
 from daimon_tui.store.read import reader
@@ -48,8 +48,8 @@ def fresh_mode() -> Iterator[None]:
 # -- every contract holds on the pinned daimon ---------------------------------------
 
 
-@pytest.mark.parametrize("contract", contracts.CONTRACTS, ids=lambda c: c.id)
-def test_the_contract_holds_on_the_installed_daimon(contract: contracts.Contract) -> None:
+@pytest.mark.parametrize("contract", registry.CONTRACTS, ids=lambda c: c.id)
+def test_the_contract_holds_on_the_installed_daimon(contract: registry.Contract) -> None:
     outcome = contracts.check(contract)
     assert outcome.holds, f"{contract.id} broke at daimon_briefing {contract.where}: {outcome.problem}"
 
@@ -64,11 +64,15 @@ def test_the_tested_daimon_is_the_one_the_test_extra_pins_and_the_one_installed(
 
 
 def test_contract_ids_are_unique_and_name_an_adapter() -> None:
-    ids = [c.id for c in contracts.CONTRACTS]
+    ids = [c.id for c in registry.CONTRACTS]
     assert len(ids) == len(set(ids))
-    for contract in contracts.CONTRACTS:
+    for contract in registry.CONTRACTS:
         assert (ADAPTERS / f"{contract.concern}.py").is_file(), contract.id
         assert contract.id.startswith(contract.concern + ".")
+
+
+def test_the_registry_and_the_checks_name_the_same_contracts() -> None:
+    assert set(contracts.CHECKS) == {c.id for c in registry.CONTRACTS}
 
 
 # -- a broken assumption is named, with where it broke -----------------------------------
@@ -78,13 +82,13 @@ def break_daimon(monkeypatch: pytest.MonkeyPatch, module: object, name: str, val
     """daimon's `module.name` becomes `value` for this test, also where an
     adapter's swap keeps daimon's own (the contracts read that one)."""
     monkeypatch.setattr(module, name, value)
-    monkeypatch.setitem(contracts._originals, f"{module.__name__}:{name}", value)  # type: ignore[attr-defined]
+    monkeypatch.setitem(originals.kept, f"{module.__name__}:{name}", value)
 
 
 def test_a_changed_signature_names_the_function_and_both_signatures(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = contracts._originals.get("daimon_briefing.store:_fold", store._fold)
+    real = originals.kept.get("daimon_briefing.store:_fold", store._fold)
     break_daimon(monkeypatch, store, "_fold", lambda rows, keys, extra=None: real(rows, keys=keys))
-    outcome = contracts.check(contracts.by_id("reading.fold-appended"))
+    outcome = contracts.check(registry.by_id("reading.fold-appended"))
     assert not outcome.holds
     assert "store:_fold takes (rows, keys, extra), we call it with (rows, *, keys)" in outcome.problem
 
@@ -98,7 +102,7 @@ def test_a_fold_that_is_not_per_ref_latest_breaks_the_kept_folds_premise(monkeyp
         return out
 
     break_daimon(monkeypatch, store, "_fold", counting)
-    outcome = contracts.check(contracts.by_id("reading.fold-appended"))
+    outcome = contracts.check(registry.by_id("reading.fold-appended"))
     assert outcome.problem and "winners plus the rest differs from the full fold" in outcome.problem
 
 
@@ -110,13 +114,13 @@ def test_a_changed_line_order_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
         return "[×3] " + line
 
     break_daimon(monkeypatch, briefing, "_line", badge_first)
-    outcome = contracts.check(contracts.by_id("rendering.item-line"))
+    outcome = contracts.check(registry.by_id("rendering.item-line"))
     assert outcome.problem and "not mark, text, corroboration in that order" in outcome.problem
 
 
 def test_a_missing_name_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delattr(briefing, "_VERBATIM_MARK")
-    outcome = contracts.check(contracts.by_id("rendering.item-line"))
+    outcome = contracts.check(registry.by_id("rendering.item-line"))
     assert outcome.problem == "daimon_briefing.briefing has no _VERBATIM_MARK"
 
 
@@ -130,7 +134,7 @@ def test_an_untested_daimon_opens_in_safe_mode_and_says_what_is_off(
     assert current.safe and not current.broken
     assert not mode.allows("reading.fold-appended") and not mode.allows("judging.swaps")
     # daimon's public API only: what composes public names stays on, every private name is off
-    assert current.allowed == {c.id for c in contracts.CONTRACTS if c.public}
+    assert current.allowed == {c.id for c in registry.CONTRACTS if c.public}
     assert mode.allows("rendering.item-line") and not mode.allows("rendering.panel")
     banner = current.banner()
     assert banner and "daimon-briefing 0.70.1" in banner and "public API only" in banner
@@ -466,7 +470,7 @@ from tests.store import private_guard
 mode.current()
 private_guard.install()
 for call in (lambda: reading.tombstone_ledger_name(), lambda: recall.daimon_ensure_fresh(),
-             lambda: reading.contracts.swap(reading.store, "project_slug", len)):
+             lambda: reading.swap(reading.store, "project_slug", len)):
     try:
         call()
     except private_guard.PrivateAccess:
@@ -482,13 +486,13 @@ def test_the_private_name_guard_sees_a_read_a_held_function_and_a_swap() -> None
     assert seen == ["daimon_tui.store.daimon_api.reading read daimon_briefing.store._TOMBSTONE_NAME",
                     "daimon_tui.store.daimon_api.recall.daimon_ensure_fresh called "
                     "(daimon_briefing.recall._ensure_fresh)",
-                    "daimon_tui.store.daimon_api.contracts swapped daimon_briefing.store.project_slug"], seen
+                    "daimon_tui.store.daimon_api.originals swapped daimon_briefing.store.project_slug"], seen
 
 
 def test_a_public_render_that_drifts_from_daimons_own_line_breaks_its_contract(
         monkeypatch: pytest.MonkeyPatch) -> None:
     real = briefing.render_selection
     monkeypatch.setattr(briefing, "render_selection", lambda sel: real(sel).replace(" [carried]", " [old]"))
-    outcome = contracts.check(contracts.by_id("rendering.item-line"))
+    outcome = contracts.check(registry.by_id("rendering.item-line"))
     assert not outcome.holds
     assert "briefing.render_selection of one item is not briefing._line" in (outcome.problem or "")

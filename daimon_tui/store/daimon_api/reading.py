@@ -11,7 +11,9 @@ from typing import Any
 
 from daimon_briefing import config, jsonl, store, teamproject, view
 
-from daimon_tui.store.daimon_api import contracts, judging, mode
+from daimon_tui.store.daimon_api import judging, mode
+from daimon_tui.store.daimon_api.composed import demotion_rule as demotion_rule  # the kept fold calls it here
+from daimon_tui.store.daimon_api.originals import swap
 
 # daimon's own functions, taken before any swap (every swap goes through an adapter).
 daimon_read = jsonl.read
@@ -35,14 +37,6 @@ def bucket_dir(project: Any) -> Path | None:
     composition of public names (contract `reading.bucket`: it is `view._bucket`)."""
     slug = store.project_slug(config.resolve_project_dir(project))
     return config.checkpoint_dir() / slug if slug else None
-
-
-def demotion_rule(row: dict, status: str) -> bool:
-    """daimon's rule, from public names (contract `reading.demotes`: it is
-    `store._demotes`): a row demotes its item when it resolves it or is a
-    machine's supersede guess. Without a mode check, for the kept fold's loop
-    over rows (which runs only once `install_kept_fold` checked its contracts)."""
-    return bool(store.is_resolved(row) or status.startswith("supersede-candidate"))
 
 
 def demotes(row: dict, status: str) -> bool:
@@ -120,13 +114,13 @@ def install_kept_fold(hooks: KeptFoldHooks) -> bool:
     swapped: daimon's own code answers) in safe mode."""
     if not kept_fold_allowed():
         return False
-    contracts.swap(jsonl, "read", hooks.read)
-    contracts.swap(store, "_fold", hooks.fold)
-    contracts.swap(store, "fold_corroborations", hooks.fold_corroborations)
-    contracts.swap(view, "item_events", hooks.view_item_events)
-    contracts.swap(store, "item_events", hooks.store_item_events)
+    swap(jsonl, "read", hooks.read)
+    swap(store, "_fold", hooks.fold)
+    swap(store, "fold_corroborations", hooks.fold_corroborations)
+    swap(view, "item_events", hooks.view_item_events)
+    swap(store, "item_events", hooks.store_item_events)
     judging.swap_read_judge(hooks.read_judge)
-    contracts.swap(view, "ledger_states", hooks.ledger_states)
-    contracts.swap(view, "team_notes", hooks.team_notes)
-    contracts.swap(jsonl, "posture", hooks.posture)
+    swap(view, "ledger_states", hooks.ledger_states)
+    swap(view, "team_notes", hooks.team_notes)
+    swap(jsonl, "posture", hooks.posture)
     return True

@@ -5,9 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from daimon_briefing import config, store, teamsync
+from daimon_briefing import store, teamsync
 
 from daimon_tui.store.daimon_api import mode
+from daimon_tui.store.daimon_api.composed import clone_of
 
 
 def refusal() -> str | None:
@@ -28,15 +29,6 @@ def unpushed_count(sidecar: Any, branch_name: str) -> int:
 def pending_count(sidecar: Any) -> int:
     mode.require("team.sidecar")
     return teamsync._pending_count(sidecar)
-
-
-def clone_of(path: Any) -> str:
-    """The team clone a path under daimon's team dir belongs to (its first
-    segment), or "": public names (contract `team.clone-of`: it is `store._remote_of`)."""
-    try:
-        return Path(path).relative_to(config.team_dir()).parts[0]
-    except (ValueError, IndexError, TypeError):
-        return ""
 
 
 def remote_of(path: Any) -> str:
