@@ -339,7 +339,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is None and not args.top_demo and not _cannot_draw():
         # Before anything heavy is imported: the judging child starts, and warms
         # this project, while the app imports Textual and paints (`early_child`).
-        from daimon_tui.store.judging import early_child
+        from daimon_tui.store.child import early_child
 
         early_child.spawn(args.top_project, args.top_slug)
     _quiet_daimon_logs()

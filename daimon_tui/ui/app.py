@@ -21,8 +21,9 @@ from daimon_tui.domain.path_mask import PathMask
 from daimon_tui.models import Briefing, ProjectRef
 from daimon_tui.settings import Settings, load_settings
 from daimon_tui.store import paths
+from daimon_tui.store.child import first_paint, judge_service
 from daimon_tui.store.demo.builder import demo_root
-from daimon_tui.store.judging import first_paint, judge_service, verdict_cache
+from daimon_tui.store.judging import verdict_cache
 from daimon_tui.store.read import reader
 from daimon_tui.ui.actions import bindings
 from daimon_tui.ui.commands import ActionCommands

@@ -84,7 +84,7 @@ class EvidenceActions:
         item = self._item_or_say()
         if item is None or not item.id:
             return
-        from daimon_tui.store.judging import judge_service
+        from daimon_tui.store.child import judge_service
 
         full, _failure = await judge_service.read("transcript", self.project, item.id)
         if full.unavailable:

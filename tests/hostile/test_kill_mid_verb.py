@@ -31,7 +31,7 @@ NOW = demo.DEMO_NOW.timestamp()
 APP = """
 import asyncio, sys, time
 from pathlib import Path
-from daimon_tui.store.judging import write_request
+from daimon_tui.store.child import write_request
 from daimon_tui.ui.screens.verb_modals import PlanPreviewModal, ResolveModal
 from daimon_tui.ui.screens.briefing import BriefingScreen
 from daimon_tui.ui.app import DaimonTUI

@@ -18,8 +18,8 @@ from daimon_briefing import config
 
 from daimon_tui.headless.brief import run_brief
 from daimon_tui.models import Briefing, ProjectRef
+from daimon_tui.store.child import judge_child
 from daimon_tui.store.demo import builder as demo
-from daimon_tui.store.judging import judge_child
 from daimon_tui.store.read import history, reader
 
 from .conftest import NOW, seed_hostile

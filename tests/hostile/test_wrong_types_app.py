@@ -88,7 +88,7 @@ def test_a_read_that_raises_is_a_message_in_its_pane(demo_store: demo.DemoStore,
     """The boundary itself: whatever a read raises (here, the detail pane's
     read in the judging child and in the app), the app keeps running and the
     pane that asked names the project's files."""
-    from daimon_tui.store.judging import judge_service
+    from daimon_tui.store.child import judge_service
     from daimon_tui.store.read import provisional_details
 
     real = judge_service.read

@@ -276,7 +276,7 @@ def test_the_signature_library_is_loaded_only_to_check_a_signature(sandbox_root:
     import subprocess
     import sys
 
-    from daimon_tui.store.judging import judge_service
+    from daimon_tui.store.child import judge_service
 
     probe = ("import sys\nfrom daimon_tui.cli import main\ncode = main(sys.argv[1:])\nsys.stdout.flush()\n"
              "print('cryptography' in sys.modules, file=sys.stderr)\n")

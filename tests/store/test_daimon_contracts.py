@@ -25,9 +25,9 @@ from daimon_briefing import briefing, store
 
 import daimon_tui
 from daimon_tui.domain import verbs
+from daimon_tui.store.child import judge_service
 from daimon_tui.store.daimon_api import contracts, mode, originals, registry
 from daimon_tui.store.demo import builder as demo
-from daimon_tui.store.judging import judge_service
 from daimon_tui.store.read import reader
 from daimon_tui.store.write import plans
 
@@ -302,7 +302,8 @@ SWAPPED = [(jsonl, "read"), (jsonl, "posture"), (store, "_fold"), (store, "fold_
 before = {(m.__name__, n): getattr(m, n) for m, n in SWAPPED}
 
 from daimon_tui.store.daimon_api import brief_verb, mode
-from daimon_tui.store.judging import first_paint, kept_fold, snapshot_share
+from daimon_tui.store.child import first_paint
+from daimon_tui.store.judging import kept_fold, snapshot_share
 from daimon_tui.store.read import asof, audit, details, history, reader, search, team, transcripts
 from tests.store import private_guard
 from tests.store.test_reader_compat import assert_agrees

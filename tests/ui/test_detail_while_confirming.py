@@ -7,8 +7,8 @@ import asyncio
 
 import pytest
 
+from daimon_tui.store.child import first_paint
 from daimon_tui.store.demo import builder as demo
-from daimon_tui.store.judging import first_paint
 from daimon_tui.ui.app import DaimonTUI
 from daimon_tui.ui.screens.briefing import BriefingScreen
 from daimon_tui.ui.widgets.item_detail import PROVISIONAL_NOTE, ItemDetail

@@ -174,7 +174,7 @@ async def test_the_detail_pane_never_paints_an_answer_for_a_row_the_cursor_left(
     `DetailPane.inspect`, the first row's text is painted and this test fails.)"""
     import asyncio
 
-    from daimon_tui.store.judging import judge_service
+    from daimon_tui.store.child import judge_service
     from daimon_tui.ui.widgets.item_detail import ItemDetail
 
     app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
@@ -314,7 +314,7 @@ async def test_history_says_it_is_reading_while_the_sessions_load(demo_store: de
 
     from textual.widgets import DataTable, Static
 
-    from daimon_tui.store.judging import judge_service
+    from daimon_tui.store.child import judge_service
     from daimon_tui.ui.screens.history import HistoryScreen
 
     release = asyncio.Event()

@@ -9,8 +9,8 @@ import threading
 
 import pytest
 
+from daimon_tui.store.child import first_paint, judge_service
 from daimon_tui.store.demo import builder as demo
-from daimon_tui.store.judging import first_paint, judge_service
 from daimon_tui.ui.app import DaimonTUI
 from daimon_tui.ui.screens.briefing import BriefingScreen
 from tests.ui.held import hold_confirmation

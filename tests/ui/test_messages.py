@@ -89,7 +89,8 @@ async def test_the_apps_own_write_is_confirmed_once_not_again_by_the_live_watch(
     import asyncio
     import contextlib
 
-    from daimon_tui.store.judging import first_paint, live
+    from daimon_tui.store.child import first_paint
+    from daimon_tui.store.judging import live
 
     seen = asyncio.Event()
     real_apply = live.apply_events

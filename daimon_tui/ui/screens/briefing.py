@@ -28,7 +28,8 @@ from daimon_tui.domain.inert import inert
 from daimon_tui.domain.short_ids import shortest_unique
 from daimon_tui.models import Briefing, Item, ProjectRef, WithheldItem
 from daimon_tui.store import kill_switch, paths
-from daimon_tui.store.judging import first_paint, judge_service, verdict_cache
+from daimon_tui.store.child import first_paint, judge_service
+from daimon_tui.store.judging import verdict_cache
 from daimon_tui.ui.actions import bindings, lead_bindings
 from daimon_tui.ui.evidence_actions import EvidenceActions
 from daimon_tui.ui.read_worker import work

@@ -25,7 +25,7 @@ from daimon_tui.domain.inert import inert
 from daimon_tui.domain.short_ids import short_id, shortest_unique
 from daimon_tui.domain.when import HINT, parse_when
 from daimon_tui.models import Briefing, Diagnostic, ProjectRef, SessionSummary, TeamView
-from daimon_tui.store.judging import judge_service
+from daimon_tui.store.child import judge_service
 from daimon_tui.store.read import reader
 from daimon_tui.store.read.asof import refusal as as_of_refusal
 from daimon_tui.ui.actions import lead_bindings

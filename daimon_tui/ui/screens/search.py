@@ -26,7 +26,7 @@ from daimon_tui.domain.inert import inert
 from daimon_tui.domain.search_query import parse_query
 from daimon_tui.domain.verbs import VERBS
 from daimon_tui.models import ProjectRef
-from daimon_tui.store.judging import judge_service
+from daimon_tui.store.child import judge_service
 from daimon_tui.store.read.search import SearchHit, SearchResult
 from daimon_tui.ui.read_worker import work
 from daimon_tui.ui.screens.briefing import BriefingScreen

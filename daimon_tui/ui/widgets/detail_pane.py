@@ -14,7 +14,7 @@ from textual.containers import VerticalScroll
 from textual.css.query import NoMatches
 
 from daimon_tui.models import Item
-from daimon_tui.store.judging import judge_service
+from daimon_tui.store.child import judge_service
 from daimon_tui.ui.read_worker import work
 from daimon_tui.ui.widgets.evidence import EvidencePanel
 from daimon_tui.ui.widgets.item_detail import ItemDetail

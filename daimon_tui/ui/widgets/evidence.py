@@ -293,7 +293,7 @@ class EvidencePanel(Static):
         """The item's excerpt first (the judging child answers it from the
         snapshot it holds), then the witnesses' words and the world's
         evidence; each painted only while the item is still shown."""
-        from daimon_tui.store.judging import judge_service
+        from daimon_tui.store.child import judge_service
 
         evidence, _failure = await judge_service.read("evidence", project, item.id or "", "item", self.brief)
         if self.item is item:

@@ -29,7 +29,7 @@ from collections.abc import Callable
 from daimon_tui.domain import verbs
 from daimon_tui.domain.action_log import ActionEntry, ActionLog, LoggedRecord
 from daimon_tui.models import Frozen, ProjectRef
-from daimon_tui.store.judging import judge_service
+from daimon_tui.store.child import judge_service
 from daimon_tui.store.write import recovery, writer
 
 
