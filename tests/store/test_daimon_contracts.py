@@ -13,6 +13,7 @@ import ast
 import contextlib
 import io
 import json
+import re
 import subprocess
 import sys
 import tomllib
@@ -253,13 +254,33 @@ def private_daimon_names(path: Path) -> list[str]:
     return found
 
 
-def test_no_private_daimon_name_or_swap_outside_the_adapters() -> None:
+def test_no_private_daimon_name_or_swap_outside_the_door() -> None:
+    """daimon's private names are spelled in `daimon_api/private.py` only, and
+    a daimon module is assigned onto in `daimon_api/originals.py` only."""
     found = []
     for path in sorted(PACKAGE.rglob("*.py")):
-        if ADAPTERS in path.parents:
+        if path == ADAPTERS / "private.py":
             continue
         found += [f"{path.relative_to(PACKAGE.parent)}: {hit.split(': ', 1)[1]}" for hit in private_daimon_names(path)]
     assert found == []
+    setters = [str(path.relative_to(PACKAGE)) for path in sorted((PACKAGE / "store").rglob("*.py"))
+               if "setattr(" in path.read_text(encoding="utf-8")]
+    assert setters == ["store/daimon_api/originals.py"]
+
+
+def test_each_private_name_sits_under_its_contract_id() -> None:
+    from daimon_tui.store.daimon_api import private
+
+    text = (ADAPTERS / "private.py").read_text(encoding="utf-8")
+    sections = re.findall(r"^# -- ([\w.-]+)", text, flags=re.M)
+    ids = {c.id for c in registry.CONTRACTS}
+    assert sections and set(sections) <= ids, set(sections) - ids
+    # every contract that names a private daimon name has its section (the public ones compose public names)
+    assert {c.id for c in registry.CONTRACTS if not c.public} - {"writing.demo-clock", "reading.kept-fold-swaps",
+                                                                  "judging.swaps"} <= set(sections)
+    assert set(private.HELD) <= set(sections)
+    for names in private.HELD.values():
+        assert all(callable(getattr(private, name)) for name in names)
 
 
 def test_the_scan_finds_what_it_looks_for(tmp_path: Path) -> None:
@@ -279,7 +300,7 @@ def test_the_scan_finds_what_it_looks_for(tmp_path: Path) -> None:
     assert sorted(hits) == sorted(["from daimon_briefing.briefing import _line", "store._fold", "swap v.snapshot",
                                    "swap daimon_briefing.jsonl.read", "swap setattr(store, 'item_events', None)",
                                    "getattr(v, '_bucket')"])
-    assert private_daimon_names(ADAPTERS / "reading.py")  # the adapters do hold them
+    assert private_daimon_names(ADAPTERS / "private.py")  # the door does hold them
 
 
 # -- safe mode reads exactly what daimon reads --------------------------------------------
@@ -484,7 +505,7 @@ def test_the_private_name_guard_sees_a_read_a_held_function_and_a_swap() -> None
     done = subprocess.run([sys.executable, "-c", GUARD_CHECK], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-4000:]
     seen = json.loads(done.stdout.splitlines()[-1])
-    assert seen == ["daimon_tui.store.daimon_api.reading read daimon_briefing.store._TOMBSTONE_NAME",
+    assert seen == ["daimon_tui.store.daimon_api.private read daimon_briefing.store._TOMBSTONE_NAME",
                     "daimon_tui.store.daimon_api.recall.daimon_ensure_fresh called "
                     "(daimon_briefing.recall._ensure_fresh)",
                     "daimon_tui.store.daimon_api.originals swapped daimon_briefing.store.project_slug"], seen

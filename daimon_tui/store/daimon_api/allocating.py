@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 from daimon_briefing import briefing, display
 
-from daimon_tui.store.daimon_api import mode
+from daimon_tui.store.daimon_api import mode, private
 from daimon_tui.store.daimon_api.composed import ITEM_TRUNCATE_CHARS
 
 DROP_ORDER = "allocating.drop-order"
@@ -41,8 +41,7 @@ class Terms(NamedTuple):
 def terms() -> Terms:
     """daimon's terms; `Unavailable` when this mode may not call them (daimon's own allocator answers then)."""
     mode.require(DROP_ORDER)
-    return Terms(briefing._is_flagged, briefing._is_carried, briefing._stale_days_of, briefing._item_age_days,
-                 briefing._decision_floor, briefing._split_decisions, briefing._collapse_panel)
+    return Terms(*private.drop_order_terms())
 
 
 def shortened(item: dict) -> dict:
@@ -62,4 +61,4 @@ def share_lines(selection: briefing.Selection, cache: dict) -> None:
     """One cache of rendered lines for every selection of one allocation, as
     daimon's allocator shares it (a line is a function of its item alone)."""
     mode.require(DROP_ORDER)
-    selection._lines = cache
+    private.share_lines(selection, cache)

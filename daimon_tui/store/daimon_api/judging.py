@@ -9,10 +9,10 @@ from typing import Any
 
 from daimon_briefing import jsonl, store, view
 
-from daimon_tui.store.daimon_api import mode
+from daimon_tui.store.daimon_api import mode, private
 from daimon_tui.store.daimon_api.originals import swap
 
-daimon_read_judge = view._read_judge
+daimon_read_judge = private.own_read_judge
 daimon_snapshot = view.snapshot
 
 
@@ -20,13 +20,13 @@ def read_judge(slug: Any, forgotten: Any) -> Any:
     """daimon's light judge of a bucket (through the kept fold when it is on):
     `(Judge, memoizable)`."""
     mode.require("judging.read-judge")
-    return view._read_judge(slug, forgotten)
+    return private.read_judge(slug, forgotten)
 
 
 def trust_index(project: Any, read: jsonl.Read) -> tuple:
     """daimon's fold of a trust ledger: (quarantine ids, items, health, detail)."""
     mode.require("judging.trust-index")
-    return view._trust_index(project, read)
+    return private.trust_index(project, read)
 
 
 def frozen(mapping: Mapping) -> Mapping:
@@ -36,7 +36,7 @@ def frozen(mapping: Mapping) -> Mapping:
 
 def swap_read_judge(replacement: Callable[..., Any]) -> None:
     """Called by `reading.install_kept_fold` only (which checked the mode)."""
-    swap(view, "_read_judge", replacement)
+    swap(view, private.READ_JUDGE_NAME, replacement)
 
 
 def install_shared_snapshot(replacement: Callable[[Any], Any]) -> bool:

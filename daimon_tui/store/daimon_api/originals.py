@@ -6,6 +6,8 @@ again after a swap must see daimon's own (`contracts` reads them here).
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 # "module:name" -> daimon's own object, for each one swapped.
@@ -16,3 +18,17 @@ def swap(module: Any, name: str, replacement: Any) -> None:
     """Put `replacement` in place of `module.name` (adapters only), daimon's own kept."""
     kept.setdefault(f"{module.__name__}:{name}", getattr(module, name))
     setattr(module, name, replacement)
+
+
+@contextlib.contextmanager
+def swapped(swaps: Iterable[tuple[Any, str, Any]]) -> Iterator[None]:
+    """Each `(module, name, replacement)` in place for this block only; what
+    was there before (daimon's own, or an outer stand-in) comes back after."""
+    before = [(module, name, getattr(module, name)) for module, name, _ in swaps]
+    try:
+        for module, name, replacement in swaps:
+            swap(module, name, replacement)
+        yield
+    finally:
+        for module, name, value in reversed(before):
+            setattr(module, name, value)

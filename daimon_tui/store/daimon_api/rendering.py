@@ -16,9 +16,9 @@ import functools
 from collections.abc import Mapping
 from typing import Any
 
-from daimon_briefing import briefing, render, schema
+from daimon_briefing import schema
 
-from daimon_tui.store.daimon_api import mode
+from daimon_tui.store.daimon_api import mode, private
 from daimon_tui.store.daimon_api.composed import field_of, rendered_line, rendered_mark
 
 _ITEM_LINE = "rendering.item-line"
@@ -35,7 +35,7 @@ def line(item: dict, degraded: bool = False, briefable: bool = False) -> str:
     Full mode takes daimon's `briefing._line` (the same bytes, half the time)."""
     mode.require(_ITEM_LINE)
     if mode.full():
-        return briefing._line(item, degraded, briefable)
+        return private.item_line(item, degraded, briefable)
     return rendered_line(item, degraded, briefable)
 
 
@@ -65,27 +65,25 @@ def truncation_marker() -> str | None:
     mode, where nothing is read off daimon's budgeted render."""
     if not mode.allows(_PANEL):
         return None
-    return briefing._TRUNCATION_MARKER
+    return private.truncation_marker()
 
 
 def selected_line(selection: Any, section: str, item: Any) -> str:
     mode.require(_PANEL)
-    return briefing._sel_line(selection, section, item)
+    return private.selected_line(selection, section, item)
 
 
 def withheld_trailer(own: Any, team: Any) -> list:
     mode.require(_PANEL)
-    from daimon_briefing.cli import brief as cli_brief  # the CLI's import is paid only by its own text
-
-    return cli_brief._withheld_trailer(own, team)
+    return private.withheld_trailer(own, team)
 
 
 def header_reserve(handoff: Any, checkpoint: Any, drift: Any) -> str:
     """The handoff, version note and drift lines `daimon brief` prints above the items."""
     mode.require(_PANEL)
-    return render._format_handoff(handoff) + render._format_version_note(checkpoint) + render._format_drift(drift)
+    return private.header_reserve(handoff, checkpoint, drift)
 
 
 def panel_lines(project_dir: Any, worldcheck_project: Any, snap: Any = None, notes: Any = ()) -> Any:
     mode.require(_PANEL)
-    return render._panel_lines(project_dir, worldcheck_project, snap, notes)
+    return private.panel_lines(project_dir, worldcheck_project, snap, notes)
