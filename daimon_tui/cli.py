@@ -173,9 +173,9 @@ def _search(args: argparse.Namespace, project_path: str | None, out: TextIO) -> 
 
 
 def _review(args: argparse.Namespace, project: ProjectRef, out: TextIO) -> int:
-    from daimon_tui.domain import review_file
-    from daimon_tui.domain.action_log import ActionLog
     from daimon_tui.headless.review import review_of, run_review
+    from daimon_tui.store import review_file
+    from daimon_tui.store.action_log import ActionLog
     from daimon_tui.store.read import reader
     from daimon_tui.store.read.asof import parse_time, stamp
     from daimon_tui.store.review_place import review_path
@@ -373,7 +373,7 @@ def main(argv: list[str] | None = None) -> int:
         if cannot:
             print(cannot, file=sys.stderr)
             return 2
-        from daimon_tui.domain.action_log import ActionLog
+        from daimon_tui.store.action_log import ActionLog
         from daimon_tui.ui.app import DaimonTUI
 
         # The demo keeps its action log beside its temporary store.

@@ -16,7 +16,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from daimon_tui.domain.action_log import ActionEntry, LoggedRecord
+from daimon_tui.domain.action_entries import ActionEntry, LoggedRecord
 from daimon_tui.models import Frozen
 
 VerbName = Literal["resolve", "retract", "restore", "reverify", "forget", "undo"]

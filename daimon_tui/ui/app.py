@@ -16,15 +16,16 @@ from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
 from daimon_tui.domain import verbs
-from daimon_tui.domain.action_log import ActionLog
 from daimon_tui.domain.path_mask import PathMask
 from daimon_tui.models import Briefing, ProjectRef
-from daimon_tui.settings import Settings, load_settings
+from daimon_tui.settings import Settings
 from daimon_tui.store import paths
+from daimon_tui.store.action_log import ActionLog
 from daimon_tui.store.child import first_paint, judge_service
 from daimon_tui.store.demo.builder import demo_root
 from daimon_tui.store.judging import verdict_cache
 from daimon_tui.store.read import reader
+from daimon_tui.store.settings_file import load_settings
 from daimon_tui.ui.actions import bindings
 from daimon_tui.ui.commands import ActionCommands
 from daimon_tui.ui.heap import TICK_S, IdleCollector

@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-from daimon_tui.domain.action_log import ActionLog
+from daimon_tui.store.action_log import ActionLog
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.ui.app import DaimonTUI
 from tests.ui.settle import settle

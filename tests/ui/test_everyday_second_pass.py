@@ -280,7 +280,7 @@ async def test_the_log_is_one_row_per_action_refusals_marked_and_fits_at_120(dem
     the outcome column is on screen at 120 columns; the row is spelled out below."""
     from textual.widgets import DataTable, Static
 
-    from daimon_tui.domain.action_log import ActionLog
+    from daimon_tui.store.action_log import ActionLog
     from daimon_tui.store.read import reader
     from daimon_tui.ui.screens.log import LogScreen
 
@@ -515,7 +515,7 @@ async def test_ids_show_as_their_shortest_unique_prefix_in_every_list(empty_stor
     the as-of picker, Health, the Audit and the Log; the full id stays in the detail."""
     from textual.widgets import DataTable
 
-    from daimon_tui.domain.action_log import ActionLog
+    from daimon_tui.store.action_log import ActionLog
     from daimon_tui.store.read import reader
 
     for n, sid in enumerate(UUIDS):

@@ -137,7 +137,7 @@ async def test_help_lists_the_screens_keys_first_then_the_global_ones(demo_store
 async def test_enter_on_a_log_row_opens_its_item_and_j_k_move(demo_store: demo.DemoStore) -> None:
     from textual.widgets import DataTable
 
-    from daimon_tui.domain.action_log import ActionLog
+    from daimon_tui.store.action_log import ActionLog
     from daimon_tui.store.read import reader
 
     slug = reader.resolve_project(str(demo_store.project), None).slug

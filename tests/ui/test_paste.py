@@ -8,7 +8,7 @@ from pathlib import Path
 
 from textual import events
 
-from daimon_tui.domain.action_log import ActionLog
+from daimon_tui.store.action_log import ActionLog
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.ui.app import DaimonTUI
 from daimon_tui.ui.screens.briefing import FILTER_MAX, BriefingScreen

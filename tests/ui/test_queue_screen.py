@@ -9,8 +9,8 @@ import pytest
 from daimon_briefing import amendments, api, refutations, relations, store, trust
 from textual.app import App
 
-from daimon_tui.domain.action_log import ActionLog
 from daimon_tui.models import ProjectRef
+from daimon_tui.store.action_log import ActionLog
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.ui.screens.queue import QueueScreen
 from daimon_tui.ui.screens.verb_modals import ConfirmModal, ResolveModal, RetractModal

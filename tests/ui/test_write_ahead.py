@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from daimon_tui.domain import verbs
-from daimon_tui.domain.action_log import ActionLog
+from daimon_tui.store.action_log import ActionLog
 from daimon_tui.store.write import recovery
 from daimon_tui.ui.screens.verb_modals import PlanPreviewModal, ResolveModal
 from tests.daimon_records import brief_text as brief

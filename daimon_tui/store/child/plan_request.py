@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from daimon_tui.domain import verbs
-from daimon_tui.domain.action_log import ActionEntry
+from daimon_tui.domain.action_entries import ActionEntry
 from daimon_tui.models import Frozen, ProjectRef
 from daimon_tui.store.child import judge_service
 

@@ -25,7 +25,7 @@ from daimon_briefing import (
 )
 
 from daimon_tui.domain import verbs
-from daimon_tui.domain.action_log import ActionEntry
+from daimon_tui.domain.action_entries import ActionEntry
 from daimon_tui.models import ProjectRef
 from daimon_tui.store.daimon_api import mode
 from daimon_tui.store.daimon_api import writing as daimon_writing

@@ -24,9 +24,10 @@ from textual.screen import Screen
 from textual.widgets import Label, Static
 
 from daimon_tui.domain import queue_order, verbs
-from daimon_tui.domain.action_log import ActionEntry, ActionLog
+from daimon_tui.domain.action_entries import ActionEntry
 from daimon_tui.domain.inert import inert
 from daimon_tui.models import ProjectRef
+from daimon_tui.store.action_log import ActionLog
 from daimon_tui.store.read.queue import QueueEntry, TriageQueue, build_queue, reclassify
 from daimon_tui.store.write import decisions
 from daimon_tui.ui import own_writes

@@ -21,11 +21,11 @@ from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import Input, Static
 
-from daimon_tui.domain.action_log import ActionLog
 from daimon_tui.domain.inert import inert
 from daimon_tui.domain.search_query import parse_query
 from daimon_tui.domain.verbs import VERBS
 from daimon_tui.models import ProjectRef
+from daimon_tui.store.action_log import ActionLog
 from daimon_tui.store.child import judge_service
 from daimon_tui.store.read.search import SearchHit, SearchResult
 from daimon_tui.ui.read_worker import work
