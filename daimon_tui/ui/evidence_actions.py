@@ -106,7 +106,7 @@ class EvidenceActions:
             return
         import asyncio
 
-        from daimon_tui.domain.world_evidence import world_evidence
+        from daimon_tui.store.world.evidence import world_evidence
 
         root = Path(self.project.path)
         world = await asyncio.to_thread(world_evidence, root, item.text, item.quote, item.first_seen)
