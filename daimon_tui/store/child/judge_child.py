@@ -54,7 +54,7 @@ def _warm(request: dict) -> None:
     from daimon_tui.store.daimon_api import reading as daimon_reading
     from daimon_tui.store.judging import kept_fold, snapshot_share
 
-    snapshot_share.install()
+    snapshot_share.install()  # install_swaps' first two, before the early answer (the rest waits for `_calls`)
     kept_fold.defer_builds()  # a first open is answered first; `main` builds its kept fold after
     project = request.get("project") or {}
     target = project.get("path") or project.get("slug")
@@ -123,7 +123,12 @@ def resolve(where: str) -> Any:
 
 
 def _calls() -> dict[str, Callable[..., Any]]:
-    return {what: resolve(call) for what, (call, _model) in (READS | WRITES).items()}
+    """The reads and writes, loaded; with them every lasting swap of daimon's functions."""
+    from daimon_tui.store.child.swaps import install_swaps
+
+    calls = {what: resolve(call) for what, (call, _model) in (READS | WRITES).items()}
+    install_swaps()
+    return calls
 
 
 def _answer(calls: dict[str, Callable[..., Any]], request: dict) -> bytes:

@@ -7,7 +7,8 @@ again after a swap must see daimon's own (`contracts` reads them here).
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterable, Iterator
+import sys
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 # "module:name" -> daimon's own object, for each one swapped.
@@ -32,3 +33,17 @@ def swapped(swaps: Iterable[tuple[Any, str, Any]]) -> Iterator[None]:
     finally:
         for module, name, value in reversed(before):
             setattr(module, name, value)
+
+
+def snapshot() -> dict[str, dict[str, Any]]:
+    """Every loaded daimon module's names as they are now (for `put_back`)."""
+    return {name: dict(vars(module)) for name, module in list(sys.modules.items())
+            if name.startswith("daimon_briefing") and module is not None}
+
+
+def put_back(before: Mapping[str, Mapping[str, Any]]) -> None:
+    """Each name ever swapped back to what it was when `before` was taken."""
+    for key in list(kept):
+        module_name, _, name = key.rpartition(":")
+        if name in before.get(module_name, {}):
+            setattr(sys.modules[module_name], name, before[module_name][name])
