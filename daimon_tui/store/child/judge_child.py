@@ -95,7 +95,7 @@ READS: dict[str, tuple[str, str]] = {
     "evidence-warm": ("daimon_tui.store.read.transcripts:warm", "daimon_tui.store.read.transcripts:Warmed"),
     "transcript": ("daimon_tui.store.read.transcripts:read_full_transcript",
                    "daimon_tui.store.read.transcripts:FullTranscript"),
-    "audit": ("daimon_tui.store.read.audit:load_audit", "daimon_tui.store.read.audit:AuditReport"),
+    "audit": ("daimon_tui.store.read.audit:load_audit", "daimon_tui.domain.audit_report:AuditReport"),
     "sessions": ("daimon_tui.store.read.history:sessions", "daimon_tui.store.read.history:SessionListing"),
     "diff": ("daimon_tui.store.read.history:diff", "daimon_tui.store.read.history:DiffReport"),
     "search": ("daimon_tui.store.read.search:search", "daimon_tui.store.read.search:SearchResult"),
