@@ -260,7 +260,7 @@ def _report(args: argparse.Namespace, project_path: str | None, out: TextIO) -> 
         from daimon_tui.headless.brief import run_brief
 
         if args.as_of:
-            from daimon_tui.headless.asof import briefing_as_of
+            from daimon_tui.services.as_of import briefing_as_of
             from daimon_tui.store.daimon_api import mode
 
             try:

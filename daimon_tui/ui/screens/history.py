@@ -383,13 +383,13 @@ Loader = Callable[[ProjectRef, str], Briefing]
 
 
 def _load_as_of(project: ProjectRef, when: str) -> Briefing:
-    from daimon_tui.headless.asof import briefing_as_of
+    from daimon_tui.services.as_of import briefing_as_of
 
     return briefing_as_of(project, when)
 
 
 def _team_as_of(project: ProjectRef, when: str) -> TeamView:
-    from daimon_tui.headless.team import team_as_of
+    from daimon_tui.services.as_of import team_as_of
 
     return team_as_of(project, when)
 
