@@ -1,5 +1,5 @@
 """A world-check's results and the badge they give an item (the probing
-itself, which reads git and files, is `store/world/check.py`).
+itself, which reads git and files, is `services/world_check.py`).
 """
 
 from __future__ import annotations

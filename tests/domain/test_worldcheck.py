@@ -14,7 +14,7 @@ from daimon_tui.domain.claims import ClaimKind, Expect
 from daimon_tui.domain.probes import Outcome
 from daimon_tui.domain.worldcheck import ItemResult, badge_for
 from daimon_tui.headless.check import run_check
-from daimon_tui.store.world.check import check_items
+from daimon_tui.services.world_check import check_items
 
 ENV = {
     **os.environ,

@@ -1,4 +1,5 @@
-"""World-check a set of items: every claim in each item's words, probed offline.
+"""World-check a set of items: every claim in each item's words, probed
+offline (`store.world.prober`), each result judged by `domain.worldcheck`.
 
 Unlike daimon's brief-time world-check (one claim per item, five probes, 0.8 s
 budget, `gh` over the network), this checks every claim of every item given,
