@@ -304,6 +304,7 @@ class QueueScreen(Screen):
             return
         try:
             from daimon_tui.domain import worldcheck
+            from daimon_tui.services.world_check import check_items
         except ImportError:
             return
         items = [
@@ -312,7 +313,7 @@ class QueueScreen(Screen):
         if not items or not self.project.path:
             return
         try:
-            report = await asyncio.to_thread(worldcheck.check_items, Path(self.project.path), items)
+            report = await asyncio.to_thread(check_items, Path(self.project.path), items)
         except Exception:
             return
         contradicted = {}
