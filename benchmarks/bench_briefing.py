@@ -129,7 +129,7 @@ def _app_factory() -> tuple[Callable[[], Any], str] | None:
                     ), f"{value.__name__}(project=…)"
                 return value, f"{value.__name__}()"
     try:
-        from daimon_tui.ui.screens.briefing import BriefingScreen
+        from daimon_tui.ui.briefing.screen import BriefingScreen
     except ImportError:
         return None
 

@@ -128,7 +128,7 @@ def child_main(items: int) -> int:
     result: dict[str, Any] = {"label": label}
 
     async def scenario() -> None:
-        from daimon_tui.store.judging import judge_service
+        from daimon_tui.store.child import judge_service
         from daimon_tui.ui.widgets.evidence import EvidencePanel
 
         answered: list[float] = []

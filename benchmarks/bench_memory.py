@@ -64,7 +64,7 @@ def proc_mb(pid: int | None) -> dict[str, float | None]:
 
 
 def sample() -> dict[str, Any]:
-    from daimon_tui.store.judging import judge_service
+    from daimon_tui.store.child import judge_service
 
     app, child = proc_mb(os.getpid()), proc_mb(judge_service.service().pid)
     return {"t": time.monotonic(), "app": app["rss"], "app_peak": app["hwm"],

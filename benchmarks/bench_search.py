@@ -66,7 +66,7 @@ async def _until(pilot: Any, done: Any, timeout: float) -> bool:
 def _child(query: str) -> int:
     from daimon_tui.store.read import reader
     from daimon_tui.ui.app import DaimonTUI
-    from daimon_tui.ui.screens.search import SearchScreen
+    from daimon_tui.ui.search.screen import SearchScreen
 
     result: dict[str, Any] = {}
     frames: list[float] = []

@@ -145,7 +145,7 @@ def child_main() -> int:
     # as `daimon-tui` does before it imports Textual: the judging child starts and warms the project
     early_pid = None
     if not os.environ.get("BENCH_LATE_CHILD"):
-        from daimon_tui.store.judging import early_child
+        from daimon_tui.store.child import early_child
 
         early_child.spawn(None, None)
         early_pid = early_child._early.proc.pid if early_child._early is not None else None
@@ -162,7 +162,7 @@ def child_main() -> int:
         async with app.run_test(headless=True, size=bench.TERMINAL) as pilot:
             if opens_only:
                 result.update(await bench._first_paint(pilot, app, frames, launched, wall0))
-                from daimon_tui.store.judging import judge_service
+                from daimon_tui.store.child import judge_service
 
                 result["early_child_answered"] = early_pid is not None and judge_service.service().pid == early_pid
                 # as a person reads the briefing: the judging child keeps the fold once idle (a first

@@ -173,9 +173,9 @@ def _search(args: argparse.Namespace, project_path: str | None, out: TextIO) -> 
 
 
 def _review(args: argparse.Namespace, project: ProjectRef, out: TextIO) -> int:
-    from daimon_tui.domain import review_file
-    from daimon_tui.domain.action_log import ActionLog
     from daimon_tui.headless.review import review_of, run_review
+    from daimon_tui.store import review_file
+    from daimon_tui.store.action_log import ActionLog
     from daimon_tui.store.read import reader
     from daimon_tui.store.read.asof import parse_time, stamp
     from daimon_tui.store.review_place import review_path
@@ -260,7 +260,7 @@ def _report(args: argparse.Namespace, project_path: str | None, out: TextIO) -> 
         from daimon_tui.headless.brief import run_brief
 
         if args.as_of:
-            from daimon_tui.headless.asof import briefing_as_of
+            from daimon_tui.services.as_of import briefing_as_of
             from daimon_tui.store.daimon_api import mode
 
             try:
@@ -339,7 +339,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is None and not args.top_demo and not _cannot_draw():
         # Before anything heavy is imported: the judging child starts, and warms
         # this project, while the app imports Textual and paints (`early_child`).
-        from daimon_tui.store.judging import early_child
+        from daimon_tui.store.child import early_child
 
         early_child.spawn(args.top_project, args.top_slug)
     _quiet_daimon_logs()
@@ -373,7 +373,7 @@ def main(argv: list[str] | None = None) -> int:
         if cannot:
             print(cannot, file=sys.stderr)
             return 2
-        from daimon_tui.domain.action_log import ActionLog
+        from daimon_tui.store.action_log import ActionLog
         from daimon_tui.ui.app import DaimonTUI
 
         # The demo keeps its action log beside its temporary store.

@@ -6,19 +6,15 @@
     "cursor.down" = "j,ctrl+n"
 
 A file that cannot be read or does not validate is reported and ignored:
-the app opens with its defaults rather than not at all.
+the app opens with its defaults rather than not at all. Reading the file is
+`store/settings_file.py`; here is what it may say.
 """
 
 from __future__ import annotations
 
-import os
-import tomllib
-from pathlib import Path
-
-from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, field_validator
 
 from daimon_tui.action_specs import ACTIONS
-from daimon_tui.domain.own_files import read_regular, xdg_dir
 
 ACTION_IDS = frozenset(spec.id for spec in ACTIONS)
 
@@ -36,27 +32,3 @@ class Settings(BaseModel):
         if unknown:
             raise ValueError(f"unknown action id(s): {', '.join(unknown)}")
         return keys
-
-
-def config_path() -> Path:
-    explicit = os.environ.get("DAIMON_TUI_CONFIG")
-    if explicit:
-        return Path(explicit)
-    return xdg_dir("XDG_CONFIG_HOME", Path.home() / ".config") / "daimon-tui" / "config.toml"
-
-
-def load_settings(path: Path | None = None) -> tuple[Settings, str | None]:
-    """The settings, and a one-line problem when the file had to be ignored."""
-    path = path or config_path()
-    try:
-        raw = tomllib.loads(read_regular(path).decode("utf-8"))
-    except FileNotFoundError:
-        return Settings(), None
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        return Settings(), f"{path}: not read ({type(exc).__name__}); using defaults"
-    try:
-        return Settings.model_validate(raw), None
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        return Settings(), f"{path}: {where}: {first['msg']}; using defaults"

@@ -57,7 +57,7 @@ async def shoot(name: str, keys: tuple[str, ...]) -> None:
 
 async def shoot_log() -> None:
     """The action log after a resolve and its undo, each applied through the app's own keys."""
-    from daimon_tui.ui.screens.briefing import BriefingScreen
+    from daimon_tui.ui.briefing.screen import BriefingScreen
     from daimon_tui.ui.screens.verb_modals import PlanPreviewModal
 
     PlanPreviewModal.CONFIRM_DELAY_S = 0.0  # the preview's guard against a stray key; keys here are deliberate

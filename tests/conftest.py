@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from daimon_tui.domain import writer_process
+from daimon_tui.store import writer_process
 from daimon_tui.store.daimon_api import mode
 from daimon_tui.store.demo import builder as demo
 from tests.sandbox_paths import SANDBOX_PREFIX, sandbox_base

@@ -47,12 +47,12 @@ def test_an_untested_daimon_reads_in_safe_mode_with_one_line_on_stderr(
 
 
 def test_doctor_on_the_tested_daimon(capsys) -> None:
-    from daimon_tui.store.daimon_api import contracts
+    from daimon_tui.store.daimon_api import registry
 
     assert cli.main(["doctor", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["mode"] == "full" and data["daimon_version"] == metadata.version("daimon-briefing")
-    assert [c["id"] for c in data["contracts"]] == [c.id for c in contracts.CONTRACTS]
+    assert [c["id"] for c in data["contracts"]] == [c.id for c in registry.CONTRACTS]
     assert all(c["holds"] for c in data["contracts"])
 
 
@@ -157,7 +157,7 @@ def test_a_fresh_search_imports_no_pydantic(demo_store: demo.DemoStore, tmp_path
     pydantic models; nor does `brief --as-daimon`, which prints daimon's own
     bytes, nor `audit` (within `daimon brief`'s time). Our cache empty (a fresh run); its bytes are those of the same
     command in this process."""
-    from daimon_tui.store.judging import judge_service
+    from daimon_tui.store.child import judge_service
 
     argv = [*argv, "--project", str(demo_store.project)]
     env = {**judge_service.child_env(), "DAIMON_TUI_CACHE": str(tmp_path / "cache")}
@@ -176,7 +176,7 @@ def test_a_check_with_no_repository_imports_no_gitpython(demo_store: demo.DemoSt
     """Issue 29.1: `check` in a project that is no git repository says so
     without importing GitPython (~60 ms of a small store's check) or pydantic;
     its bytes are those of the same check in this process."""
-    from daimon_tui.store.judging import judge_service
+    from daimon_tui.store.child import judge_service
 
     argv = ["check", "--project", str(demo_store.project), *(["--json"] if as_json else [])]
     probe = LOADED.replace("{'pydantic', 'textual'}", "{'pydantic', 'textual', 'git', 'gitdb'}")

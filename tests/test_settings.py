@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from daimon_tui.settings import load_settings
 from daimon_tui.store.demo import builder as demo
+from daimon_tui.store.settings_file import load_settings
 from daimon_tui.ui.app import DaimonTUI
-from daimon_tui.ui.screens.briefing import BriefingScreen
+from daimon_tui.ui.briefing.screen import BriefingScreen
 from tests.ui.settle import settle
 
 

@@ -10,7 +10,7 @@ from daimon_tui import cli
 from daimon_tui.models import Briefing, ProjectRef
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.store.read import reader
-from daimon_tui.ui.screens.briefing import header_text, world_summary
+from daimon_tui.ui.briefing.screen import header_text, world_summary
 from tests.daimon_records import project_ref
 
 

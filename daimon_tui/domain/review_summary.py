@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from daimon_tui.domain.action_log import ActionEntry
+from daimon_tui.domain.action_entries import ActionEntry
 from daimon_tui.domain.review import ReviewState
 from daimon_tui.models import Frozen
 

@@ -4,7 +4,7 @@ refused where daimon's current record is not the app's own write."""
 
 from __future__ import annotations
 
-from daimon_tui.domain.action_log import ActionEntry
+from daimon_tui.domain.action_entries import ActionEntry
 from daimon_tui.domain.verbs import (
     EVENTS,
     TRUST,

@@ -15,7 +15,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from daimon_tui.domain.action_log import LoggedRecord
+from daimon_tui.domain.action_entries import LoggedRecord
 from daimon_tui.domain.verb_registry import VerbName, verb
 from daimon_tui.models import Frozen
 

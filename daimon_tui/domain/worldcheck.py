@@ -1,19 +1,14 @@
-"""World-check a set of items: every claim in each item's words, probed offline.
-
-Unlike daimon's brief-time world-check (one claim per item, five probes, 0.8 s
-budget, `gh` over the network), this checks every claim of every item given,
-reads only the local repository and files, and can be cancelled between items.
+"""A world-check's results and the badge they give an item (the probing
+itself, which reads git and files, is `services/world_check.py`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Literal
 
-from daimon_tui.domain.claims import Claim, extract_claims
-from daimon_tui.domain.probes import Finding, Outcome, Prober
+from daimon_tui.domain.claims import Claim
+from daimon_tui.domain.probes import Finding, Outcome
 
 Badge = Literal["world-checked", "world-contradicted"]
 
@@ -48,29 +43,6 @@ class WorldReport:
     @property
     def contradicted(self) -> bool:
         return any(item.contradicted for item in self.items)
-
-
-def check_items(
-    root: Path,
-    items: Sequence[tuple[str, str, str | None]],
-    *,
-    cancelled: Callable[[], bool] = lambda: False,
-    progress: Callable[[int, int], None] | None = None,
-) -> WorldReport:
-    """Probe every claim in `items` ((item_id, text, quote) each) against the
-    project at `root`. Blocking; run it off the UI thread. On cancellation the
-    report holds the items finished so far and `cancelled=True`."""
-    prober = Prober(root)
-    done: list[ItemResult] = []
-    total = len(items)
-    for index, (item_id, text, quote) in enumerate(items):
-        if cancelled():
-            return WorldReport(str(prober.root), tuple(done), prober.repo_error, cancelled=True)
-        claims = extract_claims(text, quote)
-        done.append(ItemResult(item_id, tuple(ClaimResult(c, prober.probe(c)) for c in claims)))
-        if progress is not None:
-            progress(index + 1, total)
-    return WorldReport(str(prober.root), tuple(done), prober.repo_error)
 
 
 def badge_for(result: ItemResult | None) -> Badge | None:

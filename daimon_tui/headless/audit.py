@@ -7,14 +7,13 @@ not run. Every string read from the store goes through `inert`.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import Any, TextIO
 
+from daimon_tui.domain.audit_report import AuditReport
 from daimon_tui.domain.inert import inert
 from daimon_tui.domain.receipt_check import state_label
 from daimon_tui.records import ProjectRef
-
-if TYPE_CHECKING:  # the store import happens inside run_audit, so a broken daimon exits 2
-    from daimon_tui.store.read.audit import AuditReport
+from daimon_tui.services import audit as audit_service
 
 CANNOT_RUN = 2
 
@@ -83,9 +82,7 @@ def write_plain(report: AuditReport, out: TextIO) -> None:
 def run_audit(project: ProjectRef, *, as_json: bool, out: TextIO) -> int:
     """Print the audit of `project`; the return value is the exit code."""
     try:
-        from daimon_tui.store.read.audit import load_audit
-
-        report = load_audit(project)
+        report = audit_service.audit(project)
         if as_json:
             out.write(json.dumps(report_json(report), ensure_ascii=False, indent=2) + "\n")
         else:

@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from daimon_tui.domain.inert import inert
-from daimon_tui.domain.worldcheck import ItemResult, WorldReport, badge_for, check_items
+from daimon_tui.domain.worldcheck import ItemResult, WorldReport, badge_for
+from daimon_tui.services.world_check import check_items
 
 
 def _item_json(item: ItemResult) -> dict[str, Any]:

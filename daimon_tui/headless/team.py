@@ -22,9 +22,9 @@ from daimon_tui.domain.team import (
     withheld_phrase,
 )
 from daimon_tui.headless.brief import briefing_json, item_fields, write_plain
-from daimon_tui.models import NOT_CORROBORATION, SYNC_COMMAND, Briefing, Diagnostic, ProjectRef, TeamItem, TeamView
-from daimon_tui.store.read.asof import as_of
-from daimon_tui.store.read.team import load_team
+from daimon_tui.models import NOT_CORROBORATION, SYNC_COMMAND, Briefing, ProjectRef, TeamItem, TeamView
+from daimon_tui.services.as_of import team_as_of
+from daimon_tui.services.team import team_now
 
 
 def _item_json(entry: TeamItem) -> dict[str, Any]:
@@ -121,21 +121,11 @@ def write_team_plain(team: TeamView, out: TextIO) -> None:
 
 
 
-def team_as_of(project: ProjectRef, when: str) -> TeamView:
-    """The teammates' memory as it stood on this machine at `when`: what had
-    reached the team clone by then (its git history), judged by the ledgers then."""
-    with as_of(project, when) as cut:
-        team = load_team(cut.project, now=cut.timestamp, clones=False)
-    note = Diagnostic(level="info", source="daimon-tui",
-                      message=f"teammates as of {cut.label}: what had reached this machine's team clone by then")
-    return team.model_copy(update={"notes": (note, *team.notes)})
-
-
 def run_brief_team(briefing: Briefing, project: ProjectRef, *, as_json: bool, out: TextIO,
                    when: str | None = None) -> int:
     """The briefing, then the team: one JSON object (`team` beside the briefing's keys) or text.
     With `when`, the team as it stood then (the briefing is the caller's as-of briefing)."""
-    team = team_as_of(project, when) if when else load_team(project, now=briefing.now or None)
+    team = team_as_of(project, when) if when else team_now(project, now=briefing.now or None)
     if as_json:
         json.dump({**briefing_json(briefing), "team": team_json(team)}, out, ensure_ascii=False, indent=2)
         out.write("\n")

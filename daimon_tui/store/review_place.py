@@ -7,8 +7,8 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from daimon_tui.domain.review_file import review_dir
 from daimon_tui.store import paths
+from daimon_tui.store.review_file import review_dir
 
 
 def review_path(slug: str) -> Path:

@@ -16,20 +16,22 @@ from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
 from daimon_tui.domain import verbs
-from daimon_tui.domain.action_log import ActionLog
 from daimon_tui.domain.path_mask import PathMask
 from daimon_tui.models import Briefing, ProjectRef
-from daimon_tui.settings import Settings, load_settings
+from daimon_tui.settings import Settings
 from daimon_tui.store import paths
+from daimon_tui.store.action_log import ActionLog
+from daimon_tui.store.child import first_paint, judge_service
 from daimon_tui.store.demo.builder import demo_root
-from daimon_tui.store.judging import first_paint, judge_service, verdict_cache
+from daimon_tui.store.judging import verdict_cache
 from daimon_tui.store.read import reader
+from daimon_tui.store.settings_file import load_settings
 from daimon_tui.ui.actions import bindings
+from daimon_tui.ui.briefing.screen import BriefingScreen
 from daimon_tui.ui.commands import ActionCommands
 from daimon_tui.ui.heap import TICK_S, IdleCollector
 from daimon_tui.ui.navigation import Navigator
 from daimon_tui.ui.read_worker import work
-from daimon_tui.ui.screens.briefing import BriefingScreen
 
 
 def _answered(confirming: asyncio.Future[Briefing]) -> Briefing | None:
@@ -53,11 +55,11 @@ STYLES = styles_dir()
 # (the first frame waits for every module imported at startup). A view whose
 # module is not there says so instead of failing.
 VIEWS = {
-    "history": ("daimon_tui.ui.screens.history", "HistoryScreen"),
+    "history": ("daimon_tui.ui.history.screen", "HistoryScreen"),
     "queue": ("daimon_tui.ui.screens.queue", "QueueScreen"),
-    "audit": ("daimon_tui.ui.screens.audit", "AuditScreen"),
+    "audit": ("daimon_tui.ui.audit.screen", "AuditScreen"),
     "log": ("daimon_tui.ui.screens.log", "LogScreen"),
-    "search": ("daimon_tui.ui.screens.search", "SearchScreen"),
+    "search": ("daimon_tui.ui.search.screen", "SearchScreen"),
     "health": ("daimon_tui.ui.screens.health", "HealthScreen"),
 }
 

@@ -84,7 +84,7 @@ class EvidenceActions:
         item = self._item_or_say()
         if item is None or not item.id:
             return
-        from daimon_tui.store.judging import judge_service
+        from daimon_tui.store.child import judge_service
 
         full, _failure = await judge_service.read("transcript", self.project, item.id)
         if full.unavailable:
@@ -106,7 +106,7 @@ class EvidenceActions:
             return
         import asyncio
 
-        from daimon_tui.domain.world_evidence import world_evidence
+        from daimon_tui.store.world.evidence import world_evidence
 
         root = Path(self.project.path)
         world = await asyncio.to_thread(world_evidence, root, item.text, item.quote, item.first_seen)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from daimon_tui.store.judging import write_request
+from daimon_tui.store.child import write_request
 
 # Below this a write is simply quick: nothing is shown.
 SHOW_AFTER_S = 2.0

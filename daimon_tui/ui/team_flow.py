@@ -14,8 +14,9 @@ import contextlib
 from textual.app import App
 
 from daimon_tui.domain import team_verbs, verbs
-from daimon_tui.domain.action_log import ActionLog, LoggedRecord
+from daimon_tui.domain.action_entries import LoggedRecord
 from daimon_tui.models import ProjectRef, TeamView
+from daimon_tui.store.action_log import ActionLog
 from daimon_tui.ui.navigation import navigator
 from daimon_tui.ui.screens.verb_modals import PlanPreviewModal, RetractModal
 from daimon_tui.ui.widgets.team_section import TeamRow

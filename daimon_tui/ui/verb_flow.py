@@ -20,10 +20,11 @@ import asyncio
 from textual.app import App
 
 from daimon_tui.domain import undo_plan, verbs
-from daimon_tui.domain.action_log import ActionEntry, ActionLog, ActionLogError, LoggedRecord, note_digest
+from daimon_tui.domain.action_entries import ActionEntry, LoggedRecord, note_digest
 from daimon_tui.domain.inert import inert
 from daimon_tui.models import ProjectRef
-from daimon_tui.store.judging import plan_request, write_request
+from daimon_tui.store.action_log import ActionLog, ActionLogError
+from daimon_tui.store.child import plan_request, write_request
 from daimon_tui.store.write import plans
 from daimon_tui.ui import own_writes, pending_write
 from daimon_tui.ui.navigation import navigator

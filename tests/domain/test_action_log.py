@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from daimon_tui.domain.action_log import GENESIS, ActionLog, LoggedRecord, default_path, line_hash
+from daimon_tui.domain.action_entries import GENESIS, LoggedRecord, line_hash
+from daimon_tui.store.action_log import ActionLog, default_path
 
 
 def _log(tmp_path: Path) -> ActionLog:

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from daimon_tui.domain import undo_plan
-from daimon_tui.domain.action_log import ActionLog, ActionLogError, LoggedRecord, default_path
+from daimon_tui.domain.action_entries import LoggedRecord
+from daimon_tui.store.action_log import ActionLog, ActionLogError, default_path
 
 
 def _log(tmp_path: Path) -> ActionLog:

@@ -13,7 +13,8 @@ import pytest
 
 from daimon_tui.domain.inert import is_unsafe
 from daimon_tui.domain.probes import Outcome
-from daimon_tui.domain.worldcheck import WorldReport, check_items
+from daimon_tui.domain.worldcheck import WorldReport
+from daimon_tui.services.world_check import check_items
 
 SETUP_ENV = {
     **os.environ,

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from daimon_tui.domain import review_file
-from daimon_tui.domain.action_log import ActionEntry, LoggedRecord
+from daimon_tui.domain.action_entries import ActionEntry, LoggedRecord
 from daimon_tui.domain.review import ReviewState, Seen, header_words, seen_item, what_changed
 from daimon_tui.domain.review_summary import summarize
 from daimon_tui.models import Badge, Item
+from daimon_tui.store import review_file
 
 
 def item(**update) -> Item:

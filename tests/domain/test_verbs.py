@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from daimon_tui.domain import undo_plan, verb_registry, verbs
-from daimon_tui.domain.action_log import ActionEntry
+from daimon_tui.domain.action_entries import ActionEntry
 from daimon_tui.domain.verbs import ForgetInput, ForgetReach, ItemFacts, LatestEvent, StoreGuard
 
 OK = StoreGuard(ledgers={"events.jsonl": "ok", "trust.jsonl": "ok"})

@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from daimon_tui.domain import excerpt, world_evidence
-from daimon_tui.domain.world_evidence import named_lines
+from daimon_tui.domain import excerpt
 from daimon_tui.store.demo import builder as demo
+from daimon_tui.store.world import evidence as world_evidence
+from daimon_tui.store.world.evidence import named_lines
 
 SESSION = (demo.DEMO_NOW - timedelta(days=1, hours=-1)).strftime("%Y-%m-%dT%H:%M:%SZ")
 

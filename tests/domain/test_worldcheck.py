@@ -12,8 +12,9 @@ import pytest
 
 from daimon_tui.domain.claims import ClaimKind, Expect
 from daimon_tui.domain.probes import Outcome
-from daimon_tui.domain.worldcheck import ItemResult, badge_for, check_items
+from daimon_tui.domain.worldcheck import ItemResult, badge_for
 from daimon_tui.headless.check import run_check
+from daimon_tui.services.world_check import check_items
 
 ENV = {
     **os.environ,

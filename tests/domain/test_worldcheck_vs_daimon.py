@@ -14,7 +14,8 @@ import pytest
 from daimon_briefing import worldcheck
 
 from daimon_tui.domain.probes import Outcome
-from daimon_tui.domain.worldcheck import badge_for, check_items
+from daimon_tui.domain.worldcheck import badge_for
+from daimon_tui.services.world_check import check_items
 
 CLAIMS = [
     "src/keep.py exists and holds the setting",

@@ -22,7 +22,7 @@ def main() -> None:
     for line in sys.stdin.buffer:
         request = json.loads(line)
         if mode == "on-write" and request.get("what") != "write":
-            from daimon_tui.store.judging import judge_child
+            from daimon_tui.store.child import judge_child
 
             judge_child._warm(request)
             calls = calls or judge_child._calls()
@@ -31,7 +31,7 @@ def main() -> None:
             continue
         if mode == "after-write" and request.get("what") == "write":
             from daimon_tui.models import ProjectRef
-            from daimon_tui.store.judging import write_request
+            from daimon_tui.store.child import write_request
 
             write_request.write(ProjectRef.model_validate(request["project"]), *request.get("args", ()))
         time.sleep(3600)

@@ -14,7 +14,7 @@ from daimon_tui.headless.brief import briefing_json
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.store.read import inspector, reader
 from daimon_tui.ui.app import DaimonTUI
-from daimon_tui.ui.screens.briefing import BriefingScreen
+from daimon_tui.ui.briefing.screen import BriefingScreen
 from tests.ui.settle import settle
 
 from .conftest import NOW, tree_hashes

@@ -12,7 +12,7 @@ import time
 
 from daimon_briefing import api
 
-from daimon_tui.domain.action_log import ActionLog
+from daimon_tui.store.action_log import ActionLog
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.store.read import reader
 from daimon_tui.store.write import writer
@@ -39,7 +39,7 @@ KILLED_WRITER = """
 import sys
 from daimon_briefing import store
 from daimon_briefing.surfaces import Writer
-from daimon_tui.domain.action_log import ActionLog
+from daimon_tui.store.action_log import ActionLog
 project, log = sys.argv[1], ActionLog(sys.argv[2])
 n = 0
 while True:

@@ -12,10 +12,10 @@ import sys
 from daimon_briefing import api, store
 from daimon_briefing.surfaces import Writer
 
-from daimon_tui.domain.action_log import ActionLog
+from daimon_tui.store.action_log import ActionLog
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.ui.app import DaimonTUI
-from daimon_tui.ui.screens.briefing import BriefingScreen
+from daimon_tui.ui.briefing.screen import BriefingScreen
 from daimon_tui.ui.screens.verb_modals import PlanPreviewModal, ResolveModal
 from tests.daimon_records import events
 from tests.ui.settle import settle, wait_until

@@ -13,8 +13,9 @@ import os
 from daimon_briefing import store, view
 from daimon_briefing.surfaces import Writer
 
+from daimon_tui.store.child import first_paint, judge_service
 from daimon_tui.store.demo import builder as demo
-from daimon_tui.store.judging import first_paint, judge_service, kept_fold, kept_fold_file
+from daimon_tui.store.judging import kept_fold, kept_fold_file
 from daimon_tui.store.read import reader
 from tests.daimon_records import item_ids as ids
 

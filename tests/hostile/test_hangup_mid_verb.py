@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-from daimon_tui.domain.action_log import ActionLog
+from daimon_tui.store.action_log import ActionLog
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.ui.app import DaimonTUI
 from tests.ui.settle import settle
@@ -25,7 +25,7 @@ from .test_kill_mid_verb import NOW
 APP = """
 import asyncio, sys
 from pathlib import Path
-from daimon_tui.store.judging import write_request
+from daimon_tui.store.child import write_request
 from daimon_tui.ui.screens.verb_modals import PlanPreviewModal, ResolveModal
 from daimon_tui.ui.app import DaimonTUI
 

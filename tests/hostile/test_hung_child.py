@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 
 from daimon_tui.domain import verbs
-from daimon_tui.domain.action_log import ActionEntry, ActionLog, LoggedRecord
+from daimon_tui.domain.action_entries import ActionEntry, LoggedRecord
+from daimon_tui.store.action_log import ActionLog
+from daimon_tui.store.child import judge_service, write_request
 from daimon_tui.store.demo import builder as demo
-from daimon_tui.store.judging import judge_service, write_request
 from daimon_tui.store.write import plans
 from daimon_tui.ui import pending_write
 from tests.daimon_records import events

@@ -14,7 +14,7 @@ from daimon_tui.headless.brief import briefing_json, write_plain
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.store.read import reader
 from daimon_tui.ui.app import DaimonTUI
-from daimon_tui.ui.screens.briefing import BriefingScreen
+from daimon_tui.ui.briefing.screen import BriefingScreen
 from daimon_tui.ui.widgets.item_detail import ItemDetail
 from daimon_tui.ui.widgets.item_row import ROW_TEXT_LIMIT, item_row
 from daimon_tui.ui.widgets.row_list import RowList

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from daimon_tui.domain import undo_plan
-from daimon_tui.domain.action_log import ActionLog
+from daimon_tui.store.action_log import ActionLog
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.ui.app import DaimonTUI
 from tests.daimon_records import events
@@ -31,9 +31,9 @@ NOW = demo.DEMO_NOW.timestamp()
 APP = """
 import asyncio, sys, time
 from pathlib import Path
-from daimon_tui.store.judging import write_request
+from daimon_tui.store.child import write_request
 from daimon_tui.ui.screens.verb_modals import PlanPreviewModal, ResolveModal
-from daimon_tui.ui.screens.briefing import BriefingScreen
+from daimon_tui.ui.briefing.screen import BriefingScreen
 from daimon_tui.ui.app import DaimonTUI
 
 project, stage, marker, now = sys.argv[1], sys.argv[2], Path(sys.argv[3]), float(sys.argv[4])

@@ -18,8 +18,8 @@ from daimon_briefing import config
 
 from daimon_tui.headless.brief import run_brief
 from daimon_tui.models import Briefing, ProjectRef
+from daimon_tui.store.child import judge_child
 from daimon_tui.store.demo import builder as demo
-from daimon_tui.store.judging import judge_child
 from daimon_tui.store.read import history, inspector, reader
 
 from .conftest import NOW, seed_hostile
@@ -177,7 +177,7 @@ def test_the_worlds_evidence_starts_no_program(demo_store: demo.DemoStore, start
                                                tmp_path: Path) -> None:
     """A file's lines and its diff, a branch's commits, on a repository whose
     config would run programs: nothing is started, nothing runs."""
-    from daimon_tui.domain.world_evidence import world_evidence
+    from daimon_tui.store.world.evidence import world_evidence
 
     marker = tmp_path / "marker"
     _hostile_repository(demo_store.project, marker)

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from daimon_tui.settings import config_path, load_settings
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.store.judging import verdict_cache
 from daimon_tui.store.read import reader
+from daimon_tui.store.settings_file import config_path, load_settings
 from daimon_tui.ui.app import DaimonTUI
-from daimon_tui.ui.screens.briefing import BriefingScreen
+from daimon_tui.ui.briefing.screen import BriefingScreen
 from tests.ui.settle import settle
 
 NOW = demo.DEMO_NOW.timestamp()

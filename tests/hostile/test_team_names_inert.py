@@ -96,7 +96,7 @@ def test_hostile_names_are_inert_in_search(hostile_names: TeamStore, capsys: pyt
 @pytest.mark.timeout(600)
 def test_hostile_names_are_inert_in_the_app(hostile_names: TeamStore) -> None:
     from daimon_tui.ui.app import DaimonTUI
-    from daimon_tui.ui.screens.search import SearchScreen
+    from daimon_tui.ui.search.screen import SearchScreen
     from daimon_tui.ui.widgets.item_detail import ItemDetail
     from tests.ui.settle import settle
 

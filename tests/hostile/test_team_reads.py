@@ -9,7 +9,8 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from daimon_tui.headless.team import run_brief_team, team_as_of
+from daimon_tui.headless.team import run_brief_team
+from daimon_tui.services.as_of import team_as_of
 from daimon_tui.store.read import reader
 from daimon_tui.store.read.team import load_team
 from tests.team_store import TeamStore

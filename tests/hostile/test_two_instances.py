@@ -12,10 +12,10 @@ import time
 from pathlib import Path
 
 from daimon_tui.domain import undo_plan
-from daimon_tui.domain.action_log import ActionLog
+from daimon_tui.store.action_log import ActionLog
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.ui.app import DaimonTUI
-from daimon_tui.ui.screens.briefing import BriefingScreen
+from daimon_tui.ui.briefing.screen import BriefingScreen
 from daimon_tui.ui.screens.verb_modals import PlanPreviewModal, ResolveModal
 from tests.daimon_records import events
 from tests.daimon_records import project_ref as ref

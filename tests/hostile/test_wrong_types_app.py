@@ -55,7 +55,7 @@ def test_the_app_survives_every_view(demo_store: demo.DemoStore, case: str) -> N
 @pytest.mark.timeout(600)
 def test_hostile_text_in_the_as_of_box_is_refused_inert(demo_store: demo.DemoStore) -> None:
     async def run() -> None:
-        from daimon_tui.ui.screens.history import AsOfPicker, HistoryScreen
+        from daimon_tui.ui.history.screen import AsOfPicker, HistoryScreen
         from tests.ui.settle import settle
 
         app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
@@ -88,7 +88,7 @@ def test_a_read_that_raises_is_a_message_in_its_pane(demo_store: demo.DemoStore,
     """The boundary itself: whatever a read raises (here, the detail pane's
     read in the judging child and in the app), the app keeps running and the
     pane that asked names the project's files."""
-    from daimon_tui.store.judging import judge_service
+    from daimon_tui.store.child import judge_service
     from daimon_tui.store.read import provisional_details
 
     real = judge_service.read

@@ -143,7 +143,7 @@ def every_read(project_dir: Path, now: float) -> list[str]:
     """Every read the app makes of the store, in this process; returns the
     headless `brief --json` output's notes. Raises if any read raises."""
     from daimon_tui.cli import main
-    from daimon_tui.store.judging import first_paint
+    from daimon_tui.store.child import first_paint
     from daimon_tui.store.read import asof, audit, details, history, provisional_details, queue, search
 
     project = reader.resolve_project(str(project_dir))

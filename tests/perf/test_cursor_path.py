@@ -9,7 +9,7 @@ import pytest
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.ui.app import DaimonTUI
 from daimon_tui.ui.briefing import detail_pane
-from daimon_tui.ui.screens.briefing import BriefingScreen
+from daimon_tui.ui.briefing.screen import BriefingScreen
 from daimon_tui.ui.widgets.item_detail import ItemDetail
 from tests.ui.settle import settle, wait_until
 

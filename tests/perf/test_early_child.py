@@ -18,8 +18,9 @@ from daimon_briefing.surfaces import Writer
 
 from daimon_tui import cli
 from daimon_tui.models import Briefing
+from daimon_tui.store.child import early_answer, early_child, judge_child, judge_service
 from daimon_tui.store.demo import builder as demo
-from daimon_tui.store.judging import early_answer, early_child, judge_child, judge_service, kept_fold
+from daimon_tui.store.judging import kept_fold
 from daimon_tui.store.read import reader
 
 NOW = demo.DEMO_NOW.timestamp()
@@ -148,7 +149,7 @@ def test_no_early_child_without_a_terminal(monkeypatch: pytest.MonkeyPatch) -> N
 @pytest.mark.parametrize("running", [True, False], ids=["child-running", "no-child"])
 async def test_the_first_confirmation_is_asked_at_once_when_a_child_runs(
         demo_store: demo.DemoStore, monkeypatch: pytest.MonkeyPatch, running: bool) -> None:
-    from daimon_tui.store.judging import first_paint
+    from daimon_tui.store.child import first_paint
     from daimon_tui.ui.app import DaimonTUI
     from daimon_tui.ui.briefing import screen as briefing_screen
     from tests.ui.settle import settle
@@ -292,7 +293,7 @@ def test_the_early_answer_is_judged_and_kept_without_pydantic(demo_store: demo.D
     import subprocess
 
     code = ("import sys\n"
-            "from daimon_tui.store.judging import early_answer, judge_child\n"
+            "from daimon_tui.store.child import early_answer, judge_child\n"
             f"early_answer.judge({str(demo_store.project)!r}, None,"
             " judge_child.resolve(judge_child.READS['briefing'][0]))\n"
             "print(early_answer._judged is not None,"

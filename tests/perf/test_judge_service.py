@@ -20,8 +20,9 @@ from daimon_briefing import config, store
 from daimon_briefing.surfaces import Writer
 
 from daimon_tui.models import Briefing, ProjectRef
+from daimon_tui.store.child import first_paint, judge_child, judge_service
 from daimon_tui.store.demo import builder as demo
-from daimon_tui.store.judging import first_paint, judge_child, judge_service, kept_fold, verdict_cache
+from daimon_tui.store.judging import kept_fold, verdict_cache
 from daimon_tui.store.read import audit, details, reader
 
 NOW = demo.DEMO_NOW.timestamp()

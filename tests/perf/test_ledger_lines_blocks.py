@@ -71,7 +71,7 @@ def test_a_byte_search_routed_in_safe_mode_is_routed_once_the_mode_is_full(
     monkeypatch.setenv(mode.ENV_SAFE, "1")
     mode.set_current(None)
     try:
-        ledger_lines._install()  # safe: nothing routed
+        ledger_lines.install()  # safe: nothing routed
     finally:
         monkeypatch.delenv(mode.ENV_SAFE)
         mode.set_current(None)

@@ -8,11 +8,12 @@ import asyncio
 from daimon_briefing import store
 from daimon_briefing.surfaces import Writer
 
+from daimon_tui.store.child import first_paint
 from daimon_tui.store.demo import builder as demo
-from daimon_tui.store.judging import first_paint, live
+from daimon_tui.store.judging import live
 from daimon_tui.store.read import reader
 from daimon_tui.ui.app import DaimonTUI
-from daimon_tui.ui.screens.briefing import BriefingScreen
+from daimon_tui.ui.briefing.screen import BriefingScreen
 
 NOW = demo.DEMO_NOW.timestamp()
 NIGHTLY = "Switch the nightly job to its own bucket prefix"

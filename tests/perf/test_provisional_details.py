@@ -57,7 +57,7 @@ def test_the_provisional_details_equal_daimons_through_every_event_kind(project)
 def test_only_the_items_lines_are_read(project, monkeypatch: pytest.MonkeyPatch) -> None:
     ref, ids = project
     _write_every_kind(Path(ref.target), ids, datetime(2026, 3, 1, 9, 0, tzinfo=UTC), "a")
-    ledger_lines._install()
+    ledger_lines.install()
     whole: list[str] = []
     read = ledger_lines._next_read
 

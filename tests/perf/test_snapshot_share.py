@@ -9,8 +9,9 @@ import pytest
 from daimon_briefing import store, view
 from daimon_briefing.surfaces import Writer
 
+from daimon_tui.store.child import judge_child
 from daimon_tui.store.demo import builder as demo
-from daimon_tui.store.judging import judge_child, kept_fold, snapshot_share
+from daimon_tui.store.judging import kept_fold, snapshot_share
 from daimon_tui.store.read import reader
 
 

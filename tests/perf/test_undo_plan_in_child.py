@@ -16,7 +16,7 @@ import pytest
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.store.write import plans
 from daimon_tui.ui.app import DaimonTUI
-from daimon_tui.ui.screens.briefing import BriefingScreen
+from daimon_tui.ui.briefing.screen import BriefingScreen
 from daimon_tui.ui.screens.verb_modals import PlanPreviewModal
 from tests.daimon_records import events
 from tests.ui.settle import settle, wait_until

@@ -13,8 +13,9 @@ from daimon_briefing import jsonl, store, trust, view
 from daimon_briefing.surfaces import Writer
 
 from daimon_tui.models import Briefing, ProjectRef
+from daimon_tui.store.child import first_paint
 from daimon_tui.store.demo import builder as demo
-from daimon_tui.store.judging import first_paint, verdict_cache
+from daimon_tui.store.judging import verdict_cache
 from daimon_tui.store.read import reader
 from daimon_tui.store.write import writer
 

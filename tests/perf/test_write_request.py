@@ -12,9 +12,10 @@ import pytest
 from daimon_briefing import config, view
 
 from daimon_tui.domain import verbs
-from daimon_tui.domain.action_log import ActionEntry, ActionLog, LoggedRecord
+from daimon_tui.domain.action_entries import ActionEntry, LoggedRecord
+from daimon_tui.store.action_log import ActionLog
+from daimon_tui.store.child import judge_service, write_request
 from daimon_tui.store.demo import builder as demo
-from daimon_tui.store.judging import judge_service, write_request
 from daimon_tui.store.write import plans, recovery, writer
 from tests.daimon_records import events
 from tests.daimon_records import item_ids as ids

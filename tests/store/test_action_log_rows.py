@@ -9,7 +9,7 @@ from pathlib import Path
 from daimon_briefing import store
 
 from daimon_tui.domain import verbs
-from daimon_tui.domain.action_log import ActionLog
+from daimon_tui.store.action_log import ActionLog
 from daimon_tui.store.read.queue import build_queue
 from daimon_tui.store.write import decisions, writer
 from tests.daimon_records import item_ids as ids

@@ -71,7 +71,7 @@ def test_headless_as_of_takes_what_the_box_takes(demo_store: demo.DemoStore, whe
 
 
 def test_as_of_before_a_forget_does_not_call_the_item_forgotten(demo_store: demo.DemoStore) -> None:
-    from daimon_tui.headless.asof import briefing_as_of
+    from daimon_tui.services.as_of import briefing_as_of
     from daimon_tui.store.write import writer
     from tests.daimon_records import item_ids, project_ref
 
@@ -108,7 +108,7 @@ def daimon_brief_at(target: str, moment: float, capsys: pytest.CaptureFixture[st
 def test_as_of_splits_briefed_items_by_that_instants_ranking(budget_store: demo.DemoStore, days_later: int,
                                                             capsys: pytest.CaptureFixture[str]) -> None:
     """Which items daimon briefs at an instant is ranked at that instant (ages, staleness), not today."""
-    from daimon_tui.headless.asof import briefing_as_of
+    from daimon_tui.services.as_of import briefing_as_of
 
     ref = reader.resolve_project(str(budget_store.project))
     when = stamp(demo.DEMO_NOW + timedelta(days=days_later))
@@ -124,7 +124,7 @@ def test_as_of_splits_briefed_items_by_that_instants_ranking(budget_store: demo.
 @pytest.mark.parametrize("when", ["S-day2", "S-day3"])
 def test_as_of_briefed_split_on_the_demo_store(demo_store: demo.DemoStore, when: str,
                                                capsys: pytest.CaptureFixture[str]) -> None:
-    from daimon_tui.headless.asof import briefing_as_of
+    from daimon_tui.services.as_of import briefing_as_of
 
     ref = reader.resolve_project(str(demo_store.project))
     then = briefing_as_of(ref, when)
@@ -146,7 +146,7 @@ def test_the_briefed_split_at_an_earlier_instant_is_not_todays(sandbox_root: Pat
     sections first. Over a budget with room for one of the two, the day-after
     view briefs the loop and leaves out the uncertainty; today's ranking
     would do the opposite."""
-    from daimon_tui.headless.asof import briefing_as_of
+    from daimon_tui.services.as_of import briefing_as_of
 
     first = demo.DEMO_NOW - timedelta(days=20)
     with demo.sandboxed(sandbox_root, receipts=False, settings={"DAIMON_BRIEF_MAX_BYTES": "480"}) as d:
@@ -189,7 +189,7 @@ def test_the_budget_ranks_by_weight_at_the_views_instant(sandbox_root: Path,
     wall clock reads twelve days later."""
     from unittest import mock
 
-    from daimon_tui.headless.asof import briefing_as_of
+    from daimon_tui.services.as_of import briefing_as_of
 
     session = demo.DEMO_NOW - timedelta(days=20)
     with demo.sandboxed(sandbox_root, receipts=False, settings={"DAIMON_BRIEF_MAX_BYTES": "240"}) as d:
@@ -218,7 +218,7 @@ def test_as_of_before_an_edit_names_the_session_shown_as_signed(demo_store: demo
     """S-day2 was edited after signing (its mtime is the edit's): before the edit
     it is shown as its kept pointer holds it, and the view says an earlier edit
     would not show (the file keeps one mtime)."""
-    from daimon_tui.headless.asof import briefing_as_of
+    from daimon_tui.services.as_of import briefing_as_of
 
     ref = reader.resolve_project(str(demo_store.project))
     notes = [n.message for n in briefing_as_of(ref, "S-day2").notes]

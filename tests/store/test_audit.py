@@ -14,6 +14,7 @@ import pytest
 from daimon_briefing import api, config, forget, normalize, view
 from daimon_briefing import store as dstore
 
+from daimon_tui.domain import audit_report
 from daimon_tui.headless import audit as headless
 from daimon_tui.models import ProjectRef
 from daimon_tui.store.demo import builder as demo
@@ -99,9 +100,9 @@ def test_hand_edited_latest_degrades_the_labels_daimon_degrades(clean_store: dem
     printed = _daimon_brief(clean_store)
     for item in latest.affects:
         line = next(line for line in printed.splitlines() if f"] {item.text}" in line)
-        label = {"degrades": audit.DEGRADED_MARK, "stale": audit.STALE_MARK}[item.how]
+        label = {"degrades": audit_report.DEGRADED_MARK, "stale": audit_report.STALE_MARK}[item.how]
         assert line.startswith(f"- [{label}] "), (item.text, line)
-    assert sum(how == "degrades" for how in texts.values()) == printed.count(f"[{audit.DEGRADED_MARK}]")
+    assert sum(how == "degrades" for how in texts.values()) == printed.count(f"[{audit_report.DEGRADED_MARK}]")
     described = {item.how: item.describe for item in latest.affects}
     assert described["degrades"] == "label degrades to ⚠ unverified (verbatim)"
     assert described["stale"].startswith("daimon shows it as ? unverified")
@@ -276,7 +277,7 @@ def test_the_signature_library_is_loaded_only_to_check_a_signature(sandbox_root:
     import subprocess
     import sys
 
-    from daimon_tui.store.judging import judge_service
+    from daimon_tui.store.child import judge_service
 
     probe = ("import sys\nfrom daimon_tui.cli import main\ncode = main(sys.argv[1:])\nsys.stdout.flush()\n"
              "print('cryptography' in sys.modules, file=sys.stderr)\n")

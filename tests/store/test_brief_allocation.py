@@ -25,7 +25,7 @@ from daimon_briefing import briefing, config
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
-from daimon_tui.store.daimon_api import rendering
+from daimon_tui.store.daimon_api import composed, rendering
 from daimon_tui.store.read import brief_allocation
 
 NOW = 1_796_000_000.0  # 2026-11-30
@@ -205,8 +205,8 @@ def test_our_allocation_is_daimons_long(checkpoint: dict, kwargs: dict, fraction
 
 def test_rank_fractions_count_the_strictly_lighter() -> None:
     nan = float("nan")
-    assert brief_allocation.rank_fractions([3.0, 1.0, 3.0, 2.0]) == [0.5, 0.0, 0.5, 0.25]
-    assert brief_allocation.rank_fractions([nan, 1.0, 2.0, float("inf")]) == [0.0, 0.0, 0.25, 0.5]
+    assert composed.rank_fractions([3.0, 1.0, 3.0, 2.0]) == [0.5, 0.0, 0.5, 0.25]
+    assert composed.rank_fractions([nan, 1.0, 2.0, float("inf")]) == [0.0, 0.0, 0.25, 0.5]
 
 
 def test_a_prediction_daimons_render_does_not_confirm_answers_with_daimons_select(

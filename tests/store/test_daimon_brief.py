@@ -131,7 +131,7 @@ def test_as_daimon_writes_nothing(budget_store) -> None:
 
 
 def test_history_and_as_of_show_the_handoff_that_held_then(empty_store) -> None:
-    from daimon_tui.headless.asof import briefing_as_of
+    from daimon_tui.services.as_of import briefing_as_of
 
     project = empty_store.project
     t0 = demo.DEMO_NOW - timedelta(days=3)

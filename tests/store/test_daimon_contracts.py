@@ -13,6 +13,7 @@ import ast
 import contextlib
 import io
 import json
+import re
 import subprocess
 import sys
 import tomllib
@@ -25,9 +26,9 @@ from daimon_briefing import briefing, store
 
 import daimon_tui
 from daimon_tui.domain import verbs
-from daimon_tui.store.daimon_api import contracts, mode
+from daimon_tui.store.child import judge_service
+from daimon_tui.store.daimon_api import contracts, mode, originals, registry
 from daimon_tui.store.demo import builder as demo
-from daimon_tui.store.judging import judge_service
 from daimon_tui.store.read import reader
 from daimon_tui.store.write import plans
 
@@ -48,8 +49,8 @@ def fresh_mode() -> Iterator[None]:
 # -- every contract holds on the pinned daimon ---------------------------------------
 
 
-@pytest.mark.parametrize("contract", contracts.CONTRACTS, ids=lambda c: c.id)
-def test_the_contract_holds_on_the_installed_daimon(contract: contracts.Contract) -> None:
+@pytest.mark.parametrize("contract", registry.CONTRACTS, ids=lambda c: c.id)
+def test_the_contract_holds_on_the_installed_daimon(contract: registry.Contract) -> None:
     outcome = contracts.check(contract)
     assert outcome.holds, f"{contract.id} broke at daimon_briefing {contract.where}: {outcome.problem}"
 
@@ -64,11 +65,15 @@ def test_the_tested_daimon_is_the_one_the_test_extra_pins_and_the_one_installed(
 
 
 def test_contract_ids_are_unique_and_name_an_adapter() -> None:
-    ids = [c.id for c in contracts.CONTRACTS]
+    ids = [c.id for c in registry.CONTRACTS]
     assert len(ids) == len(set(ids))
-    for contract in contracts.CONTRACTS:
+    for contract in registry.CONTRACTS:
         assert (ADAPTERS / f"{contract.concern}.py").is_file(), contract.id
         assert contract.id.startswith(contract.concern + ".")
+
+
+def test_the_registry_and_the_checks_name_the_same_contracts() -> None:
+    assert set(contracts.CHECKS) == {c.id for c in registry.CONTRACTS}
 
 
 # -- a broken assumption is named, with where it broke -----------------------------------
@@ -78,13 +83,13 @@ def break_daimon(monkeypatch: pytest.MonkeyPatch, module: object, name: str, val
     """daimon's `module.name` becomes `value` for this test, also where an
     adapter's swap keeps daimon's own (the contracts read that one)."""
     monkeypatch.setattr(module, name, value)
-    monkeypatch.setitem(contracts._originals, f"{module.__name__}:{name}", value)  # type: ignore[attr-defined]
+    monkeypatch.setitem(originals.kept, f"{module.__name__}:{name}", value)
 
 
 def test_a_changed_signature_names_the_function_and_both_signatures(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = contracts._originals.get("daimon_briefing.store:_fold", store._fold)
+    real = originals.kept.get("daimon_briefing.store:_fold", store._fold)
     break_daimon(monkeypatch, store, "_fold", lambda rows, keys, extra=None: real(rows, keys=keys))
-    outcome = contracts.check(contracts.by_id("reading.fold-appended"))
+    outcome = contracts.check(registry.by_id("reading.fold-appended"))
     assert not outcome.holds
     assert "store:_fold takes (rows, keys, extra), we call it with (rows, *, keys)" in outcome.problem
 
@@ -98,7 +103,7 @@ def test_a_fold_that_is_not_per_ref_latest_breaks_the_kept_folds_premise(monkeyp
         return out
 
     break_daimon(monkeypatch, store, "_fold", counting)
-    outcome = contracts.check(contracts.by_id("reading.fold-appended"))
+    outcome = contracts.check(registry.by_id("reading.fold-appended"))
     assert outcome.problem and "winners plus the rest differs from the full fold" in outcome.problem
 
 
@@ -110,13 +115,13 @@ def test_a_changed_line_order_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
         return "[×3] " + line
 
     break_daimon(monkeypatch, briefing, "_line", badge_first)
-    outcome = contracts.check(contracts.by_id("rendering.item-line"))
+    outcome = contracts.check(registry.by_id("rendering.item-line"))
     assert outcome.problem and "not mark, text, corroboration in that order" in outcome.problem
 
 
 def test_a_missing_name_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delattr(briefing, "_VERBATIM_MARK")
-    outcome = contracts.check(contracts.by_id("rendering.item-line"))
+    outcome = contracts.check(registry.by_id("rendering.item-line"))
     assert outcome.problem == "daimon_briefing.briefing has no _VERBATIM_MARK"
 
 
@@ -130,7 +135,7 @@ def test_an_untested_daimon_opens_in_safe_mode_and_says_what_is_off(
     assert current.safe and not current.broken
     assert not mode.allows("reading.fold-appended") and not mode.allows("judging.swaps")
     # daimon's public API only: what composes public names stays on, every private name is off
-    assert current.allowed == {c.id for c in contracts.CONTRACTS if c.public}
+    assert current.allowed == {c.id for c in registry.CONTRACTS if c.public}
     assert mode.allows("rendering.item-line") and not mode.allows("rendering.panel")
     banner = current.banner()
     assert banner and "daimon-briefing 0.70.1" in banner and "public API only" in banner
@@ -167,13 +172,9 @@ def test_the_tested_daimon_runs_in_full_mode(fresh_mode: None) -> None:
 
 
 def test_a_mode_decided_again_after_our_swaps_judges_daimons_own_functions(fresh_mode: None) -> None:
-    from daimon_tui.store.judging import kept_fold, snapshot_share
-    from daimon_tui.store.read import ledger_lines, recall_generation
+    from daimon_tui.store.child.swaps import install_swaps
 
-    kept_fold.install()
-    snapshot_share.install()
-    ledger_lines._install()
-    recall_generation.install()
+    install_swaps()
     mode.set_current(None)
     assert not mode.current().safe, mode.current().why()
 
@@ -249,13 +250,34 @@ def private_daimon_names(path: Path) -> list[str]:
     return found
 
 
-def test_no_private_daimon_name_or_swap_outside_the_adapters() -> None:
+def test_no_private_daimon_name_or_swap_outside_the_door() -> None:
+    """daimon's private names are spelled in `daimon_api/private.py` only, and
+    a daimon module is assigned onto in `daimon_api/originals.py` only."""
     found = []
     for path in sorted(PACKAGE.rglob("*.py")):
-        if ADAPTERS in path.parents:
+        if path == ADAPTERS / "private.py":
             continue
         found += [f"{path.relative_to(PACKAGE.parent)}: {hit.split(': ', 1)[1]}" for hit in private_daimon_names(path)]
     assert found == []
+    setters = [str(path.relative_to(PACKAGE)) for path in sorted((PACKAGE / "store").rglob("*.py"))
+               if "setattr(" in path.read_text(encoding="utf-8")]
+    # swaps.py puts back our installers' own records of what they installed (never a daimon name)
+    assert setters == ["store/child/swaps.py", "store/daimon_api/originals.py"]
+
+
+def test_each_private_name_sits_under_its_contract_id() -> None:
+    from daimon_tui.store.daimon_api import private
+
+    text = (ADAPTERS / "private.py").read_text(encoding="utf-8")
+    sections = re.findall(r"^# -- ([\w.-]+)", text, flags=re.M)
+    ids = {c.id for c in registry.CONTRACTS}
+    assert sections and set(sections) <= ids, set(sections) - ids
+    # every contract that names a private daimon name has its section (the public ones compose public names)
+    assert {c.id for c in registry.CONTRACTS if not c.public} - {"writing.demo-clock", "reading.kept-fold-swaps",
+                                                                  "judging.swaps"} <= set(sections)
+    assert set(private.HELD) <= set(sections)
+    for names in private.HELD.values():
+        assert all(callable(getattr(private, name)) for name in names)
 
 
 def test_the_scan_finds_what_it_looks_for(tmp_path: Path) -> None:
@@ -275,7 +297,7 @@ def test_the_scan_finds_what_it_looks_for(tmp_path: Path) -> None:
     assert sorted(hits) == sorted(["from daimon_briefing.briefing import _line", "store._fold", "swap v.snapshot",
                                    "swap daimon_briefing.jsonl.read", "swap setattr(store, 'item_events', None)",
                                    "getattr(v, '_bucket')"])
-    assert private_daimon_names(ADAPTERS / "reading.py")  # the adapters do hold them
+    assert private_daimon_names(ADAPTERS / "private.py")  # the door does hold them
 
 
 # -- safe mode reads exactly what daimon reads --------------------------------------------
@@ -298,7 +320,8 @@ SWAPPED = [(jsonl, "read"), (jsonl, "posture"), (store, "_fold"), (store, "fold_
 before = {(m.__name__, n): getattr(m, n) for m, n in SWAPPED}
 
 from daimon_tui.store.daimon_api import brief_verb, mode
-from daimon_tui.store.judging import first_paint, kept_fold, snapshot_share
+from daimon_tui.store.child import first_paint
+from daimon_tui.store.judging import kept_fold, snapshot_share
 from daimon_tui.store.read import asof, audit, details, history, reader, search, team, transcripts
 from tests.store import private_guard
 from tests.store.test_reader_compat import assert_agrees
@@ -466,7 +489,7 @@ from tests.store import private_guard
 mode.current()
 private_guard.install()
 for call in (lambda: reading.tombstone_ledger_name(), lambda: recall.daimon_ensure_fresh(),
-             lambda: reading.contracts.swap(reading.store, "project_slug", len)):
+             lambda: reading.swap(reading.store, "project_slug", len)):
     try:
         call()
     except private_guard.PrivateAccess:
@@ -479,16 +502,16 @@ def test_the_private_name_guard_sees_a_read_a_held_function_and_a_swap() -> None
     done = subprocess.run([sys.executable, "-c", GUARD_CHECK], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-4000:]
     seen = json.loads(done.stdout.splitlines()[-1])
-    assert seen == ["daimon_tui.store.daimon_api.reading read daimon_briefing.store._TOMBSTONE_NAME",
+    assert seen == ["daimon_tui.store.daimon_api.private read daimon_briefing.store._TOMBSTONE_NAME",
                     "daimon_tui.store.daimon_api.recall.daimon_ensure_fresh called "
                     "(daimon_briefing.recall._ensure_fresh)",
-                    "daimon_tui.store.daimon_api.contracts swapped daimon_briefing.store.project_slug"], seen
+                    "daimon_tui.store.daimon_api.originals swapped daimon_briefing.store.project_slug"], seen
 
 
 def test_a_public_render_that_drifts_from_daimons_own_line_breaks_its_contract(
         monkeypatch: pytest.MonkeyPatch) -> None:
     real = briefing.render_selection
     monkeypatch.setattr(briefing, "render_selection", lambda sel: real(sel).replace(" [carried]", " [old]"))
-    outcome = contracts.check(contracts.by_id("rendering.item-line"))
+    outcome = contracts.check(registry.by_id("rendering.item-line"))
     assert not outcome.holds
     assert "briefing.render_selection of one item is not briefing._line" in (outcome.problem or "")

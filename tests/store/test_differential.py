@@ -71,6 +71,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from daimon_tui import cli
+from daimon_tui.domain import audit_report
 from daimon_tui.domain.badges import mark_label
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.store.read import audit, daimon_brief, history, reader, search
@@ -437,7 +438,8 @@ def _diff_agrees(b: Built) -> None:
 
 def _audit_agrees(ref: Any, printed: str) -> None:
     """The audit's label for each item of the latest session is daimon's brief's."""
-    labels = {"degrades": audit.DEGRADED_MARK, "stale": audit.STALE_MARK, "verbatim": mark_label("verbatim")}
+    labels = {"degrades": audit_report.DEGRADED_MARK, "stale": audit_report.STALE_MARK,
+              "verbatim": mark_label("verbatim")}
     lines = printed.split("\n")
     for row in audit.load_audit(ref).receipts:
         for item in row.affects:

@@ -18,7 +18,7 @@ from daimon_briefing import api, config, schema, store, view
 from daimon_briefing import cli as daimon_cli
 from daimon_briefing.surfaces import Writer
 
-from daimon_tui.headless.asof import briefing_as_of
+from daimon_tui.services.as_of import briefing_as_of
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.store.read import history, reader
 from daimon_tui.store.read.asof import parse_time, stamp

@@ -136,7 +136,7 @@ def test_diff_change_marks_are_daimons() -> None:
     from daimon_briefing.cli import history as daimon_history
 
     from daimon_tui.headless import diff
-    from daimon_tui.ui.screens import history as history_screen
+    from daimon_tui.ui.history import screen as history_screen
 
     assert diff._MARKERS == daimon_history._MARKERS == history_screen._CHANGE_MARK
 
@@ -162,6 +162,7 @@ def test_audit_vocabulary_is_daimons() -> None:
 
     from daimon_briefing import serializer, store, view, worldcheck
 
+    from daimon_tui.domain import audit_report
     from daimon_tui.store.read import audit as audit_read
 
     assert set(audit_read.WORLD_CLASSES) == {worldcheck.PR_STATE, worldcheck.BRANCH_STATE, worldcheck.FILE_EXISTS} \
@@ -175,7 +176,7 @@ def test_audit_vocabulary_is_daimons() -> None:
         assert code in written or f'"{code}"' in source, code
     # daimon's cheap receipt answer, as its docstring lists it: each has a row in the agreement table
     listed = set(re.findall(r'"([a-z]+)"', (view.receipt_state.__doc__ or "").split("}", 1)[0])) - {"state", "detail"}
-    assert listed == set(audit_read._AGREES) == audit_read._DAIMON_STATES
+    assert listed == set(audit_report.DAIMON_AGREES) == audit_read._DAIMON_STATES
 
 
 def test_the_decide_queue_explains_every_kind_daimon_queues() -> None:

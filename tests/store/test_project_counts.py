@@ -9,8 +9,8 @@ from __future__ import annotations
 from daimon_briefing import api, store
 from daimon_briefing.surfaces import Writer
 
+from daimon_tui.store.child import first_paint
 from daimon_tui.store.demo import builder as demo
-from daimon_tui.store.judging import first_paint
 from daimon_tui.store.read import project_index, reader
 
 NOW = demo.DEMO_NOW.timestamp()

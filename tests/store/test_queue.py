@@ -11,8 +11,8 @@ from daimon_briefing import amendments, api, briefing, refutations, relations, r
 from daimon_briefing.surfaces import Writer
 
 from daimon_tui.domain import queue_order
-from daimon_tui.domain.action_log import ActionLog
 from daimon_tui.models import ProjectRef
+from daimon_tui.store.action_log import ActionLog
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.store.read.queue import build_queue, prefill_status, reclassify
 from daimon_tui.store.write import decisions, writer

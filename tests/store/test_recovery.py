@@ -9,8 +9,10 @@ import pytest
 from daimon_briefing import store
 from daimon_briefing.surfaces import Writer
 
-from daimon_tui.domain import undo_plan, verbs, writer_process
-from daimon_tui.domain.action_log import ActionLog, LoggedRecord, note_digest
+from daimon_tui.domain import undo_plan, verbs
+from daimon_tui.domain.action_entries import LoggedRecord, note_digest
+from daimon_tui.store import writer_process
+from daimon_tui.store.action_log import ActionLog
 from daimon_tui.store.write import plans, recovery, writer
 from tests.daimon_records import events_stamped
 from tests.daimon_records import item_ids as ids

@@ -192,7 +192,7 @@ def test_evidence_contract(store: demo.DemoStore) -> None:
     """The adapter's private daimon names (`daimon_api/evidence.py`) still hold."""
     from daimon_tui.store.daimon_api import contracts
 
-    contracts.by_id("evidence.source").check()
+    contracts.CHECKS["evidence.source"]()
     assert transcript_source.resolver().resolve(
         {"version": 1, "host": "claude-code", "session_id": "S-x", "locator": "managed"}).state == "absent-local"
 

@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from daimon_tui.store.judging import first_paint
+from daimon_tui.store.child import first_paint
 
 
 def hold_confirmation(monkeypatch: pytest.MonkeyPatch) -> asyncio.Event:

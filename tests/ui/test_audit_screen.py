@@ -16,7 +16,7 @@ from textual.widgets import DataTable, Static
 from daimon_tui.models import ProjectRef
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.store.read.audit import load_audit
-from daimon_tui.ui.screens.audit import AuditScreen, receipt_failures
+from daimon_tui.ui.audit.screen import AuditScreen, receipt_failures
 
 STYLES = Path(__file__).resolve().parents[2] / "styles"
 FIXED = datetime(2026, 12, 2, 8, 30, tzinfo=UTC)

@@ -7,7 +7,7 @@ from textual.widgets import Input, Static
 
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.ui.app import DaimonTUI
-from daimon_tui.ui.screens.briefing import BriefingScreen
+from daimon_tui.ui.briefing.screen import BriefingScreen
 from daimon_tui.ui.widgets.row_list import RowList
 from tests.ui.settle import settle
 
@@ -63,7 +63,7 @@ async def test_briefed_facet_filters_the_rows_daimon_leaves_out(budget_store: de
 
 
 async def test_a_retained_sessions_receipt_warning_names_that_checkpoint(demo_store: demo.DemoStore) -> None:
-    from daimon_tui.ui.screens.history import SessionScreen
+    from daimon_tui.ui.history.screen import SessionScreen
     from tests.daimon_records import project_ref
 
     app = DaimonTUI(project_path=str(demo_store.project), now=NOW)

@@ -7,10 +7,10 @@ from __future__ import annotations
 from daimon_briefing import store
 from daimon_briefing.surfaces import Writer
 
+from daimon_tui.store.child import judge_service
 from daimon_tui.store.demo import builder as demo
-from daimon_tui.store.judging import judge_service
 from daimon_tui.ui.app import DaimonTUI
-from daimon_tui.ui.screens.briefing import BriefingScreen
+from daimon_tui.ui.briefing.screen import BriefingScreen
 from tests.ui.settle import settle
 
 NOW = demo.DEMO_NOW.timestamp()

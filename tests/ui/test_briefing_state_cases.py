@@ -13,10 +13,10 @@ from unittest import mock
 
 import pytest
 
+from daimon_tui.store.child import judge_service
 from daimon_tui.store.demo import builder as demo
-from daimon_tui.store.judging import judge_service
 from daimon_tui.ui.app import DaimonTUI
-from daimon_tui.ui.screens.briefing import BriefingScreen
+from daimon_tui.ui.briefing.screen import BriefingScreen
 from daimon_tui.ui.screens.verb_modals import PlanPreviewModal
 from daimon_tui.ui.widgets.evidence import EvidencePanel
 from daimon_tui.ui.widgets.item_detail import ItemDetail

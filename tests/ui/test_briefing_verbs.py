@@ -9,7 +9,7 @@ from daimon_briefing import api, store, view
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.store.write import writer
 from daimon_tui.ui.app import DaimonTUI
-from daimon_tui.ui.screens.briefing import BriefingScreen
+from daimon_tui.ui.briefing.screen import BriefingScreen
 from daimon_tui.ui.screens.verb_modals import PlanPreviewModal
 from tests.daimon_records import events, project_ref
 from tests.daimon_records import item_ids as ids

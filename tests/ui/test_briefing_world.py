@@ -7,7 +7,7 @@ from pathlib import Path
 
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.ui.app import DaimonTUI
-from daimon_tui.ui.screens.briefing import BriefingScreen
+from daimon_tui.ui.briefing.screen import BriefingScreen
 from daimon_tui.ui.widgets.item_detail import ItemDetail
 from tests.ui.settle import press_until, settle
 

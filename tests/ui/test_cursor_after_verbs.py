@@ -8,7 +8,7 @@ from textual.widgets import Input
 
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.ui.app import DaimonTUI
-from daimon_tui.ui.screens.briefing import BriefingScreen
+from daimon_tui.ui.briefing.screen import BriefingScreen
 from daimon_tui.ui.screens.verb_modals import PlanPreviewModal, ResolveModal, RetractModal
 from tests.ui.settle import settle, wait_until
 

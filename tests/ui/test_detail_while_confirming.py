@@ -7,10 +7,10 @@ import asyncio
 
 import pytest
 
+from daimon_tui.store.child import first_paint
 from daimon_tui.store.demo import builder as demo
-from daimon_tui.store.judging import first_paint
 from daimon_tui.ui.app import DaimonTUI
-from daimon_tui.ui.screens.briefing import BriefingScreen
+from daimon_tui.ui.briefing.screen import BriefingScreen
 from daimon_tui.ui.widgets.item_detail import PROVISIONAL_NOTE, ItemDetail
 from tests.ui.held import hold_confirmation
 from tests.ui.settle import settle, wait_until

@@ -8,7 +8,7 @@ from daimon_briefing import testing
 
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.ui.app import DaimonTUI
-from daimon_tui.ui.screens.briefing import BriefingScreen
+from daimon_tui.ui.briefing.screen import BriefingScreen
 from daimon_tui.ui.widgets.row_list import RowList
 from tests.ui.settle import settle, wait_until
 
@@ -93,8 +93,8 @@ async def test_the_read_only_session_view_offers_no_verb_under_full_text(demo_st
     from textual.widgets import Footer
 
     from daimon_tui.store.read import reader
+    from daimon_tui.ui.history.screen import SessionScreen
     from daimon_tui.ui.screens.full_text import FullTextScreen
-    from daimon_tui.ui.screens.history import SessionScreen
 
     app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
     async with app.run_test(size=SIZE) as pilot:
@@ -174,7 +174,7 @@ async def test_the_detail_pane_never_paints_an_answer_for_a_row_the_cursor_left(
     `DetailPane.inspect`, the first row's text is painted and this test fails.)"""
     import asyncio
 
-    from daimon_tui.store.judging import judge_service
+    from daimon_tui.store.child import judge_service
     from daimon_tui.ui.widgets.item_detail import ItemDetail
 
     app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
@@ -221,7 +221,7 @@ async def test_history_shortens_session_ids_and_gives_the_topic_the_room(empty_s
     """Point 6: 36-character session ids show as their shortest unique prefix; the topic is whole."""
     from textual.widgets import DataTable
 
-    from daimon_tui.ui.screens.history import HistoryScreen
+    from daimon_tui.ui.history.screen import HistoryScreen
 
     topic = "Retry ceiling for uploads under sustained HTTP 429 load"
     sids = ["0b9f3c1e-5a4d-4d2b-9c11-1234567890ab", "7c2e9d00-1111-4a2b-8c33-abcdefabcdef"]
@@ -280,7 +280,7 @@ async def test_the_log_is_one_row_per_action_refusals_marked_and_fits_at_120(dem
     the outcome column is on screen at 120 columns; the row is spelled out below."""
     from textual.widgets import DataTable, Static
 
-    from daimon_tui.domain.action_log import ActionLog
+    from daimon_tui.store.action_log import ActionLog
     from daimon_tui.store.read import reader
     from daimon_tui.ui.screens.log import LogScreen
 
@@ -314,8 +314,8 @@ async def test_history_says_it_is_reading_while_the_sessions_load(demo_store: de
 
     from textual.widgets import DataTable, Static
 
-    from daimon_tui.store.judging import judge_service
-    from daimon_tui.ui.screens.history import HistoryScreen
+    from daimon_tui.store.child import judge_service
+    from daimon_tui.ui.history.screen import HistoryScreen
 
     release = asyncio.Event()
     real = judge_service.read
@@ -515,7 +515,7 @@ async def test_ids_show_as_their_shortest_unique_prefix_in_every_list(empty_stor
     the as-of picker, Health, the Audit and the Log; the full id stays in the detail."""
     from textual.widgets import DataTable
 
-    from daimon_tui.domain.action_log import ActionLog
+    from daimon_tui.store.action_log import ActionLog
     from daimon_tui.store.read import reader
 
     for n, sid in enumerate(UUIDS):
@@ -605,7 +605,7 @@ async def test_a_table_too_wide_for_the_screen_shows_the_cursor_rows_long_column
     not at 140, where the column is on screen)."""
     from textual.widgets import DataTable
 
-    from daimon_tui.ui.screens.history import HistoryScreen
+    from daimon_tui.ui.history.screen import HistoryScreen
     from daimon_tui.ui.widgets.row_below import RowBelow, column_off_screen
 
     topics = ["Retry ceiling for uploads under sustained HTTP 429 load",

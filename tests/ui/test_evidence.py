@@ -15,8 +15,8 @@ import pytest
 
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.ui.app import DaimonTUI
+from daimon_tui.ui.briefing.screen import BriefingScreen
 from daimon_tui.ui.key_table import class_bindings
-from daimon_tui.ui.screens.briefing import BriefingScreen
 from daimon_tui.ui.screens.item_screen import ItemScreen
 from daimon_tui.ui.widgets.evidence import EvidencePanel
 from daimon_tui.ui.widgets.item_detail import ItemDetail

@@ -9,10 +9,10 @@ import threading
 
 import pytest
 
+from daimon_tui.store.child import first_paint, judge_service
 from daimon_tui.store.demo import builder as demo
-from daimon_tui.store.judging import first_paint, judge_service
 from daimon_tui.ui.app import DaimonTUI
-from daimon_tui.ui.screens.briefing import BriefingScreen
+from daimon_tui.ui.briefing.screen import BriefingScreen
 from tests.ui.held import hold_confirmation
 from tests.ui.settle import settle, wait_until
 

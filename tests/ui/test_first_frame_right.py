@@ -11,7 +11,7 @@ from textual.widgets import Static
 
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.ui.app import DaimonTUI
-from daimon_tui.ui.screens.briefing import BriefingScreen
+from daimon_tui.ui.briefing.screen import BriefingScreen
 from tests.ui.held import hold_confirmation
 from tests.ui.settle import settle, wait_until
 

@@ -7,10 +7,10 @@ from pathlib import Path
 
 from textual.widgets import Label
 
-from daimon_tui.domain.action_log import ActionLog
+from daimon_tui.store.action_log import ActionLog
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.ui.app import DaimonTUI
-from daimon_tui.ui.screens.briefing import BriefingScreen
+from daimon_tui.ui.briefing.screen import BriefingScreen
 from tests.ui.settle import press_settled, settle, wait_until
 
 NOW = demo.DEMO_NOW.timestamp()
@@ -89,7 +89,8 @@ async def test_the_apps_own_write_is_confirmed_once_not_again_by_the_live_watch(
     import asyncio
     import contextlib
 
-    from daimon_tui.store.judging import first_paint, live
+    from daimon_tui.store.child import first_paint
+    from daimon_tui.store.judging import live
 
     seen = asyncio.Event()
     real_apply = live.apply_events

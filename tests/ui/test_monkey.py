@@ -14,7 +14,7 @@ from textual.widgets import Input, TextArea
 from daimon_tui.store import paths
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.ui.app import DaimonTUI
-from daimon_tui.ui.screens.briefing import BriefingScreen
+from daimon_tui.ui.briefing.screen import BriefingScreen
 from tests.ui.settle import settle
 
 NOW = demo.DEMO_NOW.timestamp()

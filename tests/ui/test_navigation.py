@@ -11,8 +11,8 @@ from textual import events
 
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.ui.app import DaimonTUI
-from daimon_tui.ui.screens.briefing import BriefingScreen
-from daimon_tui.ui.screens.history import HistoryScreen
+from daimon_tui.ui.briefing.screen import BriefingScreen
+from daimon_tui.ui.history.screen import HistoryScreen
 from daimon_tui.ui.screens.verb_modals import NothingSelectedModal
 from daimon_tui.ui.widgets.row_below import RowBelow
 from tests.ui.settle import press_settled, settle, wait_until

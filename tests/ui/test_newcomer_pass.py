@@ -87,7 +87,7 @@ async def test_reverify_says_reopen_for_a_resolved_item(demo_store: demo.DemoSto
 
 
 async def test_t_on_a_retained_session_shows_the_team_as_of_that_session(demo_store: demo.DemoStore) -> None:
-    from daimon_tui.ui.screens.history import SessionScreen
+    from daimon_tui.ui.history.screen import SessionScreen
 
     app = make_app(demo_store)
     async with app.run_test(size=SIZE) as pilot:
@@ -105,7 +105,7 @@ async def test_t_on_a_retained_session_shows_the_team_as_of_that_session(demo_st
 
 
 async def test_t_says_why_when_the_team_then_cannot_be_read(demo_store: demo.DemoStore, monkeypatch) -> None:
-    from daimon_tui.ui.screens import history
+    from daimon_tui.ui.history import screen as history
 
     def refused(project: object, when: str) -> None:
         raise ValueError("no team clone history reaches that far")

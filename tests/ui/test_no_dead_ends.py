@@ -7,9 +7,9 @@ from textual.widgets import Input
 
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.ui.app import DaimonTUI
-from daimon_tui.ui.screens.audit import AuditScreen
-from daimon_tui.ui.screens.briefing import BriefingScreen
-from daimon_tui.ui.screens.history import HistoryScreen, SessionScreen
+from daimon_tui.ui.audit.screen import AuditScreen
+from daimon_tui.ui.briefing.screen import BriefingScreen
+from daimon_tui.ui.history.screen import HistoryScreen, SessionScreen
 from tests.ui.settle import settle
 
 NOW = demo.DEMO_NOW.timestamp()
@@ -137,7 +137,7 @@ async def test_help_lists_the_screens_keys_first_then_the_global_ones(demo_store
 async def test_enter_on_a_log_row_opens_its_item_and_j_k_move(demo_store: demo.DemoStore) -> None:
     from textual.widgets import DataTable
 
-    from daimon_tui.domain.action_log import ActionLog
+    from daimon_tui.store.action_log import ActionLog
     from daimon_tui.store.read import reader
 
     slug = reader.resolve_project(str(demo_store.project), None).slug
@@ -265,7 +265,7 @@ async def test_the_kill_switch_is_in_the_header_from_the_start(demo_store: demo.
 
 
 async def test_the_as_of_box_refuses_what_is_not_a_time_inside_the_box(demo_store: demo.DemoStore) -> None:
-    from daimon_tui.ui.screens.history import AsOfPicker, HistoricalScreen
+    from daimon_tui.ui.history.screen import AsOfPicker, HistoricalScreen
 
     app = make_app(demo_store)
     async with app.run_test(size=SIZE) as pilot:

@@ -8,10 +8,10 @@ from pathlib import Path
 
 from textual import events
 
-from daimon_tui.domain.action_log import ActionLog
+from daimon_tui.store.action_log import ActionLog
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.ui.app import DaimonTUI
-from daimon_tui.ui.screens.briefing import FILTER_MAX, BriefingScreen
+from daimon_tui.ui.briefing.screen import FILTER_MAX, BriefingScreen
 from daimon_tui.ui.screens.verb_modals import ResolveModal
 from daimon_tui.ui.widgets.safe_input import SafeInput
 from tests.daimon_records import events as ledger_rows

@@ -9,8 +9,8 @@ import pytest
 from daimon_briefing import amendments, api, refutations, relations, store, trust
 from textual.app import App
 
-from daimon_tui.domain.action_log import ActionLog
 from daimon_tui.models import ProjectRef
+from daimon_tui.store.action_log import ActionLog
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.ui.screens.queue import QueueScreen
 from daimon_tui.ui.screens.verb_modals import ConfirmModal, ResolveModal, RetractModal
@@ -279,3 +279,45 @@ async def test_a_verdict_preview_with_an_unwritable_log_offers_only_close(fixed_
         await pilot.press("n")
         await _settle(pilot, screen)
         assert screen.current is first and screen.progress() == "1 of 12"
+
+
+class _WorldQueueHost(App):
+    CSS_PATH = STYLES
+
+    def __init__(self, project: ProjectRef, log: ActionLog) -> None:
+        super().__init__()
+        self.project = project
+        self.action_log = log
+
+    def on_mount(self) -> None:
+        self.push_screen(QueueScreen(self.project, now=NOW, log=self.action_log, world_check=True))
+
+
+async def test_the_queue_asks_the_world_check_service_and_shows_its_findings(fixed_store, monkeypatch) -> None:
+    """The queue's world-check asks `services.world_check` (a failure there is
+    swallowed by the screen, so only its findings on screen show it ran)."""
+    from daimon_tui.domain.claims import Claim, ClaimKind, Expect
+    from daimon_tui.domain.probes import Finding, Outcome
+    from daimon_tui.domain.worldcheck import ClaimResult, ItemResult, WorldReport
+    from daimon_tui.services import world_check
+
+    asked: list[list[tuple]] = []
+
+    def fake_check(root: Path, items: list[tuple], **_: object) -> WorldReport:
+        asked.append(items)
+        item_id = items[0][0]
+        claim = Claim(kind=ClaimKind.FILE, subject="src/app.py", expect=Expect.EXISTS, words="src/app.py", start=0,
+                      end=10)
+        finding = Finding(Outcome.CONTRADICTED, "no-such-path", "src/app.py does not exist")
+        return WorldReport(str(root), (ItemResult(item_id, (ClaimResult(claim, finding),)),), None)
+
+    monkeypatch.setattr(world_check, "check_items", fake_check)
+    project, _ids, log = fixed_store
+    app = _WorldQueueHost(project, log)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, QueueScreen)
+        await _settle(pilot, screen)
+        await wait_until(pilot, lambda: bool(screen.world), timeout=20, what="the world-check's findings")
+        assert asked and list(screen.world.values()) == ["contradicted: src/app.py does not exist"]

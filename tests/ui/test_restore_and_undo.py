@@ -12,7 +12,7 @@ from daimon_briefing import api, store, trust, view
 from daimon_briefing.surfaces import Writer
 
 from daimon_tui.domain import verbs
-from daimon_tui.domain.action_log import ActionLog
+from daimon_tui.store.action_log import ActionLog
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.store.write import plans, writer
 from daimon_tui.ui.screens.log import LogScreen

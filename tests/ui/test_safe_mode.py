@@ -12,7 +12,7 @@ import pytest
 from daimon_tui.store.daimon_api import mode
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.ui.app import DaimonTUI
-from daimon_tui.ui.screens.briefing import BriefingScreen
+from daimon_tui.ui.briefing.screen import BriefingScreen
 from daimon_tui.ui.widgets.safe_mode_banner import SafeModeBanner
 from tests.ui.settle import settle
 
@@ -64,7 +64,7 @@ async def test_no_banner_in_full_mode(demo_store: demo.DemoStore) -> None:
 
 
 async def test_as_of_in_history_is_refused_with_the_reason_in_safe_mode(demo_store: demo.DemoStore, safe: None) -> None:
-    from daimon_tui.ui.screens.history import HistoryScreen
+    from daimon_tui.ui.history.screen import HistoryScreen
 
     app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
     async with app.run_test(size=SIZE) as pilot:

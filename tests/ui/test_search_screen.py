@@ -6,13 +6,13 @@ from pathlib import Path
 
 from textual.widgets import Static
 
+from daimon_tui.store.child import judge_service
 from daimon_tui.store.demo import builder as demo
-from daimon_tui.store.judging import judge_service
 from daimon_tui.store.read.search import SearchHit
 from daimon_tui.ui.app import DaimonTUI
-from daimon_tui.ui.screens.briefing import BriefingScreen
+from daimon_tui.ui.briefing.screen import BriefingScreen
 from daimon_tui.ui.screens.help import HelpScreen
-from daimon_tui.ui.screens.search import HitSessionScreen, SearchScreen, hit_detail, hit_row
+from daimon_tui.ui.search.screen import HitSessionScreen, SearchScreen, hit_detail, hit_row
 from daimon_tui.ui.widgets.row_list import RowList
 from tests.team_store import BOB_TOPIC, BOB_VERBATIM, TeamStore
 from tests.ui.settle import settle
@@ -207,7 +207,7 @@ def test_stored_text_is_shown_inert() -> None:
 def test_the_hits_columns_line_up_whatever_each_hits_mark() -> None:
     """`[? unverified]` is wider than `[~ inferred]`: the kind, state and text
     columns still start at the same place on every row."""
-    from daimon_tui.ui.screens.search import hit_entries
+    from daimon_tui.ui.search.screen import hit_entries
 
     hits = [SearchHit(item_id=f"r-{n}", text="the text", kind="decision", mark=mark, state="carried")
             for n, mark in enumerate(("inferred", "untagged", "verbatim", "unverified-verbatim"))]

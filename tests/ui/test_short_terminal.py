@@ -7,7 +7,7 @@ from textual.widgets import Static
 
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.ui.app import DaimonTUI
-from daimon_tui.ui.screens.briefing import BriefingScreen
+from daimon_tui.ui.briefing.screen import BriefingScreen
 from daimon_tui.ui.widgets.row_list import RowList
 from tests.ui.settle import settle
 

@@ -9,8 +9,8 @@ from textual.widgets._footer import FooterKey
 
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.ui.app import DaimonTUI
-from daimon_tui.ui.screens.briefing import BriefingScreen
-from daimon_tui.ui.screens.history import HistoryScreen
+from daimon_tui.ui.briefing.screen import BriefingScreen
+from daimon_tui.ui.history.screen import HistoryScreen
 from daimon_tui.ui.widgets.filter_box import FILTER_DEBOUNCE_S
 from tests.ui.settle import press_settled, settle, wait_until
 
@@ -94,7 +94,7 @@ async def test_history_filters_its_sessions_and_esc_clears_then_goes_back(demo_s
 
 
 async def test_the_log_filters_its_actions(demo_store: demo.DemoStore, tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from daimon_tui.domain.action_log import ActionLog
+    from daimon_tui.store.action_log import ActionLog
     from daimon_tui.store.read import reader
     from daimon_tui.ui.screens.log import LogScreen
 
@@ -116,7 +116,7 @@ async def test_the_log_filters_its_actions(demo_store: demo.DemoStore, tmp_path)
 
 
 async def test_the_audit_filters_its_tables(demo_store: demo.DemoStore) -> None:
-    from daimon_tui.ui.screens.audit import AuditScreen
+    from daimon_tui.ui.audit.screen import AuditScreen
 
     app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
     async with app.run_test(size=(120, 40)) as pilot:

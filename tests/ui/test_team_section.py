@@ -14,7 +14,7 @@ from daimon_tui.domain.team import TEAMMATE_RELEASE_REFUSAL
 from daimon_tui.store.read import reader
 from daimon_tui.store.read.team import load_team
 from daimon_tui.ui.app import DaimonTUI
-from daimon_tui.ui.screens.briefing import BriefingScreen
+from daimon_tui.ui.briefing.screen import BriefingScreen
 from daimon_tui.ui.screens.verb_modals import PlanPreviewModal, RetractModal
 from daimon_tui.ui.widgets.item_detail import ItemDetail
 from tests.store.test_team import _teammate_blocks
@@ -159,7 +159,7 @@ def test_team_section_snapshot(snap_compare, team_store: TeamStore) -> None:
 async def test_as_of_the_section_shows_the_team_as_it_had_arrived(
     team_store: TeamStore, when: str, expect_bob: bool
 ) -> None:
-    from daimon_tui.ui.screens.history import HistoricalScreen
+    from daimon_tui.ui.history.screen import HistoricalScreen
 
     project = reader.resolve_project(str(team_store.project))
     app = DaimonTUI(project_path=str(team_store.project))
@@ -176,7 +176,7 @@ async def test_as_of_the_section_shows_the_team_as_it_had_arrived(
 
 
 async def test_a_retained_session_shows_the_team_as_it_had_arrived_then(team_store: TeamStore) -> None:
-    from daimon_tui.ui.screens.history import SessionScreen
+    from daimon_tui.ui.history.screen import SessionScreen
 
     project = reader.resolve_project(str(team_store.project))
     app = DaimonTUI(project_path=str(team_store.project))

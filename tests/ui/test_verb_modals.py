@@ -14,9 +14,10 @@ from textual.screen import Screen
 from textual.widgets import Input, Label
 
 from daimon_tui.domain import undo_plan, verb_registry, verbs
-from daimon_tui.domain.action_log import ActionEntry, ActionLog
+from daimon_tui.domain.action_entries import ActionEntry
 from daimon_tui.domain.verbs import ForgetReach, ItemFacts, LatestEvent, StoreGuard
 from daimon_tui.models import ProjectRef
+from daimon_tui.store.action_log import ActionLog
 from daimon_tui.store.write import plans
 from daimon_tui.ui.screens.log import LogScreen
 from daimon_tui.ui.screens.verb_modals import (

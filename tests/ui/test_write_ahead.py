@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from daimon_tui.domain import undo_plan
-from daimon_tui.domain.action_log import ActionLog
+from daimon_tui.store.action_log import ActionLog
 from daimon_tui.store.write import recovery
 from daimon_tui.ui.screens.verb_modals import PlanPreviewModal, ResolveModal
 from tests.daimon_records import brief_text as brief
@@ -159,7 +159,7 @@ def test_a_y_typed_as_the_preview_opens_is_not_a_confirmation(demo_store, tmp_pa
 async def test_w_with_an_unwritable_log_says_so_and_keeps_running(demo_store, tmp_path: Path) -> None:
     from daimon_tui.store.demo import builder as demo
     from daimon_tui.ui.app import DaimonTUI
-    from daimon_tui.ui.screens.briefing import BriefingScreen
+    from daimon_tui.ui.briefing.screen import BriefingScreen
     from tests.ui.settle import settle
 
     demo.init_repo(demo_store.project)

@@ -14,44 +14,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from daimon_briefing import briefing, display, schema
+from daimon_briefing import briefing, display
 
-from daimon_tui.store.daimon_api import mode
+from daimon_tui.store.daimon_api import mode, private
+from daimon_tui.store.daimon_api.composed import ITEM_TRUNCATE_CHARS
 
 DROP_ORDER = "allocating.drop-order"
-
-# The drop order's constants, as daimon's allocator documents them (pinned by
-# the contract): the section the reader needs least goes first on a tie; the
-# background sections drop before the actionable ones; the newest native
-# decisions and the first teammates are a protected floor; an item longer than
-# this many characters is shortened (never a verbatim one) before any drops.
-TIE_SECTION_RANK = {"beliefs": 0, "uncertainties": 1, "decisions": 2, "open_loops": 3, "external": 4,
-                    "contradictions": 5}
-BACKGROUND = frozenset({"beliefs", "uncertainties"})
-TEAMMATE_FLOOR = 2
-ITEM_TRUNCATE_CHARS = 400
-PANEL_POINTERS = ("daimon request inbox", "daimon request list", "daimon request inbox")
-
-
-def _field(section: str) -> Any:
-    wanted = briefing.SECTION_FIELD[section]
-    return next(f for f in schema.ITEM_FIELDS if (f.section, f.key) == wanted)
-
 
 def available() -> bool:
     """May our allocator call daimon's terms in this mode (not in safe mode)?"""
     return mode.allows(DROP_ORDER)
-
-
-def item_sections() -> tuple[str, ...]:
-    """The sections that hold items (all but the singleton active topic), in print order."""
-    return tuple(s for s in briefing.SECTION_ORDER if not _field(s).singleton)
-
-
-def weight_type(section: str) -> str:
-    """The scoring type a section's items are weighed as (its field's, else its kind)."""
-    field = _field(section)
-    return field.scoring_type or field.kind
 
 
 class Terms(NamedTuple):
@@ -69,8 +41,7 @@ class Terms(NamedTuple):
 def terms() -> Terms:
     """daimon's terms; `Unavailable` when this mode may not call them (daimon's own allocator answers then)."""
     mode.require(DROP_ORDER)
-    return Terms(briefing._is_flagged, briefing._is_carried, briefing._stale_days_of, briefing._item_age_days,
-                 briefing._decision_floor, briefing._split_decisions, briefing._collapse_panel)
+    return Terms(*private.drop_order_terms())
 
 
 def shortened(item: dict) -> dict:
@@ -90,4 +61,4 @@ def share_lines(selection: briefing.Selection, cache: dict) -> None:
     """One cache of rendered lines for every selection of one allocation, as
     daimon's allocator shares it (a line is a function of its item alone)."""
     mode.require(DROP_ORDER)
-    selection._lines = cache
+    private.share_lines(selection, cache)

@@ -48,7 +48,8 @@ from typing import Any, NamedTuple
 
 from daimon_briefing import config, effects_commit, jsonl, store, view, worldcheck
 
-from daimon_tui.store.daimon_api import mode
+from daimon_tui.store.daimon_api import mode, private
+from daimon_tui.store.daimon_api.originals import swapped
 
 _VERB = "brief_verb.verb"
 # Runs of daimon's verb at most (each a whole brief): past it, refused.
@@ -75,7 +76,7 @@ def _outputs() -> tuple[str, ...]:
     """Every output a world-check program can give that daimon's parsers accept:
     `gh`'s state words (daimon's own list) and the signer's two verdicts. Each
     probe's own parser keeps what is its own."""
-    states = sorted(worldcheck._KNOWN_STATES)
+    states = sorted(private.known_gh_states())
     return (*(json.dumps({"state": s}) for s in states), json.dumps({"valid": True}), json.dumps({"valid": False}))
 
 
@@ -110,24 +111,19 @@ def _answered(table: Mapping[Any, Any], asked: dict[Any, Any], handoff: Baton | 
         return handoff(project_dir, daimon_active_handoff)
 
     with _swap:
-        original = worldcheck._run_probes, worldcheck._remote_state, store.active_handoff
-        worldcheck._run_probes, worldcheck._remote_state = run, remote_state
+        swaps = [(worldcheck, private.RUN_PROBES_NAME, run), (worldcheck, private.REMOTE_STATE_NAME, remote_state)]
         if handoff is not None:
-            store.active_handoff = baton
-        try:
+            swaps.append((store, "active_handoff", baton))
+        with swapped(swaps):
             yield
-        finally:
-            worldcheck._run_probes, worldcheck._remote_state, store.active_handoff = original
 
 
 def _run(args: argparse.Namespace, table: Mapping[Any, Any], asked: dict[Any, Any],
          handoff: Baton | None = None) -> Printed:
-    from daimon_briefing.cli import brief as cli_brief  # ~70 ms: only when asked
-
     out, err = io.StringIO(), io.StringIO()
     with _answered(table, asked, handoff), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:
-            rc = cli_brief._cmd_brief.__wrapped__(args, effects_commit.Pending())
+            rc = private.brief_verb_body()(args, effects_commit.Pending())
         except (jsonl.Refused, view.ScopeRefused) as exc:  # as daimon's `main` reports them
             print(f"error: {exc}", file=err)
             rc = 2

@@ -1,9 +1,12 @@
-"""What the adapters assume of daimon, as data: one `Contract` per assumption.
+"""The checks of what the adapters assume of daimon: one per contract of
+`registry`, by its id.
 
-The same list feeds the contract tests (tests/store/test_daimon_contracts.py),
-`daimon-tui doctor` and the choice of safe mode (`mode`). Each check runs in
-memory against the installed daimon (no store is read or written) and says
-which assumption broke and where.
+They feed the contract tests (tests/store/test_daimon_contracts.py), `daimon-tui
+doctor` and the choice of safe mode (`mode`). Each check runs in memory against
+the installed daimon (no store is read or written) and says which assumption
+broke and where. A check reads daimon's own functions (`originals`, never an
+adapter's stand-in) and our public compositions (`composed`), never an adapter:
+the adapters ask the mode these checks decide.
 """
 
 from __future__ import annotations
@@ -16,24 +19,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from daimon_tui.store.daimon_api import composed, originals, registry
+from daimon_tui.store.daimon_api.registry import Contract
+
 
 class Broken(Exception):
     """An assumption that does not hold on the installed daimon."""
-
-
-@dataclass(frozen=True)
-class Contract:
-    id: str
-    concern: str  # the adapter module that relies on it
-    where: str  # the daimon name it is about
-    assumption: str
-    serves: str  # what the app does with it (what is off when it breaks)
-    check: Callable[[], None]
-    # An optimization only: safe mode turns it off even when it holds.
-    optional: bool = False
-    # The adapter composes public names only; the contract pins that they
-    # still equal daimon's private answer.
-    public: bool = False
 
 
 @dataclass(frozen=True)
@@ -46,22 +37,10 @@ class Outcome:
         return self.problem is None
 
 
-# "module:name" -> daimon's own function, for each one an adapter swapped: the
-# contracts are about daimon, never about our stand-ins (a mode decided again
-# after a swap must see daimon's).
-_originals: dict[str, Any] = {}
-
-
-def swap(module: Any, name: str, replacement: Any) -> None:
-    """Put `replacement` in place of `module.name` (adapters only), daimon's own kept."""
-    _originals.setdefault(f"{module.__name__}:{name}", getattr(module, name))
-    setattr(module, name, replacement)
-
-
 def _get(where: str) -> Any:
     module, _, name = where.rpartition(":")
-    if where in _originals:
-        return _originals[where]
+    if where in originals.kept:
+        return originals.kept[where]
     obj: Any = importlib.import_module(module)
     for part in name.split("."):
         try:
@@ -257,36 +236,32 @@ _SAMPLE_ITEMS: tuple[dict, ...] = (
 
 
 def _public_line() -> None:
-    """Our public render of one item (`rendering.rendered_line`, `rendered_mark`, `field_of`)
+    """Our public render of one item (`composed.rendered_line`, `rendered_mark`, `field_of`)
     gives the bytes `briefing._line`, `_mark` and `_section_field` give."""
-    from daimon_tui.store.daimon_api import rendering
-
     line, mark = _get("daimon_briefing.briefing:_line"), _get("daimon_briefing.briefing:_mark")
     field = _get("daimon_briefing.briefing:_section_field")
     for item in _SAMPLE_ITEMS:
         for degraded in (False, True):
-            if rendering.rendered_mark(item, degraded) != mark(item, degraded):
+            if composed.rendered_mark(item, degraded) != mark(item, degraded):
                 raise Broken(f"the public render's mark of {item.get('trust')!r} is not briefing._mark's")
             for briefable in (False, True):
-                if rendering.rendered_line(dict(item), degraded, briefable) != line(dict(item), degraded, briefable):
+                if composed.rendered_line(dict(item), degraded, briefable) != line(dict(item), degraded, briefable):
                     raise Broken(f"briefing.render_selection of one item is not briefing._line "
                                  f"(degraded={degraded}, briefable={briefable})")
     from daimon_briefing import briefing
 
     for section in briefing.SECTION_ORDER:
-        if rendering.field_of(section) != field(section):
+        if composed.field_of(section) != field(section):
             raise Broken(f"schema.ITEM_FIELDS[SECTION_FIELD[{section!r}]] is not briefing._section_field's")
 
 
 def _public_demotes() -> None:
     """Our public demotion rule (`store.is_resolved` or a supersede guess) is `store._demotes`."""
-    from daimon_tui.store.daimon_api import reading
-
     demotes = _get("daimon_briefing.store:_demotes")
     for status in ("resolved", "superseded-by:x", "supersede-candidate:x", "reopened", "corroborated",
                    "resolving-candidate", "forgotten:k", "active", "", "Something free-form"):
         row = {"item_ref": "a", "status": status, "ts": "2026-01-01T00:00:00Z"}
-        if reading.demotion_rule(row, status.lower()) != bool(demotes(row, status.lower())):
+        if composed.demotion_rule(row, status.lower()) != bool(demotes(row, status.lower())):
             raise Broken(f"store._demotes of a {status!r} row differs from is_resolved-or-supersede-candidate")
 
 
@@ -294,13 +269,11 @@ def _public_clone_of() -> None:
     """Our public clone name (the first segment under `config.team_dir()`) is `store._remote_of`'s."""
     from daimon_briefing import config
 
-    from daimon_tui.store.daimon_api import team
-
     remote_of = _get("daimon_briefing.store:_remote_of")
     base = config.team_dir()
     for path in (base / "acme" / "authors" / "ana" / "q.jsonl", base / "acme", base, base.parent / "elsewhere",
                  Path("relative/path")):
-        if team.clone_of(path) != remote_of(path):
+        if composed.clone_of(path) != remote_of(path):
             raise Broken(f"store._remote_of({path}) is not the first segment under config.team_dir()")
 
 
@@ -364,29 +337,25 @@ def _receipt_names() -> None:
 
 def _drop_order_constants() -> None:
     """Our copy of the drop order's constants and sections is daimon's."""
-    from daimon_tui.store.daimon_api import allocating
-
-    for name, ours in (("_TIE_SECTION_RANK", allocating.TIE_SECTION_RANK), ("_BACKGROUND", allocating.BACKGROUND),
-                       ("_TEAMMATE_FLOOR", allocating.TEAMMATE_FLOOR),
-                       ("_ITEM_TRUNCATE_CHARS", allocating.ITEM_TRUNCATE_CHARS),
-                       ("_PANEL_POINTERS", allocating.PANEL_POINTERS)):
+    for name, ours in (("_TIE_SECTION_RANK", composed.TIE_SECTION_RANK), ("_BACKGROUND", composed.BACKGROUND),
+                       ("_TEAMMATE_FLOOR", composed.TEAMMATE_FLOOR),
+                       ("_ITEM_TRUNCATE_CHARS", composed.ITEM_TRUNCATE_CHARS),
+                       ("_PANEL_POINTERS", composed.PANEL_POINTERS)):
         _value(f"daimon_briefing.briefing:{name}", ours)()
-    if allocating.item_sections() != _get("daimon_briefing.briefing:_ITEM_SECTIONS"):
+    if composed.item_sections() != _get("daimon_briefing.briefing:_ITEM_SECTIONS"):
         raise Broken("briefing._ITEM_SECTIONS is not SECTION_ORDER's non-singleton fields")
     weights = _get("daimon_briefing.briefing:_WEIGHT_TYPE")
-    if {s: allocating.weight_type(s) for s in allocating.item_sections()} != weights:
+    if {s: composed.weight_type(s) for s in composed.item_sections()} != weights:
         raise Broken("briefing._WEIGHT_TYPE is not each section field's scoring type (else its kind)")
 
 
 def _rank_fractions() -> None:
     """Our bisection's rank percentiles are daimon's pairwise ones."""
-    from daimon_tui.store.read.brief_allocation import rank_fractions
-
     items = [{"importance": n % 4 + 1, "trust": "inferred" if n % 3 else "verbatim"} for n in range(9)]
     scored = _get("daimon_briefing.briefing:_rank_pcts")(items, "beliefs", 0.0)
     from daimon_briefing import scoring
 
-    ours = rank_fractions([scoring.effective_weight(i, "strong_belief", 0.0) for i in items])
+    ours = composed.rank_fractions([scoring.effective_weight(i, "strong_belief", 0.0) for i in items])
     if ours != scored:
         raise Broken(f"briefing._rank_pcts gives {scored}, our bisection {ours}")
 
@@ -411,180 +380,100 @@ def _shared_lines() -> None:
 _READ = "daimon_briefing.jsonl:read"
 _READ_PARAMS = "path * retries backoff sleep tail_bytes"
 
-CONTRACTS: tuple[Contract, ...] = (
+# Contract id -> the check of its assumption (`registry.CONTRACTS` names each).
+CHECKS: dict[str, Callable[[], None]] = {
     # -- reading and folding ---------------------------------------------------
-    Contract("reading.fold-appended", "reading", "store._fold, store._created_epoch",
-             "folding each ref's winner plus the appended rows equals the full fold, and only rows at a ref's "
-             "latest stamp can win",
-             "the kept fold", _all(_signature("daimon_briefing.store:_fold", "rows * keys"), _fold_of_appended,
-                                  _signature("daimon_briefing.store:_created_epoch", "created"),
-                                  _fold_of_latest_stamps),
-             optional=True),
-    Contract("reading.kept-fold-swaps", "reading",
-             "jsonl.read, store.fold_corroborations, store.item_events, view.item_events, view.ledger_states, "
-             "view.team_notes, jsonl.posture",
-             "the functions the kept fold wraps keep their signatures", "the kept fold",
-             _all(_signature(_READ, _READ_PARAMS),
-                  _signature("daimon_briefing.store:fold_corroborations", "rows"),
-                  _signature("daimon_briefing.store:item_events", "item_ref project_dir"),
-                  _signature("daimon_briefing.view:item_events", "project item_id * snap"),
-                  _signature("daimon_briefing.view:ledger_states", "project names"),
-                  _signature("daimon_briefing.view:team_notes", "project"),
-                  _signature("daimon_briefing.jsonl:posture", "path name writer * tail_bytes"),
-                  _fields("daimon_briefing.jsonl:Read", "health rows detail cannot_scan")),
-             optional=True),
-    Contract("reading.demotes", "reading", "store._demotes",
-             "store._demotes(row, status) is store.is_resolved(row) or a supersede-candidate status",
-             "the history's demotion kinds",
-             _all(_signature("daimon_briefing.store:_demotes", "evt status"), _demotes_rule, _public_demotes),
-             public=True),
-    Contract("reading.bucket", "reading", "view._bucket",
-             "a bucket is checkpoint_dir() / project_slug(resolve_project_dir(project))",
-             "the bucket of a project", _bucket_is_public, public=True),
-    Contract("reading.session-files", "reading", "store._session_files, store._POINTER_RE",
-             "a bucket's session files and its pointer names (latest.json, prev-N.json)", "the briefing as of a time",
-             _all(_signature("daimon_briefing.store:_session_files", "d"), _pointer_names)),
-    Contract("reading.team-ledgers", "reading",
-             "store._team_ledger_paths, store._TOMBSTONE_NAME, store._QUARANTINE_NAME, config._file_values, "
-             "teamproject._cache",
-             "the machine's tombstone and quarantine ledgers, daimon's settings file, its team-project cache",
-             "the briefing as of a time",
-             _all(_signature("daimon_briefing.store:_team_ledger_paths", "names * include_own include_local"),
-                  _value("daimon_briefing.store:_TOMBSTONE_NAME", "tombstones.jsonl"),
-                  _value("daimon_briefing.store:_QUARANTINE_NAME", "quarantines.jsonl"),
-                  _file_values, _cache_dict)),
+    "reading.fold-appended": _all(_signature("daimon_briefing.store:_fold", "rows * keys"), _fold_of_appended,
+                                 _signature("daimon_briefing.store:_created_epoch", "created"),
+                                 _fold_of_latest_stamps),
+    "reading.kept-fold-swaps": _all(_signature(_READ, _READ_PARAMS),
+                                    _signature("daimon_briefing.store:fold_corroborations", "rows"),
+                                    _signature("daimon_briefing.store:item_events", "item_ref project_dir"),
+                                    _signature("daimon_briefing.view:item_events", "project item_id * snap"),
+                                    _signature("daimon_briefing.view:ledger_states", "project names"),
+                                    _signature("daimon_briefing.view:team_notes", "project"),
+                                    _signature("daimon_briefing.jsonl:posture", "path name writer * tail_bytes"),
+                                    _fields("daimon_briefing.jsonl:Read", "health rows detail cannot_scan")),
+    "reading.demotes": _all(_signature("daimon_briefing.store:_demotes", "evt status"), _demotes_rule, _public_demotes),
+    "reading.bucket": _bucket_is_public,
+    "reading.session-files": _all(_signature("daimon_briefing.store:_session_files", "d"), _pointer_names),
+    "reading.team-ledgers": _all(_signature("daimon_briefing.store:_team_ledger_paths",
+                                            "names * include_own include_local"),
+                                 _value("daimon_briefing.store:_TOMBSTONE_NAME", "tombstones.jsonl"),
+                                 _value("daimon_briefing.store:_QUARANTINE_NAME", "quarantines.jsonl"),
+                                 _file_values, _cache_dict),
     # -- judging ---------------------------------------------------------------
-    Contract("judging.read-judge", "judging", "view._read_judge",
-             "view._read_judge(slug, forgotten) -> (Judge, memoizable)", "the kept fold",
-             _signature("daimon_briefing.view:_read_judge", "slug forgotten"), optional=True),
-    Contract("judging.trust-index", "judging", "view._trust_index, view._frozen, view.Snapshot",
-             "the trust ledger folds to (ids, items, health, detail); a Snapshot holds these fields",
-             "the first paint",
-             _all(_signature("daimon_briefing.view:_trust_index", "project read"),
-                  _signature("daimon_briefing.view:_frozen", "mapping"),
-                  _fields("daimon_briefing.view:Snapshot",
-                          "rulings quarantined quarantine_ids quarantine_items forgotten_ids health details "
-                          "closed unscannable")),
-             optional=True),
-    Contract("judging.swaps", "judging", "view.snapshot, view.judge, view.machine_sets, store.forgotten_incomplete",
-             "the functions the shared snapshot and the provisional reads wrap keep their signatures",
-             "the shared snapshot and provisional details",
-             _all(_signature("daimon_briefing.view:snapshot", "project"),
-                  _signature("daimon_briefing.view:judge", "slug * stamp forgotten incomplete"),
-                  _signature("daimon_briefing.view:machine_sets", ""),
-                  _signature("daimon_briefing.store:forgotten_incomplete", "")),
-             optional=True),
+    "judging.read-judge": _signature("daimon_briefing.view:_read_judge", "slug forgotten"),
+    "judging.trust-index": _all(_signature("daimon_briefing.view:_trust_index", "project read"),
+                                _signature("daimon_briefing.view:_frozen", "mapping"),
+                                _fields("daimon_briefing.view:Snapshot",
+                                        "rulings quarantined quarantine_ids quarantine_items forgotten_ids health "
+                                        "details closed unscannable")),
+    "judging.swaps": _all(_signature("daimon_briefing.view:snapshot", "project"),
+                          _signature("daimon_briefing.view:judge", "slug * stamp forgotten incomplete"),
+                          _signature("daimon_briefing.view:machine_sets", ""),
+                          _signature("daimon_briefing.store:forgotten_incomplete", "")),
     # -- writing ---------------------------------------------------------------
-    Contract("writing.trust-rules", "writing", "trust._text, trust._evidence",
-             "daimon's own checks of a quarantine's reason and evidence", "retract",
-             _all(_signature("daimon_briefing.trust:_text", "name value * required"),
-                  _signature("daimon_briefing.trust:_evidence", "values"), _trust_rules)),
-    Contract("writing.demo-clock", "writing", "store.datetime",
-             "daimon's store reads the time through its module's `datetime`", "the demo store's dates",
-             _store_clock),
+    "writing.trust-rules": _all(_signature("daimon_briefing.trust:_text", "name value * required"),
+                                _signature("daimon_briefing.trust:_evidence", "values"), _trust_rules),
+    "writing.demo-clock": _store_clock,
     # -- recall ----------------------------------------------------------------
-    Contract("recall.generation", "recall", "recall._ensure_fresh, recall._touch_once, store._forgotten_walk",
-             "recall's freshness check and the forget walk can be answered again while their sources stand",
-             "the search's reuse of recall's checks",
-             _all(_signature("daimon_briefing.recall:_ensure_fresh", ""),
-                  _signature("daimon_briefing.recall:_touch_once", "path"),
-                  _signature("daimon_briefing.store:_forgotten_walk", ""),
-                  _signature("daimon_briefing.store:forgotten_stamp", "")),
-             optional=True),
+    "recall.generation": _all(_signature("daimon_briefing.recall:_ensure_fresh", ""),
+                              _signature("daimon_briefing.recall:_touch_once", "path"),
+                              _signature("daimon_briefing.store:_forgotten_walk", ""),
+                              _signature("daimon_briefing.store:forgotten_stamp", "")),
     # -- evidence --------------------------------------------------------------
-    Contract("evidence.source", "evidence", "inspector._legacy_source, inspector._bytes_axis",
-             "how `why` names an old item's transcript and judges the transcript's bytes",
-             "the witnesses' words and reading transcripts ahead",
-             _all(_signature("daimon_briefing.inspector:_legacy_source", "item"),
-                  _signature("daimon_briefing.inspector:_bytes_axis", "receipt resolution messages"))),
+    "evidence.source": _all(_signature("daimon_briefing.inspector:_legacy_source", "item"),
+                            _signature("daimon_briefing.inspector:_bytes_axis", "receipt resolution messages")),
     # -- receipts --------------------------------------------------------------
-    Contract("receipts.names", "receipts", "receipts._PUB_FILE, receipts._SIDECAR_SUFFIX, receipts._BINDING",
-             "where the public key and a receipt live, and the binding a receipt signs",
-             "the receipt audit's own signature check",
-             _receipt_names),
+    "receipts.names": _receipt_names,
     # -- team ------------------------------------------------------------------
-    Contract("team.sidecar", "team",
-             "teamsync._branch, teamsync._unpushed_count, teamsync._pending_count, "
-             "store._own_team_dirs, store._team_author_dirs",
-             "a team sidecar's branch and counts, a clone's authors, the author's own team directories",
-             "the team status",
-             _all(_signature("daimon_briefing.teamsync:_branch", "sidecar"),
-                  _signature("daimon_briefing.teamsync:_unpushed_count", "sidecar branch"),
-                  _signature("daimon_briefing.teamsync:_pending_count", "sidecar"),
-                  _signature("daimon_briefing.store:_own_team_dirs", "project_dir * clones_only"),
-                  _signature("daimon_briefing.store:_team_author_dirs", "remote"))),
-    Contract("team.clone-of", "team", "store._remote_of",
-             "the clone a path under the team dir belongs to is its first segment under config.team_dir()",
-             "which team clones hold a quarantine",
-             _all(_signature("daimon_briefing.store:_remote_of", "path"), _public_clone_of), public=True),
+    "team.sidecar": _all(_signature("daimon_briefing.teamsync:_branch", "sidecar"),
+                         _signature("daimon_briefing.teamsync:_unpushed_count", "sidecar branch"),
+                         _signature("daimon_briefing.teamsync:_pending_count", "sidecar"),
+                         _signature("daimon_briefing.store:_own_team_dirs", "project_dir * clones_only"),
+                         _signature("daimon_briefing.store:_team_author_dirs", "remote")),
+    "team.clone-of": _all(_signature("daimon_briefing.store:_remote_of", "path"), _public_clone_of),
     # -- rendering -------------------------------------------------------------
-    Contract("rendering.item-line", "rendering",
-             "briefing._mark, briefing._line, briefing._section_field, the four mark constants",
-             "an item's mark and line as daimon renders them (mark, text, badges in that order)",
-             "the briefing's item lines",
-             _all(_marks, _signature("daimon_briefing.briefing:_mark", "item degraded"),
-                  _signature("daimon_briefing.briefing:_line", "item degraded briefable full_quotes"),
-                  _signature("daimon_briefing.briefing:_section_field", "section"),
-                  _line_order, _section_field, _public_line),
-             public=True),
-    Contract("rendering.panel", "rendering",
-             "render._panel_lines, render._format_handoff, render._format_version_note, render._format_drift, "
-             "briefing._sel_line, briefing._TRUNCATION_MARKER, cli.brief._withheld_trailer",
-             "the pieces of `daimon brief`'s text",
-             "which items `daimon brief` prints (the briefed split, the rows as daimon prints them)",
-             _all(_signature("daimon_briefing.render:_panel_lines", "project_dir worldcheck_project snap notes"),
-                  _signature("daimon_briefing.render:_format_handoff", "handoff"),
-                  _signature("daimon_briefing.render:_format_version_note", "checkpoint"),
-                  _signature("daimon_briefing.render:_format_drift", "drift"),
-                  _signature("daimon_briefing.briefing:_sel_line", "sel section item"),
-                  _source_signature("daimon_briefing.cli.brief:_withheld_trailer", "own team"),
-                  _truncation_marker)),
+    "rendering.item-line": _all(_marks, _signature("daimon_briefing.briefing:_mark", "item degraded"),
+                                _signature("daimon_briefing.briefing:_line", "item degraded briefable full_quotes"),
+                                _signature("daimon_briefing.briefing:_section_field", "section"),
+                                _line_order, _section_field, _public_line),
+    "rendering.panel": _all(_signature("daimon_briefing.render:_panel_lines",
+                                       "project_dir worldcheck_project snap notes"),
+                            _signature("daimon_briefing.render:_format_handoff", "handoff"),
+                            _signature("daimon_briefing.render:_format_version_note", "checkpoint"),
+                            _signature("daimon_briefing.render:_format_drift", "drift"),
+                            _signature("daimon_briefing.briefing:_sel_line", "sel section item"),
+                            _source_signature("daimon_briefing.cli.brief:_withheld_trailer", "own team"),
+                            _truncation_marker),
     # -- allocating --------------------------------------------------------------
-    Contract("allocating.drop-order", "allocating",
-             "briefing._is_flagged, _is_carried, _stale_days_of, _item_age_days, _decision_floor, _split_decisions, "
-             "_collapse_panel, _rank_pcts, _sel_line, Selection._lines and the drop order's constants",
-             "daimon's allocator's terms, constants and rank percentiles are what our allocator orders by",
-             "the briefed split's own fast allocator",
-             _all(_signature("daimon_briefing.briefing:_is_flagged", "item"),
-                  _signature("daimon_briefing.briefing:_is_carried", "item"),
-                  _signature("daimon_briefing.briefing:_stale_days_of", "item"),
-                  _signature("daimon_briefing.briefing:_item_age_days", "item now"),
-                  _signature("daimon_briefing.briefing:_decision_floor", "cap"),
-                  _signature("daimon_briefing.briefing:_split_decisions", "decisions cap now"),
-                  _signature("daimon_briefing.briefing:_collapse_panel", "lines pointer"),
-                  _signature("daimon_briefing.briefing:select",
-                             "b budget now * degraded rulings request_lines verdict_lines owed_lines decision_count "
-                             "reserved teammate_blocks teammate_header loops_pointer full_quotes notes cards"),
-                  _drop_order_constants, _rank_fractions, _shared_lines),
-             optional=True),
+    "allocating.drop-order": _all(_signature("daimon_briefing.briefing:_is_flagged", "item"),
+                                  _signature("daimon_briefing.briefing:_is_carried", "item"),
+                                  _signature("daimon_briefing.briefing:_stale_days_of", "item"),
+                                  _signature("daimon_briefing.briefing:_item_age_days", "item now"),
+                                  _signature("daimon_briefing.briefing:_decision_floor", "cap"),
+                                  _signature("daimon_briefing.briefing:_split_decisions", "decisions cap now"),
+                                  _signature("daimon_briefing.briefing:_collapse_panel", "lines pointer"),
+                                  _signature("daimon_briefing.briefing:select",
+                                             "b budget now * degraded rulings request_lines verdict_lines owed_lines "
+                                             "decision_count reserved teammate_blocks teammate_header loops_pointer "
+                                             "full_quotes notes cards"),
+                                  _drop_order_constants, _rank_fractions, _shared_lines),
     # -- brief_verb -------------------------------------------------------------
-    Contract("brief_verb.verb", "brief_verb",
-             "cli.brief._cmd_brief (its body under `committing`), effects_commit.Pending, worldcheck._run_probes, "
-             "worldcheck._remote_state, worldcheck._KNOWN_STATES, store.active_handoff (swapped for one call)",
-             "daimon's brief verb runs with an effects collector nobody commits; the world-check's programs "
-             "(`git remote -v`, `gh`, the receipt signer) are answered from a table, never started; each probe "
-             "carries the parser of its program's output",
-             "`brief --as-daimon` (daimon's own bytes and exit code)",
-             _all(_source_signature("daimon_briefing.cli.brief:_cmd_brief", "args fx"),
-                  _signature("daimon_briefing.effects_commit:Pending", "usage"),
-                  _signature("daimon_briefing.effects_commit:Pending.add", "self more"),
-                  _signature("daimon_briefing.worldcheck:_run_probes", "probes cwd deadline why"),
-                  _signature("daimon_briefing.worldcheck:_remote_state", "project"),
-                  _signature("daimon_briefing.store:active_handoff", "project_dir"),
-                  _fields("daimon_briefing.worldcheck:Probe", "argv stdin parse"), _gh_states)),
-)
-
-# Verbs that need a private daimon call: off in safe mode.
-VERBS_NEEDING_PRIVATE = {"retract": "trust._text and trust._evidence (its reason and evidence rules)"}
-
-
-def by_id(contract_id: str) -> Contract:
-    return next(c for c in CONTRACTS if c.id == contract_id)
+    "brief_verb.verb": _all(_source_signature("daimon_briefing.cli.brief:_cmd_brief", "args fx"),
+                            _signature("daimon_briefing.effects_commit:Pending", "usage"),
+                            _signature("daimon_briefing.effects_commit:Pending.add", "self more"),
+                            _signature("daimon_briefing.worldcheck:_run_probes", "probes cwd deadline why"),
+                            _signature("daimon_briefing.worldcheck:_remote_state", "project"),
+                            _signature("daimon_briefing.store:active_handoff", "project_dir"),
+                            _fields("daimon_briefing.worldcheck:Probe", "argv stdin parse"), _gh_states),
+}
 
 
 def check(contract: Contract) -> Outcome:
     try:
-        contract.check()
+        CHECKS[contract.id]()
     except Broken as exc:
         return Outcome(contract, str(exc))
     except Exception as exc:  # the assumption broke in a way we did not foresee: still a broken contract
@@ -593,4 +482,4 @@ def check(contract: Contract) -> Outcome:
 
 
 def check_all() -> tuple[Outcome, ...]:
-    return tuple(check(c) for c in CONTRACTS)
+    return tuple(check(c) for c in registry.CONTRACTS)

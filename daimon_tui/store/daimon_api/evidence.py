@@ -7,9 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from daimon_briefing import inspector
-
-from daimon_tui.store.daimon_api import mode
+from daimon_tui.store.daimon_api import mode, private
 
 
 def refusal() -> str | None:
@@ -20,7 +18,7 @@ def refusal() -> str | None:
 def legacy_source(item: dict[str, Any]) -> dict | None:
     """The source `why` infers for an item with no quote receipt (its origin session)."""
     mode.require("evidence.source")
-    return inspector._legacy_source(item)
+    return private.legacy_source(item)
 
 
 def legacy_sources() -> Callable[[dict[str, Any]], dict | None]:
@@ -45,4 +43,4 @@ def legacy_sources() -> Callable[[dict[str, Any]], dict | None]:
 def bytes_axis(receipt: dict, resolution: Any, messages: list[dict] | None) -> str:
     """`why`'s `bytes` axis: the transcript's digest against the receipt's."""
     mode.require("evidence.source")
-    return str(inspector._bytes_axis(receipt, resolution, messages))
+    return str(private.bytes_axis(receipt, resolution, messages))

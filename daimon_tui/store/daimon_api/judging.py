@@ -9,9 +9,10 @@ from typing import Any
 
 from daimon_briefing import jsonl, store, view
 
-from daimon_tui.store.daimon_api import contracts, mode
+from daimon_tui.store.daimon_api import mode, private
+from daimon_tui.store.daimon_api.originals import swap
 
-daimon_read_judge = view._read_judge
+daimon_read_judge = private.own_read_judge
 daimon_snapshot = view.snapshot
 
 
@@ -19,13 +20,13 @@ def read_judge(slug: Any, forgotten: Any) -> Any:
     """daimon's light judge of a bucket (through the kept fold when it is on):
     `(Judge, memoizable)`."""
     mode.require("judging.read-judge")
-    return view._read_judge(slug, forgotten)
+    return private.read_judge(slug, forgotten)
 
 
 def trust_index(project: Any, read: jsonl.Read) -> tuple:
     """daimon's fold of a trust ledger: (quarantine ids, items, health, detail)."""
     mode.require("judging.trust-index")
-    return view._trust_index(project, read)
+    return private.trust_index(project, read)
 
 
 def frozen(mapping: Mapping) -> Mapping:
@@ -35,14 +36,14 @@ def frozen(mapping: Mapping) -> Mapping:
 
 def swap_read_judge(replacement: Callable[..., Any]) -> None:
     """Called by `reading.install_kept_fold` only (which checked the mode)."""
-    contracts.swap(view, "_read_judge", replacement)
+    swap(view, private.READ_JUDGE_NAME, replacement)
 
 
 def install_shared_snapshot(replacement: Callable[[Any], Any]) -> bool:
     """Every daimon reader's `view.snapshot` becomes `replacement`; False in safe mode."""
     if not mode.allows("judging.swaps"):
         return False
-    contracts.swap(view, "snapshot", replacement)
+    swap(view, "snapshot", replacement)
     return True
 
 
@@ -52,8 +53,8 @@ def install_events_judge(read: Callable[..., Any], judge: Callable[..., Any]) ->
     if not (mode.allows("judging.swaps") and mode.allows("judging.read-judge")):
         return None
     previous = jsonl.read, view.judge
-    contracts.swap(jsonl, "read", read)
-    contracts.swap(view, "judge", judge)
+    swap(jsonl, "read", read)
+    swap(view, "judge", judge)
     return previous
 
 
@@ -63,6 +64,6 @@ def install_machine_walk(machine_sets: Callable[[], Any], incomplete: Callable[[
     if not mode.allows("judging.swaps"):
         return None
     previous = view.machine_sets, store.forgotten_incomplete
-    contracts.swap(view, "machine_sets", machine_sets)
-    contracts.swap(store, "forgotten_incomplete", incomplete)
+    swap(view, "machine_sets", machine_sets)
+    swap(store, "forgotten_incomplete", incomplete)
     return previous

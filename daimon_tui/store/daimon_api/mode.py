@@ -18,7 +18,7 @@ import threading
 from dataclasses import dataclass
 from importlib import metadata
 
-from daimon_tui.store.daimon_api import contracts
+from daimon_tui.store.daimon_api import contracts, registry
 
 TESTED_SERIES = (0, 61)
 KNOWN_GOOD = "0.61.x"
@@ -67,7 +67,7 @@ class Mode:
     def allowed(self) -> frozenset[str]:
         """The contracts whose private calls and swaps the adapters may make."""
         if not self.safe:
-            return frozenset(c.id for c in contracts.CONTRACTS)
+            return frozenset(c.id for c in registry.CONTRACTS)
         return frozenset(o.contract.id for o in self.outcomes if o.holds and o.contract.public)
 
     def allows(self, contract_id: str) -> bool:
@@ -87,7 +87,7 @@ class Mode:
         if not self.safe:
             return ()
         lines: dict[str, str] = {}
-        for contract in contracts.CONTRACTS:
+        for contract in registry.CONTRACTS:
             if contract.id in self.allowed:
                 continue
             if not self.holds(contract.id):
@@ -97,7 +97,7 @@ class Mode:
             else:
                 reason = f"needs daimon's private {contract.where}; no public equivalent"
             lines.setdefault(contract.serves, f"{contract.serves}: off ({reason})")
-        for verb, where in contracts.VERBS_NEEDING_PRIVATE.items():
+        for verb, where in registry.VERBS_NEEDING_PRIVATE.items():
             if verb not in lines:
                 lines[verb] = f"{verb}: off (needs daimon's private {where})"
         return tuple(lines.values())
@@ -107,7 +107,7 @@ class Mode:
         pinned by its contract to daimon's private answer)."""
         if not self.safe:
             return ()
-        return tuple(dict.fromkeys(c.serves for c in contracts.CONTRACTS if c.id in self.allowed))
+        return tuple(dict.fromkeys(c.serves for c in registry.CONTRACTS if c.id in self.allowed))
 
     def banner(self) -> str | None:
         if not self.safe:
@@ -159,7 +159,7 @@ def require(contract_id: str) -> None:
     """Raise `Unavailable` (with the reason) unless the private call is allowed."""
     mode = current()
     if not mode.allows(contract_id):
-        contract = contracts.by_id(contract_id)
+        contract = registry.by_id(contract_id)
         raise Unavailable(f"{contract.serves} is off in safe mode: it needs {contract.where} "
                           f"({mode.why()})")
 
@@ -176,7 +176,7 @@ def refusal(*contract_ids: str) -> str | None:
 
 def verb_refusal(verb: str) -> str | None:
     """Why `verb` is off in this mode, or None."""
-    where = contracts.VERBS_NEEDING_PRIVATE.get(verb)
+    where = registry.VERBS_NEEDING_PRIVATE.get(verb)
     mode = current()
     if where is None or not mode.safe:
         return None

@@ -3,19 +3,20 @@ and the swaps that route its events reads through the kept fold."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from daimon_briefing import config, jsonl, store, teamproject, view
+from daimon_briefing import config, jsonl, store, view
 
-from daimon_tui.store.daimon_api import contracts, judging, mode
+from daimon_tui.store.daimon_api import judging, mode, private
+from daimon_tui.store.daimon_api.composed import demotion_rule as demotion_rule  # the kept fold calls it here
+from daimon_tui.store.daimon_api.originals import swap
 
 # daimon's own functions, taken before any swap (every swap goes through an adapter).
 daimon_read = jsonl.read
-daimon_fold = store._fold
+daimon_fold = private.fold
 daimon_fold_corroborations = store.fold_corroborations
 daimon_view_item_events = view.item_events
 daimon_store_item_events = store.item_events
@@ -25,7 +26,7 @@ daimon_posture = jsonl.posture
 # daimon's reading of an event's `ts` (None: unstamped), for the kept fold's
 # choice of the rows its fold can pick (`kept_fold.latest_per_ref`); used only
 # once `install_kept_fold` checked its contracts (never in safe mode).
-daimon_stamp_epoch = store._created_epoch
+daimon_stamp_epoch = private.stamp_epoch
 
 _KEPT_FOLD = ("reading.fold-appended", "reading.kept-fold-swaps", "reading.demotes", "judging.read-judge")
 
@@ -35,14 +36,6 @@ def bucket_dir(project: Any) -> Path | None:
     composition of public names (contract `reading.bucket`: it is `view._bucket`)."""
     slug = store.project_slug(config.resolve_project_dir(project))
     return config.checkpoint_dir() / slug if slug else None
-
-
-def demotion_rule(row: dict, status: str) -> bool:
-    """daimon's rule, from public names (contract `reading.demotes`: it is
-    `store._demotes`): a row demotes its item when it resolves it or is a
-    machine's supersede guess. Without a mode check, for the kept fold's loop
-    over rows (which runs only once `install_kept_fold` checked its contracts)."""
-    return bool(store.is_resolved(row) or status.startswith("supersede-candidate"))
 
 
 def demotes(row: dict, status: str) -> bool:
@@ -58,42 +51,41 @@ def as_of_refusal() -> str | None:
 
 def session_files(root: Path) -> list[Path]:
     mode.require("reading.session-files")
-    return store._session_files(root)
+    return private.session_files(root)
 
 
 def is_pointer_name(name: str) -> bool:
     """`latest.json` or `prev-N.json`: a pointer, not a session file."""
     mode.require("reading.session-files")
-    pattern: re.Pattern = store._POINTER_RE
-    return bool(pattern.match(name))
+    return bool(private.pointer_pattern().match(name))
 
 
 def tombstone_ledger_name() -> str:
     mode.require("reading.team-ledgers")
-    return store._TOMBSTONE_NAME
+    return private.tombstone_ledger_name()
 
 
 def quarantine_ledger_name() -> str:
     mode.require("reading.team-ledgers")
-    return store._QUARANTINE_NAME
+    return private.quarantine_ledger_name()
 
 
 def team_ledger_paths(names: tuple[str, ...], *, include_own: bool, include_local: bool) -> list:
     mode.require("reading.team-ledgers")
-    return store._team_ledger_paths(names, include_own=include_own, include_local=include_local)
+    return private.team_ledger_paths(names, include_own=include_own, include_local=include_local)
 
 
 def settings_file_values() -> dict:
     """daimon's settings as its config file holds them (without the environment)."""
     mode.require("reading.team-ledgers")
-    return config._file_values()
+    return private.settings_file_values()
 
 
 def clear_team_project_cache() -> None:
     """daimon memoizes which team project a directory belongs to; an as-of
     read under another checkpoint root must not reuse it."""
     mode.require("reading.team-ledgers")
-    teamproject._cache.clear()
+    private.clear_team_project_cache()
 
 
 @dataclass(frozen=True)
@@ -120,13 +112,13 @@ def install_kept_fold(hooks: KeptFoldHooks) -> bool:
     swapped: daimon's own code answers) in safe mode."""
     if not kept_fold_allowed():
         return False
-    contracts.swap(jsonl, "read", hooks.read)
-    contracts.swap(store, "_fold", hooks.fold)
-    contracts.swap(store, "fold_corroborations", hooks.fold_corroborations)
-    contracts.swap(view, "item_events", hooks.view_item_events)
-    contracts.swap(store, "item_events", hooks.store_item_events)
+    swap(jsonl, "read", hooks.read)
+    swap(store, private.FOLD_NAME, hooks.fold)
+    swap(store, "fold_corroborations", hooks.fold_corroborations)
+    swap(view, "item_events", hooks.view_item_events)
+    swap(store, "item_events", hooks.store_item_events)
     judging.swap_read_judge(hooks.read_judge)
-    contracts.swap(view, "ledger_states", hooks.ledger_states)
-    contracts.swap(view, "team_notes", hooks.team_notes)
-    contracts.swap(jsonl, "posture", hooks.posture)
+    swap(view, "ledger_states", hooks.ledger_states)
+    swap(view, "team_notes", hooks.team_notes)
+    swap(jsonl, "posture", hooks.posture)
     return True

@@ -10,17 +10,18 @@ from typing import Any
 from daimon_briefing import recall as daimon_recall
 from daimon_briefing import store
 
-from daimon_tui.store.daimon_api import contracts, mode
+from daimon_tui.store.daimon_api import mode, private
+from daimon_tui.store.daimon_api.originals import swap
 
-daimon_ensure_fresh = daimon_recall._ensure_fresh
+daimon_ensure_fresh = private.ensure_fresh
 daimon_forgotten_stamp = store.forgotten_stamp
-daimon_forgotten_walk = store._forgotten_walk
+daimon_forgotten_walk = private.forgotten_walk
 
 
 def touch_once(path: Path) -> None:
     """recall's own "the index was used" stamp."""
     mode.require("recall.generation")
-    daimon_recall._touch_once(path)
+    private.touch_once(path)
 
 
 def install_generation(ensure_fresh: Callable[[], None], forgotten_stamp: Callable[[], Any],
@@ -28,7 +29,7 @@ def install_generation(ensure_fresh: Callable[[], None], forgotten_stamp: Callab
     """Route recall's freshness check and the forget walk through these; False in safe mode."""
     if not mode.allows("recall.generation"):
         return False
-    contracts.swap(daimon_recall, "_ensure_fresh", ensure_fresh)
-    contracts.swap(store, "forgotten_stamp", forgotten_stamp)
-    contracts.swap(store, "_forgotten_walk", forgotten_walk)
+    swap(daimon_recall, private.ENSURE_FRESH_NAME, ensure_fresh)
+    swap(store, "forgotten_stamp", forgotten_stamp)
+    swap(store, private.FORGOTTEN_WALK_NAME, forgotten_walk)
     return True

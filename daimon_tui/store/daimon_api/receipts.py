@@ -3,9 +3,7 @@ the binding a receipt signs."""
 
 from __future__ import annotations
 
-from daimon_briefing import receipts
-
-from daimon_tui.store.daimon_api import mode
+from daimon_tui.store.daimon_api import mode, private
 
 
 def refusal() -> str | None:
@@ -15,14 +13,14 @@ def refusal() -> str | None:
 
 def public_key_file_name() -> str:
     mode.require("receipts.names")
-    return receipts._PUB_FILE
+    return private.public_key_file_name()
 
 
 def sidecar_suffix() -> str:
     mode.require("receipts.names")
-    return receipts._SIDECAR_SUFFIX
+    return private.sidecar_suffix()
 
 
 def binding() -> str:
     mode.require("receipts.names")
-    return receipts._BINDING
+    return private.binding()

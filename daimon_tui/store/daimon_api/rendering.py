@@ -16,31 +16,17 @@ import functools
 from collections.abc import Mapping
 from typing import Any
 
-from daimon_briefing import briefing, marks, render, schema
+from daimon_briefing import schema
 
-from daimon_tui.store.daimon_api import mode
+from daimon_tui.store.daimon_api import mode, private
+from daimon_tui.store.daimon_api.composed import field_of, rendered_line, rendered_mark
 
 _ITEM_LINE = "rendering.item-line"
 _PANEL = "rendering.panel"
 
-_FIELDS = {(f.section, f.key): f for f in schema.ITEM_FIELDS}
-
-
-def field_of(section: str) -> schema.ItemField:
-    """The checkpoint field a briefing section shows (daimon's own map); unchecked, for the contract."""
-    return _FIELDS[briefing.SECTION_FIELD[section]]
-
-
 def section_field(section: str) -> schema.ItemField:
     mode.require(_ITEM_LINE)
     return field_of(section)
-
-
-@functools.cache
-def _section_for(briefable: bool) -> str:
-    """A section whose items render with (or without) a resolve handle."""
-    return next(s for s in briefing.SECTION_ORDER
-                if not field_of(s).singleton and (s in briefing.BRIEFABLE_SECTIONS) == briefable)
 
 
 def line(item: dict, degraded: bool = False, briefable: bool = False) -> str:
@@ -49,42 +35,8 @@ def line(item: dict, degraded: bool = False, briefable: bool = False) -> str:
     Full mode takes daimon's `briefing._line` (the same bytes, half the time)."""
     mode.require(_ITEM_LINE)
     if mode.full():
-        return briefing._line(item, degraded, briefable)
+        return private.item_line(item, degraded, briefable)
     return rendered_line(item, degraded, briefable)
-
-
-def rendered_line(item: dict, degraded: bool = False, briefable: bool = False) -> str:
-    """A briefing of this one item, unbudgeted, cut below its section header
-    (unchecked, for the contract)."""
-    section = _section_for(briefable)
-    selection = briefing.Selection({section: [item]}, {}, {}, order=[], totals={}, cap=None, stale_days=None,
-                                   budget=None, degraded=degraded, rulings=(), count_line=None, panels=[],
-                                   overage=0, now=None)
-    text = briefing.render_selection(selection)
-    return text.partition(f"\n{briefing.SECTION_HEADERS[section]}\n")[2]
-
-
-def label(rendered: str) -> str | None:
-    """The mark inside a rendered item line's first brackets (`✓ verbatim`)."""
-    bullet = next((m for m in marks.ITEM_MARKS if rendered.startswith(f"{m} [")), None)
-    if bullet is None or "]" not in rendered:
-        return None
-    return rendered[len(bullet) + 2:].split("]", 1)[0]
-
-
-@functools.lru_cache(maxsize=256)
-def _mark_of(trust: Any, degraded: bool) -> str:
-    return label(rendered_line({"trust": trust, "text": ""}, degraded)) or ""
-
-
-def rendered_mark(item: Mapping, degraded: bool = False) -> str:
-    """daimon's trust mark for the item's stored class (not aged): the mark of
-    a one-item render holding only that class, kept per class (unchecked, for the contract)."""
-    trust = item.get("trust")
-    try:
-        return _mark_of(trust, bool(degraded))
-    except TypeError:  # an unhashable class (hostile JSON): rendered, not kept
-        return label(rendered_line({"trust": trust, "text": ""}, degraded)) or ""
 
 
 def mark(item: Mapping, degraded: bool = False) -> str:
@@ -113,27 +65,25 @@ def truncation_marker() -> str | None:
     mode, where nothing is read off daimon's budgeted render."""
     if not mode.allows(_PANEL):
         return None
-    return briefing._TRUNCATION_MARKER
+    return private.truncation_marker()
 
 
 def selected_line(selection: Any, section: str, item: Any) -> str:
     mode.require(_PANEL)
-    return briefing._sel_line(selection, section, item)
+    return private.selected_line(selection, section, item)
 
 
 def withheld_trailer(own: Any, team: Any) -> list:
     mode.require(_PANEL)
-    from daimon_briefing.cli import brief as cli_brief  # the CLI's import is paid only by its own text
-
-    return cli_brief._withheld_trailer(own, team)
+    return private.withheld_trailer(own, team)
 
 
 def header_reserve(handoff: Any, checkpoint: Any, drift: Any) -> str:
     """The handoff, version note and drift lines `daimon brief` prints above the items."""
     mode.require(_PANEL)
-    return render._format_handoff(handoff) + render._format_version_note(checkpoint) + render._format_drift(drift)
+    return private.header_reserve(handoff, checkpoint, drift)
 
 
 def panel_lines(project_dir: Any, worldcheck_project: Any, snap: Any = None, notes: Any = ()) -> Any:
     mode.require(_PANEL)
-    return render._panel_lines(project_dir, worldcheck_project, snap, notes)
+    return private.panel_lines(project_dir, worldcheck_project, snap, notes)

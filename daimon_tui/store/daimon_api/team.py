@@ -5,9 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from daimon_briefing import config, store, teamsync
-
-from daimon_tui.store.daimon_api import mode
+from daimon_tui.store.daimon_api import mode, private
+from daimon_tui.store.daimon_api.composed import clone_of
 
 
 def refusal() -> str | None:
@@ -17,26 +16,17 @@ def refusal() -> str | None:
 
 def branch(sidecar: Any) -> str:
     mode.require("team.sidecar")
-    return teamsync._branch(sidecar)
+    return private.sidecar_branch(sidecar)
 
 
 def unpushed_count(sidecar: Any, branch_name: str) -> int:
     mode.require("team.sidecar")
-    return teamsync._unpushed_count(sidecar, branch_name)
+    return private.unpushed_count(sidecar, branch_name)
 
 
 def pending_count(sidecar: Any) -> int:
     mode.require("team.sidecar")
-    return teamsync._pending_count(sidecar)
-
-
-def clone_of(path: Any) -> str:
-    """The team clone a path under daimon's team dir belongs to (its first
-    segment), or "": public names (contract `team.clone-of`: it is `store._remote_of`)."""
-    try:
-        return Path(path).relative_to(config.team_dir()).parts[0]
-    except (ValueError, IndexError, TypeError):
-        return ""
+    return private.pending_count(sidecar)
 
 
 def remote_of(path: Any) -> str:
@@ -46,9 +36,9 @@ def remote_of(path: Any) -> str:
 
 def own_team_dirs(project: Any, *, clones_only: bool) -> list:
     mode.require("team.sidecar")
-    return store._own_team_dirs(project, clones_only=clones_only)
+    return private.own_team_dirs(project, clones_only=clones_only)
 
 
 def team_author_dirs(clone: Path) -> list[Path]:
     mode.require("team.sidecar")
-    return store._team_author_dirs(clone)
+    return private.team_author_dirs(clone)

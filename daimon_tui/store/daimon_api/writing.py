@@ -7,7 +7,8 @@ from collections.abc import Iterator
 
 from daimon_briefing import store, trust
 
-from daimon_tui.store.daimon_api import contracts, mode
+from daimon_tui.store.daimon_api import mode, private
+from daimon_tui.store.daimon_api.originals import swap
 
 
 def quarantine_input_refusal(reason: str, evidence: tuple[str, ...]) -> str | None:
@@ -18,8 +19,8 @@ def quarantine_input_refusal(reason: str, evidence: tuple[str, ...]) -> str | No
         raise mode.Unavailable(refusal)
     mode.require("writing.trust-rules")
     try:
-        trust._text("reason", reason)
-        trust._evidence(list(evidence))
+        private.check_reason(reason)
+        private.check_evidence(list(evidence))
     except trust.TrustError as exc:
         return str(exc)
     return None
@@ -34,8 +35,8 @@ def store_clock(clock: type) -> Iterator[None]:
         yield
         return
     original = store.datetime
-    contracts.swap(store, "datetime", clock)
+    swap(store, "datetime", clock)
     try:
         yield
     finally:
-        contracts.swap(store, "datetime", original)
+        swap(store, "datetime", original)

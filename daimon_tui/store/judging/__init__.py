@@ -1,1 +1,3 @@
-"""The judging machinery: first paint, the judging child, its shared snapshot, verdict cache, live tail."""
+"""daimon's judging kept between reads: the kept events fold, the shared
+snapshot, the verdict cache and the live tail. Below `read/`, which uses them;
+the child that runs the reads is `store/child/`."""

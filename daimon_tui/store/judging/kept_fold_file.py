@@ -46,7 +46,7 @@ from typing import Any
 import daimon_briefing
 from daimon_briefing import config
 
-from daimon_tui.domain.own_files import cache_dir, read_regular, write_private_bytes
+from daimon_tui.store.own_files import cache_dir, read_regular, write_private_bytes
 
 FORMAT = 3  # 3: witnesses grouped by item, and their corroboration fold
 _MAX_BYTES = 64 * 1024 * 1024

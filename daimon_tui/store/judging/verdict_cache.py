@@ -23,9 +23,9 @@ from typing import Any
 
 from daimon_briefing import config, store, surfaces
 
-from daimon_tui.domain.own_files import cache_dir, open_regular, read_regular, write_private_json
 from daimon_tui.records import Briefing, ProjectRef, WithheldItem
 from daimon_tui.store import paths
+from daimon_tui.store.own_files import cache_dir, open_regular, read_regular, write_private_json
 
 FORMAT = 1
 _TAIL = 4096

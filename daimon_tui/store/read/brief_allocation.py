@@ -28,13 +28,13 @@ generated briefings.
 from __future__ import annotations
 
 import time
-from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from daimon_briefing import briefing, config, scoring
 
-from daimon_tui.store.daimon_api import allocating, rendering
+from daimon_tui.store.daimon_api import allocating, composed, rendering
+from daimon_tui.store.daimon_api.composed import rank_fractions
 from daimon_tui.store.daimon_api.mode import Unavailable
 
 TEAMMATES = "teammates"
@@ -42,15 +42,6 @@ TEAMMATES = "teammates"
 
 class Disagreed(Exception):
     """Our predicted size and daimon's render differ (a daimon we do not know)."""
-
-
-def rank_fractions(weights: Sequence[float]) -> list[float]:
-    """For each weight, the share of the weights strictly lighter than it (0.0:
-    the lightest; equal weights share one). A NaN is lighter than nothing and
-    has nothing lighter than it, as `<` says."""
-    n = len(weights)
-    ordered = sorted(w for w in weights if w == w)
-    return [(bisect_left(ordered, w) if w == w else 0) / n for w in weights]
 
 
 def _bytes(text: str) -> int:
@@ -94,11 +85,11 @@ class _Allocation:
                             notes=notes, cards=cards)
         self.cap = config.max_briefing_decisions()
         self.stale_days = config.stale_days()
-        self.sections = allocating.item_sections()
+        self.sections = composed.item_sections()
         self.line_cache: dict = {}
         self.blocks = list(teammate_blocks)
         self.panel_sets = [(list(lines), pointer, name) for lines, pointer, name in zip(
-            (request_lines, verdict_lines, owed_lines), allocating.PANEL_POINTERS, ("request", "verdict", "owed"),
+            (request_lines, verdict_lines, owed_lines), composed.PANEL_POINTERS, ("request", "verdict", "owed"),
             strict=True)]
         active = b.get("active_topic")
         self.active = active if isinstance(active, dict) else None
@@ -133,9 +124,9 @@ class _Allocation:
             pool = [(i, it) for i, it in self.entries[s] if not (s == "decisions" and i in floor)]
             if not pool:
                 continue
-            kind = allocating.weight_type(s)
+            kind = composed.weight_type(s)
             fractions = rank_fractions([scoring.effective_weight(it, kind, now) for _, it in pool])
-            rank, background, order = (allocating.TIE_SECTION_RANK[s], s in allocating.BACKGROUND,
+            rank, background, order = (composed.TIE_SECTION_RANK[s], s in composed.BACKGROUND,
                                        briefing.SECTION_ORDER.index(s))
             for (idx, it), fraction in zip(pool, fractions, strict=True):
                 # decisions are chronological (oldest first to go), the others heaviest first (tail first to go)
@@ -144,7 +135,7 @@ class _Allocation:
                        0 if t.is_carried(it) else 1, fraction, rank, -t.age_days(it, now), ordinal, order)
                 cands.append((key, s, idx, it))
         # Teammates past the floor: background, the lightest of all, older ones first.
-        for ti in range(min(allocating.TEAMMATE_FLOOR, len(self.blocks)), len(self.blocks)):
+        for ti in range(min(composed.TEAMMATE_FLOOR, len(self.blocks)), len(self.blocks)):
             cands.append(((0, 1, 0, 1, -1.0, -1, 0.0, -ti, len(briefing.SECTION_ORDER)), TEAMMATES, ti, None))
         cands.sort(key=lambda c: c[0])
         self.cands = cands

@@ -148,7 +148,7 @@ def _judge(slug: Any, **options: Any) -> Any:
     return daimon_judging.read_judge(slug, options.get("forgotten") or frozenset())[0]
 
 
-def _install() -> None:
+def install() -> None:
     """Route daimon's events read and judge through here (idempotent), on top
     of the shared snapshot and the kept fold (installed first: they stay under).
     In safe mode nothing is routed: daimon reads the whole ledger (exact, slower)."""
@@ -166,7 +166,7 @@ def _install() -> None:
 @contextlib.contextmanager
 def events_as(read: jsonl.Read) -> Iterator[None]:
     """In this context daimon's read of any events ledger answers `read`."""
-    _install()
+    install()
     token = _rows.set(read)
     try:
         yield

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from daimon_tui.domain.badges import MARKS
-from daimon_tui.store.daimon_api import rendering
+from daimon_tui.store.daimon_api import composed, rendering
 
 if TYPE_CHECKING:
     from daimon_tui.models import Mark
@@ -25,7 +25,7 @@ _SHOWN_WORD = {style.label: word for word, style in MARKS.items()}
 
 def line_mark(line: str) -> Mark | None:
     """The mark daimon's rendered line leads with, if it is one we know."""
-    return _SHOWN_WORD.get(rendering.label(line) or "")  # type: ignore[return-value]
+    return _SHOWN_WORD.get(composed.label(line) or "")  # type: ignore[return-value]
 
 
 def shown_mark(item: Mapping, degraded: bool) -> Mark:

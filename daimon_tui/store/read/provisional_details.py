@@ -52,15 +52,23 @@ def _incomplete() -> frozenset:
     return frozenset() if _walk_skipped.get() else _next_incomplete()
 
 
-@contextlib.contextmanager
-def _no_machine_walk() -> Iterator[None]:
-    """daimon's machine-wide forget walk answers "nothing" in this context."""
+def install() -> bool:
+    """Route daimon's machine-wide forget walk through here (idempotent;
+    outside `_no_machine_walk` daimon's own walk answers). False in safe mode."""
     global _next_machine_sets, _next_incomplete
     if _next_machine_sets is None:
         previous = daimon_judging.install_machine_walk(_machine_sets, _incomplete)
         if previous is None:
-            raise mode.Unavailable("provisional details are off in safe mode")
+            return False
         _next_machine_sets, _next_incomplete = previous
+    return True
+
+
+@contextlib.contextmanager
+def _no_machine_walk() -> Iterator[None]:
+    """daimon's machine-wide forget walk answers "nothing" in this context."""
+    if not install():
+        raise mode.Unavailable("provisional details are off in safe mode")
     token = _walk_skipped.set(True)
     try:
         yield

@@ -25,11 +25,11 @@ from daimon_briefing import (
 )
 
 from daimon_tui.domain import undo_plan, verbs
-from daimon_tui.domain.action_log import ActionEntry
+from daimon_tui.domain.action_entries import ActionEntry
 from daimon_tui.models import ProjectRef
 from daimon_tui.store.daimon_api import mode
 from daimon_tui.store.daimon_api import writing as daimon_writing
-from daimon_tui.store.daimon_api.contracts import VERBS_NEEDING_PRIVATE
+from daimon_tui.store.daimon_api.registry import VERBS_NEEDING_PRIVATE
 
 
 def store_guard(project: ProjectRef) -> verbs.StoreGuard:

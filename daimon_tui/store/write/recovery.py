@@ -20,9 +20,11 @@ from __future__ import annotations
 from daimon_briefing import api as dapi
 from daimon_briefing import store, trust, view
 
-from daimon_tui.domain import verbs, writer_process
-from daimon_tui.domain.action_log import ActionEntry, ActionLog, ActionLogError, LoggedRecord, note_digest
+from daimon_tui.domain import verbs
+from daimon_tui.domain.action_entries import ActionEntry, LoggedRecord, note_digest
 from daimon_tui.models import Frozen, ProjectRef
+from daimon_tui.store import writer_process
+from daimon_tui.store.action_log import ActionLog, ActionLogError
 
 # The event status each op writes (forget's tombstone names its key after the colon).
 _EVENT_STATUS = {"reopen": "reopened", "reverify": "reopened", "unforget": store.LIFT_STATUS}

@@ -16,7 +16,7 @@ from textual.containers import VerticalScroll
 from textual.css.query import NoMatches
 
 from daimon_tui.models import Item, ProjectRef
-from daimon_tui.store.judging import judge_service
+from daimon_tui.store.child import judge_service
 from daimon_tui.ui.briefing.messages import PaneRested
 from daimon_tui.ui.read_worker import work
 from daimon_tui.ui.widgets.evidence import EvidencePanel

@@ -9,7 +9,8 @@ from collections.abc import Callable
 
 from daimon_tui.models import Briefing, ProjectRef
 from daimon_tui.store import paths
-from daimon_tui.store.judging import first_paint, judge_service, verdict_cache
+from daimon_tui.store.child import first_paint, judge_service
+from daimon_tui.store.judging import verdict_cache
 
 
 def child_started() -> bool:

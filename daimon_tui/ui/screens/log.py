@@ -15,10 +15,11 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import DataTable, Label, Static
 
-from daimon_tui.domain.action_log import ActionEntry, ActionLog, ChainReport, LogLine
+from daimon_tui.domain.action_entries import ActionEntry, ChainReport, LogLine
 from daimon_tui.domain.inert import inert
 from daimon_tui.domain.short_ids import shortest_unique
 from daimon_tui.models import ProjectRef
+from daimon_tui.store.action_log import ActionLog
 from daimon_tui.ui.actions import lead_bindings
 from daimon_tui.ui.read_worker import work
 from daimon_tui.ui.widgets.key_footer import KeyFooter

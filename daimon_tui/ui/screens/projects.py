@@ -26,7 +26,7 @@ from daimon_tui.domain.row_words import RowQuery
 from daimon_tui.domain.row_words import read as read_words
 from daimon_tui.domain.short_ids import shortest_unique
 from daimon_tui.models import Diagnostic, ProjectRef, ProjectSummary
-from daimon_tui.store.judging import judge_service
+from daimon_tui.store.child import judge_service
 from daimon_tui.store.read import project_index, reader
 from daimon_tui.ui.navigation import navigator
 from daimon_tui.ui.read_worker import work

@@ -24,9 +24,10 @@ from textual.screen import Screen
 from textual.widgets import Label, Static
 
 from daimon_tui.domain import queue_order, verbs
-from daimon_tui.domain.action_log import ActionEntry, ActionLog
+from daimon_tui.domain.action_entries import ActionEntry
 from daimon_tui.domain.inert import inert
 from daimon_tui.models import ProjectRef
+from daimon_tui.store.action_log import ActionLog
 from daimon_tui.store.read.queue import QueueEntry, TriageQueue, build_queue, reclassify
 from daimon_tui.store.write import decisions
 from daimon_tui.ui import own_writes
@@ -304,6 +305,7 @@ class QueueScreen(Screen):
             return
         try:
             from daimon_tui.domain import worldcheck
+            from daimon_tui.services.world_check import check_items
         except ImportError:
             return
         items = [
@@ -312,7 +314,7 @@ class QueueScreen(Screen):
         if not items or not self.project.path:
             return
         try:
-            report = await asyncio.to_thread(worldcheck.check_items, Path(self.project.path), items)
+            report = await asyncio.to_thread(check_items, Path(self.project.path), items)
         except Exception:
             return
         contradicted = {}

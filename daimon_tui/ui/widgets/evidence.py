@@ -26,9 +26,9 @@ from daimon_tui.domain.inert import inert
 from daimon_tui.ui.read_worker import work
 
 if TYPE_CHECKING:
-    from daimon_tui.domain.world_evidence import FileEvidence, RefEvidence, WorldEvidence
     from daimon_tui.models import Item, ProjectRef
     from daimon_tui.store.read.transcripts import Evidence, Excerpt, Turn
+    from daimon_tui.store.world.evidence import FileEvidence, RefEvidence, WorldEvidence
 
 QUOTE_STYLE = "bold black on green"
 MASK_STYLE = "bold white on red"
@@ -306,7 +306,7 @@ class EvidencePanel(Static):
         """The item's excerpt first (the judging child answers it from the
         snapshot it holds), then the witnesses' words and the world's
         evidence; each painted only while the item is still shown."""
-        from daimon_tui.store.judging import judge_service
+        from daimon_tui.store.child import judge_service
 
         evidence, _failure = await judge_service.read("evidence", project, item.id or "", "item", self.brief)
         if self._showing(item):
@@ -315,7 +315,7 @@ class EvidencePanel(Static):
         # hold the interpreter while the excerpt is on its way.
         world_task = None
         if project.path:
-            from daimon_tui.domain.world_evidence import world_evidence
+            from daimon_tui.store.world.evidence import world_evidence
 
             world_task = asyncio.ensure_future(asyncio.to_thread(
                 world_evidence, Path(project.path), item.text, item.quote, item.first_seen))

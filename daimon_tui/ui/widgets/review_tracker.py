@@ -39,8 +39,8 @@ from daimon_tui.domain.review import (
     team_key,
     what_changed,
 )
-from daimon_tui.domain.review_file import StateWriter
 from daimon_tui.models import Briefing, Item, ProjectRef
+from daimon_tui.store.review_file import StateWriter
 from daimon_tui.ui.navigation import navigator, when_shown
 from daimon_tui.ui.read_worker import work
 
@@ -144,7 +144,7 @@ class ReviewTracker(Widget):
             self._loaded(path, state, problem)
 
     def _read(self) -> tuple[Path, tuple[ReviewState, str | None]]:
-        from daimon_tui.domain import review_file
+        from daimon_tui.store import review_file
         from daimon_tui.store.review_place import review_path
 
         path = review_path(self.project.slug)

@@ -12,7 +12,7 @@ from textual.widget import Widget
 
 from daimon_tui.domain.inert import inert
 from daimon_tui.models import ProjectRef
-from daimon_tui.store.judging import judge_service
+from daimon_tui.store.child import judge_service
 from daimon_tui.ui.read_worker import work
 
 if TYPE_CHECKING:

@@ -72,7 +72,7 @@ class WorldCheck(ProgressBar):
         def progress(done: int, total: int) -> None:
             self.app.call_from_thread(self.update, progress=done)
 
-        from daimon_tui.domain.worldcheck import check_items
+        from daimon_tui.services.world_check import check_items
 
         report = await asyncio.to_thread(
             check_items, Path(project.path or "."), [(i.id or "", i.text, i.quote) for i in items],

@@ -27,9 +27,10 @@ import asyncio
 from collections.abc import Callable
 
 from daimon_tui.domain import verbs
-from daimon_tui.domain.action_log import ActionEntry, ActionLog, LoggedRecord
+from daimon_tui.domain.action_entries import ActionEntry, LoggedRecord
 from daimon_tui.models import Frozen, ProjectRef
-from daimon_tui.store.judging import judge_service
+from daimon_tui.store.action_log import ActionLog
+from daimon_tui.store.child import judge_service
 from daimon_tui.store.write import recovery, writer
 
 

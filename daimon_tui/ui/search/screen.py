@@ -21,17 +21,17 @@ from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import Input, Static
 
-from daimon_tui.domain.action_log import ActionLog
 from daimon_tui.domain.inert import inert
 from daimon_tui.domain.search_query import parse_query
 from daimon_tui.domain.verb_registry import VERBS
 from daimon_tui.models import ProjectRef
-from daimon_tui.store.judging import judge_service
+from daimon_tui.store.action_log import ActionLog
+from daimon_tui.store.child import judge_service
 from daimon_tui.store.read.search import SearchHit, SearchResult
+from daimon_tui.ui.briefing.screen import BriefingScreen
+from daimon_tui.ui.history.screen import SessionScreen
 from daimon_tui.ui.navigation import navigator
 from daimon_tui.ui.read_worker import work
-from daimon_tui.ui.screens.briefing import BriefingScreen
-from daimon_tui.ui.screens.history import SessionScreen
 from daimon_tui.ui.widgets.item_row import mark_text
 from daimon_tui.ui.widgets.key_footer import KeyFooter
 from daimon_tui.ui.widgets.row_list import Entry, RowList

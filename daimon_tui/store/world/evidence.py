@@ -21,7 +21,7 @@ from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
 
 from daimon_tui.domain.claims import Claim, ClaimKind, extract_claims
-from daimon_tui.domain.gitread import CommitInfo, NoRepository, RepoUnreadable, RepoView, info, open_repository
+from daimon_tui.store.git.gitread import CommitInfo, NoRepository, RepoUnreadable, RepoView, info, open_repository
 
 MAX_FILE_BYTES = 1024 * 1024  # read at most this much of a file or blob
 MAX_LINES = 40  # lines of a file shown

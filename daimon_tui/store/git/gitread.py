@@ -31,9 +31,9 @@ from git.config import GitConfigParser
 from git.exc import GitError
 from git.objects import Commit, Tree
 
-from daimon_tui.domain.git_worktree import NoRepository as NoRepository  # named here too, for
-from daimon_tui.domain.git_worktree import RepoUnreadable as RepoUnreadable  # gitread's readers
-from daimon_tui.domain.git_worktree import find_worktree
+from daimon_tui.store.git.worktree import NoRepository as NoRepository  # named here too, for
+from daimon_tui.store.git.worktree import RepoUnreadable as RepoUnreadable  # gitread's readers
+from daimon_tui.store.git.worktree import find_worktree
 
 # Environment and `-c` options for any git process GitPython might start.
 SAFE_GIT_ENV: dict[str, str] = {

@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from daimon_tui.domain.memory_return import AtRest
-from daimon_tui.store.judging import early_answer, early_child
+from daimon_tui.store.child import early_answer, early_child
 
 
 def _warm(request: dict) -> None:
@@ -54,7 +54,7 @@ def _warm(request: dict) -> None:
     from daimon_tui.store.daimon_api import reading as daimon_reading
     from daimon_tui.store.judging import kept_fold, snapshot_share
 
-    snapshot_share.install()
+    snapshot_share.install()  # install_swaps' first two, before the early answer (the rest waits for `_calls`)
     kept_fold.defer_builds()  # a first open is answered first; `main` builds its kept fold after
     project = request.get("project") or {}
     target = project.get("path") or project.get("slug")
@@ -89,18 +89,18 @@ def _plain_or_absent(path: Any) -> bool:
 # side (`judge_service.read`) takes both from here too: the same function is
 # its in-process fallback, the same model validates the child's answer.
 READS: dict[str, tuple[str, str]] = {
-    "briefing": ("daimon_tui.store.judging.first_paint:confirm", "daimon_tui.models:Briefing"),
+    "briefing": ("daimon_tui.store.child.first_paint:confirm", "daimon_tui.models:Briefing"),
     "details": ("daimon_tui.store.read.details:read_details", "daimon_tui.store.read.details:ItemDetails"),
     "evidence": ("daimon_tui.store.read.transcripts:read_evidence", "daimon_tui.store.read.transcripts:Evidence"),
     "evidence-warm": ("daimon_tui.store.read.transcripts:warm", "daimon_tui.store.read.transcripts:Warmed"),
     "transcript": ("daimon_tui.store.read.transcripts:read_full_transcript",
                    "daimon_tui.store.read.transcripts:FullTranscript"),
-    "audit": ("daimon_tui.store.read.audit:load_audit", "daimon_tui.store.read.audit:AuditReport"),
+    "audit": ("daimon_tui.store.read.audit:load_audit", "daimon_tui.domain.audit_report:AuditReport"),
     "sessions": ("daimon_tui.store.read.history:sessions", "daimon_tui.store.read.history:SessionListing"),
     "diff": ("daimon_tui.store.read.history:diff", "daimon_tui.store.read.history:DiffReport"),
     "search": ("daimon_tui.store.read.search:search", "daimon_tui.store.read.search:SearchResult"),
     "search-prepare": ("daimon_tui.store.read.search:prepare", "daimon_tui.store.read.search:SearchResult"),
-    "plan": ("daimon_tui.store.judging.plan_request:plan", "daimon_tui.domain.verbs:Plan"),
+    "plan": ("daimon_tui.store.child.plan_request:plan", "daimon_tui.domain.verbs:Plan"),
     "team": ("daimon_tui.store.read.team:load_team", "daimon_tui.models:TeamView"),
     "projects": ("daimon_tui.store.read.project_index:listing",
                  "daimon_tui.store.read.project_index:ProjectListing"),
@@ -110,7 +110,7 @@ READS: dict[str, tuple[str, str]] = {
 # Not reads: a verb's writes, over the snapshot held here. The app logs the
 # intent before asking and has its own fallback (`write_request.apply`).
 WRITES: dict[str, tuple[str, str]] = {
-    "write": ("daimon_tui.store.judging.write_request:write", "daimon_tui.store.judging.write_request:Written"),
+    "write": ("daimon_tui.store.child.write_request:write", "daimon_tui.store.child.write_request:Written"),
 }
 
 
@@ -123,7 +123,12 @@ def resolve(where: str) -> Any:
 
 
 def _calls() -> dict[str, Callable[..., Any]]:
-    return {what: resolve(call) for what, (call, _model) in (READS | WRITES).items()}
+    """The reads and writes, loaded; with them every lasting swap of daimon's functions."""
+    from daimon_tui.store.child.swaps import install_swaps
+
+    calls = {what: resolve(call) for what, (call, _model) in (READS | WRITES).items()}
+    install_swaps()
+    return calls
 
 
 def _answer(calls: dict[str, Callable[..., Any]], request: dict) -> bytes:

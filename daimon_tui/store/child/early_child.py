@@ -30,7 +30,7 @@ import tempfile
 from dataclasses import dataclass
 from typing import IO
 
-CHILD_MODULE = "daimon_tui.store.judging.judge_child"
+CHILD_MODULE = "daimon_tui.store.child.judge_child"
 WARM_FLAG = "--warm"
 
 

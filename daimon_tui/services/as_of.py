@@ -1,4 +1,5 @@
-"""`daimon-tui brief --as-of TIME`: the briefing as it stood at a moment.
+"""The briefing, and the teammates' memory, as they stood at a moment: for
+`daimon-tui brief --as-of TIME` and the history's as-of views.
 
 TIME is an ISO-8601 moment (`2026-11-28T12:00:00Z`) or a session id (the
 moment that session's checkpoint was created). daimon's own reader runs over
@@ -10,10 +11,11 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from daimon_tui.models import Briefing, Diagnostic, ProjectRef, WithheldItem
+from daimon_tui.models import Briefing, Diagnostic, ProjectRef, TeamView, WithheldItem
 from daimon_tui.store.read.asof import as_of
 from daimon_tui.store.read.forgotten import first_forget
 from daimon_tui.store.read.reader import load_briefing
+from daimon_tui.store.read.team import load_team
 
 
 def _forgotten_later(project: ProjectRef, entry: WithheldItem, moment: str) -> WithheldItem:
@@ -44,3 +46,13 @@ def briefing_as_of(project: ProjectRef, when: str | datetime) -> Briefing:
         f"{cut.rows_cut} ledger row(s) written later left out",
     )
     return briefing.model_copy(update={"notes": (note, *cut.diagnostics, *briefing.notes)})
+
+
+def team_as_of(project: ProjectRef, when: str) -> TeamView:
+    """The teammates' memory as it stood on this machine at `when`: what had
+    reached the team clone by then (its git history), judged by the ledgers then."""
+    with as_of(project, when) as cut:
+        team = load_team(cut.project, now=cut.timestamp, clones=False)
+    note = Diagnostic(level="info", source="daimon-tui",
+                      message=f"teammates as of {cut.label}: what had reached this machine's team clone by then")
+    return team.model_copy(update={"notes": (note, *team.notes)})

@@ -12,9 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 from daimon_tui.domain import undo_plan, verbs
-from daimon_tui.domain.action_log import ActionEntry
+from daimon_tui.domain.action_entries import ActionEntry
 from daimon_tui.models import Frozen, ProjectRef
-from daimon_tui.store.judging import judge_service
+from daimon_tui.store.child import judge_service
 
 _INPUTS: dict[str, type[Frozen]] = {
     "resolve": verbs.ResolveInput,

@@ -216,7 +216,7 @@ async def confirm_async(project: ProjectRef, now: float | None = None,
     briefing confirmed again by a child that never held it, with a note."""
     # Here, not at the top: the judging child confirms (`confirm`) without the app's side of the
     # pipe, and its kept early answer without pydantic (`early_answer`).
-    from daimon_tui.store.judging import judge_service
+    from daimon_tui.store.child import judge_service
 
     briefing, failure = await judge_service.read("briefing", project, now)
     notes: list[Diagnostic] = []

@@ -37,8 +37,8 @@ from pydantic import BaseModel, ValidationError
 
 from daimon_tui.models import ProjectRef
 from daimon_tui.records import Record
+from daimon_tui.store.child import early_child, judge_child
 from daimon_tui.store.daimon_api import mode
-from daimon_tui.store.judging import early_child, judge_child
 
 TIMEOUT_S = 900.0
 # Lower is sooner. A confirmed write, then a read a person waits on (the row

@@ -15,12 +15,12 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
+from daimon_tui.domain.audit_report import AuditReport, LedgerRow, ReceiptRow, Rejection
 from daimon_tui.domain.inert import inert
 from daimon_tui.domain.receipt_check import state_label
 from daimon_tui.domain.short_ids import shortest_unique
 from daimon_tui.models import ProjectRef
-from daimon_tui.store.judging import judge_service
-from daimon_tui.store.read.audit import AuditReport, LedgerRow, ReceiptRow, Rejection
+from daimon_tui.store.child import judge_service
 from daimon_tui.ui.actions import bindings, lead_bindings
 from daimon_tui.ui.navigation import navigator
 from daimon_tui.ui.read_worker import work
@@ -274,7 +274,7 @@ class AuditScreen(RowFilterView, Screen):
         row = self.selected_receipt()
         if row is None:
             return
-        from daimon_tui.ui.screens.history import SessionScreen
+        from daimon_tui.ui.history.screen import SessionScreen
 
         navigator(self.app).open(SessionScreen(self.project, row.session_id))
 

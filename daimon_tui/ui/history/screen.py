@@ -25,13 +25,13 @@ from daimon_tui.domain.inert import inert
 from daimon_tui.domain.short_ids import short_id, shortest_unique
 from daimon_tui.domain.when import HINT, parse_when
 from daimon_tui.models import Briefing, Diagnostic, ProjectRef, SessionSummary, TeamView
-from daimon_tui.store.judging import judge_service
+from daimon_tui.store.child import judge_service
 from daimon_tui.store.read import reader
 from daimon_tui.store.read.asof import refusal as as_of_refusal
 from daimon_tui.ui.actions import lead_bindings
+from daimon_tui.ui.history.readonly_briefing import ReadOnlyBriefingScreen
 from daimon_tui.ui.navigation import GoesBack, navigator
 from daimon_tui.ui.read_worker import work
-from daimon_tui.ui.screens.readonly_briefing import ReadOnlyBriefingScreen
 from daimon_tui.ui.widgets.key_footer import KeyFooter
 from daimon_tui.ui.widgets.row_below import RowBelow
 from daimon_tui.ui.widgets.row_filter import RowFilter, RowFilterView, filter_binding
@@ -387,13 +387,13 @@ Loader = Callable[[ProjectRef, str], Briefing]
 
 
 def _load_as_of(project: ProjectRef, when: str) -> Briefing:
-    from daimon_tui.headless.asof import briefing_as_of
+    from daimon_tui.services.as_of import briefing_as_of
 
     return briefing_as_of(project, when)
 
 
 def _team_as_of(project: ProjectRef, when: str) -> TeamView:
-    from daimon_tui.headless.team import team_as_of
+    from daimon_tui.services.as_of import team_as_of
 
     return team_as_of(project, when)
 

@@ -20,8 +20,8 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from daimon_tui.domain.own_files import read_regular, write_private_json, xdg_dir
 from daimon_tui.domain.review import FORMAT, ReviewState
+from daimon_tui.store.own_files import read_regular, write_private_json, xdg_dir
 
 # A review of tens of thousands of rows is a few MB; more is not ours.
 MAX_BYTES = 32 * 1024 * 1024

@@ -27,7 +27,6 @@ import contextlib
 import errno
 import fcntl
 import getpass
-import hashlib
 import json
 import os
 import stat
@@ -35,17 +34,23 @@ import uuid
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Literal
 
-from pydantic import Field, ValidationError
+from pydantic import ValidationError
 
-from daimon_tui.domain import writer_process
-from daimon_tui.domain.own_files import read_regular, xdg_dir
-from daimon_tui.models import Frozen
+from daimon_tui.domain.action_entries import (
+    GENESIS,
+    ActionEntry,
+    ChainReport,
+    LoggedRecord,
+    LogLine,
+    LogOutcome,
+    UndoChoice,
+    line_hash,
+)
+from daimon_tui.store import writer_process
+from daimon_tui.store.own_files import read_regular, xdg_dir
 
 LOG_ENV = "DAIMON_TUI_LOG"
-GENESIS = "0" * 64
-LogOutcome = Literal["applied", "refused", "failed", "not-applied", "world-check", "intent"]
 HEAD_SUFFIX = ".head"
 
 
@@ -74,87 +79,6 @@ def os_user() -> str:
         return getpass.getuser()
     except Exception:  # no passwd entry and no LOGNAME: still log the action
         return "unknown"
-
-
-class LoggedRecord(Frozen):
-    """One record written (or attempted) in daimon's ledgers: references only.
-    `status` is a lifecycle word from the app's own vocabulary, never free text."""
-
-    item_id: str
-    op: str
-    outcome: LogOutcome
-    reason: str = ""
-    ledger: str | None = None
-    ref: str | None = None
-    status: str | None = None
-    ts: str | None = None
-    undid: str | None = None
-    # on an intent: `note_digest` of the note the write carries, so recovery
-    # tells this write's row from another's on the same item (never the note)
-    note: str | None = None
-
-
-def note_digest(item_id: str, note: str) -> str:
-    """A salted hash of a write's note: enough to match daimon's row, no
-    text (and not comparable across items)."""
-    return hashlib.sha256(f"daimon-tui-note\0{item_id}\0{note}".encode("utf-8", "surrogatepass")).hexdigest()[:24]
-
-
-class ActionEntry(Frozen):
-    action_id: str
-    time: str
-    user: str
-    project: str
-    verb: str
-    item_ids: tuple[str, ...] = ()
-    outcome: LogOutcome
-    reason: str = ""
-    records: tuple[LoggedRecord, ...] = ()
-    undoes: str | None = None
-    # on an intent: the process that will write it (`writer_process`), so a
-    # start-up recovery settles only intents whose writer is gone
-    writer: str | None = None
-    prev: str = GENESIS
-
-
-class LogLine(Frozen):
-    """One line as read: the entry when it parsed, else `problem`."""
-
-    number: int
-    entry: ActionEntry | None = None
-    problem: str | None = None
-
-
-class ChainReport(Frozen):
-    ok: bool
-    lines: int = 0
-    broken_at: int | None = None
-    torn_at: int | None = None
-    bad_lines: tuple[int, ...] = Field(default=())
-    unreadable: str | None = None
-    head_problem: str | None = None
-    unanchored: bool = False
-
-    @property
-    def message(self) -> str:
-        if self.ok:
-            return f"chain intact ({self.lines} line(s))"
-        if self.unreadable:
-            return self.unreadable
-        parts = []
-        if self.head_problem:
-            parts.append(self.head_problem)
-        if self.broken_at is not None:
-            parts.append(f"chain broken at line {self.broken_at}: it does not carry the previous line's hash")
-        if self.torn_at is not None:
-            parts.append(f"torn last line {self.torn_at} (an interrupted write)")
-        if self.bad_lines:
-            parts.append("unreadable line(s) " + ", ".join(map(str, self.bad_lines)))
-        return "; ".join(parts)
-
-
-def line_hash(raw: bytes) -> str:
-    return hashlib.sha256(raw).hexdigest()
 
 
 def new_action_id() -> str:
@@ -513,10 +437,3 @@ class ActionLog:
         """The applied undo that compensated `action_id`, if any."""
         return next((e.action_id for e in self.entries()
                      if e.verb == "undo" and e.undoes == action_id and e.outcome == "applied"), None)
-
-
-class UndoChoice(Frozen):
-    """What `z` would undo, and the newer actions it would step over."""
-
-    entry: ActionEntry | None = None
-    skipped: tuple[ActionEntry, ...] = ()

@@ -1,0 +1,1 @@
+"""The project's git repository, read offline (GitPython over GitDB: no git process)."""

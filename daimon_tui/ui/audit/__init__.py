@@ -1,0 +1,1 @@
+"""The Audit view: receipts, daimon's rejections and ledger health."""
