@@ -122,3 +122,30 @@ def _read(path: Path) -> str:
 
 def python(code: str, *args: str) -> list[str]:
     return [sys.executable, "-c", code, *args]
+
+
+def tagged_pids(tag: str) -> list[int]:
+    """The live processes whose environment carries `DAIMON_TUI_TEST_TAG=tag`
+    (the app and every child it started: they inherit it); zombies left out."""
+    needle = f"DAIMON_TUI_TEST_TAG={tag}".encode() + b"\0"
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            if needle not in (entry / "environ").read_bytes():
+                continue
+            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if state not in ("Z", "X"):
+            found.append(int(entry.name))
+    return found
+
+
+def left_after(tag: str, seconds: float) -> list[int]:
+    """The tagged processes still alive after waiting up to `seconds` for none."""
+    end = time.monotonic() + seconds
+    while (alive := tagged_pids(tag)) and time.monotonic() < end:
+        time.sleep(0.1)
+    return alive

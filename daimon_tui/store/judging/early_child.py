@@ -71,6 +71,12 @@ def waiting() -> bool:
     return early is not None and early.proc.poll() is None
 
 
+def current() -> subprocess.Popen[bytes] | None:
+    """The early child's process, if one was started and nobody took it."""
+    early = _early
+    return early.proc if early is not None else None
+
+
 def take(env: dict[str, str]) -> Early | None:
     """The early child, handed over once: only if it still runs and was
     started with exactly `env`; otherwise it is ended and None."""
