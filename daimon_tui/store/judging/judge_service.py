@@ -195,7 +195,7 @@ class JudgeService:
         try:
             self._proc = subprocess.Popen(
                 [sys.executable, "-m", CHILD_MODULE],
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._errors, env=env,
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._errors, env=early_child.with_parent(env),
             )
         except OSError as error:
             raise JudgeFailed(f"could not start: {error}") from error
