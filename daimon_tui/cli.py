@@ -249,9 +249,10 @@ def _report(args: argparse.Namespace, project_path: str | None, out: TextIO) -> 
     project = reader.resolve_project(project_path, args.slug)
     if args.command == "diff":  # daimon's own answer for a project with no checkpoint (exit 1)
         from daimon_tui.headless.diff import run_diff
-        from daimon_tui.store.read.daimon_diff import daimon_diff
+        from daimon_tui.store.read import history
 
-        return run_diff(daimon_diff(project, args.frm, args.to), as_json=args.json, out=out, err=sys.stderr)
+        report = history.diff_generations(project, args.frm, args.to)
+        return run_diff(project, report, as_json=args.json, out=out, err=sys.stderr)
     if not reader.project_exists(project):
         print(f"daimon-tui: no daimon checkpoint for {project.target}", file=sys.stderr)
         return 1
@@ -373,13 +374,16 @@ def main(argv: list[str] | None = None) -> int:
             print(cannot, file=sys.stderr)
             return 2
         from daimon_tui.domain.action_log import ActionLog
+        from daimon_tui.ui import terminal_end
         from daimon_tui.ui.app import DaimonTUI
 
         # The demo keeps its action log beside its temporary store.
         log = ActionLog(Path(demo_project).parent / "daimon-tui-actions.jsonl") if demo_project else None
         app = DaimonTUI(project_path=project_path, slug=args.slug, demo=args.demo, action_log=log)
         app.run()
-        return app.return_code or 0
+        code = terminal_end.exit_code(app.return_code or 0)
+    terminal_end.finish()  # the terminal went: the process ends now (the demo store removed above)
+    return code
 
 
 if __name__ == "__main__":
