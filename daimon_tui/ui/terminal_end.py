@@ -19,6 +19,9 @@ tests/ui/test_textual_dead_writer.py). So here, once the terminal goes:
 * a watchdog ends the process anyway `DEADLINE_S` after the terminal went,
   once no action-log line is being written.
 
+ctrl+z and fg go through here too (SIGTSTP wakes the watcher, which has the
+event loop run `suspend.stop_and_resume`).
+
 How the terminal's end is noticed: SIGHUP and SIGTERM (Python-level
 handlers: they run even while the event loop is blocked in a write); a
 hangup on the terminal itself, seen without reading it (`poll` reports
@@ -52,6 +55,7 @@ from typing import TYPE_CHECKING, Any
 from textual.drivers._writer_thread import WriterThread
 
 from daimon_tui.domain import action_log
+from daimon_tui.ui import suspend
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -72,6 +76,7 @@ WRITE_WAIT_S = 0.5
 STOP_WAIT_S = 0.3
 
 _REASONS = {signal.SIGHUP: HANGUP, signal.SIGTERM: TERMINATED}
+_SUSPEND = 255  # not an exit code: the byte `_on_stop` sends
 _HUP = select.POLLHUP | select.POLLERR | select.POLLNVAL
 
 
@@ -111,15 +116,12 @@ def install(app: App) -> None:
     _ending = ending = _Ending(app, tty)
     for sig in _REASONS:
         signal.signal(sig, _on_signal)
-    previous_cont = signal.getsignal(signal.SIGCONT)
-
-    def on_cont(signum: int, frame: Any) -> None:
-        # The kernel's SIGCONT that comes with a hangup (to a session leader)
-        # must not restart application mode on a terminal that is going.
-        if ending.code is None and callable(previous_cont):
-            previous_cont(signum, frame)
-
-    signal.signal(signal.SIGCONT, on_cont)
+    # ctrl+z and fg: see `suspend`. SIGCONT restarts nothing by itself (the
+    # kernel's, sent with a hangup to a session leader, would restart
+    # application mode on a terminal that is going).
+    signal.signal(signal.SIGTSTP, _on_stop)
+    signal.signal(signal.SIGCONT, signal.SIG_DFL)
+    suspend.bind_ctrl_z(app)
     previous_hook = threading.excepthook
 
     def on_thread_error(args: threading.ExceptHookArgs) -> None:
@@ -133,6 +135,16 @@ def install(app: App) -> None:
     writer = getattr(driver, "_writer_thread", None)
     if writer is not None and not writer.is_alive():
         _wake(LOST)
+
+
+def ending() -> bool:
+    """The terminal's end has begun."""
+    return _ending is not None and _ending.code is not None
+
+
+def lost() -> None:
+    """The terminal is gone for the app (it cannot be taken back): end."""
+    _wake(LOST)
 
 
 def exit_code(default: int) -> int:
@@ -157,6 +169,14 @@ def _on_signal(signum: int, _frame: Any) -> None:
     _wake(_REASONS.get(signal.Signals(signum), TERMINATED))
 
 
+def _on_stop(_signum: int, _frame: Any) -> None:
+    ending = _ending
+    if ending is not None and suspend.handed_over(ending.app):
+        os.kill(os.getpid(), signal.SIGSTOP)  # a program has the terminal: stop with it
+    else:
+        _wake(_SUSPEND)  # the event loop stops and resumes the app
+
+
 def _wake(code: int) -> None:
     ending = _ending
     if ending is not None:
@@ -175,7 +195,11 @@ def _watch(ending: _Ending) -> None:
         for fd, events in poller.poll():
             if fd == ending.wake_r:
                 code = os.read(ending.wake_r, 1)[0]
-                _end(ending, code, gone=code == LOST)
+                if code != _SUSPEND:
+                    _end(ending, code, gone=code == LOST)
+                elif ending.code is None:
+                    with contextlib.suppress(RuntimeError, AttributeError):
+                        ending.loop.call_soon_threadsafe(suspend.stop_and_resume, ending.app)
             elif watching_tty and events & _HUP:
                 poller.unregister(ending.tty)
                 watching_tty = False
