@@ -28,7 +28,7 @@ hangup on the terminal itself, seen without reading it (`poll` reports
 POLLHUP once its read would give EOF or EIO: some terminals send no
 SIGHUP); and the writer thread dying on a failed write.
 
-Exit codes (`exit_code`), documented in the README's section on this:
+Exit codes (`exit_code`; the docs' "When the terminal goes away" says the same):
   129  SIGHUP (128 + 1): the terminal hung up
   143  SIGTERM (128 + 15)
    74  the terminal went away with no signal: its read ends (EOF/EIO), or a
@@ -112,6 +112,7 @@ def install(app: App) -> None:
         return
     if _ending is not None:  # a second app in this process: the first one's watcher serves it
         _ending.app, _ending.loop = app, app._loop
+        suspend.bind_ctrl_z(app)
         return
     _ending = ending = _Ending(app, tty)
     for sig in _REASONS:
