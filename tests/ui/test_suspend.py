@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import signal
-import time
 from pathlib import Path
 
 import pytest
@@ -102,7 +101,7 @@ def test_ctrl_z_and_fg_suspend_and_resume_while_the_app_repaints(tmp_path: Path)
             else:
                 run.proc.send_signal(signal.SIGTSTP)
             assert run.drain(10, until=lambda: state(pid) == "T"), f"{how} did not stop the app"
-            time.sleep(0.3)
+            run.drain(0.5)  # what it wrote before it stopped
             assert b"\x1b[?1049l" in bytes(run.out[seen:]), "the terminal was not given back"
             seen, before = len(run.out), ticks(tmp_path)
             run.proc.send_signal(signal.SIGCONT)  # fg
