@@ -374,13 +374,16 @@ def main(argv: list[str] | None = None) -> int:
             print(cannot, file=sys.stderr)
             return 2
         from daimon_tui.store.action_log import ActionLog
+        from daimon_tui.ui import terminal_end
         from daimon_tui.ui.app import DaimonTUI
 
         # The demo keeps its action log beside its temporary store.
         log = ActionLog(Path(demo_project).parent / "daimon-tui-actions.jsonl") if demo_project else None
         app = DaimonTUI(project_path=project_path, slug=args.slug, demo=args.demo, action_log=log)
         app.run()
-        return app.return_code or 0
+        code = terminal_end.exit_code(app.return_code or 0)
+    terminal_end.finish()  # the terminal went: the process ends now (the demo store removed above)
+    return code
 
 
 if __name__ == "__main__":

@@ -30,6 +30,7 @@ import getpass
 import json
 import os
 import stat
+import threading
 import uuid
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
@@ -95,6 +96,18 @@ def _last_complete_line(raw: bytes) -> tuple[bytes, int]:
     whole = raw[: raw.rfind(b"\n") + 1] if b"\n" in raw else b""
     lines = [chunk for chunk in whole.split(b"\n") if chunk]
     return (lines[-1] if lines else b""), len(lines)
+
+
+# Held while this process writes a line and its head: a process that must end
+# at once (`quiesce`) waits for the line in progress, never cuts it.
+_WRITING = threading.Lock()
+
+
+def quiesce(timeout: float) -> bool:
+    """Wait up to `timeout` for a line being written, then let no other line
+    start (for a process about to end at once); False if one was still
+    being written."""
+    return _WRITING.acquire(timeout=timeout)
 
 
 def _os_error_text(exc: OSError) -> str:
@@ -254,7 +267,7 @@ class ActionLog:
         Outcome lines owed from a full disk go first. `once`: an outcome for
         an action that already has one is not written; that one is returned.
         Raises `ActionLogError` when the line is not durably in the log."""
-        with self._locked() as fd:
+        with _WRITING, self._locked() as fd:
             while self.owed:
                 owed = self.owed[0]
                 if self._outcome_of(self._raw(), owed.action_id) is None:

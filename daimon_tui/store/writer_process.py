@@ -15,16 +15,21 @@ import os
 _ME: str | None = None
 
 
-def _start_ticks(pid: int) -> str | None:
-    """Field 22 of `/proc/<pid>/stat` (after the command's closing paren,
-    which may itself hold spaces and parens), or None where it cannot be read."""
+def _stat(pid: int) -> list[bytes] | None:
+    """`/proc/<pid>/stat` from field 3 (the state) on: after the command's
+    closing paren, which may itself hold spaces and parens."""
     try:
         with open(f"/proc/{pid}/stat", "rb") as handle:
             stat = handle.read()
     except OSError:
         return None
-    fields = stat[stat.rfind(b")") + 2:].split()
-    return fields[19].decode() if len(fields) > 19 else None
+    return stat[stat.rfind(b")") + 2:].split()
+
+
+def _start_ticks(pid: int) -> str | None:
+    """Field 22 of `/proc/<pid>/stat`, or None where it cannot be read."""
+    fields = _stat(pid)
+    return fields[19].decode() if fields is not None and len(fields) > 19 else None
 
 
 def me() -> str:
@@ -50,9 +55,11 @@ def alive(writer: str | None) -> bool:
         return False
     if pid == os.getpid():
         return writer == me()
-    ticks = _start_ticks(pid)
-    if ticks is not None:
-        return not start or ticks == start
+    fields = _stat(pid)
+    if fields is not None and len(fields) > 19:
+        if fields[0] in (b"Z", b"X"):  # exited, not yet reaped (a killed app's parent gone too): writes nothing more
+            return False
+        return not start or fields[19].decode() == start
     # no /proc: the pid alone (a signal 0 asks only whether it exists)
     with contextlib.suppress(PermissionError):
         try:

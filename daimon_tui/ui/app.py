@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import importlib
-import signal
 from collections.abc import Iterable
-from functools import partial
 from pathlib import Path
 
 from textual import events
@@ -26,6 +23,7 @@ from daimon_tui.store.demo.builder import demo_root
 from daimon_tui.store.judging import verdict_cache
 from daimon_tui.store.read import reader
 from daimon_tui.store.settings_file import load_settings
+from daimon_tui.ui import terminal_end
 from daimon_tui.ui.actions import bindings
 from daimon_tui.ui.briefing.screen import BriefingScreen
 from daimon_tui.ui.commands import ActionCommands
@@ -104,15 +102,10 @@ class DaimonTUI(App[int]):
         self.navigator = Navigator(self)
 
     def on_mount(self) -> None:
-        # A hangup (the terminal closed) or a kill quits like `q`: the
-        # terminal is restored, the demo's temporary store removed (by the
-        # cli's `with`), and a verb cut off after its intent line is settled
-        # from daimon's ledgers at the next start.
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGHUP, signal.SIGTERM):
-            # only the main thread's loop can take a signal (an app run from a thread cannot)
-            with contextlib.suppress(ValueError, RuntimeError, NotImplementedError):
-                loop.add_signal_handler(sig, partial(self.exit, None, 128 + sig))
+        # However the terminal ends (a hangup, a kill, a closed or failing
+        # terminal), the app ends within 2 s, its child with it; a verb cut
+        # off after its intent line is settled at the next start.
+        terminal_end.install(self)
         self.heap.start()
         self.set_interval(TICK_S, self.heap.tick, name="idle-gc")
         if self.settings.theme and self.settings.theme in self.available_themes:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from textual.app import SuspendNotSupported
 
 from daimon_tui.domain.inert import inert
+from daimon_tui.ui.suspend import suspended
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -43,15 +44,25 @@ def command(program: str | None, path: Path, line: int, *, fallback: str = "less
     return [*argv, str(path)]
 
 
+# What a program that could not be started returns (as a shell's "not found").
+NOT_STARTED = 127
+
+
 def run_suspended(app: App, argv: list[str]) -> int:
-    """Run `argv` in the terminal, the app suspended; headless (no terminal
-    to hand over), it runs without one."""
+    """Run `argv` in the terminal, the app suspended and always taken back
+    (`suspend.suspended`); headless (no terminal to hand over), it runs
+    without one. A program that cannot be started is said, not raised."""
     try:
-        with app.suspend():
-            return subprocess.run(argv, check=False).returncode
-    except SuspendNotSupported:
-        return subprocess.run(argv, check=False, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL).returncode
+        try:
+            with suspended(app):
+                return subprocess.run(argv, check=False).returncode
+        except SuspendNotSupported:
+            return subprocess.run(argv, check=False, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.DEVNULL).returncode
+    except OSError as error:
+        app.notify(f"Could not run {inert(argv[0], limit=80)}: {error.strerror or type(error).__name__}",
+                   severity="error")
+        return NOT_STARTED
 
 
 class EvidenceActions:

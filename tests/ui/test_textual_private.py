@@ -18,7 +18,8 @@ from daimon_tui.ui.readme_keys import view_classes
 
 PACKAGE = Path(daimon_tui.__file__).parent
 # Textual's private names this app used to reach for (issue 39, deliverable 9).
-PRIVATE_ATTRIBUTES = {"_bindings", "_merged_bindings", "_selected", "_nodes", "_pressed_button"}
+PRIVATE_ATTRIBUTES = {"_bindings", "_merged_bindings", "_selected", "_nodes", "_pressed_button",
+                      "_driver", "_writer_thread", "_auto_restart"}
 PRIVATE_MODULE = re.compile(r"^textual(\.\w+)*\._\w+")
 
 

@@ -32,6 +32,14 @@ from typing import IO
 
 CHILD_MODULE = "daimon_tui.store.child.judge_child"
 WARM_FLAG = "--warm"
+# The app's pid, given to every judging child it starts: the child ends once
+# its parent is gone (`judge_child.watch_parent`).
+PARENT_ENV = "DAIMON_TUI_PARENT_PID"
+
+
+def with_parent(env: dict[str, str]) -> dict[str, str]:
+    """`env` naming this process as the child's parent."""
+    return {**env, PARENT_ENV: str(os.getpid())}
 
 
 @dataclass
@@ -56,7 +64,7 @@ def spawn(path: str | None, slug: str | None, env: dict[str, str] | None = None)
     try:
         proc = subprocess.Popen(
             [sys.executable, "-m", CHILD_MODULE, WARM_FLAG, json.dumps({"path": path, "slug": slug})],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors, env=env,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors, env=with_parent(env),
         )
     except OSError:
         errors.close()
@@ -69,6 +77,12 @@ def waiting() -> bool:
     """An early child runs and nobody took it yet."""
     early = _early
     return early is not None and early.proc.poll() is None
+
+
+def current() -> subprocess.Popen[bytes] | None:
+    """The early child's process, if one was started and nobody took it."""
+    early = _early
+    return early.proc if early is not None else None
 
 
 def take(env: dict[str, str]) -> Early | None:

@@ -140,7 +140,8 @@ def _answer(calls: dict[str, Callable[..., Any]], request: dict) -> bytes:
         return json.dumps({"ok": False, "error": f"unknown request {str(what)[:40]!r}"}).encode()
     try:
         project = ProjectRef.model_validate(request["project"])
-        value = call(project, *request.get("args", ()))
+        with _WRITING if what in WRITES else contextlib.nullcontext():
+            value = call(project, *request.get("args", ()))
         # round_trip: computed fields left out, so the app can validate it back.
         return b'{"ok": true, "value": ' + value.model_dump_json(round_trip=True).encode() + b"}"
     except Exception as error:
@@ -232,8 +233,35 @@ def _give_back_at_rest(rest: AtRest, stop: threading.Event) -> None:
         rest.tick(busy=_idle_since is None or kept_fold.building())
 
 
+# The child never outlives the app: once its parent is gone it ends within
+# `PARENT_WATCH_S`, mid-fold or not (a fold holds the GIL in pure Python; this
+# thread still gets its turn). A verb's write under way is let finish first,
+# for at most `WRITE_FINISH_S`. Not PR_SET_PDEATHSIG: that fires when the
+# spawning *thread* ends, and the app spawns from a worker thread.
+PARENT_WATCH_S = 0.25
+WRITE_FINISH_S = 1.0
+PARENT_GONE = 129  # as a hangup: the app's terminal (or the app) went away
+_WRITING = threading.Lock()
+
+
+def watch_parent(parent: str | None) -> None:
+    """From now on, end this process once `parent` (a pid, as the app gave
+    it in `early_child.PARENT_ENV`) is no longer its parent."""
+    if not (parent or "").isdigit():
+        return
+
+    def watch() -> None:
+        while os.getppid() == int(parent):
+            time.sleep(PARENT_WATCH_S)
+        _WRITING.acquire(timeout=WRITE_FINISH_S)
+        os._exit(PARENT_GONE)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    watch_parent(os.environ.get(early_child.PARENT_ENV))
     answers = sys.stdout.buffer
     sys.stdout = sys.stderr
     rest, stop = AtRest(GIVE_BACK_AFTER_S), threading.Event()

@@ -195,7 +195,7 @@ class JudgeService:
         try:
             self._proc = subprocess.Popen(
                 [sys.executable, "-m", CHILD_MODULE],
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._errors, env=env,
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._errors, env=early_child.with_parent(env),
             )
         except OSError as error:
             raise JudgeFailed(f"could not start: {error}") from error
@@ -235,6 +235,13 @@ class JudgeService:
             self._kill(proc)
         with self._lock:
             self._close_locked()
+
+    def kill_now(self) -> None:
+        """Kill the child (and an early one nobody took) at once, taking no
+        lock and waiting for nothing: for a process that ends now."""
+        for proc in (self._proc, early_child.current()):
+            if proc is not None:
+                self._kill(proc)
 
     def _close_locked(self) -> None:
         proc, self._proc = self._proc, None
