@@ -249,10 +249,9 @@ def _report(args: argparse.Namespace, project_path: str | None, out: TextIO) -> 
     project = reader.resolve_project(project_path, args.slug)
     if args.command == "diff":  # daimon's own answer for a project with no checkpoint (exit 1)
         from daimon_tui.headless.diff import run_diff
-        from daimon_tui.store.read import history
+        from daimon_tui.store.read.daimon_diff import daimon_diff
 
-        report = history.diff_generations(project, args.frm, args.to)
-        return run_diff(project, report, as_json=args.json, out=out, err=sys.stderr)
+        return run_diff(daimon_diff(project, args.frm, args.to), as_json=args.json, out=out, err=sys.stderr)
     if not reader.project_exists(project):
         print(f"daimon-tui: no daimon checkpoint for {project.target}", file=sys.stderr)
         return 1
