@@ -1,7 +1,7 @@
 """`daimon-tui audit`: receipts, rejections and ledger health (read-only).
 
-Exit 0 clean, 1 any receipt failure or unreadable ledger, 2 the audit could
-not run. Every string read from the store goes through `inert`.
+Exit 0 clean, 1 any receipt failure or unreadable ledger, 5 the audit could
+not run (headless/exit_codes.py). Every string read from the store goes through `inert`.
 """
 
 from __future__ import annotations
@@ -11,12 +11,13 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from daimon_tui.domain.inert import inert
 from daimon_tui.domain.receipt_check import state_label
+from daimon_tui.headless.exit_codes import Exit
 from daimon_tui.records import ProjectRef
 
-if TYPE_CHECKING:  # the store import happens inside run_audit, so a broken daimon exits 2
+if TYPE_CHECKING:  # the store import happens inside run_audit, so a broken daimon exits 5
     from daimon_tui.store.read.audit import AuditReport
 
-CANNOT_RUN = 2
+CANNOT_RUN = Exit.READ_FAILED
 
 
 def _inert_tree(value: Any) -> Any:

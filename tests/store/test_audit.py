@@ -335,13 +335,13 @@ def test_headless_plain_names_repair(clean_store: demo.DemoStore) -> None:
     assert "daimon ledger repair events" in out.getvalue()
 
 
-def test_headless_cannot_run_exit_2(clean_store: demo.DemoStore, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_headless_cannot_run_exit_5(clean_store: demo.DemoStore, monkeypatch: pytest.MonkeyPatch) -> None:
     def broken(project: ProjectRef) -> None:
         raise RuntimeError("\x1b]8;;evil\x07boom")
 
     monkeypatch.setattr(audit, "load_audit", broken)
     out = io.StringIO()
-    assert headless.run_audit(ref(clean_store), as_json=True, out=out) == 2
+    assert headless.run_audit(ref(clean_store), as_json=True, out=out) == 5  # Exit.READ_FAILED
     assert "cannot run" in out.getvalue() and "\x1b" not in out.getvalue()
 
 

@@ -44,6 +44,8 @@ from daimon_tui.store.read import marks, recall_generation
 # One search's answer size; facets filter after the fetch, so it over-fetches.
 LIMIT = 50
 FACET_FETCH = 400
+# A counted search (`count=True`, the headless report's "50 of N") reads this many hits at most.
+COUNT_CAP = 1000
 # daimon's FTS query is one phrase per token; a query longer than this is cut
 # (the cut is said in a note), never sent whole.
 MAX_QUERY_CHARS = 500
@@ -90,6 +92,13 @@ class SearchResult(Record):
     all_projects: bool = False
     team: bool = True
     seconds: float = 0.0
+    # a counted search: every hit there is (to COUNT_CAP), of which `hits` holds the first `limit`
+    total: int | None = None
+    limit: int = LIMIT
+
+    @property
+    def total_capped(self) -> bool:
+        return self.total is not None and self.total >= COUNT_CAP
 
 
 def _str(value: Any) -> str | None:
@@ -228,12 +237,15 @@ def _notes(codes: tuple, cut: bool) -> tuple[Diagnostic, ...]:
 
 
 def search(project: ProjectRef, text: str, all_projects: bool = False, team: bool = True,
-           now: float | None = None, limit: int = LIMIT, by_slug: bool = False) -> SearchResult:
+           now: float | None = None, limit: int = LIMIT, by_slug: bool = False, count: bool = False
+           ) -> SearchResult:
     """Hits for `text` (words plus facets) in `project`, or everywhere. An
     empty query lists nothing. Never raises for query text. `now`: the moment
     marks are judged at, the briefing's own (default: the clock). `by_slug`: the
     person named one bucket, and the answer is `daimon recall --slug`'s, that
-    bucket's rows only (no teammate's copy filed under another slug)."""
+    bucket's rows only (no teammate's copy filed under another slug). `count`:
+    also count every hit past `limit` (to COUNT_CAP), so the answer can say
+    "50 of N"; the hits shown are the same first `limit`."""
     if by_slug:
         project, team = project.model_copy(update={"path": None}), False
     started = time.perf_counter()
@@ -247,13 +259,17 @@ def search(project: ProjectRef, text: str, all_projects: bool = False, team: boo
     scope: dict[str, Any] = {"all_projects": True} if all_projects else (
         {"project_dir": project.path} if project.path else {"slug": project.slug})
     me = config.author()
-    fetch = FACET_FETCH if parsed.facets else limit
+    reach = max(limit, COUNT_CAP) if count else limit  # the hits counted; the first `limit` are shown
+    fetch = max(FACET_FETCH, reach) if parsed.facets else reach
+    total = 0
     with recall_generation.held():
         recalled = _recall(words, fetch, scope)
         if isinstance(recalled, Diagnostic):
-            return SearchResult(query=text, notes=(recalled,), all_projects=all_projects, team=team)
+            return SearchResult(query=text, notes=(recalled,), all_projects=all_projects, team=team,
+                                total=0 if count else None, limit=limit)
         mates = recall_generation.kept(("teammates", project.path, me), lambda: _teammates(project, me)) if team else {}
-        hits = _hits(recalled.rows, project, parsed, me, team, limit, mates, now)
+        found = _hits(recalled.rows, project, parsed, me, team, reach, mates, now)
+        total, hits = total + len(found), found[:limit]
         codes = list(recalled.notes)
         errors: list[Diagnostic] = []
         if team and not all_projects:
@@ -265,10 +281,12 @@ def search(project: ProjectRef, text: str, all_projects: bool = False, team: boo
                     continue
                 codes.extend(theirs.notes)
                 rows = [row for row in theirs.rows if row.get("author") == author]
-                hits.extend(_hits(rows, project, parsed, me, team, limit, mates, now))
+                found = _hits(rows, project, parsed, me, team, reach, mates, now)
+                total, hits = total + len(found), hits + found[:limit]
     notes = (*errors, *_notes(tuple(dict.fromkeys(codes)), cut))
-    return SearchResult(query=text, hits=tuple(hits), notes=notes,
-                        all_projects=all_projects, team=team, seconds=time.perf_counter() - started)
+    return SearchResult(query=text, hits=tuple(hits), notes=notes, all_projects=all_projects, team=team,
+                        seconds=time.perf_counter() - started, total=min(total, COUNT_CAP) if count else None,
+                        limit=limit)
 
 
 def _recall(words: str, limit: int, scope: dict[str, Any]) -> recall.Recalled | Diagnostic:
