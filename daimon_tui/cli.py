@@ -306,7 +306,7 @@ def _as_daimon(args: argparse.Namespace, project_path: str | None, out: TextIO) 
     except (brief_verb.NotReproducible, mode.Unavailable) as exc:
         print(f"daimon-tui: {exc}", file=sys.stderr)
         return 2
-    run_as_daimon(printed.out, out)
+    run_as_daimon(printed.out, out, sys.stderr, raw=args.raw)
     for line in printed.err.splitlines():
         print(inert(line, limit=None), file=sys.stderr)
     return printed.rc
@@ -333,6 +333,9 @@ def _report(args: argparse.Namespace, project_path: str | None, out: TextIO) -> 
         return _search(args, project_path, out)
     if args.command == "brief" and args.as_daimon:
         return _as_daimon(args, project_path, out)
+    if args.command == "brief" and args.raw:
+        print("daimon-tui: --raw goes with --as-daimon (daimon's bytes to a terminal)", file=sys.stderr)
+        return 2
     from daimon_tui.store.read import reader
 
     if args.command != "diff":  # daimon's diff answers a missing directory itself (its own exit code)
