@@ -223,6 +223,26 @@ def _no_project(what: str) -> int:
 KNOWN_SHOWN = 20
 
 
+def _refused(slug: str | None, *, as_json: bool, out: TextIO, every_bucket: bool = False) -> int | None:
+    """The one rule before any report reads (`paths.refusals`): a symlink leading
+    outside the store, or a FIFO, is named and nothing is read (exit 4)."""
+    import json
+
+    from daimon_tui.domain.inert import inert
+    from daimon_tui.headless.exit_codes import Exit
+    from daimon_tui.store import paths
+
+    said = [inert(line, limit=None) for line in paths.refusals(slug, every_bucket=every_bucket)]
+    if not said:
+        return None
+    for line in said:
+        print(f"daimon-tui: {line}", file=sys.stderr)
+    print("daimon-tui: nothing was read", file=sys.stderr)
+    if as_json:
+        out.write(json.dumps({"refused": said}, indent=2, ensure_ascii=False) + "\n")
+    return Exit.REFUSED
+
+
 def _missing_directory(project_path: str | None) -> int | None:
     if project_path is None or os.path.isdir(project_path):
         return None
@@ -253,6 +273,9 @@ def _search(args: argparse.Namespace, project_path: str | None, out: TextIO) -> 
     project = locate.resolve_project(project_path, args.slug)
     if not args.all_projects and not locate.project_exists(project):
         return _no_project(f"no daimon checkpoint for {project.target}")
+    refused = _refused(project.slug, as_json=args.json, out=out, every_bucket=args.all_projects)
+    if refused is not None:
+        return refused
     found = search.search(project, args.query, all_projects=args.all_projects, by_slug=bool(args.slug),
                           limit=args.limit, count=True)
     return run_search(found, as_json=args.json, out=out)
@@ -295,11 +318,14 @@ def _as_daimon(args: argparse.Namespace, project_path: str | None, out: TextIO) 
     from daimon_tui.domain.inert import inert
     from daimon_tui.headless.brief import run_as_daimon
     from daimon_tui.store.daimon_api import brief_verb, mode
-    from daimon_tui.store.read import daimon_brief
+    from daimon_tui.store.read import daimon_brief, locate
 
     if args.json or args.as_of:
         print("daimon-tui: --as-daimon prints daimon's own text now; it takes no --json or --as-of", file=sys.stderr)
         return 2
+    refused = _refused(locate.resolve_project(project_path, args.slug).slug, as_json=False, out=out)
+    if refused is not None:
+        return refused
     try:
         # the baton from the rows that spell `handoff`, not daimon's read of every events row
         printed = brief_verb.brief(project_path, args.slug, team=args.team, handoff=daimon_brief.active_handoff)
@@ -343,6 +369,9 @@ def _report(args: argparse.Namespace, project_path: str | None, out: TextIO) -> 
         if missing is not None:
             return missing
     project = reader.resolve_project(project_path, args.slug)
+    refused = _refused(project.slug, as_json=args.json, out=out)
+    if refused is not None:
+        return refused
     if args.command == "diff":  # daimon's own answer for a project with no checkpoint (exit 1)
         from daimon_tui.headless.diff import run_diff
         from daimon_tui.store.read.daimon_diff import daimon_diff
