@@ -31,8 +31,8 @@ MEANING: dict[Exit, str] = {
 
 # What each report answers with; codes not listed here are never returned by it.
 COMMANDS: dict[str, dict[Exit, str]] = {
-    "brief": {Exit.OK: "printed", Exit.USAGE: "a bad --as-of", Exit.NO_PROJECT: "", Exit.REFUSED: "",
-              Exit.READ_FAILED: ""},
+    "brief": {Exit.OK: "printed", Exit.USAGE: "a bad --as-of, --raw without --as-daimon", Exit.NO_PROJECT: "",
+              Exit.REFUSED: "", Exit.READ_FAILED: ""},
     "check": {Exit.OK: "nothing contradicted", Exit.FINDING: "something contradicted", Exit.NO_PROJECT: "",
               Exit.REFUSED: "", Exit.READ_FAILED: "the project's repository cannot be read (the files' claims "
               "are still printed)"},
@@ -50,9 +50,10 @@ COMMANDS: dict[str, dict[Exit, str]] = {
 # Reports that mirror daimon's own verb keep its codes (a script written for daimon reads them unchanged).
 MIRRORS: dict[str, str] = {
     "diff": "daimon diff's own codes: 0 answered (a chain too thin to compare is an answer), "
-            "1 nothing readable to compare, 2 a refused address or a read that failed",
+            "1 nothing readable to compare, 2 a refused address or a read that failed; "
+            "ours before daimon reads: 4 refused",
     "brief --as-daimon": "daimon brief's own codes (e.g. 1 no checkpoint bucket for a slug, "
-                         "2 a mode it refuses); ours only for what daimon never sees: 2 usage",
+                         "2 a mode it refuses); ours before daimon runs: 2 usage, 4 refused",
 }
 
 
