@@ -90,3 +90,22 @@ def test_a_search_of_every_project_is_refused_too(demo_store: demo.DemoStore, tm
         assert cli.main(["search", "retry", "--all-projects"]) == 4
     assert str(link) in capsys.readouterr().err
     assert not [p for p in opened if os.path.realpath(p) == str(outside.resolve())]
+
+
+def test_the_store_readers_the_app_shares_follow_the_same_rule(demo_store: demo.DemoStore, tmp_path: Path) -> None:
+    """Health, the audit, search and diff read through the store adapters the
+    app uses too: each names the link and opens nothing through it."""
+    from daimon_tui.store.read import audit, daimon_diff, health, reader, search
+
+    link, outside = _link_out(demo_store, tmp_path, "events.jsonl")
+    project = reader.resolve_project(str(demo_store.project))
+    with watching() as opened:
+        said = {
+            "health": [d.message for d in health.health(project).diagnostics],
+            "audit": [d.message for d in audit.load_audit(project).diagnostics],
+            "search": [d.message for d in search.search(project, "retry").notes],
+            "diff": [daimon_diff.daimon_diff(project).failed or ""],
+        }
+    assert not [p for p in opened if os.path.realpath(p) == str(outside.resolve())]
+    for where, messages in said.items():
+        assert any(str(link) in m and "outside the store" in m for m in messages), where

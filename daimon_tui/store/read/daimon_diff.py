@@ -20,6 +20,7 @@ from daimon_briefing import config, jsonl, store, view
 from daimon_briefing.cli import history as daimon_history
 
 from daimon_tui.records import Diagnostic, ProjectRef
+from daimon_tui.store import paths
 from daimon_tui.store.read.history import receipt_state
 
 
@@ -75,6 +76,9 @@ def _answer(project: ProjectRef, frm: int | None, to: int | None) -> DaimonDiff:
 
 def daimon_diff(project: ProjectRef, frm: int | None = None, to: int | None = None) -> DaimonDiff:
     """daimon's `diff` of `project` between generations `frm` (older) and `to`."""
+    refused = paths.refusals(project.slug)
+    if refused:  # the one rule: nothing is read through a link out of the store
+        return DaimonDiff(rc=2, failed="; ".join(refused))
     try:
         return _answer(project, frm, to)
     except (jsonl.Refused, view.ScopeRefused) as exc:  # daimon's `main` prints these whole

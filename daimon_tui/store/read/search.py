@@ -254,6 +254,10 @@ def search(project: ProjectRef, text: str, all_projects: bool = False, team: boo
     words = words[:MAX_QUERY_CHARS]
     if not words.strip():
         return SearchResult(query=text, all_projects=all_projects, team=team)
+    refused = paths.refusals(project.slug, every_bucket=all_projects)
+    if refused:  # the one rule: nothing is read through a link out of the store (each named)
+        return SearchResult(query=text, all_projects=all_projects, team=team, limit=limit, total=0 if count else None,
+                            notes=tuple(Diagnostic(level="error", source="daimon-tui", message=m) for m in refused))
     scope: dict[str, Any] = {"all_projects": True} if all_projects else (
         {"project_dir": project.path} if project.path else {"slug": project.slug})
     me = config.author()
