@@ -1,11 +1,11 @@
 """`daimon diff [--from N] [--to M]` as daimon answers it, without its usage
 line (daimon's verb appends one to the store; a headless report writes nothing).
 
-Every step is daimon's own (`cli.history`): its pointer window, its pick of the
-two generations and its refusals, its change rows, its `--json` payload and its
-plain lines (the `Chain:` caveat included), and its exit codes: 0 answered, 1
-nothing readable to compare, 2 a refused address or a read that raised (its
-`guarded` rule: one line naming the exception's type, nothing shown).
+Every step is daimon's own (`daimon_api.diff_verb`): its pointer window, its
+pick of the two generations and its refusals, its change rows, its `--json`
+payload and its plain lines (the `Chain:` caveat included), and its exit codes:
+0 answered, 1 nothing readable to compare, 2 a refused address or a read that
+raised (its `guarded` rule: one line naming the exception's type, nothing shown).
 
 What we add never touches those bytes: a session file changed after signing is
 named in `notes`, which the report prints on stderr."""
@@ -13,14 +13,13 @@ named in `notes`, which the report prints on stderr."""
 from __future__ import annotations
 
 import dataclasses
-from types import SimpleNamespace
 from typing import Any
 
-from daimon_briefing import config, jsonl, store, view
-from daimon_briefing.cli import history as daimon_history
+from daimon_briefing import jsonl, view
 
 from daimon_tui.records import Diagnostic, ProjectRef
 from daimon_tui.store import paths
+from daimon_tui.store.daimon_api import diff_verb
 from daimon_tui.store.read.history import receipt_state
 
 
@@ -38,8 +37,8 @@ class DaimonDiff:
     notes: tuple[Diagnostic, ...] = ()
 
 
-def _edited(entry: dict[str, Any] | None) -> Diagnostic | None:
-    opened = entry["checkpoint"] if entry else None
+def _edited(entry: dict[str, Any]) -> Diagnostic | None:
+    opened = entry["checkpoint"]
     if opened is None or receipt_state(opened.checkpoint) != "mismatch":
         return None
     return Diagnostic(level="warning", source="daimon-tui",
@@ -48,30 +47,11 @@ def _edited(entry: dict[str, Any] | None) -> Diagnostic | None:
 
 
 def _answer(project: ProjectRef, frm: int | None, to: int | None) -> DaimonDiff:
-    target = project.target
-    snap = view.snapshot(target)
-    entries = [daimon_history._pointer_entry(p) for p in view.pointers(target, snap=snap)]
-    older, newer, skipped, rc, message = daimon_history._pick(entries, SimpleNamespace(frm=frm, to=to))
-    if message is not None:
-        return DaimonDiff(rc=rc, refused=message)
-    if not any(e["checkpoint"] is not None for e in entries):
-        return DaimonDiff(rc=1, refused="no checkpoints in this project yet — nothing to compare")
-    depth = config.checkpoint_history()
-    rows = [] if older is None else daimon_history.changes(older["checkpoint"], newer["checkpoint"], snap)
-    payload = {
-        "schema_version": daimon_history.SCHEMA_VERSION,
-        "project_slug": store.project_slug(target),
-        "history": depth,
-        "retained": len(entries),
-        "truncated": len(entries) >= depth,
-        "from": daimon_history._endpoint(older),
-        "to": daimon_history._endpoint(newer),
-        "skipped": skipped,
-        "changes": rows,
-    }
-    lines = tuple(daimon_history._diff_lines(payload, entries[-1]["pointer"]))
-    notes = tuple(n for n in (_edited(older), _edited(newer)) if n is not None)
-    return DaimonDiff(rc=0, payload=payload, lines=lines, notes=notes)
+    said = diff_verb.answer(project.target, frm, to)
+    if said.message is not None:
+        return DaimonDiff(rc=said.rc, refused=said.message)
+    notes = tuple(n for n in map(_edited, said.ends) if n is not None)
+    return DaimonDiff(rc=said.rc, payload=said.payload, lines=said.lines, notes=notes)
 
 
 def daimon_diff(project: ProjectRef, frm: int | None = None, to: int | None = None) -> DaimonDiff:
