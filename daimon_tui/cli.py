@@ -47,9 +47,54 @@ def _safe_mode_note() -> str | None:
     return f"daimon-tui: safe mode ({current.why()}); `daimon-tui doctor` says what is off"
 
 
+# One line each: what the report answers (`--help` shows it first, the command list beside it).
+DESCRIPTIONS = {
+    "brief": "The briefing model daimon holds for the project, as text or JSON (read-only).",
+    "check": "World-check every carried item against the project's files and repository (read-only, offline).",
+    "audit": "Receipts, rejections and ledger health of the project's sessions (read-only).",
+    "search": "Search what daimon remembers through daimon's recall, each hit with what it is now (read-only).",
+    "review": "The review's summary: what was done since a time and what is new (read-only).",
+    "stats": "Where memory is heading: the Health view's numbers per retained session, then now (read-only).",
+    "diff": "What changed between two retained checkpoints, as `daimon diff` prints it (read-only).",
+    "doctor": "The installed daimon, which of the app's assumptions hold, and what the app does about them.",
+}
+JSON_HELP = {
+    "brief": "machine-readable: project, session, state, handoff, sections with items, withheld, notes",
+    "check": "machine-readable: project, repository, counts, items with each claim's result and evidence",
+    "audit": "machine-readable: receipts, rejections, ledgers, failures and the exit code",
+    "search": "machine-readable: query, hits (each with its state), total, limit, notes",
+    "review": "machine-readable: what was done since TIME and what is new",
+    "stats": "machine-readable: metrics and one row of numbers per retained session",
+    "diff": "daimon diff --json's own bytes: schema_version, history, retained, truncated, from, to, "
+            "skipped, changes",
+    "doctor": "machine-readable: daimon's version, mode, contracts and what is off",
+}
+AS_DAIMON_NOTE = (
+    "--as-daimon prints daimon's bytes exactly when stdout is a pipe or a file. To a terminal a\n"
+    "stored control sequence would act (a title change, a screen clear), so each line is made\n"
+    "inert there and stderr says so; --raw passes daimon's bytes to the terminal unchanged."
+)
+
+
+def _sub(sub: argparse._SubParsersAction, name: str, parents: list[argparse.ArgumentParser],
+         short: str) -> argparse.ArgumentParser:
+    from daimon_tui.headless import exit_codes
+
+    epilog = exit_codes.for_command(name)
+    if name == "brief":
+        epilog = f"{AS_DAIMON_NOTE}\n\n{epilog}"
+    parser = sub.add_parser(name, parents=parents, help=short, description=DESCRIPTIONS[name], epilog=epilog,
+                            formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--json", action="store_true", help=JSON_HELP[name])
+    return parser
+
+
 def build_parser() -> argparse.ArgumentParser:
+    from daimon_tui.headless import exit_codes
+
     parser = argparse.ArgumentParser(
-        prog="daimon-tui", description="Review and curate the memory daimon keeps for your coding agent."
+        prog="daimon-tui", description="Review and curate the memory daimon keeps for your coding agent.",
+        epilog=exit_codes.table(), formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     where = argparse.ArgumentParser(add_help=False)
     group = where.add_mutually_exclusive_group()
@@ -64,38 +109,42 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--demo", action="store_true", dest="top_demo", help="open the built-in demo store")
     parser.add_argument("--version", action="version", version=f"daimon-tui {_own_version()}")
     sub = parser.add_subparsers(dest="command")
-    brief = sub.add_parser("brief", parents=[where], help="print the briefing model (read-only)")
-    brief.add_argument("--json", action="store_true", help="machine-readable output")
+    brief = _sub(sub, "brief", [where], "print the briefing model (read-only)")
     brief.add_argument("--as-of", metavar="TIME", help="the briefing as it stood then (ISO time or session id)")
     brief.add_argument("--as-daimon", action="store_true",
-                       help="exactly what `daimon brief` prints now (without its side effects)")
+                       help="exactly what `daimon brief` prints now (without its side effects); see below")
+    brief.add_argument("--raw", action="store_true",
+                       help="with --as-daimon to a terminal: daimon's bytes unchanged, control sequences included")
     brief.add_argument("--team", action="store_true", help="also the teammates' memory, as `daimon brief --team`")
-    check = sub.add_parser("check", parents=[where], help="world-check every carried item (read-only)")
-    check.add_argument("--json", action="store_true")
-    audit = sub.add_parser("audit", parents=[where], help="receipts, rejections and ledger health (read-only)")
-    audit.add_argument("--json", action="store_true")
-    search = sub.add_parser("search", parents=[where], help="search what daimon remembers (read-only)")
+    _sub(sub, "check", [where], "world-check every carried item (read-only)")
+    _sub(sub, "audit", [where], "receipts, rejections and ledger health (read-only)")
+    search = _sub(sub, "search", [where], "search what daimon remembers (read-only)")
     search.add_argument("query", help="words and facets (trust:, kind:, state:, project:, since:)")
     search.add_argument("--all-projects", action="store_true", help="every project, not just this one")
-    search.add_argument("--json", action="store_true")
-    review = sub.add_parser("review", parents=[where],
-                            help="the review's summary: what was done since TIME and what is new (read-only)")
+    search.add_argument("--limit", type=_positive, default=50, metavar="N",
+                        help="show at most N hits (default 50); the answer says how many there are")
+    review = _sub(sub, "review", [where],
+                  "the review's summary: what was done since TIME and what is new (read-only)")
     review.add_argument("--since", metavar="TIME", help="ISO time (default: when the latest review in the app began)")
-    review_format = review.add_mutually_exclusive_group()
-    review_format.add_argument("--json", action="store_true")
-    review_format.add_argument("--markdown", action="store_true", help="for a team lead's notes")
-    stats = sub.add_parser("stats", parents=[where],
-                           help="where memory is heading: numbers per retained session (read-only)")
-    stats.add_argument("--json", action="store_true")
-    diff = sub.add_parser("diff", parents=[where],
-                          help="what changed between two retained checkpoints, as `daimon diff` (read-only)")
+    review.add_argument("--markdown", action="store_true", help="for a team lead's notes (not with --json)")
+    _sub(sub, "stats", [where], "where memory is heading: numbers per retained session (read-only)")
+    diff = _sub(sub, "diff", [where],
+                "what changed between two retained checkpoints, as `daimon diff` (read-only)")
     diff.add_argument("--from", dest="frm", type=int, metavar="N",
                       help="the older generation: N writes back (default 1, or the latest readable pair)")
     diff.add_argument("--to", type=int, metavar="M", help="the newer generation (default 0, the latest)")
-    diff.add_argument("--json", action="store_true")
-    doctor = sub.add_parser("doctor", help="the installed daimon, which of our assumptions hold, what the app does")
-    doctor.add_argument("--json", action="store_true")
+    _sub(sub, "doctor", [], "the installed daimon, which of our assumptions hold, what the app does")
     return parser
+
+
+def _positive(value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        number = 0
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"takes a whole number of at least 1, not {value!r}")
+    return number
 
 
 def _slug_values_attached(argv: list[str], options: set[str]) -> list[str]:
@@ -152,23 +201,83 @@ def _quiet_daimon_logs() -> None:
         logger.propagate = False
 
 
+def _no_project(what: str) -> int:
+    """One line saying what is not there, then the projects daimon holds to pick from."""
+    from daimon_tui.domain.inert import inert
+    from daimon_tui.headless.exit_codes import Exit
+    from daimon_tui.store.read import locate
+
+    print(f"daimon-tui: {inert(what)}", file=sys.stderr)
+    known = locate.known_projects()
+    if known:
+        print("daimon holds checkpoints for (pass one with --project PATH or --slug SLUG):", file=sys.stderr)
+        for name in known[:KNOWN_SHOWN]:
+            print(f"  {inert(name)}", file=sys.stderr)
+        if len(known) > KNOWN_SHOWN:
+            print(f"  … and {len(known) - KNOWN_SHOWN} more (`daimon projects` lists them all)", file=sys.stderr)
+    else:
+        print("daimon holds no checkpoint for any project yet", file=sys.stderr)
+    return Exit.NO_PROJECT
+
+
+KNOWN_SHOWN = 20
+
+
+def _refused(slug: str | None, *, as_json: bool, out: TextIO, every_bucket: bool = False) -> int | None:
+    """The one rule before any report reads (`paths.refusals`): a symlink leading
+    outside the store, or a FIFO, is named and nothing is read (exit 4)."""
+    import json
+
+    from daimon_tui.domain.inert import inert
+    from daimon_tui.headless.exit_codes import Exit
+    from daimon_tui.store import paths
+
+    said = [inert(line, limit=None) for line in paths.refusals(slug, every_bucket=every_bucket)]
+    if not said:
+        return None
+    for line in said:
+        print(f"daimon-tui: {line}", file=sys.stderr)
+    print("daimon-tui: nothing was read", file=sys.stderr)
+    if as_json:
+        out.write(json.dumps({"refused": said}, indent=2, ensure_ascii=False) + "\n")
+    return Exit.REFUSED
+
+
+def _missing_directory(project_path: str | None) -> int | None:
+    if project_path is None or os.path.isdir(project_path):
+        return None
+    return _no_project(f"no such directory: {project_path}")
+
+
 def _search(args: argparse.Namespace, project_path: str | None, out: TextIO) -> int:
     from daimon_tui.domain.search_query import parse_query
+    from daimon_tui.headless.exit_codes import Exit
     from daimon_tui.headless.search import run_search
     from daimon_tui.store.read import locate, search
 
     if args.all_projects and args.slug:
         print("daimon-tui: --slug names one project; drop it or drop --all-projects", file=sys.stderr)
-        return 2
-    problems = parse_query(args.query).problems
-    if problems:
-        print(f"daimon-tui: {'; '.join(problems)}", file=sys.stderr)
-        return 2
+        return Exit.USAGE
+    parsed = parse_query(args.query)
+    if parsed.problems:
+        print(f"daimon-tui: {'; '.join(parsed.problems)}", file=sys.stderr)
+        return Exit.USAGE
+    if not parsed.words.strip():
+        print("daimon-tui: the query is empty: give at least one word (facets only narrow the words' hits)",
+              file=sys.stderr)
+        return Exit.USAGE
+    if not args.all_projects:
+        missing = _missing_directory(project_path)
+        if missing is not None:
+            return missing
     project = locate.resolve_project(project_path, args.slug)
     if not args.all_projects and not locate.project_exists(project):
-        print(f"daimon-tui: no daimon checkpoint for {project.target}", file=sys.stderr)
-        return 1
-    found = search.search(project, args.query, all_projects=args.all_projects, by_slug=bool(args.slug))
+        return _no_project(f"no daimon checkpoint for {project.target}")
+    refused = _refused(project.slug, as_json=args.json, out=out, every_bucket=args.all_projects)
+    if refused is not None:
+        return refused
+    found = search.search(project, args.query, all_projects=args.all_projects, by_slug=bool(args.slug),
+                          limit=args.limit, count=True)
     return run_search(found, as_json=args.json, out=out)
 
 
@@ -180,6 +289,9 @@ def _review(args: argparse.Namespace, project: ProjectRef, out: TextIO) -> int:
     from daimon_tui.store.read.asof import parse_time, stamp
     from daimon_tui.store.review_place import review_path
 
+    if args.json and args.markdown:
+        print("daimon-tui: review prints --json or --markdown, not both", file=sys.stderr)
+        return 2
     since = None
     if args.since:
         try:
@@ -206,18 +318,21 @@ def _as_daimon(args: argparse.Namespace, project_path: str | None, out: TextIO) 
     from daimon_tui.domain.inert import inert
     from daimon_tui.headless.brief import run_as_daimon
     from daimon_tui.store.daimon_api import brief_verb, mode
-    from daimon_tui.store.read import daimon_brief
+    from daimon_tui.store.read import daimon_brief, locate
 
     if args.json or args.as_of:
         print("daimon-tui: --as-daimon prints daimon's own text now; it takes no --json or --as-of", file=sys.stderr)
         return 2
+    refused = _refused(locate.resolve_project(project_path, args.slug).slug, as_json=False, out=out)
+    if refused is not None:
+        return refused
     try:
         # the baton from the rows that spell `handoff`, not daimon's read of every events row
         printed = brief_verb.brief(project_path, args.slug, team=args.team, handoff=daimon_brief.active_handoff)
     except (brief_verb.NotReproducible, mode.Unavailable) as exc:
         print(f"daimon-tui: {exc}", file=sys.stderr)
         return 2
-    run_as_daimon(printed.out, out)
+    run_as_daimon(printed.out, out, sys.stderr, raw=args.raw)
     for line in printed.err.splitlines():
         print(inert(line, limit=None), file=sys.stderr)
     return printed.rc
@@ -244,18 +359,26 @@ def _report(args: argparse.Namespace, project_path: str | None, out: TextIO) -> 
         return _search(args, project_path, out)
     if args.command == "brief" and args.as_daimon:
         return _as_daimon(args, project_path, out)
+    if args.command == "brief" and args.raw:
+        print("daimon-tui: --raw goes with --as-daimon (daimon's bytes to a terminal)", file=sys.stderr)
+        return 2
     from daimon_tui.store.read import reader
 
+    if args.command != "diff":  # daimon's diff answers a missing directory itself (its own exit code)
+        missing = _missing_directory(project_path)
+        if missing is not None:
+            return missing
     project = reader.resolve_project(project_path, args.slug)
+    refused = _refused(project.slug, as_json=args.json, out=out)
+    if refused is not None:
+        return refused
     if args.command == "diff":  # daimon's own answer for a project with no checkpoint (exit 1)
         from daimon_tui.headless.diff import run_diff
-        from daimon_tui.store.read import history
+        from daimon_tui.store.read.daimon_diff import daimon_diff
 
-        report = history.diff_generations(project, args.frm, args.to)
-        return run_diff(project, report, as_json=args.json, out=out, err=sys.stderr)
+        return run_diff(daimon_diff(project, args.frm, args.to), as_json=args.json, out=out, err=sys.stderr)
     if not reader.project_exists(project):
-        print(f"daimon-tui: no daimon checkpoint for {project.target}", file=sys.stderr)
-        return 1
+        return _no_project(f"no daimon checkpoint for {project.target}")
     if args.command == "brief":
         from daimon_tui.headless.brief import run_brief
 
@@ -363,7 +486,7 @@ def main(argv: list[str] | None = None) -> int:
                 return 0
             except Exception as exc:  # a read nobody foresaw: one line, never a traceback
                 print(_read_failed(args.command, exc), file=sys.stderr)
-                return 3
+                return 5  # exit_codes.Exit.READ_FAILED (not imported here: the import itself may be what failed)
             finally:
                 if console:
                     # The report is written and the process ends: the collector need not walk

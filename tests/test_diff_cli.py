@@ -113,3 +113,78 @@ def test_headless_diff_of_a_project_without_checkpoints(demo_store: demo.DemoSto
     theirs_rc, theirs = _daimon("diff", "--json", "--project", str(other))
     ours_rc, ours = _ours(capsys, "diff", "--json", "--project", str(other))
     assert (ours_rc, ours) == (theirs_rc, theirs) and theirs_rc == 1
+
+
+# ---- issue 40 §4: daimon's bytes and exit code, plain and --json ------------------------------------
+
+
+def daimon_bytes(*argv: str) -> tuple[int, str]:
+    """`daimon …` run in this process: its exit code and stdout (plain on a pipe)."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        rc = daimon_cli.main(list(argv))
+    return rc, out.getvalue()
+
+
+def ours_bytes(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
+    capsys.readouterr()
+    rc = cli.main(list(argv))
+    return rc, capsys.readouterr().out
+
+
+def assert_same_bytes(project: Path, capsys: pytest.CaptureFixture[str], *address: str) -> None:
+    slug = reader.resolve_project(str(project)).slug
+    for form in ((), ("--json",)):
+        theirs = daimon_bytes("diff", *form, f"--slug={slug}", *address)
+        ours = ours_bytes(capsys, "diff", *form, "--project", str(project), *address)
+        assert ours == theirs, (form, address)
+
+
+@pytest.mark.parametrize("address", ADDRESSES, ids=lambda a: " ".join(a) or "default")
+def test_headless_diff_prints_daimons_bytes(demo_store: demo.DemoStore, capsys, address) -> None:
+    """The chain line (what older history this chain cannot reach), and daimon's
+    `schema_version`, `history`, `retained`, `truncated`: byte for byte."""
+    assert_same_bytes(demo_store.project, capsys, *address)
+    capsys.readouterr()
+    cli.main(["diff", "--project", str(demo_store.project)])
+    assert "Chain: 3 retained (DAIMON_CHECKPOINT_HISTORY=3) — anything before prev-2.json" in capsys.readouterr().out
+
+
+def _retype(path: Path, key: str, value: object) -> None:
+    body = json.loads(path.read_text(encoding="utf-8"))
+
+    def walk(node: object) -> None:
+        if isinstance(node, dict):
+            if "id" in node and "text" in node:
+                node[key] = value
+            for child in node.values():
+                walk(child)
+        elif isinstance(node, list):
+            for child in node:
+                walk(child)
+
+    walk(body)
+    path.write_text(json.dumps(body), encoding="utf-8")
+
+
+def test_headless_diff_keeps_a_stored_number_a_number(demo_store: demo.DemoStore, capsys) -> None:
+    bucket = next(p.parent for p in demo_store.checkpoint_dir.glob("*/prev-1.json"))
+    _retype(bucket / "latest.json", "trust", 5)
+    _retype(bucket / "prev-1.json", "text", {"x": 2})
+    assert_same_bytes(demo_store.project, capsys)
+    _rc, out = ours_bytes(capsys, "diff", "--json", "--project", str(demo_store.project))
+    assert '"trust": 5' in out and '"trust": "5"' not in out
+
+
+def test_headless_diff_exits_2_where_daimon_cannot_read(demo_store: demo.DemoStore, capsys, monkeypatch) -> None:
+    """daimon's `diff` answers a read that raises with exit 2 and nothing shown."""
+    from daimon_briefing import view
+
+    def torn(*_args: object, **_kwargs: object) -> None:
+        raise OSError("torn")
+
+    monkeypatch.setattr(view, "pointers", torn)
+    assert_same_bytes(demo_store.project, capsys)
+    capsys.readouterr()
+    assert cli.main(["diff", "--project", str(demo_store.project)]) == 2
+    assert "diff could not be read (OSError); nothing was shown" in capsys.readouterr().err

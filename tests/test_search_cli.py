@@ -1,4 +1,4 @@
-"""`daimon-tui search`: read-only, exit 0 with hits, 1 with none, 2 on bad arguments."""
+"""`daimon-tui search`: read-only, exit 0 with hits, 1 with none, 2 on bad arguments (an empty query too)."""
 
 from __future__ import annotations
 
@@ -33,7 +33,6 @@ def test_a_state_is_said_once(demo_store: demo.DemoStore, capsys) -> None:
 
 def test_no_hit_exits_1(demo_store: demo.DemoStore, capsys) -> None:
     assert _run(capsys, "search", "zebra", "--project", str(demo_store.project))[0] == 1
-    assert _run(capsys, "search", "", "--project", str(demo_store.project))[0] == 1
     assert _run(capsys, "search", 'NEAR("x', "--all-projects", "--json")[0] == 1
 
 
@@ -42,7 +41,8 @@ def test_no_hit_exits_1(demo_store: demo.DemoStore, capsys) -> None:
     ("search", "x", "--slug", "s", "--all-projects"),
     ("search", "x", "--slug", "s", "--project", "/tmp"),
     ("search", "x since:yesterday"),
-    ("search", "x", "--limit", "3"),
+    ("search", "", "--project", "/"),
+    ("search", "x", "--limit", "0"),
 ])
 def test_bad_arguments_exit_2(empty_store: demo.DemoStore, capsys, argv: tuple[str, ...]) -> None:
     assert _run(capsys, *argv)[0] == 2

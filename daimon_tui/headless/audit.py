@@ -1,7 +1,7 @@
 """`daimon-tui audit`: receipts, rejections and ledger health (read-only).
 
-Exit 0 clean, 1 any receipt failure or unreadable ledger, 2 the audit could
-not run. Every string read from the store goes through `inert`.
+Exit 0 clean, 1 any receipt failure or unreadable ledger, 5 the audit could
+not run (headless/exit_codes.py). Every string read from the store goes through `inert`.
 """
 
 from __future__ import annotations
@@ -12,10 +12,11 @@ from typing import Any, TextIO
 from daimon_tui.domain.audit_report import AuditReport
 from daimon_tui.domain.inert import inert
 from daimon_tui.domain.receipt_check import state_label
+from daimon_tui.headless.exit_codes import Exit
 from daimon_tui.records import ProjectRef
 from daimon_tui.services import audit as audit_service
 
-CANNOT_RUN = 2
+CANNOT_RUN = Exit.READ_FAILED
 
 
 def _inert_tree(value: Any) -> Any:

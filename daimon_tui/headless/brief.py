@@ -6,7 +6,7 @@ import json
 from typing import TYPE_CHECKING, Any, TextIO
 
 from daimon_tui.domain.badges import NOT_BRIEFED, badge_label, mark_label
-from daimon_tui.domain.inert import inert
+from daimon_tui.domain.inert import inert, is_unsafe
 
 if TYPE_CHECKING:  # types only: `brief --as-daimon` prints daimon's bytes and builds none of them
     from daimon_tui.records import Briefing, Handoff, Item, Section
@@ -132,10 +132,29 @@ def run_brief(briefing: Briefing, *, as_json: bool, out: TextIO) -> int:
     return 0
 
 
-def run_as_daimon(text: str, out: TextIO) -> int:
-    """daimon's own bytes. To a terminal each line is made inert first (a
-    stored escape must not drive it); to a pipe or file, exactly daimon's."""
-    if out.isatty():
-        text = "".join(inert(line, limit=None) + "\n" for line in text.splitlines())
-    out.write(text)
+def _control_said(text: str) -> str | None:
+    """What in `text` would act on a terminal, in words, or None."""
+    sequences = text.count("\x1b") + text.count("\x9b")  # ESC and the one-byte CSI each start one
+    if sequences:
+        return f"{sequences} control sequence(s) (a title change, a screen clear, …)"
+    acting = sum(1 for ch in text if ch not in "\n\t" and is_unsafe(ch))
+    return f"{acting} control character(s)" if acting else None
+
+
+def run_as_daimon(text: str, out: TextIO, err: TextIO, *, raw: bool = False) -> int:
+    """daimon's own bytes. To a pipe or file, exactly daimon's. To a terminal
+    a control sequence in them (a title change, a screen clear) would act: each
+    line is made inert first and stderr says so, unless `raw` asks for daimon's
+    bytes there too (then stderr still says what reaches the terminal)."""
+    if not out.isatty():
+        out.write(text)
+        return 0
+    shown = "".join(inert(line, limit=None) + "\n" for line in text.splitlines())
+    what = _control_said(text)
+    if what and raw:
+        err.write(f"daimon-tui: --raw: daimon's output holds {what}; they reach this terminal as daimon wrote them\n")
+    elif what:
+        err.write(f"daimon-tui: daimon's output holds {what}; shown inert on this terminal (as \\x1b…). "
+                  "A pipe or a file gets daimon's bytes; --raw sends them to the terminal\n")
+    out.write(text if raw else shown)
     return 0

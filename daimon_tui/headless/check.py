@@ -1,8 +1,9 @@
 """`daimon-tui check`: the world-check report (read-only, offline).
 
-Exit codes: 0 nothing contradicted, 1 something contradicted, 2 the project's
-repository cannot be read (no repository, or one refused as unsafe/corrupt);
-the claims that could still be answered from files are printed either way.
+Exit codes (headless/exit_codes.py): 0 nothing contradicted, 1 something
+contradicted, 3 the project's directory is gone, 5 the project's repository
+cannot be read (no repository, or one refused as unsafe/corrupt); the claims
+that could still be answered from files are printed either way.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any, TextIO
 
 from daimon_tui.domain.inert import inert
 from daimon_tui.domain.worldcheck import ItemResult, WorldReport, badge_for
+from daimon_tui.headless.exit_codes import Exit
 from daimon_tui.services.world_check import check_items
 
 
@@ -100,12 +102,12 @@ def run_check(
             )
         else:
             out.write(f"⚠ {inert(message)}\n")
-        return 2
+        return Exit.NO_PROJECT
     report = check_items(project_root, items)
     if as_json:
         out.write(json.dumps(report_json(report), indent=2, ensure_ascii=False) + "\n")
     else:
         write_plain(report, out)
     if report.repo_error is not None:
-        return 2
-    return 1 if report.contradicted else 0
+        return Exit.READ_FAILED
+    return Exit.FINDING if report.contradicted else Exit.OK

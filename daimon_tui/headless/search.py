@@ -1,5 +1,6 @@
 """`daimon-tui search QUERY`: daimon's recall hits, each with what it is now
-(read-only). Exit 0 with hits, 1 with none. A teammate's copy of the project
+(read-only). Exit 0 with hits, 1 with none (headless/exit_codes.py). At most
+`--limit` hits are shown, and the answer says how many there are ("2 of 7"). A teammate's copy of the project
 searched from names it (`shared_project`) beside the slug daimon files it
 under (`project`), and is printed under a heading of its own."""
 
@@ -42,8 +43,19 @@ def result_json(result: SearchResult) -> dict[str, Any]:
         "query": inert(result.query, limit=None),
         "all_projects": result.all_projects,
         "hits": [hit_json(h) for h in result.hits],
+        "total": result.total,
+        "total_capped": result.total_capped,
+        "limit": result.limit,
         "notes": [inert(n.message, limit=None) for n in result.notes],
     }
+
+
+def shown_line(result: SearchResult) -> str | None:
+    """"2 of 7 hits shown (--limit 2)" when the limit left hits out, else None."""
+    if result.total is None or result.total <= len(result.hits):
+        return None
+    total = f"{result.total}+" if result.total_capped else str(result.total)
+    return f"{len(result.hits)} of {total} hits shown (--limit {result.limit}); raise --limit to see more"
 
 
 def group_heading(hit: SearchHit) -> str:
@@ -67,6 +79,9 @@ def write_plain(result: SearchResult, out: TextIO) -> None:
         out.write(f"    {where}\n")
     if not result.hits:
         out.write("no hit\n")
+    said = shown_line(result)
+    if said:
+        out.write(said + "\n")
 
 
 def run_search(result: SearchResult, *, as_json: bool, out: TextIO) -> int:

@@ -1,5 +1,10 @@
 """`daimon-tui stats [--json]`: the Health view's numbers per retained
-session, then now (read-only). Exit 0, or 2 when nothing could be read."""
+session, then now (read-only). Exit 0, or 5 when no session could be read
+(headless/exit_codes.py).
+
+Plain output fits WIDTH columns: sessions are named by the app's short ids
+(`domain/short_ids.py`, the full ids are in `--json`), and a store with more
+sessions than fit is printed in blocks of columns, oldest first."""
 
 from __future__ import annotations
 
@@ -7,7 +12,11 @@ import json
 from typing import TextIO
 
 from daimon_tui.domain.inert import inert
+from daimon_tui.domain.short_ids import shortest_unique
+from daimon_tui.headless.exit_codes import Exit
 from daimon_tui.store.read.health import METRICS, HealthReport
+
+WIDTH = 120
 
 
 def report_json(report: HealthReport) -> dict:
@@ -21,20 +30,37 @@ def report_json(report: HealthReport) -> dict:
     }
 
 
+def _columns(report: HealthReport) -> list[tuple[str, dict[str, int]]]:
+    short = shortest_unique(s.session_id for s in report.sessions)
+    return [(inert(short[s.session_id], limit=40), s.counts) for s in report.sessions]
+
+
+def write_table(report: HealthReport, out: TextIO) -> None:
+    columns = _columns(report)
+    label_width = max(len(label) for _key, label in METRICS)
+    widest = max([len(name) for name, _ in columns]
+                 + [len(str(counts.get(key, 0))) for _, counts in columns for key, _label in METRICS] + [5])
+    per_block = max(1, (WIDTH - label_width - 2 + 1) // (widest + 1))
+    for start in range(0, len(columns), per_block):
+        block = columns[start:start + per_block]
+        if start:
+            out.write("\n")
+        out.write(" " * label_width + "  " + " ".join(name.rjust(widest) for name, _ in block) + "\n")
+        for key, label in METRICS:
+            values = " ".join(str(counts.get(key, 0)).rjust(widest) for _, counts in block)
+            out.write(label.ljust(label_width) + "  " + values + "\n")
+
+
 def run_stats(report: HealthReport, *, as_json: bool, out: TextIO) -> int:
+    code = Exit.OK if report.sessions else Exit.READ_FAILED
     if as_json:
         json.dump(report_json(report), out, ensure_ascii=False, indent=2)
         out.write("\n")
-        return 0 if report.sessions else 2
+        return code
     name = inert(report.project.name or report.project.slug, limit=80)
     charted = len([s for s in report.sessions if s.created is not None])
     out.write(f"Health of {name}: {charted} of {report.retained} retained session(s), then now\n")
-    ids = [inert(s.session_id, limit=14) for s in report.sessions]
-    width = max([len(i) for i in ids] + [5])
-    label_width = max(len(label) for _key, label in METRICS)
-    out.write(" " * label_width + "  " + " ".join(i.rjust(width) for i in ids) + "\n")
-    for key, label in METRICS:
-        out.write(label.ljust(label_width) + "  " + " ".join(str(v).rjust(width) for v in report.series(key)) + "\n")
+    write_table(report, out)
     for note in report.diagnostics:
-        out.write(f"⚠ {inert(note.message, limit=400)}\n")
-    return 0 if report.sessions else 2
+        out.write(f"⚠ {inert(note.message, limit=WIDTH - 2)}\n")
+    return code

@@ -82,6 +82,34 @@ def escaping_links(directory: Path, base: Path) -> Iterator[Path]:
             yield Path(entry.path)
 
 
+LINK_OUT = "is a symlink leading outside the store: refused, this project is not read until the link is removed"
+NOT_REGULAR = ("is not a regular file (a FIFO, socket or device would block daimon's reader): refused, this project "
+               "is not read until it is removed")
+
+
+def refusals(slug: str | None, *, every_bucket: bool = False) -> tuple[str, ...]:
+    """The one rule every reader follows before daimon opens a file: each
+    entry of the checkpoint dir, and of the bucket `slug` (or of every bucket),
+    that is a symlink leading outside the store or a file that would block a
+    reader, named in one line. Empty: the store may be read. Never follows a
+    link (only `realpath`, which opens nothing)."""
+    try:
+        root = checkpoint_root()
+        dirs = [root]
+        if every_bucket:
+            with os.scandir(root) as entries:
+                dirs += [Path(e.path) for e in entries if e.is_dir(follow_symlinks=False)]
+        elif slug:
+            bucket = bucket_dir(slug)
+            if bucket is not None and bucket.is_dir() and not bucket.is_symlink():
+                dirs.append(bucket)
+    except OSError:
+        return ()
+    said = [f"{link} {LINK_OUT}" for d in dirs for link in escaping_links(d, root)]
+    said += [f"{odd} {NOT_REGULAR}" for d in dirs for odd in special_files(d)]
+    return tuple(said)
+
+
 def root_for_slug(slug: str) -> tuple[str | None, str | None]:
     """The project directory a bucket's `root` file names, checked: `(root,
     None)` when it is an existing directory that daimon would file under this

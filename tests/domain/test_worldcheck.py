@@ -245,8 +245,8 @@ def test_headless_exit_codes(project: Path, tmp_path: Path) -> None:
     (broken / ".git").mkdir(parents=True)
     os.mkfifo(broken / ".git" / "HEAD")
     out = StringIO()
-    assert run_check(broken, [("a", "src/keep.py exists", None)], as_json=False, out=out) == 2
-    assert run_check(tmp_path / "nope", [], as_json=True, out=StringIO()) == 2
+    assert run_check(broken, [("a", "src/keep.py exists", None)], as_json=False, out=out) == 5  # unreadable
+    assert run_check(tmp_path / "nope", [], as_json=True, out=StringIO()) == 3  # no directory
 
 
 def test_speed_on_thousands_of_commits(tmp_path: Path) -> None:

@@ -86,7 +86,7 @@ def test_a_headless_read_that_raises_is_one_line_not_a_traceback(demo_store: dem
         raise TypeError("'int' object is not iterable")
 
     monkeypatch.setattr(reader, "load_briefing", broken)
-    assert main(["brief", "--json", "--project", str(demo_store.project)]) == 3
+    assert main(["brief", "--json", "--project", str(demo_store.project)]) == 5  # Exit.READ_FAILED
     err = capsys.readouterr().err
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1
     assert "brief could not finish reading daimon's store in" in err and "TypeError" in err

@@ -172,8 +172,8 @@ def test_as_daimon_to_a_terminal_is_inert() -> None:
 
     hostile = "- [~ inferred] red \x1b[31mALERT\x1b[0m \u202egnp.exe\n"
     to_pipe, to_terminal = io.StringIO(), _Terminal()
-    run_as_daimon(hostile, to_pipe)
-    run_as_daimon(hostile, to_terminal)
+    run_as_daimon(hostile, to_pipe, io.StringIO())
+    run_as_daimon(hostile, to_terminal, io.StringIO())
     assert to_pipe.getvalue() == hostile  # daimon's bytes, for a diff
     assert "\x1b" not in to_terminal.getvalue() and "\u202e" not in to_terminal.getvalue()
 

@@ -13,8 +13,9 @@ Then, on the finished store:
 
 - our briefing (the model behind `brief --json`) agrees with daimon's render
   item by item (`assert_agrees`), and `brief --as-daimon` is `daimon brief`'s bytes;
-- search answers what `daimon recall` answers, in its order;
-- `daimon-tui diff --json` is `daimon diff --json` (rows, endpoints, exit code);
+- search answers what `daimon recall` answers, in its order; `--limit N` shows its first N and says
+  "N of M" (M: every hit recall has);
+- `daimon-tui diff` is `daimon diff`, plain and `--json`, byte for byte, and its exit code;
 - the audit's labels for the latest session's items are the ones daimon's brief prints;
 - the queue holds every loop `daimon loops` lists and daimon's decide rows in its order;
 - the as-of copy at each recorded instant renders what daimon said then,
@@ -423,17 +424,13 @@ def _as_of_agrees(b: Built, ref: Any) -> None:
 
 
 def _diff_agrees(b: Built) -> None:
+    """`daimon-tui diff` is `daimon diff`: plain and --json, byte for byte, and the exit code."""
     slug = store.project_slug(b.target)
-    for address in ([], ["--from", "2"], ["--from", "2", "--to", "1"]):
-        theirs_rc, theirs = _run(daimon_main, ["diff", "--json", f"--slug={slug}", *address])
-        ours_rc, ours = _run(cli.main, ["diff", "--json", "--project", b.target, *address])
-        assert ours_rc == theirs_rc, (address, theirs)
-        mine, their = json.loads(ours), json.loads(theirs)
-        if "refused" in their:
-            assert mine == {"refused": their["refused"]}
-            continue
-        assert [mine[k] for k in ("from", "to", "skipped", "changes")] == \
-            [their[k] for k in ("from", "to", "skipped", "changes")], address
+    for address in ([], ["--from", "2"], ["--from", "2", "--to", "1"], ["--from", "1", "--to", "0"], ["--from", "9"]):
+        for form in ([], ["--json"]):
+            theirs = _run(daimon_main, ["diff", *form, f"--slug={slug}", *address])
+            ours = _run(cli.main, ["diff", *form, "--project", b.target, *address])
+            assert ours == theirs, (form, address)
 
 
 def _audit_agrees(ref: Any, printed: str) -> None:
@@ -478,6 +475,7 @@ def check_every_surface(b: Built) -> None:
         ours = [h.item_id for h in search.search(ref, word, team=False).hits]
         rows = recall.query(word, project_dir=b.target, limit=search.LIMIT).rows
         assert ours == [r.get("item_id") for r in rows], word
+    _search_limit_agrees(b)
     _diff_agrees(b)
     _audit_agrees(ref, theirs)
     _queue_agrees(b, ref, end)
@@ -534,6 +532,22 @@ def _search_by_slug_agrees(b: Built) -> None:
         ours = [h["id"] for h in json.loads(out)["hits"]]
         assert code == (0 if ours else 1)
         assert ours == [r.get("item_id") for r in recall.query(word, slug=slug, limit=search.LIMIT).rows], word
+
+
+def _search_limit_agrees(b: Built) -> None:
+    """`search --limit N` shows recall's first N hits, in its order, and says how many
+    there are: "N of M", M being every hit recall has for the words."""
+    slug = store.project_slug(b.target)
+    for word in WORDS:
+        every = recall.query(word, slug=slug, limit=search.COUNT_CAP).rows
+        for limit in (1, 2):
+            code, out = _run(cli.main, ["search", word, "--slug", slug, "--limit", str(limit), "--json"])
+            said = json.loads(out)
+            first = recall.query(word, slug=slug, limit=limit).rows
+            assert [h["id"] for h in said["hits"]] == [r.get("item_id") for r in first], (word, limit)
+            assert (said["total"], said["limit"], code) == (len(every), limit, 0 if every else 1), (word, limit)
+            code, plain = _run(cli.main, ["search", word, "--slug", slug, "--limit", str(limit)])
+            assert (f"{limit} of {len(every)} hits shown" in plain) == (len(every) > limit), (word, limit)
 
 
 def check_team_surfaces(b: Built) -> None:

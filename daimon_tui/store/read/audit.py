@@ -359,6 +359,10 @@ def _bucket_gone(project: ProjectRef) -> Diagnostic | None:
 def load_audit(project: ProjectRef) -> AuditReport:
     """The audit of one project. Never raises for bad data: a part that cannot
     be read becomes a diagnostic and the rest is still reported."""
+    refused = paths.refusals(project.slug)
+    if refused:  # the one rule: nothing is read through a link out of the store (each named)
+        return AuditReport(project=project, diagnostics=tuple(
+            Diagnostic(level="error", source="daimon-tui", message=m) for m in refused))
     gone = _bucket_gone(project)
     diagnostics: list[Diagnostic] = [gone] if gone else []
     latest: Mapping | None = None

@@ -107,11 +107,16 @@ def health(project: ProjectRef, *, limit: int = SESSIONS_CHARTED, now: float | N
            progress: Callable[[int, int], None] | None = None) -> HealthReport:
     """Numbers for the newest `limit` retained sessions, oldest first, then
     now (`now`: the moment stale marks are judged at; None: the clock)."""
+    from daimon_tui.store import paths
     from daimon_tui.store.daimon_api.mode import Unavailable
     from daimon_tui.store.read.asof import as_of
     from daimon_tui.store.read.history import sessions
     from daimon_tui.store.read.reader import load_briefing
 
+    refused = paths.refusals(project.slug)
+    if refused:  # the one rule: nothing is read through a link out of the store (each named)
+        return HealthReport(project=project, diagnostics=tuple(
+            Diagnostic(level="error", source="daimon-tui", message=m) for m in refused))
     listing = sessions(project)
     notes = list(listing.diagnostics)
     rows = list(reversed(listing.rows[:limit]))

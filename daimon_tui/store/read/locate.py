@@ -34,3 +34,20 @@ def project_exists(project: ProjectRef) -> bool:
         return project.slug in view.buckets(None)
     except Exception:
         return False
+
+
+def known_projects() -> tuple[str, ...]:
+    """The projects daimon holds, named as a person would pass them: the
+    directory a bucket's checked `root` file names, else its slug (`--slug`)."""
+    try:
+        slugs = sorted(view.buckets(None))
+    except Exception:
+        return ()
+    named = []
+    for slug in slugs:
+        try:
+            root, _why = paths.root_for_slug(slug)
+        except (OSError, ValueError):
+            root = None
+        named.append(root or f"--slug {slug}")
+    return tuple(named)

@@ -28,7 +28,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from typing import Any, Literal
 
@@ -44,6 +44,8 @@ from daimon_tui.store.read import marks, recall_generation
 # One search's answer size; facets filter after the fetch, so it over-fetches.
 LIMIT = 50
 FACET_FETCH = 400
+# A counted search (`count=True`, the headless report's "50 of N") reads this many hits at most.
+COUNT_CAP = 1000
 # daimon's FTS query is one phrase per token; a query longer than this is cut
 # (the cut is said in a note), never sent whole.
 MAX_QUERY_CHARS = 500
@@ -90,6 +92,11 @@ class SearchResult(Record):
     all_projects: bool = False
     team: bool = True
     seconds: float = 0.0
+    # a counted search (`count=True`): how many hits there are, of which `hits` holds
+    # recall's first `limit`; `total_capped`: at least that many (the count stopped)
+    total: int | None = None
+    total_capped: bool = False
+    limit: int = LIMIT
 
 
 def _str(value: Any) -> str | None:
@@ -228,12 +235,15 @@ def _notes(codes: tuple, cut: bool) -> tuple[Diagnostic, ...]:
 
 
 def search(project: ProjectRef, text: str, all_projects: bool = False, team: bool = True,
-           now: float | None = None, limit: int = LIMIT, by_slug: bool = False) -> SearchResult:
+           now: float | None = None, limit: int = LIMIT, by_slug: bool = False, count: bool = False
+           ) -> SearchResult:
     """Hits for `text` (words plus facets) in `project`, or everywhere. An
     empty query lists nothing. Never raises for query text. `now`: the moment
     marks are judged at, the briefing's own (default: the clock). `by_slug`: the
     person named one bucket, and the answer is `daimon recall --slug`'s, that
-    bucket's rows only (no teammate's copy filed under another slug)."""
+    bucket's rows only (no teammate's copy filed under another slug). `count`:
+    also count every hit past `limit` (to COUNT_CAP), so the answer can say
+    "50 of N"; the hits shown are the same first `limit`."""
     if by_slug:
         project, team = project.model_copy(update={"path": None}), False
     started = time.perf_counter()
@@ -244,16 +254,25 @@ def search(project: ProjectRef, text: str, all_projects: bool = False, team: boo
     words = words[:MAX_QUERY_CHARS]
     if not words.strip():
         return SearchResult(query=text, all_projects=all_projects, team=team)
+    refused = paths.refusals(project.slug, every_bucket=all_projects)
+    if refused:  # the one rule: nothing is read through a link out of the store (each named)
+        return SearchResult(query=text, all_projects=all_projects, team=team, limit=limit, total=0 if count else None,
+                            notes=tuple(Diagnostic(level="error", source="daimon-tui", message=m) for m in refused))
     scope: dict[str, Any] = {"all_projects": True} if all_projects else (
         {"project_dir": project.path} if project.path else {"slug": project.slug})
     me = config.author()
     fetch = FACET_FETCH if parsed.facets else limit
+    counted = _Count(words, parsed, me, team, limit) if count else None
     with recall_generation.held():
         recalled = _recall(words, fetch, scope)
         if isinstance(recalled, Diagnostic):
-            return SearchResult(query=text, notes=(recalled,), all_projects=all_projects, team=team)
+            return SearchResult(query=text, notes=(recalled,), all_projects=all_projects, team=team,
+                                total=0 if count else None, limit=limit)
         mates = recall_generation.kept(("teammates", project.path, me), lambda: _teammates(project, me)) if team else {}
         hits = _hits(recalled.rows, project, parsed, me, team, limit, mates, now)
+        if counted is not None:
+            counted.add(recalled.rows, hits, scope, lambda rows: _hits(rows, project, parsed, me, team,
+                                                                      FACET_FETCH, mates, now))
         codes = list(recalled.notes)
         errors: list[Diagnostic] = []
         if team and not all_projects:
@@ -265,10 +284,49 @@ def search(project: ProjectRef, text: str, all_projects: bool = False, team: boo
                     continue
                 codes.extend(theirs.notes)
                 rows = [row for row in theirs.rows if row.get("author") == author]
-                hits.extend(_hits(rows, project, parsed, me, team, limit, mates, now))
+                found = _hits(rows, project, parsed, me, team, limit, mates, now)
+                hits.extend(found)
+                if counted is not None:
+                    counted.add(rows, found, {"slug": slug}, lambda rows: _hits(
+                        rows, project, parsed, me, team, FACET_FETCH, mates, now), author=author)
     notes = (*errors, *_notes(tuple(dict.fromkeys(codes)), cut))
-    return SearchResult(query=text, hits=tuple(hits), notes=notes,
-                        all_projects=all_projects, team=team, seconds=time.perf_counter() - started)
+    return SearchResult(query=text, hits=tuple(hits), notes=notes, all_projects=all_projects, team=team,
+                        seconds=time.perf_counter() - started, limit=limit,
+                        total=counted.total if counted is not None else None,
+                        total_capped=counted.capped if counted is not None else False)
+
+
+class _Count:
+    """How many hits a search has past its limit, counted as cheaply as it can
+    be. Words alone: every row recall has for them (to COUNT_CAP: recall's own
+    judged rows, no state built for them). Words with facets: the facets
+    applied to every row already fetched (FACET_FETCH), past the limit only
+    when the limit was reached."""
+
+    def __init__(self, words: str, parsed: SearchQuery, me: str, team: bool, limit: int) -> None:
+        self.words, self.parsed, self.me, self.team, self.limit = words, parsed, me, team, limit
+        self.total = 0
+        self.capped = False
+
+    def _kept(self, row: Mapping, author: str | None) -> bool:
+        by = _str(row.get("author"))
+        if author is not None:
+            return by == author
+        return self.team or not (by and by != self.me)
+
+    def add(self, rows: list, hits: list[SearchHit], scope: dict[str, Any],
+            every_hit: Callable[[list], list[SearchHit]], author: str | None = None) -> None:
+        if self.parsed.facets:
+            self.total += len(every_hit(rows)) if len(hits) >= self.limit else len(hits)
+            self.capped = self.capped or len(rows) >= FACET_FETCH
+            return
+        recalled = _recall(self.words, COUNT_CAP, scope) if rows else None
+        if recalled is None or isinstance(recalled, Diagnostic):
+            self.total += len(hits)
+            return
+        kept = sum(1 for row in recalled.rows if self._kept(row, author))
+        self.total += max(kept, len(hits))
+        self.capped = self.capped or len(recalled.rows) >= COUNT_CAP
 
 
 def _recall(words: str, limit: int, scope: dict[str, Any]) -> recall.Recalled | Diagnostic:

@@ -105,16 +105,8 @@ def _store_notes(project: ProjectRef, checkpoint: Mapping | None) -> tuple[tuple
     bucket = paths.bucket_dir(project.slug)
     if bucket is None or not bucket.is_dir():
         return (), False
-    notes: list[Diagnostic] = []
-    escaping = [*paths.escaping_links(root, root), *paths.escaping_links(bucket, root)]
-    for link in escaping:
-        notes.append(Diagnostic(level="error", source="daimon-tui",
-                                message=f"{link} is a symlink leading outside the store: refused, "
-                                "this project is not read until the link is removed"))
-    for odd in (*paths.special_files(root), *paths.special_files(bucket)):
-        notes.append(Diagnostic(level="error", source="daimon-tui",
-                                message=f"{odd} is not a regular file (a FIFO, socket or device would block "
-                                "daimon's reader): refused, this project is not read until it is removed"))
+    # the one rule every reader follows (`paths.refusals`): a link out of the store, a FIFO
+    notes = [Diagnostic(level="error", source="daimon-tui", message=m) for m in paths.refusals(project.slug)]
     if notes:
         return tuple(notes), True
     _root, why = paths.root_for_slug(project.slug)
