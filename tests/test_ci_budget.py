@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import stat
 import subprocess
 from pathlib import Path
@@ -27,3 +28,13 @@ def test_a_hanging_pass_ends_the_ci_run(tmp_path: Path) -> None:
     passes = [line for line in (ROOT / ".ci" / "run").read_text().splitlines() if "./scripts/test" in line
               and not line.lstrip().startswith("#")]
     assert budgets == passes and budgets
+
+
+def test_the_budgets_sum_under_cis_90_minutes_and_the_passes_run_in_parallel() -> None:
+    text = (ROOT / ".ci" / "run").read_text()
+    minutes = [int(m) for m in re.findall(r'\$\{DTUI_[A-Z]+_BUDGET:-(\d+)m\}', text)]
+    assert len(minutes) == 3 and sum(minutes) <= 90, minutes
+    # the budgets assume pytest-xdist spreads each pass over the cores
+    run = [line for line in (ROOT / "scripts" / "test").read_text().splitlines()
+           if line.startswith("exec ") and " pytest " in line]
+    assert len(run) == 1 and " -n auto" in run[0], run

@@ -41,7 +41,17 @@ def test_the_demo_store_is_removed_when_the_terminal_goes(tmp_path: Path, sig: s
         while not list(tmp_path.glob("daimon-tui-demo-*")) and time.monotonic() < deadline:
             time.sleep(0.2)
         assert list(tmp_path.glob("daimon-tui-demo-*")), "the demo never started"
-        time.sleep(3)  # the app is up and drawing
+        # The app is up and drawing (its footer's `? help`), so its handlers are in place:
+        # a fixed 3 s was not enough on a loaded machine (the signal came before the app mounted).
+        seen = b""
+        deadline = time.monotonic() + 90
+        while b"help" not in seen and proc.poll() is None and time.monotonic() < deadline:
+            if select.select([primary], [], [], 0.2)[0]:
+                try:
+                    seen += os.read(primary, 65536)
+                except OSError:
+                    break
+        assert b"help" in seen, "the app never drew"
         proc.send_signal(sig)
         deadline = time.monotonic() + 30
         while proc.poll() is None and time.monotonic() < deadline:

@@ -3,6 +3,7 @@ editable) and run headless from there, the briefing has its borders."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import sysconfig
@@ -62,6 +63,8 @@ def test_the_wheel_ships_the_styles_and_the_installed_app_uses_them(tmp_path: Pa
     (site / "deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
     subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "--no-index", "--disable-pip-version-check",
                     "-q", "--target", str(site), str(wheel)], check=True, timeout=300)
-    run = subprocess.run([python, "-c", SMOKE], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    # Nor a PYTHONPATH naming a checkout (a worktree's tests run that way): the installed package only.
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    run = subprocess.run([python, "-c", SMOKE], cwd=tmp_path, capture_output=True, text=True, timeout=300, env=env)
     assert run.returncode == 0, run.stderr[-3000:]
     assert "STYLED round" in run.stdout
