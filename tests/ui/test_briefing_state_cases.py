@@ -213,7 +213,7 @@ async def test_u_on_a_live_row_says_what_u_restores(demo_store: demo.DemoStore) 
 async def test_every_verb_key_answers_on_a_live_row(demo_store: demo.DemoStore) -> None:
     """Each verb key the footer or help shows answers on a live row: a dialog, or a
     notice that says why not (never silence)."""
-    from daimon_tui.domain.verbs import VERBS
+    from daimon_tui.domain.verb_registry import VERBS
 
     told: list[str] = []
     app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
