@@ -32,7 +32,7 @@ def inert_tree(value: Any) -> Any:
 
 
 def _refuse_off(why: str, *, as_json: bool, out: TextIO, err: TextIO) -> int:
-    err.write(f"daimon-tui: {inert(why)}\n")
+    err.write(f"daimon-tui: {inert(why, limit=None)}\n")  # our own sentence, whole: it names what is off
     if as_json:  # as every refusal before daimon reads: a machine caller never parses stderr
         out.write(json.dumps({"refused": [inert(why, limit=None)]}, indent=2, ensure_ascii=False) + "\n")
     return Exit.REFUSED
