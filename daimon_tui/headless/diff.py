@@ -6,7 +6,9 @@ stdout is daimon's bytes, plain and `--json` (its `Chain:` caveat, its
 stored), made inert where a stored text holds a character that would act on a
 terminal. The exit code is daimon's: 0 answered (a chain too thin to compare
 is an answer), 1 nothing readable to compare, 2 a refused address or a read
-that failed. Our own notes (a session edited after signing) go to stderr."""
+that failed. Our own notes (a session edited after signing) go to stderr. In
+safe mode daimon's diff steps are off: refused, with our own code (4), so a
+script never takes it for one of daimon's answers."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ import json
 from typing import Any, TextIO
 
 from daimon_tui.domain.inert import inert
+from daimon_tui.headless.exit_codes import Exit
 from daimon_tui.store.read.daimon_diff import DaimonDiff
 
 
@@ -28,7 +31,16 @@ def inert_tree(value: Any) -> Any:
     return value
 
 
+def _refuse_off(why: str, *, as_json: bool, out: TextIO, err: TextIO) -> int:
+    err.write(f"daimon-tui: {inert(why, limit=None)}\n")  # our own sentence, whole: it names what is off
+    if as_json:  # as every refusal before daimon reads: a machine caller never parses stderr
+        out.write(json.dumps({"refused": [inert(why, limit=None)]}, indent=2, ensure_ascii=False) + "\n")
+    return Exit.REFUSED
+
+
 def run_diff(answer: DaimonDiff, *, as_json: bool, out: TextIO, err: TextIO) -> int:
+    if answer.off is not None:
+        return _refuse_off(answer.off, as_json=as_json, out=out, err=err)
     for note in answer.notes:
         err.write(f"daimon-tui: ⚠ {inert(note.message)}\n")
     if answer.failed is not None:

@@ -125,6 +125,26 @@ def test_a_missing_name_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
     assert outcome.problem == "daimon_briefing.briefing has no _VERBATIM_MARK"
 
 
+@pytest.mark.parametrize(("old", "new", "said"), [
+    ("    snap = view.snapshot(project)\n", "    store.stamp(project)\n    snap = view.snapshot(project)\n",
+     "cli.history._cmd_diff's steps changed (new: ['store.stamp'], gone: [])"),
+    ("def _pick(entries: list[dict], args) -> tuple:", "def _pick(entries: list[dict], args, strict) -> tuple:",
+     "cli.history._pick takes (entries args strict), we call it with (entries args)"),
+    ('    _cli._note_usage("diff")\n', "", "cli.history._cmd_diff no longer starts with _cli._note_usage('diff')"),
+])
+def test_a_changed_diff_verb_breaks_its_contract(monkeypatch: pytest.MonkeyPatch, old: str, new: str,
+                                                 said: str) -> None:
+    """`diff` runs daimon's diff steps without the usage line: a verb that gains a step
+    (another write), a step that takes another argument, or a usage line that moved is
+    no longer the verb `diff_verb` replays."""
+    from daimon_tui.store.daimon_api import diff_steps_check
+
+    source = diff_steps_check._source()
+    assert old in source
+    monkeypatch.setattr(diff_steps_check, "_source", lambda: source.replace(old, new, 1))
+    assert contracts.check(registry.by_id("diff_verb.steps")).problem == said
+
+
 # -- the mode ----------------------------------------------------------------------------
 
 
@@ -144,6 +164,7 @@ def test_an_untested_daimon_opens_in_safe_mode_and_says_what_is_off(
             "the receipt audit's own signature check",
             "the witnesses' words and reading transcripts ahead",
             "`brief --as-daimon` (daimon's own bytes and exit code)",
+            "`diff` (daimon's own steps, bytes and exit codes)",
             "the demo store's dates"} <= set(off)
     assert all(what in banner for what in off)
     assert "the briefing's item lines" in current.public_equivalents()
@@ -374,10 +395,15 @@ import io
 from daimon_tui import cli
 headless = {}
 for argv in (["brief", "--json"], ["brief", "--team", "--json"], ["check", "--json"], ["audit", "--json"],
-             ["search", "retry", "--json"], ["review", "--json"], ["stats", "--json"], ["diff", "--json"]):
+             ["search", "retry", "--json"], ["review", "--json"], ["stats", "--json"]):
     said = io.StringIO()
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(said):
         headless[" ".join(argv)] = [cli.main([*argv, "--project", sys.argv[1]]), said.getvalue()[-300:]]
+diffed = {}
+for argv in (["diff"], ["diff", "--json"]):
+    said, printed = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(said):
+        diffed[" ".join(argv)] = [cli.main([*argv, "--project", sys.argv[1]]), printed.getvalue(), said.getvalue()]
 print(json.dumps({
     "safe": current.safe,
     "broken": [o.contract.id for o in current.broken],
@@ -402,6 +428,7 @@ print(json.dumps({
     "queue": [e.ref for e in triage.entries],
     "health": [n.message for n in charted.diagnostics],
     "headless": headless,
+    "diffed": diffed,
 }))
 '''
 
@@ -435,6 +462,18 @@ def test_safe_mode_reads_equal_daimons_with_the_kept_fold_off(demo_store: demo.D
     for argv, (rc, _err) in got["headless"].items():
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
             assert cli.main([*argv.split(), "--project", str(demo_store.project)]) == rc, (argv, _err)
+    # `diff` prints daimon's own diff, whose steps are private: refused, with a code none of daimon's diff gives
+    from daimon_tui.headless.exit_codes import Exit
+
+    for argv, (rc, printed, said) in got["diffed"].items():
+        assert rc == Exit.REFUSED and rc not in (0, 1, 2), (argv, rc, said)
+        line = next(line for line in said.splitlines() if "diff is off in safe mode" in line)
+        assert "cli.history._pick" in line and line.endswith("nothing was read")
+        assert "reading.fold-appended broke" in line  # why this daimon is not the tested one
+        if "--json" in argv:
+            assert json.loads(printed) == {"refused": [line.removeprefix("daimon-tui: ")]}
+        else:
+            assert printed == ""
     assert got["swapped"] == [] and got["kept_fold_installed"] is False
     assert got["first_paint"] and "the first paint is off in safe mode" in got["first_paint"]
     for off, needs in (("as_of", "store._session_files"), ("as_daimon", "cli.brief._cmd_brief")):

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from daimon_tui.store.daimon_api import composed, originals, registry
+from daimon_tui.store.daimon_api import composed, diff_steps_check, originals, registry
 from daimon_tui.store.daimon_api.registry import Contract
 
 
@@ -377,6 +377,12 @@ def _shared_lines() -> None:
         raise Broken("briefing.item_quote shows a quote stamped _quote_in_text")
 
 
+def _diff_steps() -> None:
+    found = diff_steps_check.problem()
+    if found is not None:
+        raise Broken(found)
+
+
 _READ = "daimon_briefing.jsonl:read"
 _READ_PARAMS = "path * retries backoff sleep tail_bytes"
 
@@ -468,6 +474,8 @@ CHECKS: dict[str, Callable[[], None]] = {
                             _signature("daimon_briefing.worldcheck:_remote_state", "project"),
                             _signature("daimon_briefing.store:active_handoff", "project_dir"),
                             _fields("daimon_briefing.worldcheck:Probe", "argv stdin parse"), _gh_states),
+    # -- diff_verb ----------------------------------------------------------------
+    "diff_verb.steps": _diff_steps,
 }
 
 

@@ -223,6 +223,34 @@ def brief_verb_body() -> Callable[..., Any]:
     return cli_brief._cmd_brief.__wrapped__
 
 
+# -- diff_verb.steps ---------------------------------------------------------------------------
+# `daimon diff`'s own steps (cli.history), looked up per call: the CLI's import is paid only by a diff.
+
+
+def diff_pointer_entry(pointer: Any) -> dict:
+    from daimon_briefing.cli import history
+
+    return history._pointer_entry(pointer)
+
+
+def diff_pick(entries: list[dict], args: Any) -> tuple:
+    from daimon_briefing.cli import history
+
+    return history._pick(entries, args)
+
+
+def diff_endpoint(entry: dict | None) -> dict | None:
+    from daimon_briefing.cli import history
+
+    return history._endpoint(entry)
+
+
+def diff_lines(payload: dict, oldest: str) -> list[str]:
+    from daimon_briefing.cli import history
+
+    return history._diff_lines(payload, oldest)
+
+
 # The names above held at import, by contract id (the rest are looked up per call).
 HELD: dict[str, tuple[str, ...]] = {
     "reading.fold-appended": ("fold", "stamp_epoch"),

@@ -129,6 +129,14 @@ CONTRACTS: tuple[Contract, ...] = (
                         "probe "
                         "carries the parser of its program's output",
              serves="`brief --as-daimon` (daimon's own bytes and exit code)"),
+    # -- diff_verb ----------------------------------------------------------------
+    Contract("diff_verb.steps", "diff_verb",
+             where="cli.history._pointer_entry, cli.history._pick, cli.history._endpoint, cli.history._diff_lines "
+                   "(with its _chain_line, _change_line)",
+             assumption="`daimon diff` is its usage line, then these steps on view.snapshot, view.pointers and "
+                        "cli.history.changes; run in its order without the usage line, they print its bytes and "
+                        "codes",
+             serves="`diff` (daimon's own steps, bytes and exit codes)"),
 )
 
 # Verbs that need a private daimon call: off in safe mode.

@@ -8,14 +8,13 @@ payload and its plain lines (the `Chain:` caveat included), and its exit codes:
 raised (its `guarded` rule: one line naming the exception's type, nothing shown).
 
 What we add never touches those bytes: a session file changed after signing is
-named in `notes`, which the report prints on stderr."""
+named in `notes`, which the report prints on stderr. In safe mode daimon's diff
+steps (private) are off and nothing is read: `off` says why."""
 
 from __future__ import annotations
 
 import dataclasses
 from typing import Any
-
-from daimon_briefing import jsonl, view
 
 from daimon_tui.records import Diagnostic, ProjectRef
 from daimon_tui.store import paths
@@ -27,7 +26,8 @@ from daimon_tui.store.read.history import receipt_state
 class DaimonDiff:
     """daimon's answer: `payload` and `lines` when it answered, else `refused`
     (its refusal, JSON `{"refused": …}` or `error: …`) or `failed` (a read that
-    raised, on stderr only). `rc` is daimon's exit code."""
+    raised, on stderr only). `rc` is daimon's exit code. `off`: safe mode, daimon
+    was not asked (the report refuses with its own code, none of daimon's; `rc` is unused)."""
 
     rc: int
     payload: dict[str, Any] | None = None
@@ -35,6 +35,7 @@ class DaimonDiff:
     refused: str | None = None
     failed: str | None = None
     notes: tuple[Diagnostic, ...] = ()
+    off: str | None = None
 
 
 def _edited(entry: dict[str, Any]) -> Diagnostic | None:
@@ -59,9 +60,12 @@ def daimon_diff(project: ProjectRef, frm: int | None = None, to: int | None = No
     refused = paths.refusals(project.slug)
     if refused:  # the one rule: nothing is read through a link out of the store
         return DaimonDiff(rc=2, failed="; ".join(refused))
+    off = diff_verb.refusal()
+    if off is not None:  # daimon's diff is its private steps: no public path prints its bytes
+        return DaimonDiff(rc=2, off=off)
     try:
         return _answer(project, frm, to)
-    except (jsonl.Refused, view.ScopeRefused) as exc:  # daimon's `main` prints these whole
+    except diff_verb.PRINTED_WHOLE as exc:  # daimon's `main` prints these whole
         return DaimonDiff(rc=2, failed=str(exc))
     except Exception as exc:  # daimon's `guarded`: the type, never the message (it can carry content)
         return DaimonDiff(rc=2, failed=f"diff could not be read ({type(exc).__name__}); nothing was shown")
