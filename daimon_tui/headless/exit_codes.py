@@ -51,7 +51,8 @@ COMMANDS: dict[str, dict[Exit, str]] = {
 MIRRORS: dict[str, str] = {
     "diff": "daimon diff's own codes: 0 answered (a chain too thin to compare is an answer), "
             "1 nothing readable to compare, 2 a refused address or a read that failed; "
-            "ours before daimon reads: 4 refused",
+            "ours before daimon reads: 4 refused (a link out of the store, or safe mode: "
+            "daimon's diff helpers untested)",
     "brief --as-daimon": "daimon brief's own codes (e.g. 1 no checkpoint bucket for a slug, "
                          "2 a mode it refuses); ours before daimon runs: 2 usage, 4 refused",
 }
