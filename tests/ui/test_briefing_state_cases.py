@@ -9,6 +9,7 @@ import contextlib
 import io
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 from unittest import mock
 
 import pytest
@@ -121,6 +122,25 @@ async def test_an_item_forgotten_from_outside_leaves_the_pane(store: demo.DemoSt
         assert under is None or under.item is None or under.item.id != gone
 
 
+async def _retract_under_a_filter(app: DaimonTUI, pilot: Any, screen: Any) -> str:
+    """Filter the list to the ceiling item and retract it: its id, once it has left the list."""
+    await pilot.press("slash", *"ceiling", "enter")
+    await wait_until(pilot, lambda: [r.item.text for r in screen.rows if r.item] == [CEILING],
+                     what="the filter kept one item")
+    target = screen.current_item().id
+    await pilot.press("x")
+    await settle(pilot)
+    await pilot.press(*"wrong")
+    await pilot.press("tab", *"issue:1", "enter")
+    await settle(pilot)
+    assert isinstance(app.screen, PlanPreviewModal)
+    await pilot.press("y")
+    await wait_until(pilot, lambda: not screen.rows and not screen.provisional, timeout=60,
+                     what="the retracted row left the filtered list")
+    await settle(pilot)
+    return target
+
+
 async def test_retract_under_a_filter_then_h_shows_the_row_and_u_restores_it(demo_store: demo.DemoStore) -> None:
     told: list[str] = []
     app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
@@ -128,20 +148,7 @@ async def test_retract_under_a_filter_then_h_shows_the_row_and_u_restores_it(dem
     app.notify = lambda message, *a, **kw: told.append(str(message)) or notify(message, *a, **kw)  # type: ignore[method-assign]
     async with app.run_test(size=SIZE) as pilot:
         screen = await opened(app, pilot)
-        await pilot.press("slash", *"ceiling", "enter")
-        await wait_until(pilot, lambda: [r.item.text for r in screen.rows if r.item] == [CEILING],
-                         what="the filter kept one item")
-        target = screen.current_item().id
-        await pilot.press("x")
-        await settle(pilot)
-        await pilot.press(*"wrong")
-        await pilot.press("tab", *"issue:1", "enter")
-        await settle(pilot)
-        assert isinstance(app.screen, PlanPreviewModal)
-        await pilot.press("y")
-        await wait_until(pilot, lambda: not screen.rows and not screen.provisional, timeout=60,
-                         what="the retracted row left the filtered list")
-        await settle(pilot)
+        target = await _retract_under_a_filter(app, pilot, screen)
         await pilot.press("h")
         await settle(pilot)
         # `h` shows the withheld rows the filter matches, the cursor on the same item
@@ -172,19 +179,7 @@ async def test_retract_under_a_filter_then_the_filter_cleared_and_h_finds_the_ro
     app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
     async with app.run_test(size=SIZE) as pilot:
         screen = await opened(app, pilot)
-        await pilot.press("slash", *"ceiling", "enter")
-        await wait_until(pilot, lambda: [r.item.text for r in screen.rows if r.item] == [CEILING],
-                         what="the filter kept one item")
-        target = screen.current_item().id
-        await pilot.press("x")
-        await settle(pilot)
-        await pilot.press(*"wrong")
-        await pilot.press("tab", *"issue:1", "enter")
-        await settle(pilot)
-        await pilot.press("y")
-        await wait_until(pilot, lambda: not screen.rows and not screen.provisional, timeout=60,
-                         what="the retracted row left the filtered list")
-        await settle(pilot)
+        target = await _retract_under_a_filter(app, pilot, screen)
         await pilot.press("escape")
         await settle(pilot)
         assert screen.filter_text == "" and screen.rows
