@@ -12,6 +12,7 @@ import inspect
 import os
 import pkgutil
 import random
+import shlex
 import shutil
 import subprocess
 import sys
@@ -94,6 +95,13 @@ class Terminal:
     def dead(self) -> bool:
         return self.tmux("display", "-p", "-t", "app", "#{pane_dead}").strip() == "1"
 
+    def status(self) -> str:
+        """The app's exit status once its pane is dead."""
+        return self.tmux("display", "-p", "-t", "app", "#{pane_dead_status}").strip()
+
+    def respawn(self, argv: list[str]) -> None:
+        self.tmux("respawn-pane", "-k", "-t", "app", shlex.join(argv))
+
     def close(self) -> None:
         subprocess.run(["tmux", "-S", str(self.socket), "kill-server"], env=self.env, check=False,
                        capture_output=True, timeout=30)
@@ -149,11 +157,29 @@ def check_alive(term: Terminal, seed: int, done: list[str], before_q: list[str])
     assert not any(sign in shown for sign in TRACEBACK_SIGNS), f"a traceback on screen: {where}"
 
 
+def quit_or_alive(term: Terminal, seed: int, done: list[str], before_q: list[str], checked: int,
+                  argv: list[str]) -> int:
+    """`check_alive`, but a clean quit (status 0) after a `q` sent since the last
+    check is the briefing's own `q`: the screen capture that let that `q` through
+    can lag the keys still landing (an Esc back to the briefing on a loaded
+    machine). Such a quit is let be and the app opened again; any other end fails."""
+    if term.dead() and term.status() == "0" and "q" in done[checked:]:
+        shown = term.screen()
+        assert not any(sign in shown for sign in TRACEBACK_SIGNS), f"a traceback on screen: {shown}"
+        term.respawn(argv)
+        opened = wait_for(term, "Briefing ·", 120)
+        assert "Briefing ·" in opened and not term.dead(), f"seed {seed}: the demo never opened again:\n{opened}"
+    else:
+        check_alive(term, seed, done, before_q)
+    return len(done)
+
+
 @pytest.mark.slow
-@pytest.mark.timeout(240)  # ~40 s of keys and checks, ~10 s to start, a loaded machine
+@pytest.mark.timeout(300)  # ~40 s of keys and checks, ~10 s to start, a loaded machine
 @pytest.mark.parametrize("seed", SEEDS)
 def test_random_keys_in_a_real_terminal_never_end_the_app(terminal: Terminal, tmp_path: Path, seed: int) -> None:
-    terminal.start(tmp_path / "tmux.conf", [sys.executable, "-m", "daimon_tui.cli", "--demo"])
+    argv = [sys.executable, "-m", "daimon_tui.cli", "--demo"]
+    terminal.start(tmp_path / "tmux.conf", argv)
     shown = wait_for(terminal, "Briefing ·", 120)
     assert "Briefing ·" in shown and not terminal.dead(), f"the demo never opened:\n{shown}"
     rng = random.Random(seed)
@@ -161,6 +187,7 @@ def test_random_keys_in_a_real_terminal_never_end_the_app(terminal: Terminal, tm
     pool = [*keys, *EVERYONE, *EVERYONE, *TYPED]
     done: list[str] = []
     before_q: list[str] = []
+    checked = 0  # keys sent before the last check
     for number in range(PRESSES):
         key = rng.choice(pool)
         if key == "q" and on_briefing(terminal, before_q):
@@ -174,6 +201,6 @@ def test_random_keys_in_a_real_terminal_never_end_the_app(terminal: Terminal, tm
             done.append("escape")
             time.sleep(PACE_S)
         if number % CHECK_EVERY == 0:
-            check_alive(terminal, seed, done, before_q)
+            checked = quit_or_alive(terminal, seed, done, before_q, checked, argv)
     time.sleep(1.0)  # the last keys' work lands
-    check_alive(terminal, seed, done, before_q)
+    quit_or_alive(terminal, seed, done, before_q, checked, argv)
