@@ -157,13 +157,18 @@ def check_alive(term: Terminal, seed: int, done: list[str], before_q: list[str])
     assert not any(sign in shown for sign in TRACEBACK_SIGNS), f"a traceback on screen: {where}"
 
 
+# Keys before the last check in which a `q` may still be ending the app.
+QUIT_WINDOW = 4 * CHECK_EVERY
+
+
 def quit_or_alive(term: Terminal, seed: int, done: list[str], before_q: list[str], checked: int,
                   argv: list[str]) -> int:
-    """`check_alive`, but a clean quit (status 0) after a `q` sent since the last
-    check is the briefing's own `q`: the screen capture that let that `q` through
-    can lag the keys still landing (an Esc back to the briefing on a loaded
-    machine). Such a quit is let be and the app opened again; any other end fails."""
-    if term.dead() and term.status() == "0" and "q" in done[checked:]:
+    """`check_alive`, but a clean quit (status 0) after a `q` sent lately is the
+    briefing's own `q` (the quit takes a moment, so a check may still have seen
+    the app): the screen capture that let that `q` through can lag the keys
+    still landing (an Esc back to the briefing on a loaded machine). Such a
+    quit is let be and the app opened again; any other end fails."""
+    if term.dead() and term.status() == "0" and "q" in done[max(0, checked - QUIT_WINDOW):]:
         shown = term.screen()
         assert not any(sign in shown for sign in TRACEBACK_SIGNS), f"a traceback on screen: {shown}"
         term.respawn(argv)
