@@ -28,6 +28,20 @@ def test_a_dumb_terminal_gets_one_line_pointing_to_brief(empty_store: demo.DemoS
     assert len(err) == 1 and "TERM=dumb" in err[0] and "daimon-tui brief" in err[0]
 
 
+def _read_pty(primary: int, proc: subprocess.Popen, seconds: float, until: bytes | None = None) -> bytes:
+    """What the app writes to its terminal, until `until` shows (None: until it
+    ends) or `seconds` pass; the pty is kept drained so the app never blocks on it."""
+    seen = b""
+    deadline = time.monotonic() + seconds
+    while proc.poll() is None and time.monotonic() < deadline and (until is None or until not in seen):
+        if select.select([primary], [], [], 0.2)[0]:
+            try:
+                seen += os.read(primary, 65536)
+            except OSError:
+                break
+    return seen
+
+
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
 def test_the_demo_store_is_removed_when_the_terminal_goes(tmp_path: Path, sig: signal.Signals) -> None:
     primary, secondary = pty.openpty()
@@ -43,24 +57,9 @@ def test_the_demo_store_is_removed_when_the_terminal_goes(tmp_path: Path, sig: s
         assert list(tmp_path.glob("daimon-tui-demo-*")), "the demo never started"
         # The app is up and drawing (its footer's `? help`), so its handlers are in place:
         # a fixed 3 s was not enough on a loaded machine (the signal came before the app mounted).
-        seen = b""
-        deadline = time.monotonic() + 90
-        while b"help" not in seen and proc.poll() is None and time.monotonic() < deadline:
-            if select.select([primary], [], [], 0.2)[0]:
-                try:
-                    seen += os.read(primary, 65536)
-                except OSError:
-                    break
-        assert b"help" in seen, "the app never drew"
+        assert b"help" in _read_pty(primary, proc, 90, b"help"), "the app never drew"
         proc.send_signal(sig)
-        deadline = time.monotonic() + 30
-        while proc.poll() is None and time.monotonic() < deadline:
-            # Keep the pty drained so the app never blocks on its output.
-            if select.select([primary], [], [], 0.2)[0]:
-                try:
-                    os.read(primary, 65536)
-                except OSError:
-                    break
+        _read_pty(primary, proc, 30)
         proc.wait(timeout=30)
     finally:
         if proc.poll() is None:
@@ -77,25 +76,12 @@ def test_esc_on_the_projects_screen_of_a_store_with_no_checkpoint_exits_1(empty_
     proc = subprocess.Popen([sys.executable, "-m", "daimon_tui.cli", "--project", str(empty_store.project)],
                             stdin=secondary, stdout=secondary, stderr=secondary, env=env, close_fds=True)
     os.close(secondary)
-    seen = b""
     try:
-        deadline = time.monotonic() + 60
-        while b"No daimon checkpoint" not in seen and proc.poll() is None and time.monotonic() < deadline:
-            if select.select([primary], [], [], 0.2)[0]:
-                try:
-                    seen += os.read(primary, 65536)
-                except OSError:
-                    break
+        seen = _read_pty(primary, proc, 60, b"No daimon checkpoint")
         assert b"No daimon checkpoint" in seen, "the project switcher never drew"
         time.sleep(0.5)  # the switcher takes keys
         os.write(primary, b"\x1b")
-        deadline = time.monotonic() + 30
-        while proc.poll() is None and time.monotonic() < deadline:
-            if select.select([primary], [], [], 0.2)[0]:
-                try:
-                    os.read(primary, 65536)
-                except OSError:
-                    break
+        _read_pty(primary, proc, 30)
         assert proc.wait(timeout=30) == 1
     finally:
         if proc.poll() is None:

@@ -122,6 +122,15 @@ async def test_an_item_forgotten_from_outside_leaves_the_pane(store: demo.DemoSt
         assert under is None or under.item is None or under.item.id != gone
 
 
+def _told_app(store: demo.DemoStore) -> tuple[DaimonTUI, list[str]]:
+    """The app on `store`, with every notice it gives also kept in a list."""
+    told: list[str] = []
+    app = DaimonTUI(project_path=str(store.project), now=NOW)
+    notify = app.notify
+    app.notify = lambda message, *a, **kw: told.append(str(message)) or notify(message, *a, **kw)  # type: ignore[method-assign]
+    return app, told
+
+
 async def _retract_under_a_filter(app: DaimonTUI, pilot: Any, screen: Any) -> str:
     """Filter the list to the ceiling item and retract it: its id, once it has left the list."""
     await pilot.press("slash", *"ceiling", "enter")
@@ -142,10 +151,7 @@ async def _retract_under_a_filter(app: DaimonTUI, pilot: Any, screen: Any) -> st
 
 
 async def test_retract_under_a_filter_then_h_shows_the_row_and_u_restores_it(demo_store: demo.DemoStore) -> None:
-    told: list[str] = []
-    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
-    notify = app.notify
-    app.notify = lambda message, *a, **kw: told.append(str(message)) or notify(message, *a, **kw)  # type: ignore[method-assign]
+    app, told = _told_app(demo_store)
     async with app.run_test(size=SIZE) as pilot:
         screen = await opened(app, pilot)
         target = await _retract_under_a_filter(app, pilot, screen)
@@ -190,10 +196,7 @@ async def test_retract_under_a_filter_then_the_filter_cleared_and_h_finds_the_ro
 
 
 async def test_u_on_a_live_row_says_what_u_restores(demo_store: demo.DemoStore) -> None:
-    told: list[str] = []
-    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
-    notify = app.notify
-    app.notify = lambda message, *a, **kw: told.append(str(message)) or notify(message, *a, **kw)  # type: ignore[method-assign]
+    app, told = _told_app(demo_store)
     async with app.run_test(size=SIZE) as pilot:
         screen = await opened(app, pilot)
         assert screen.current_item().state == "visible"
@@ -210,10 +213,7 @@ async def test_every_verb_key_answers_on_a_live_row(demo_store: demo.DemoStore) 
     notice that says why not (never silence)."""
     from daimon_tui.domain.verb_registry import VERBS
 
-    told: list[str] = []
-    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
-    notify = app.notify
-    app.notify = lambda message, *a, **kw: told.append(str(message)) or notify(message, *a, **kw)  # type: ignore[method-assign]
+    app, told = _told_app(demo_store)
     async with app.run_test(size=SIZE) as pilot:
         screen = await opened(app, pilot)
         for verb in VERBS:

@@ -29,13 +29,14 @@ SIZE = (120, 36)
 class QueueHost(App):
     CSS_PATH = STYLES
 
-    def __init__(self, project: ProjectRef, log: ActionLog) -> None:
+    def __init__(self, project: ProjectRef, log: ActionLog, *, world_check: bool = False) -> None:
         super().__init__()
         self.project = project
         self.action_log = log
+        self.world_check = world_check
 
     def on_mount(self) -> None:
-        self.push_screen(QueueScreen(self.project, now=NOW, log=self.action_log, world_check=False))
+        self.push_screen(QueueScreen(self.project, now=NOW, log=self.action_log, world_check=self.world_check))
 
 
 @pytest.fixture
@@ -281,18 +282,6 @@ async def test_a_verdict_preview_with_an_unwritable_log_offers_only_close(fixed_
         assert screen.current is first and screen.progress() == "1 of 12"
 
 
-class _WorldQueueHost(App):
-    CSS_PATH = STYLES
-
-    def __init__(self, project: ProjectRef, log: ActionLog) -> None:
-        super().__init__()
-        self.project = project
-        self.action_log = log
-
-    def on_mount(self) -> None:
-        self.push_screen(QueueScreen(self.project, now=NOW, log=self.action_log, world_check=True))
-
-
 async def test_the_queue_asks_the_world_check_service_and_shows_its_findings(fixed_store, monkeypatch) -> None:
     """The queue's world-check asks `services.world_check` (a failure there is
     swallowed by the screen, so only its findings on screen show it ran)."""
@@ -313,7 +302,7 @@ async def test_the_queue_asks_the_world_check_service_and_shows_its_findings(fix
 
     monkeypatch.setattr(world_check, "check_items", fake_check)
     project, _ids, log = fixed_store
-    app = _WorldQueueHost(project, log)
+    app = QueueHost(project, log, world_check=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         screen = app.screen
