@@ -124,6 +124,11 @@ def logged(log: ActionLog, kind: str, before: int) -> bool:
     return any((e.outcome == "intent") == (kind == "intent") and e.verb == "resolve" for e in entries)
 
 
+def since(log: ActionLog, before: int) -> str:
+    """The log's lines since the trial began (ids and outcomes), for a failure's message."""
+    return "\n".join(f"{e.verb} {e.outcome} {e.action_id}" for e in log.entries()[before:])
+
+
 def trial(store: Store, name: str, steps: list[Step], *, under_shell: bool) -> None:
     tag = uuid.uuid4().hex
     before = len(store.log.entries())
@@ -135,9 +140,10 @@ def trial(store: Store, name: str, steps: list[Step], *, under_shell: bool) -> N
             elif kind == "key":
                 pane.key(str(what))
             elif kind == "screen":
-                assert until(lambda w=str(what): w in pane.screen()), f"{name}: never showed {what!r}"
+                assert until(lambda w=str(what): w in pane.screen()), f"{name}: never showed {what!r}\n{pane.screen()}"
             elif kind == "log":
-                assert until(lambda w=str(what): logged(store.log, w, before)), f"{name}: no {what} line"
+                assert until(lambda w=str(what): logged(store.log, w, before)), (
+                    f"{name}: no {what} line\n{pane.screen()}\n{since(store.log, before)}")
         pane.close()
         left = left_after(tag, LEFT_WAIT_S)
         assert left == [], f"{name}: {len(left)} process(es) of the app left 5 s after its terminal went"
