@@ -120,18 +120,21 @@ def until(what: Callable[[], bool], seconds: float = STEP_WAIT_S) -> bool:
 
 
 def logged(log: ActionLog, kind: str, before: int) -> bool:
-    entries = log.entries()[before:]
+    # every line, not `entries()`: that folds an intent into its outcome, so a
+    # write that settles between two polls would never show its intent
+    entries = [line.entry for line in log.lines()[before:] if line.entry is not None]
     return any((e.outcome == "intent") == (kind == "intent") and e.verb == "resolve" for e in entries)
 
 
 def since(log: ActionLog, before: int) -> str:
     """The log's lines since the trial began (ids and outcomes), for a failure's message."""
-    return "\n".join(f"{e.verb} {e.outcome} {e.action_id}" for e in log.entries()[before:])
+    return "\n".join(f"{line.entry.verb} {line.entry.outcome} {line.entry.action_id}" if line.entry
+                     else f"line {line.number}: {line.problem}" for line in log.lines()[before:])
 
 
 def trial(store: Store, name: str, steps: list[Step], *, under_shell: bool) -> None:
     tag = uuid.uuid4().hex
-    before = len(store.log.entries())
+    before = len(store.log.lines())
     pane = Pane(store, tag, under_shell=under_shell)
     try:
         for kind, what in steps:
