@@ -17,7 +17,7 @@ section notes must be equal, and ours must not have fallen back on daimon's.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import pytest
@@ -36,59 +36,86 @@ FIELDS = ("kept", "dropped", "reasons", "order", "totals", "cap", "stale_days", 
           "teammate_blocks", "teammate_header", "kept_teammates", "loops_pointer", "full_quotes", "notes", "cards")
 
 # Words of every width: ASCII, two-byte, three-byte, four-byte, a combining mark, a bidi control.
-CHARS = st.sampled_from([*"abcdefgh ijk ", "é", "→", "§", "…", "漢", "🙂", "\u0301", "\u202e", "*", ":", "\t"])
-WORD = st.text(CHARS, min_size=1, max_size=8)
-PLAIN = st.lists(WORD, min_size=1, max_size=8).map(" ".join)
-# Long texts, some with daimon's labelled sections (its shortening keeps those).
-LONG = st.builds(lambda w, k: (w + " ") * k, PLAIN, st.integers(5, 60))
-LABELLED = st.lists(st.tuples(st.sampled_from(["Why", "Next", "Risk"]), st.one_of(PLAIN, LONG)),
-                    min_size=1, max_size=4).map(lambda parts: "\n".join(f"**{k}:** {v}" for k, v in parts))
-TEXT = st.one_of(PLAIN, PLAIN, LONG, LABELLED, st.builds(lambda a, b: f"{a}\n{b}", PLAIN, PLAIN))
-WHEN = st.one_of(st.none(), st.just("not a date"), st.just("2027-06-01T00:00:00Z"),
-                 st.builds(lambda m, d: f"2026-{m:02d}-{d:02d}T08:00:00Z", st.integers(1, 11), st.integers(1, 28)))
+GLYPHS = [*"abcdefgh ijk ", "é", "→", "§", "…", "漢", "🙂", "\u0301", "\u202e", "*", ":", "\t"]
 
 
-@st.composite
-def items(draw: st.DrawFn, section: str) -> dict[str, Any]:
-    text = draw(TEXT)
-    item: dict[str, Any] = {"text": text}
-    trust = draw(st.sampled_from(["verbatim", "verbatim", "inferred", "inferred", None, ""]))
+def _texts(rng: random.Random) -> dict[str, list[str]]:
+    """Texts drawn once from a fixed seed, by shape. Hypothesis draws a whole text (one
+    choice), not glyph by glyph: the long pass spends its time on the allocators."""
+    words = [*GLYPHS, *("".join(rng.choices(GLYPHS, k=rng.randint(1, 8))) for _ in range(600))]
+
+    def plain() -> str:
+        return " ".join(rng.choices(words, k=rng.randint(1, 8)))
+
+    def long() -> str:
+        return (plain() + " ") * rng.randint(5, 60)
+
+    def labelled() -> str:  # daimon's `**Label:**` sections (its shortening keeps those)
+        return "\n".join(f"**{rng.choice(['Why', 'Next', 'Risk'])}:** {rng.choice([plain, long])()}"
+                         for _ in range(rng.randint(1, 4)))
+
+    return {"plain": [plain() for _ in range(3000)], "long": [long() for _ in range(600)],
+            "labelled": [labelled() for _ in range(600)], "two": [f"{plain()}\n{plain()}" for _ in range(600)]}
+
+
+_TEXTS = _texts(random.Random(29))
+PLAIN = st.sampled_from(_TEXTS["plain"])
+def _when(rng: random.Random) -> str | None:
+    return rng.choice([None, "not a date", "2027-06-01T00:00:00Z",
+                       f"2026-{rng.randint(1, 11):02d}-{rng.randint(1, 28):02d}T08:00:00Z"])
+
+
+def _plain(rng: random.Random) -> str:
+    return rng.choice(_TEXTS["plain"])
+
+
+# An item's optional keys and how each is drawn from the item's own random source.
+OPTIONAL: dict[str, Callable[[random.Random, str], Any]] = {
+    "id": lambda r, section: f"{section[0]}-{r.randrange(2**32):08x}",
+    "importance": lambda r, _: r.choice([r.randint(1, 10), r.randint(1, 10), 0, "7", True]),
+    "first_seen": lambda r, _: _when(r),
+    "carried_from": lambda r, _: "S-older",
+    "_stale_carried_days": lambda r, _: r.choice([r.randint(8, 400), r.uniform(7.5, 90.0)]),
+    "_corroborated": lambda r, _: r.randint(0, 6),
+    "because": lambda r, _: _plain(r),
+    "_agent_claim": lambda r, _: _plain(r),
+    "_supersede_candidate": lambda r, _: "o-1234abcd",
+    "_worldcheck": lambda r, _: {"note": _plain(r), "status": r.choice(["resolved", "closed"])},
+    "_worldcheck_confirmed": lambda r, _: True,
+    "_amend": lambda r, _: {"rows": [{"change": _plain(r), "quote": _plain(r), "id": "a-1", "label": _plain(r),
+                                      "state": r.choice(["ratified", "verified"]), "by": "agent",
+                                      "role": r.choice(["user", "assistant"])} for _ in range(r.randint(0, 2))],
+                            "overflow": r.randint(0, 3)},
+    "foreign_verbatim_claim": lambda r, _: True,
+    "_noted": lambda r, _: {"ts": "2026-11-29T10:00:00Z"},
+}
+COMMON_KEYS = ("id", "importance", "first_seen", "carried_from", "_corroborated")
+RARE_KEYS = [k for k in OPTIONAL if k not in COMMON_KEYS]
+
+
+def item(rng: random.Random, section: str) -> dict[str, Any]:
+    """One item, built from its own random source: Hypothesis draws one seed per item
+    (and how many items), not each field, so the long pass's time goes to the allocators."""
+    shape = rng.choice(["plain", "plain", "long", "labelled", "two"])
+    text = rng.choice(_TEXTS[shape])
+    out: dict[str, Any] = {"text": text}
+    trust = rng.choice(["verbatim", "verbatim", "inferred", "inferred", None, ""])
     if trust is not None:
-        item["trust"] = trust
-    quote = draw(st.one_of(st.none(), st.just(text[: max(1, len(text) // 3)]), PLAIN, LONG))
+        out["trust"] = trust
+    quote = rng.choice([None, text[: max(1, len(text) // 3)], _plain(rng), rng.choice(_TEXTS["long"])])
     if quote is not None:
-        item["quote"] = quote
-    optional = {
-        "id": st.builds(lambda n: f"{section[0]}-{n:08x}", st.integers(0, 2**32)),
-        "importance": st.one_of(st.integers(1, 10), st.integers(1, 10), st.just(0), st.just("7"), st.just(True)),
-        "first_seen": WHEN,
-        "carried_from": st.just("S-older"),
-        "_stale_carried_days": st.one_of(st.integers(8, 400), st.floats(7.5, 90.0)),
-        "_corroborated": st.integers(0, 6),
-        "because": PLAIN,
-        "_agent_claim": PLAIN,
-        "_supersede_candidate": st.just("o-1234abcd"),
-        "_worldcheck": st.fixed_dictionaries({"note": PLAIN, "status": st.sampled_from(["resolved", "closed"])}),
-        "_worldcheck_confirmed": st.just(True),
-        "_amend": st.fixed_dictionaries({
-            "rows": st.lists(st.fixed_dictionaries({
-                "change": PLAIN, "quote": PLAIN, "id": st.just("a-1"), "label": PLAIN,
-                "state": st.sampled_from(["ratified", "verified"]), "by": st.just("agent"),
-                "role": st.sampled_from(["user", "assistant"])}), max_size=2),
-            "overflow": st.integers(0, 3)}),
-        "foreign_verbatim_claim": st.just(True),
-        "_noted": st.just({"ts": "2026-11-29T10:00:00Z"}),
-    }
+        out["quote"] = quote
     # the usual keys about half the time each; at most two of the rarer ones
-    common = ("id", "importance", "first_seen", "carried_from", "_corroborated")
-    mask = draw(st.integers(0, 2 ** len(common) - 1))
-    chosen = [k for n, k in enumerate(common) if mask >> n & 1]
-    chosen += draw(st.lists(st.sampled_from([k for k in optional if k not in common]), max_size=2, unique=True))
+    chosen = [k for k in COMMON_KEYS if rng.random() < 0.5] + rng.sample(RARE_KEYS, rng.randint(0, 2))
     for key in chosen:
-        item[key] = draw(optional[key])
+        out[key] = OPTIONAL[key](rng, section)
     if section == "open_questions":
-        item["external_state"] = draw(st.booleans())
-    return item
+        out["external_state"] = rng.random() < 0.5
+    return out
+
+
+def items(section: str) -> st.SearchStrategy[dict[str, Any]]:
+    return st.integers(0, 2**32).map(lambda seed: item(random.Random(seed), section))
 
 
 @st.composite
