@@ -32,7 +32,9 @@ from daimon_tui.store.child import judge_service
 from daimon_tui.store.demo import builder as demo
 from tests.ui.pty_run import ROOT, left_after, tagged_pids
 
-pytestmark = [pytest.mark.slow, pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")]
+# 20 starts of the app, each waited out to its end: far past the default 120 s on a loaded machine
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(900),
+              pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")]
 
 PAINTED = "Briefing ·"
 Step = tuple[str, object]
