@@ -4,7 +4,6 @@ themselves in a table; `daimon-tui stats` prints the same."""
 
 from __future__ import annotations
 
-import asyncio
 from typing import ClassVar
 
 from rich.text import Text
@@ -17,7 +16,7 @@ from textual.widgets import DataTable, Label, ProgressBar, Sparkline, Static
 from daimon_tui.domain.inert import inert
 from daimon_tui.domain.short_ids import shortest_unique
 from daimon_tui.models import ProjectRef
-from daimon_tui.store.read.health import METRICS, HealthReport, health
+from daimon_tui.services.health import METRICS, HealthReport, health_as_read
 from daimon_tui.ui.actions import lead_bindings
 from daimon_tui.ui.navigation import GoesBack
 from daimon_tui.ui.read_worker import work
@@ -81,12 +80,12 @@ class HealthScreen(GoesBack, Screen):
     async def load(self) -> None:
         bar = self.query_one("#health-progress", ProgressBar)
         bar.display = True
-
-        def progress(done: int, total: int) -> None:
-            self.app.call_from_thread(bar.update, total=total, progress=done)
-
-        report = await asyncio.to_thread(health, self.project, now=self.now, progress=progress)
-        if self.is_attached:
+        report: HealthReport | None = None
+        async for report in health_as_read(self.project, now=self.now):
+            if self.is_attached:  # each point as it is read
+                total = len(report.sessions)
+                bar.update(total=total, progress=sum(1 for s in report.sessions if s.counts))
+        if report is not None and self.is_attached:
             self.show(report)
 
     def show(self, report: HealthReport) -> None:
