@@ -472,3 +472,13 @@ def handoff_at(project: ProjectRef, when: str | datetime) -> Handoff | None:
             return handoff(cut.project.target)
     except (OSError, ValueError):
         return None
+
+
+# What `health_kept` checks an appended row by: whether a copy cut at a moment keeps it.
+is_forget_row = _is_forget_row
+row_time = _row_time
+
+
+def team_dir() -> Path:
+    """The team dir an as-of copy reads the teammates' files from."""
+    return Path(config.team_dir())

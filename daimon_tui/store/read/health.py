@@ -11,11 +11,16 @@ session receipts that fail today among the sessions retained by then
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pydantic import Field
 
 from daimon_tui.domain.review import CONTRADICTIONS
 from daimon_tui.models import Briefing, Diagnostic, Frozen, ProjectRef
+
+if TYPE_CHECKING:
+    from daimon_tui.store.read.health_kept import KeptNumbers
 
 # Sessions charted: the newest this many (each is one read of the store as it stood).
 SESSIONS_CHARTED = 30
@@ -105,6 +110,19 @@ def _now(project: ProjectRef, receipts: dict[str, tuple[str | None, bool]], note
     return SessionHealth(session_id=NOW, counts=counts)
 
 
+def _kept(project: ProjectRef, created: dict[str, str | None]) -> KeptNumbers:
+    """The numbers kept from earlier reads (none in safe mode, or when they cannot be checked)."""
+    from daimon_tui.store.read import asof
+    from daimon_tui.store.read.health_kept import KeptNumbers, kept_numbers
+
+    if asof.refusal() is None:
+        try:  # the numbers come from this module's counts over asof's copy: a change of either keeps nothing
+            return kept_numbers(project.slug, created, (Path(__file__), Path(asof.__file__)))
+        except Exception:  # a kept number that cannot be checked is read again
+            pass
+    return KeptNumbers(project.slug, {}, {}, {}, None)
+
+
 def health_points(project: ProjectRef, *, limit: int = SESSIONS_CHARTED,
                   now: float | None = None) -> Iterator[HealthReport]:
     """The report as it fills: first every charted point with no number yet,
@@ -136,26 +154,31 @@ def health_points(project: ProjectRef, *, limit: int = SESSIONS_CHARTED,
     yield report()
     receipts, receipt_notes = _failing_by_session(project)
     notes.extend(receipt_notes)
+    kept = _kept(project, {row.session_id: row.created for row in rows})
     for n, row in enumerate(rows):
-        try:
-            with as_of(project, row.session_id) as cut:  # daimon's reader over the store as it stood then
-                briefing = load_briefing(cut.project, now=cut.timestamp)
-        except Unavailable as exc:  # safe mode: no session can be read as of then
-            notes.append(Diagnostic(level="info", message=str(exc)))
-            unread.update(r.session_id for r in rows[n:])
-            break
-        except Exception as exc:
-            notes.append(Diagnostic(message=f"session {row.session_id} could not be read as of then "
-                                            f"({type(exc).__name__})"))
-            unread.add(row.session_id)
-            continue
-        counts = briefing_counts(briefing)
+        counts = kept.get(row.session_id)
+        if counts is None:
+            try:
+                with as_of(project, row.session_id) as cut:  # daimon's reader over the store as it stood then
+                    briefing = load_briefing(cut.project, now=cut.timestamp)
+            except Unavailable as exc:  # safe mode: no session can be read as of then
+                notes.append(Diagnostic(level="info", message=str(exc)))
+                unread.update(r.session_id for r in rows[n:])
+                break
+            except Exception as exc:
+                notes.append(Diagnostic(message=f"session {row.session_id} could not be read as of then "
+                                                f"({type(exc).__name__})"))
+                unread.add(row.session_id)
+                continue
+            counts = briefing_counts(briefing)
+            kept.put(row.session_id, counts)
         # a session's receipt counts from its own session on
         counts["failing_receipts"] = sum(
             1 for sid, (created, failed) in receipts.items()
             if failed and (sid == row.session_id or (created or "") <= (row.created or "")))
         points[n] = SessionHealth(session_id=row.session_id, created=row.created, counts=counts)
         yield report()
+    kept.save()
     points[-1] = _now(project, receipts, notes, now)
     yield report()
 
