@@ -131,3 +131,26 @@ def test_an_appended_forget_or_timeless_row_or_a_rewrite_keeps_nothing(ledger: t
     assert health_kept._appended_since(path, kept, "forgets") is None
     path.write_text(body.replace("resolved", "reopened"))  # not only appended
     assert health_kept._appended_since(path, kept, "bucket") is None
+
+
+def test_the_moments_come_from_one_read_of_the_events_ledger(demo_store: demo.DemoStore,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every charted session's moment is worked out from the same witness and
+    forget rows: the ledger is read again only once it has changed."""
+    project = reader.resolve_project(str(demo_store.project))
+    bucket = demo_store.checkpoint_dir / project.slug
+    first = (asof.session_rows(bucket), asof.forget_times(bucket))
+
+    def no_read(*_args, **_kwargs):  # type: ignore[no-untyped-def]
+        raise AssertionError("the events ledger was read again")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(Path, "open", no_read)
+        patched.setattr(asof, "open", no_read, raising=False)
+        assert (asof.session_rows(bucket), asof.forget_times(bucket)) == first
+    _append_resolution(demo_store.project, demo.DEMO_NOW + timedelta(hours=1))
+    with monkeypatch.context() as patched:
+        patched.setattr(Path, "open", no_read)
+        patched.setattr(asof, "open", no_read, raising=False)
+        with pytest.raises(AssertionError, match="read again"):
+            asof.session_rows(bucket)

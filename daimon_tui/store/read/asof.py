@@ -19,6 +19,7 @@ historical view.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import re
@@ -126,24 +127,35 @@ def _moment(text: str) -> datetime | None:
         return None
 
 
-def _status_rows(bucket: Path, spelled: str) -> Iterator[tuple[str, str]]:
-    """(status, ts) of the bucket's events rows whose line spells `spelled` (any case) and that have both."""
+def _status_rows(bucket: Path, spelled: str) -> tuple[tuple[str, str], ...]:
+    """(status, ts) of the bucket's events rows whose line spells `spelled` (any case) and that have both.
+    Read once per state of the ledger (its stat key, ctime included): Health
+    works out every charted session's moment from the same rows."""
+    path = bucket / "events.jsonl"
     try:
-        handle = (bucket / "events.jsonl").open("r", encoding="utf-8", errors="replace")
+        st = path.stat()
     except OSError:
-        return
+        return ()
+    return _status_rows_of(str(path), (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino), spelled)
+
+
+@functools.lru_cache(maxsize=4)
+def _status_rows_of(path: str, _state: tuple[int, ...], spelled: str) -> tuple[tuple[str, str], ...]:
+    out = []
+    try:
+        handle = open(path, encoding="utf-8", errors="replace")  # noqa: SIM115 (closed below; a missing file is no rows)
+    except OSError:
+        return ()
     with handle:
         for line in handle:
             if spelled not in line.casefold():
                 continue
-            try:
-                row = json.loads(line)
-            except ValueError:
-                continue
-            status = row.get("status") if isinstance(row, dict) else None
-            ts = _row_time(line)
+            row = _parsed(line)
+            status = row.get("status") if row is not None else None
+            ts = _time_of(row)
             if isinstance(status, str) and ts:
-                yield status, ts
+                out.append((status, ts))
+    return tuple(out)
 
 
 def forget_times(bucket: Path) -> tuple[str, ...]:
@@ -183,14 +195,18 @@ def resolve_when(project: ProjectRef, when: str | datetime,
     return parse_time(parsed.value), None
 
 
-def _row_time(line: str) -> str | None:
-    """The row's `ts` normalised to daimon's stamp, or None when the row has
-    no readable time (daimon folds such a row as oldest; we keep it)."""
+def _parsed(line: str) -> dict | None:
     try:
         row = json.loads(line)
     except ValueError:
         return None
-    ts = row.get("ts") if isinstance(row, dict) else None
+    return row if isinstance(row, dict) else None
+
+
+def _time_of(row: dict | None) -> str | None:
+    """The row's `ts` normalised to daimon's stamp, or None when the row has
+    no readable time (daimon folds such a row as oldest; we keep it)."""
+    ts = row.get("ts") if row is not None else None
     if not isinstance(ts, str):
         return None
     try:
@@ -199,14 +215,16 @@ def _row_time(line: str) -> str | None:
         return None
 
 
+def _forgets(row: dict | None) -> bool:
+    return row is not None and (store.is_tombstone_status(row.get("status")) or store.is_key_ref(row.get("item_ref")))
+
+
+def _row_time(line: str) -> str | None:
+    return _time_of(_parsed(line))
+
+
 def _is_forget_row(line: str) -> bool:
-    try:
-        row = json.loads(line)
-    except ValueError:
-        return False
-    if not isinstance(row, dict):
-        return False
-    return store.is_tombstone_status(row.get("status")) or store.is_key_ref(row.get("item_ref"))
+    return _forgets(_parsed(line))
 
 
 def _cut_ledger(src: Path, dst: Path, cutoff: str, *, forgets_only: bool = False) -> int:
@@ -220,13 +238,14 @@ def _cut_ledger(src: Path, dst: Path, cutoff: str, *, forgets_only: bool = False
             if not body:
                 kept.append(line)
                 continue
-            if _is_forget_row(body):
+            row = _parsed(body)  # once per row: a year's ledger is copied for each charted session
+            if _forgets(row):
                 kept.append(line)
                 continue
             if forgets_only:
                 cut += 1
                 continue
-            ts = _row_time(body)
+            ts = _time_of(row)
             if ts is None or ts <= cutoff:
                 kept.append(line)
             else:
