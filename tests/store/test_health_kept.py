@@ -6,6 +6,7 @@ file) reads it again; every point still equals daimon's own reads then."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import shutil
 from collections.abc import Iterator
@@ -29,9 +30,9 @@ def as_of_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     seen: list[str] = []
     real = asof.as_of
 
-    def counted(project, when):  # type: ignore[no-untyped-def]
+    def counted(project, when, **kwargs):  # type: ignore[no-untyped-def]
         seen.append(str(when))
-        return real(project, when)
+        return real(project, when, **kwargs)
 
     monkeypatch.setattr(asof, "as_of", counted)
     return seen
@@ -154,3 +155,27 @@ def test_the_moments_come_from_one_read_of_the_events_ledger(demo_store: demo.De
         patched.setattr(asof, "open", no_read, raising=False)
         with pytest.raises(AssertionError, match="read again"):
             asof.session_rows(bucket)
+
+
+def test_one_copy_for_the_pass_grows_its_ledger_and_reads_as_fresh_copies(demo_store: demo.DemoStore,
+                                                                          tmp_path: Path) -> None:
+    """Health's pass keeps one copy, oldest moment first: the next moment's
+    events ledger is the last one's plus the rows between (appended, so the
+    kept fold of the copy folds those alone), and each moment reads as a
+    fresh copy of it does."""
+    from daimon_tui.store.read.health import briefing_counts
+
+    project = reader.resolve_project(str(demo_store.project))
+    into = tmp_path / "pass"
+    into.mkdir(mode=0o700)
+    ledger = into / "checkpoints" / project.slug / "events.jsonl"
+    seen: list[tuple[int, bytes]] = []
+    for sid in ("S-day1", "S-day2", "S-day3"):
+        with asof.as_of(project, sid, into=into) as cut:
+            ours = briefing_counts(reader.load_briefing(cut.project, now=cut.timestamp))
+            seen.append((ledger.stat().st_ino, ledger.read_bytes()))
+        with asof.as_of(project, sid) as cut:
+            assert ours == briefing_counts(reader.load_briefing(cut.project, now=cut.timestamp)), sid
+    assert len({inode for inode, _ in seen}) == 1  # the same file, appended to
+    assert all(later.startswith(earlier) for (_, earlier), (_, later) in itertools.pairwise(seen))
+    assert len(seen[-1][1]) > len(seen[0][1])  # rows came between the moments

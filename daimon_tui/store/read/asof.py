@@ -250,9 +250,37 @@ def _cut_ledger(src: Path, dst: Path, cutoff: str, *, forgets_only: bool = False
                 kept.append(line)
             else:
                 cut += 1
-    with dst.open("w", encoding="utf-8", errors="surrogateescape", newline="") as handle:
-        handle.writelines(kept)
+    _write_rows(dst, "".join(kept).encode("utf-8", errors="surrogateescape"))
     return cut
+
+
+def _write_rows(dst: Path, data: bytes) -> None:
+    """Write a cut ledger. Over the copy of an earlier moment (Health's pass,
+    oldest first), only the rows that moment had not are appended: the kept
+    fold of the copy then folds those alone. Any other difference: written whole."""
+    try:
+        old = dst.read_bytes()
+    except OSError:
+        old = None
+    if old == data:
+        return
+    if old and data.startswith(old):
+        with dst.open("ab") as handle:
+            handle.write(data[len(old):])
+        return
+    dst.write_bytes(data)
+
+
+def _clear_but_ledgers(copy_root: Path) -> None:
+    """Empty a copy kept from an earlier moment, but for its ledgers (`*.jsonl`
+    of the checkpoints and the team): what daimon read or wrote there then is gone."""
+    for path in sorted(copy_root.rglob("*"), reverse=True):
+        top = path.relative_to(copy_root).parts[0]
+        if path.is_dir() and not path.is_symlink():
+            continue
+        if path.suffix == ".jsonl" and top in ("checkpoints", "team"):
+            continue
+        path.unlink()
 
 
 def _copy_bucket(src: Path, dst: Path, cutoff: str, ledgers: frozenset[str]) -> int:
@@ -456,19 +484,26 @@ def refusal() -> str | None:
 
 
 @contextlib.contextmanager
-def as_of(project: ProjectRef, when: str | datetime) -> Iterator[AsOfStore]:
+def as_of(project: ProjectRef, when: str | datetime, *, into: Path | None = None) -> Iterator[AsOfStore]:
     """The store as it stood at `when` (an ISO-8601 time or a session id).
 
     Inside the context daimon reads the copy (calling context only: the
     override is a ContextVar, so do the reading in the same thread or an
-    `asyncio.to_thread` started inside). The copy is removed on exit.
-    Raises `Unavailable` in safe mode (the copy needs daimon's private names)."""
+    `asyncio.to_thread` started inside). The copy is removed on exit; with
+    `into` (a private directory of the caller's, for moments read oldest
+    first), the copy is made there and kept: the next moment's ledgers grow
+    by the rows between the two. Raises `Unavailable` in safe mode (the copy
+    needs daimon's private names)."""
     refused = refusal()
     if refused:
         raise Unavailable(refused)
     moment, named = resolve_when(project, when)
-    with tempfile.TemporaryDirectory(prefix="daimon-tui-asof-") as tmp:
-        copy_root = Path(tmp)
+    with contextlib.ExitStack() as held:
+        if into is None:
+            copy_root = Path(held.enter_context(tempfile.TemporaryDirectory(prefix="daimon-tui-asof-")))
+        else:
+            copy_root = into
+            _clear_but_ledgers(copy_root)
         os.chmod(copy_root, 0o700)
         built = _build(project, moment, named, copy_root)
         mapping = _settings(copy_root)

@@ -10,6 +10,8 @@ session receipts that fail today among the sessions retained by then
 
 from __future__ import annotations
 
+import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -155,29 +157,35 @@ def health_points(project: ProjectRef, *, limit: int = SESSIONS_CHARTED,
     receipts, receipt_notes = _failing_by_session(project)
     notes.extend(receipt_notes)
     kept = _kept(project, {row.session_id: row.created for row in rows})
-    for n, row in enumerate(rows):
-        counts = kept.get(row.session_id)
-        if counts is None:
-            try:
-                with as_of(project, row.session_id) as cut:  # daimon's reader over the store as it stood then
-                    briefing = load_briefing(cut.project, now=cut.timestamp)
-            except Unavailable as exc:  # safe mode: no session can be read as of then
-                notes.append(Diagnostic(level="info", message=str(exc)))
-                unread.update(r.session_id for r in rows[n:])
-                break
-            except Exception as exc:
-                notes.append(Diagnostic(message=f"session {row.session_id} could not be read as of then "
-                                                f"({type(exc).__name__})"))
-                unread.add(row.session_id)
-                continue
-            counts = briefing_counts(briefing)
-            kept.put(row.session_id, counts)
-        # a session's receipt counts from its own session on
-        counts["failing_receipts"] = sum(
-            1 for sid, (created, failed) in receipts.items()
-            if failed and (sid == row.session_id or (created or "") <= (row.created or "")))
-        points[n] = SessionHealth(session_id=row.session_id, created=row.created, counts=counts)
-        yield report()
+    # one copy of the store for the whole pass, oldest first: each moment's ledgers grow by the rows since the last
+    passing = Path(tempfile.mkdtemp(prefix="daimon-tui-health-"))
+    try:
+        for n, row in enumerate(rows):
+            counts = kept.get(row.session_id)
+            if counts is None:
+                try:
+                    # daimon's reader over the store as it stood then
+                    with as_of(project, row.session_id, into=passing) as cut:
+                        briefing = load_briefing(cut.project, now=cut.timestamp)
+                except Unavailable as exc:  # safe mode: no session can be read as of then
+                    notes.append(Diagnostic(level="info", message=str(exc)))
+                    unread.update(r.session_id for r in rows[n:])
+                    break
+                except Exception as exc:
+                    notes.append(Diagnostic(message=f"session {row.session_id} could not be read as of then "
+                                                    f"({type(exc).__name__})"))
+                    unread.add(row.session_id)
+                    continue
+                counts = briefing_counts(briefing)
+                kept.put(row.session_id, counts)
+            # a session's receipt counts from its own session on
+            counts["failing_receipts"] = sum(
+                1 for sid, (created, failed) in receipts.items()
+                if failed and (sid == row.session_id or (created or "") <= (row.created or "")))
+            points[n] = SessionHealth(session_id=row.session_id, created=row.created, counts=counts)
+            yield report()
+    finally:
+        shutil.rmtree(passing, ignore_errors=True)
     kept.save()
     points[-1] = _now(project, receipts, notes, now)
     yield report()
