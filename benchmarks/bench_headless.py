@@ -5,7 +5,7 @@
 
 One run: `daimon brief` and `daimon recall Q` (the baselines, each the median
 of `--repeats`), then each of our headless commands (`brief`, `brief --json`,
-`brief --as-daimon`, `search Q`, `check`, `audit`) twice: cold (our cache
+`brief --as-daimon`, `search Q`, `check`, `audit`, `stats --json`) twice: cold (our cache
 emptied first: no kept fold, no seal key) and warm (right after: the kept
 fold the cold run wrote, sealed). With `--small DIR` also a fresh `search`
 (cache emptied) against `daimon recall`, and each other report against
@@ -61,6 +61,8 @@ COMMANDS = (
     ("search", ["search", "{query}"], "recall", 0.3, 1.0),
     ("check", ["check"], "brief", 0.5, 1.0),
     ("audit", ["audit"], "brief", 1.0, 1.0),
+    # Health's numbers (issue 42 point 2): cold is one pass from an empty cache, warm reads the kept numbers
+    ("stats --json", ["stats", "--json"], "brief", 0.1, 1.0),
 )
 
 

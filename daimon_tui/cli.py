@@ -402,10 +402,9 @@ def _report(args: argparse.Namespace, project_path: str | None, out: TextIO) -> 
     if args.command == "review":
         return _review(args, project, out)
     if args.command == "stats":
-        from daimon_tui.headless.stats import run_stats
-        from daimon_tui.store.read.health import health
+        from daimon_tui.headless.stats import stats
 
-        return run_stats(health(project), as_json=args.json, out=out)
+        return stats(project, as_json=args.json, out=out)
     if args.command == "audit":
         from daimon_tui.headless.audit import run_audit
 

@@ -6,34 +6,34 @@ from __future__ import annotations
 import json
 from typing import TextIO
 
-from daimon_tui.store.daimon_api import mode
+from daimon_tui.domain.daimon_check import DaimonCheck
+from daimon_tui.services.health import daimon_check
 
 
-def report(current: mode.Mode) -> dict:
+def report(current: DaimonCheck) -> dict:
     return {
         "daimon_version": current.version,
-        "tested": mode.KNOWN_GOOD,
+        "tested": current.known_good,
         "mode": "safe" if current.safe else "full",
-        "why": current.why() if current.safe else None,
+        "why": current.why,
         "contracts": [
-            {"id": o.contract.id, "concern": o.contract.concern, "where": o.contract.where,
-             "assumption": o.contract.assumption, "serves": o.contract.serves,
-             "optional": o.contract.optional, "holds": o.holds, "problem": o.problem}
-            for o in current.outcomes
+            {"id": c.id, "concern": c.concern, "where": c.where, "assumption": c.assumption,
+             "serves": c.serves, "optional": c.optional, "holds": c.holds, "problem": c.problem}
+            for c in current.contracts
         ],
-        "off": list(current.off()),
-        "public_equivalents": list(current.public_equivalents()),
+        "off": list(current.off),
+        "public_equivalents": list(current.public_equivalents),
     }
 
 
 def run_doctor(*, as_json: bool, out: TextIO) -> int:
     """0 in full mode, 1 in safe mode (the app still opens; something is off)."""
-    current = mode.current()
+    current = daimon_check()
     data = report(current)
     if as_json:
         out.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
         return 1 if current.safe else 0
-    tested = "tested" if current.tested else f"not tested (known good: {mode.KNOWN_GOOD})"
+    tested = "tested" if current.tested else f"not tested (known good: {current.known_good})"
     out.write(f"daimon-briefing {current.version or '?'}: {tested}\n\ncontracts:\n")
     for row in data["contracts"]:
         word = "holds " if row["holds"] else "BROKEN"
@@ -44,7 +44,7 @@ def run_doctor(*, as_json: bool, out: TextIO) -> int:
     if not current.safe:
         out.write("the app runs in full mode: the kept fold, the shared snapshot and every verb are on\n")
         return 0
-    out.write(f"the app runs in SAFE MODE: {current.why()}\n"
+    out.write(f"the app runs in SAFE MODE: {current.why}\n"
               "daimon's public API only: no kept fold, no swap of daimon's functions, no private call; "
               "reads are exact, but slower; off:\n")
     for line in data["off"]:

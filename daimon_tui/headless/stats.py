@@ -8,13 +8,15 @@ sessions than fit is printed in blocks of columns, oldest first."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import TextIO
 
 from daimon_tui.domain.inert import inert
 from daimon_tui.domain.short_ids import shortest_unique
 from daimon_tui.headless.exit_codes import Exit
-from daimon_tui.store.read.health import METRICS, HealthReport
+from daimon_tui.models import ProjectRef
+from daimon_tui.services.health import METRICS, HealthReport, health_report
 
 WIDTH = 120
 
@@ -64,3 +66,8 @@ def run_stats(report: HealthReport, *, as_json: bool, out: TextIO) -> int:
     for note in report.diagnostics:
         out.write(f"⚠ {inert(note.message, limit=WIDTH - 2)}\n")
     return code
+
+
+def stats(project: ProjectRef, *, as_json: bool, out: TextIO) -> int:
+    """Read the whole report (the Health view's own read), then print it."""
+    return run_stats(asyncio.run(health_report(project)), as_json=as_json, out=out)

@@ -11,10 +11,11 @@ import re
 from daimon_briefing import api, view
 
 from daimon_tui import cli
+from daimon_tui.models import ProjectRef
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.store.read import reader
 from daimon_tui.store.read.asof import as_of
-from daimon_tui.store.read.health import NOW, health
+from daimon_tui.store.read.health import NOW, HealthReport, health
 
 # daimon's own item labels in the text it prints
 LABELS = {
@@ -48,6 +49,14 @@ def test_each_sessions_numbers_are_daimons(demo_store: demo.DemoStore) -> None:
     project = reader.resolve_project(str(demo_store.project))
     report = health(project)
     assert [s.session_id for s in report.sessions] == ["S-day1", "S-day2", "S-day3", NOW]
+    assert_points_are_daimons(project, report)
+    # the tampered session's receipt fails from that session on; the demo quarantines one value
+    assert report.series("failing_receipts") == [0, 1, 1, 1]
+    assert report.series("quarantines")[-1] == 1
+
+
+def assert_points_are_daimons(project: ProjectRef, report: HealthReport) -> None:
+    """Each point equals daimon's own reads as of that session's moment (now: as daimon reads it now)."""
     # daimon's own tamper check of every session's receipt
     opened = view.open_sessions(project.target, [s.session_id for s in report.sessions if s.session_id != NOW],
                                 live=False)
@@ -67,9 +76,6 @@ def test_each_sessions_numbers_are_daimons(demo_store: demo.DemoStore) -> None:
         theirs["failing_receipts"] = len(failing & {s.session_id for s in report.sessions[: n + 1]})
         ours = {key: point.counts[key] for key in theirs}
         assert ours == theirs, (point.session_id, ours, theirs)
-    # the tampered session's receipt fails from that session on; the demo quarantines one value
-    assert report.series("failing_receipts") == [0, 1, 1, 1]
-    assert report.series("quarantines")[-1] == 1
 
 
 def test_stats_gives_the_same_numbers_and_writes_nothing(demo_store: demo.DemoStore, capsys) -> None:

@@ -19,6 +19,7 @@ historical view.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import re
@@ -126,24 +127,35 @@ def _moment(text: str) -> datetime | None:
         return None
 
 
-def _status_rows(bucket: Path, spelled: str) -> Iterator[tuple[str, str]]:
-    """(status, ts) of the bucket's events rows whose line spells `spelled` (any case) and that have both."""
+def _status_rows(bucket: Path, spelled: str) -> tuple[tuple[str, str], ...]:
+    """(status, ts) of the bucket's events rows whose line spells `spelled` (any case) and that have both.
+    Read once per state of the ledger (its stat key, ctime included): Health
+    works out every charted session's moment from the same rows."""
+    path = bucket / "events.jsonl"
     try:
-        handle = (bucket / "events.jsonl").open("r", encoding="utf-8", errors="replace")
+        st = path.stat()
     except OSError:
-        return
+        return ()
+    return _status_rows_of(str(path), (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino), spelled)
+
+
+@functools.lru_cache(maxsize=4)
+def _status_rows_of(path: str, _state: tuple[int, ...], spelled: str) -> tuple[tuple[str, str], ...]:
+    out = []
+    try:
+        handle = open(path, encoding="utf-8", errors="replace")  # noqa: SIM115 (closed below; a missing file is no rows)
+    except OSError:
+        return ()
     with handle:
         for line in handle:
             if spelled not in line.casefold():
                 continue
-            try:
-                row = json.loads(line)
-            except ValueError:
-                continue
-            status = row.get("status") if isinstance(row, dict) else None
-            ts = _row_time(line)
+            row = _parsed(line)
+            status = row.get("status") if row is not None else None
+            ts = _time_of(row)
             if isinstance(status, str) and ts:
-                yield status, ts
+                out.append((status, ts))
+    return tuple(out)
 
 
 def forget_times(bucket: Path) -> tuple[str, ...]:
@@ -183,14 +195,18 @@ def resolve_when(project: ProjectRef, when: str | datetime,
     return parse_time(parsed.value), None
 
 
-def _row_time(line: str) -> str | None:
-    """The row's `ts` normalised to daimon's stamp, or None when the row has
-    no readable time (daimon folds such a row as oldest; we keep it)."""
+def _parsed(line: str) -> dict | None:
     try:
         row = json.loads(line)
     except ValueError:
         return None
-    ts = row.get("ts") if isinstance(row, dict) else None
+    return row if isinstance(row, dict) else None
+
+
+def _time_of(row: dict | None) -> str | None:
+    """The row's `ts` normalised to daimon's stamp, or None when the row has
+    no readable time (daimon folds such a row as oldest; we keep it)."""
+    ts = row.get("ts") if row is not None else None
     if not isinstance(ts, str):
         return None
     try:
@@ -199,14 +215,16 @@ def _row_time(line: str) -> str | None:
         return None
 
 
+def _forgets(row: dict | None) -> bool:
+    return row is not None and (store.is_tombstone_status(row.get("status")) or store.is_key_ref(row.get("item_ref")))
+
+
+def _row_time(line: str) -> str | None:
+    return _time_of(_parsed(line))
+
+
 def _is_forget_row(line: str) -> bool:
-    try:
-        row = json.loads(line)
-    except ValueError:
-        return False
-    if not isinstance(row, dict):
-        return False
-    return store.is_tombstone_status(row.get("status")) or store.is_key_ref(row.get("item_ref"))
+    return _forgets(_parsed(line))
 
 
 def _cut_ledger(src: Path, dst: Path, cutoff: str, *, forgets_only: bool = False) -> int:
@@ -220,20 +238,49 @@ def _cut_ledger(src: Path, dst: Path, cutoff: str, *, forgets_only: bool = False
             if not body:
                 kept.append(line)
                 continue
-            if _is_forget_row(body):
+            row = _parsed(body)  # once per row: a year's ledger is copied for each charted session
+            if _forgets(row):
                 kept.append(line)
                 continue
             if forgets_only:
                 cut += 1
                 continue
-            ts = _row_time(body)
+            ts = _time_of(row)
             if ts is None or ts <= cutoff:
                 kept.append(line)
             else:
                 cut += 1
-    with dst.open("w", encoding="utf-8", errors="surrogateescape", newline="") as handle:
-        handle.writelines(kept)
+    _write_rows(dst, "".join(kept).encode("utf-8", errors="surrogateescape"))
     return cut
+
+
+def _write_rows(dst: Path, data: bytes) -> None:
+    """Write a cut ledger. Over the copy of an earlier moment (Health's pass,
+    oldest first), only the rows that moment had not are appended: the kept
+    fold of the copy then folds those alone. Any other difference: written whole."""
+    try:
+        old = dst.read_bytes()
+    except OSError:
+        old = None
+    if old == data:
+        return
+    if old and data.startswith(old):
+        with dst.open("ab") as handle:
+            handle.write(data[len(old):])
+        return
+    dst.write_bytes(data)
+
+
+def _clear_but_ledgers(copy_root: Path) -> None:
+    """Empty a copy kept from an earlier moment, but for its ledgers (`*.jsonl`
+    of the checkpoints and the team): what daimon read or wrote there then is gone."""
+    for path in sorted(copy_root.rglob("*"), reverse=True):
+        top = path.relative_to(copy_root).parts[0]
+        if path.is_dir() and not path.is_symlink():
+            continue
+        if path.suffix == ".jsonl" and top in ("checkpoints", "team"):
+            continue
+        path.unlink()
 
 
 def _copy_bucket(src: Path, dst: Path, cutoff: str, ledgers: frozenset[str]) -> int:
@@ -437,19 +484,26 @@ def refusal() -> str | None:
 
 
 @contextlib.contextmanager
-def as_of(project: ProjectRef, when: str | datetime) -> Iterator[AsOfStore]:
+def as_of(project: ProjectRef, when: str | datetime, *, into: Path | None = None) -> Iterator[AsOfStore]:
     """The store as it stood at `when` (an ISO-8601 time or a session id).
 
     Inside the context daimon reads the copy (calling context only: the
     override is a ContextVar, so do the reading in the same thread or an
-    `asyncio.to_thread` started inside). The copy is removed on exit.
-    Raises `Unavailable` in safe mode (the copy needs daimon's private names)."""
+    `asyncio.to_thread` started inside). The copy is removed on exit; with
+    `into` (a private directory of the caller's, for moments read oldest
+    first), the copy is made there and kept: the next moment's ledgers grow
+    by the rows between the two. Raises `Unavailable` in safe mode (the copy
+    needs daimon's private names)."""
     refused = refusal()
     if refused:
         raise Unavailable(refused)
     moment, named = resolve_when(project, when)
-    with tempfile.TemporaryDirectory(prefix="daimon-tui-asof-") as tmp:
-        copy_root = Path(tmp)
+    with contextlib.ExitStack() as held:
+        if into is None:
+            copy_root = Path(held.enter_context(tempfile.TemporaryDirectory(prefix="daimon-tui-asof-")))
+        else:
+            copy_root = into
+            _clear_but_ledgers(copy_root)
         os.chmod(copy_root, 0o700)
         built = _build(project, moment, named, copy_root)
         mapping = _settings(copy_root)
@@ -472,3 +526,13 @@ def handoff_at(project: ProjectRef, when: str | datetime) -> Handoff | None:
             return handoff(cut.project.target)
     except (OSError, ValueError):
         return None
+
+
+# What `health_kept` checks an appended row by: whether a copy cut at a moment keeps it.
+is_forget_row = _is_forget_row
+row_time = _row_time
+
+
+def team_dir() -> Path:
+    """The team dir an as-of copy reads the teammates' files from."""
+    return Path(config.team_dir())

@@ -10,12 +10,19 @@ session receipts that fail today among the sessions retained by then
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pydantic import Field
 
 from daimon_tui.domain.review import CONTRADICTIONS
 from daimon_tui.models import Briefing, Diagnostic, Frozen, ProjectRef
+
+if TYPE_CHECKING:
+    from daimon_tui.store.read.health_kept import KeptNumbers
 
 # Sessions charted: the newest this many (each is one read of the store as it stood).
 SESSIONS_CHARTED = 30
@@ -38,6 +45,8 @@ METRICS: tuple[tuple[str, str], ...] = (
 
 
 class SessionHealth(Frozen):
+    """One point; a number not in `counts` is not known (not read yet, or unreadable)."""
+
     session_id: str
     created: str | None = None
     counts: dict[str, int] = Field(default_factory=dict)
@@ -103,10 +112,25 @@ def _now(project: ProjectRef, receipts: dict[str, tuple[str | None, bool]], note
     return SessionHealth(session_id=NOW, counts=counts)
 
 
-def health(project: ProjectRef, *, limit: int = SESSIONS_CHARTED, now: float | None = None,
-           progress: Callable[[int, int], None] | None = None) -> HealthReport:
-    """Numbers for the newest `limit` retained sessions, oldest first, then
-    now (`now`: the moment stale marks are judged at; None: the clock)."""
+def _kept(project: ProjectRef, created: dict[str, str | None]) -> KeptNumbers:
+    """The numbers kept from earlier reads (none in safe mode, or when they cannot be checked)."""
+    from daimon_tui.store.read import asof
+    from daimon_tui.store.read.health_kept import KeptNumbers, kept_numbers
+
+    if asof.refusal() is None:
+        try:  # the numbers come from this module's counts over asof's copy: a change of either keeps nothing
+            return kept_numbers(project.slug, created, (Path(__file__), Path(asof.__file__)))
+        except Exception:  # a kept number that cannot be checked is read again
+            pass
+    return KeptNumbers(project.slug, {}, {}, {}, None)
+
+
+def health_points(project: ProjectRef, *, limit: int = SESSIONS_CHARTED,
+                  now: float | None = None) -> Iterator[HealthReport]:
+    """The report as it fills: first every charted point with no number yet,
+    then again after each point is read (oldest first, then now); the last
+    is the whole report, where a session that could not be read is left out
+    (a note says why). `now`: the moment stale marks are judged at; None: the clock."""
     from daimon_tui.store import paths
     from daimon_tui.store.daimon_api.mode import Unavailable
     from daimon_tui.store.read.asof import as_of
@@ -115,32 +139,60 @@ def health(project: ProjectRef, *, limit: int = SESSIONS_CHARTED, now: float | N
 
     refused = paths.refusals(project.slug)
     if refused:  # the one rule: nothing is read through a link out of the store (each named)
-        return HealthReport(project=project, diagnostics=tuple(
+        yield HealthReport(project=project, diagnostics=tuple(
             Diagnostic(level="error", source="daimon-tui", message=m) for m in refused))
+        return
     listing = sessions(project)
     notes = list(listing.diagnostics)
     rows = list(reversed(listing.rows[:limit]))
+    points = [SessionHealth(session_id=row.session_id, created=row.created) for row in rows]
+    points.append(SessionHealth(session_id=NOW))
+    unread: set[str] = set()
+
+    def report() -> HealthReport:
+        shown = tuple(p for p in points if p.session_id not in unread)
+        return HealthReport(project=project, sessions=shown, retained=len(listing.rows), diagnostics=tuple(notes))
+
+    yield report()
     receipts, receipt_notes = _failing_by_session(project)
     notes.extend(receipt_notes)
-    out = []
-    for n, row in enumerate(rows):
-        try:
-            with as_of(project, row.session_id) as cut:  # daimon's reader over the store as it stood then
-                briefing = load_briefing(cut.project, now=cut.timestamp)
-        except Unavailable as exc:  # safe mode: no session can be read as of then
-            notes.append(Diagnostic(level="info", message=str(exc)))
-            break
-        except Exception as exc:
-            notes.append(Diagnostic(message=f"session {row.session_id} could not be read as of then "
-                                            f"({type(exc).__name__})"))
-            continue
-        counts = briefing_counts(briefing)
-        # a session's receipt counts from its own session on
-        counts["failing_receipts"] = sum(
-            1 for sid, (created, failed) in receipts.items()
-            if failed and (sid == row.session_id or (created or "") <= (row.created or "")))
-        out.append(SessionHealth(session_id=row.session_id, created=row.created, counts=counts))
-        if progress is not None:
-            progress(n + 1, len(rows) + 1)
-    out.append(_now(project, receipts, notes, now))
-    return HealthReport(project=project, sessions=tuple(out), retained=len(listing.rows), diagnostics=tuple(notes))
+    kept = _kept(project, {row.session_id: row.created for row in rows})
+    # one copy of the store for the whole pass, oldest first: each moment's ledgers grow by the rows since the last
+    passing = Path(tempfile.mkdtemp(prefix="daimon-tui-health-"))
+    try:
+        for n, row in enumerate(rows):
+            counts = kept.get(row.session_id)
+            if counts is None:
+                try:
+                    # daimon's reader over the store as it stood then
+                    with as_of(project, row.session_id, into=passing) as cut:
+                        briefing = load_briefing(cut.project, now=cut.timestamp)
+                except Unavailable as exc:  # safe mode: no session can be read as of then
+                    notes.append(Diagnostic(level="info", message=str(exc)))
+                    unread.update(r.session_id for r in rows[n:])
+                    break
+                except Exception as exc:
+                    notes.append(Diagnostic(message=f"session {row.session_id} could not be read as of then "
+                                                    f"({type(exc).__name__})"))
+                    unread.add(row.session_id)
+                    continue
+                counts = briefing_counts(briefing)
+                kept.put(row.session_id, counts)
+            # a session's receipt counts from its own session on
+            counts["failing_receipts"] = sum(
+                1 for sid, (created, failed) in receipts.items()
+                if failed and (sid == row.session_id or (created or "") <= (row.created or "")))
+            points[n] = SessionHealth(session_id=row.session_id, created=row.created, counts=counts)
+            yield report()
+    finally:
+        shutil.rmtree(passing, ignore_errors=True)
+    kept.save()
+    points[-1] = _now(project, receipts, notes, now)
+    yield report()
+
+
+def health(project: ProjectRef, *, limit: int = SESSIONS_CHARTED, now: float | None = None) -> HealthReport:
+    """Numbers for the newest `limit` retained sessions, oldest first, then
+    now: the last report of `health_points`."""
+    *_filling, whole = health_points(project, limit=limit, now=now)
+    return whole

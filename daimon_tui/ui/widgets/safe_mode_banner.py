@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
-from daimon_tui.store.daimon_api import mode
+from daimon_tui.services.health import daimon_check
 
 
 class SafeModeBanner(Static):
@@ -22,7 +22,7 @@ class SafeModeBanner(Static):
     """
 
     def on_mount(self) -> None:
-        banner = mode.current().banner()
+        banner = daimon_check().banner
         if banner:
             self.update(Text(banner))  # plain text: a version string is never markup
             self.add_class("safe")
