@@ -85,3 +85,25 @@ async def test_d_prints_daimons_world_checked_rows(world_store: demo.DemoStore) 
         assert rows[first:first + len(block)] == [f"  {line}" for line in block], block
     assert sum("re-check before acting" in r for r in rows) == printed.count("re-check before acting")
     assert sum("[✓ world-checked]" in r for r in rows) == printed.count("[✓ world-checked]")
+
+
+async def test_d_says_plainly_it_is_without_the_world_check_gh_would_answer(sandbox_root: Path) -> None:
+    from textual.widgets import Static
+
+    from tests.store.test_differential import Programs
+
+    with demo.sandboxed(sandbox_root, receipts=False, settings=WORLD_CHECK_ON) as store:
+        build(store, WORLD_MOVES)
+        with Programs(sandbox_root, "gh").active():  # a `gh` on PATH: daimon would ask it about PR #12
+            app = DaimonTUI(project_path=str(store.project), now=None)
+            async with app.run_test(size=SIZE) as pilot:
+                await settle(pilot)
+                screen = app.screen
+                assert isinstance(screen, BriefingScreen) and not screen.provisional
+                await pilot.press("d")
+                await settle(pilot)
+                rows = [e.prompt.plain for e in screen.query_one("#items", RowList).entries]
+                header = str(screen.query_one("#briefing-header", Static).render())
+    assert not any("⚠ state changed since capture" in r or "[✓ world-checked]" in r for r in rows)
+    said = "Rows as daimon prints them (d): without daimon's world-check (DAIMON_WORLDCHECK is on): it would ask `gh`"
+    assert said in " ".join(header.split())
