@@ -48,8 +48,8 @@ from daimon_tui.domain.action_entries import (
     UndoChoice,
     line_hash,
 )
-from daimon_tui.store import free_space, writer_process
-from daimon_tui.store.own_files import read_regular, xdg_dir
+from daimon_tui.store import writer_process
+from daimon_tui.store.own_files import no_room, read_regular, xdg_dir
 
 LOG_ENV = "DAIMON_TUI_LOG"
 HEAD_SUFFIX = ".head"
@@ -170,7 +170,7 @@ class ActionLog:
             return str(exc)
         except OSError as exc:
             return str(ActionLogError(self.path, exc))
-        full = free_space.no_room(self.path.parent)  # the open and the lock write nothing: a full disk passes them
+        full = no_room(self.path.parent)  # the open and the lock write nothing: a full disk passes them
         return str(ActionLogError(self.path, full)) if full else None
 
     def _refuse_unanchored_tail(self, raw: bytes) -> None:
