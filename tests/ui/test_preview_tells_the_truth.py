@@ -59,3 +59,41 @@ def test_a_full_disk_under_the_log_refuses_the_verb_in_its_preview(demo_store, t
     assert str(log.path) in seen[0] and "No space left on device" in seen[0]
     assert len(events(demo_store)) == before
     assert RETRY_Q in brief(demo_store)
+
+
+def test_an_undo_that_brings_an_item_back_more_trusted_names_it_in_a_warning_colour(
+        sandbox_root: Path, tmp_path: Path) -> None:
+    """daimon's rule: a reopen is the item's newest verification, so undoing the
+    resolve of a carried verbatim item past the staleness budget (`[? unverified]`)
+    brings it back `[✓ verbatim]`. The undo's preview says so before `y`."""
+    from daimon_tui.store.demo import builder as demo
+    from tests.store.test_differential import WORLD_MOVES, build
+
+    question = "Should uploads retry on HTTP 429 with backoff?"
+    with demo.sandboxed(sandbox_root, receipts=False) as store:
+        build(store, WORLD_MOVES)
+        assert f"- [? unverified] {question} [carried]" in brief(store)  # stale, stored verbatim
+        item = ids(store.project)[question]
+        log = ActionLog(tmp_path / "actions.jsonl")
+        seen: list = []
+
+        async def script(pilot) -> None:
+            await pilot.press("r")
+            await on_screen(pilot, ResolveModal)
+            await pilot.press("enter")
+            await on_screen(pilot, PlanPreviewModal)
+            await pilot.press("y")
+            await done(pilot, 1)
+            await pilot.press("z")
+            await on_screen(pilot, PlanPreviewModal)
+            seen.append(pilot.app.screen.query_one("#verb-trust-raised").render())
+            await pilot.press("y")
+            await done(pilot, 2)
+
+        app = drive(ref(store), log, (item,), script)
+        assert [o.status for o in app.outcomes] == ["applied", "applied"]
+        assert f"- [✓ verbatim] {question} [carried]" in brief(store)  # as the preview said
+    [said] = seen
+    words = " ".join(str(said).split())
+    assert item in words and "[✓ verbatim]" in words and "[? unverified]" in words
+    assert "yellow" in str(said.style) or any("yellow" in str(span.style) for span in said.spans)
