@@ -244,8 +244,10 @@ def reopen_marks(project: ProjectRef, item_id: str, resolved_at: str | None, now
             return {}
         body = store.read_latest_body(project_dir=project.target, route=store.Route.OWN, admit=store.Admit.ANY)
         degraded = bool(briefing.receipt_degraded(body)) if isinstance(body, dict) else False
-        before = [e for e in lineage.events if e.ts and (resolved_at is None or e.ts < resolved_at)]
-        prior = {item_id: {"ts": before[-1].ts}} if before else {}
+        stamps = sorted(str(e.ts) for e in lineage.events if e.ts)
+        # a resolve logged without its time is the newest event (undo refuses a newer record)
+        before = [ts for ts in stamps if ts < resolved_at] if resolved_at else stamps[:-1]
+        prior = {item_id: {"ts": before[-1]}} if before else {}
         now = time.time() if now is None else now
         age = briefing.listing_age_days(raw, prior, now)
         clean = {k: v for k, v in raw.items() if k != "_stale_carried_days"}
