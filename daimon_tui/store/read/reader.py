@@ -358,7 +358,8 @@ def load_briefing(project: ProjectRef, now: float | None = None, *, session_id: 
         checked, said = _world_checked(project, now) if world_check else (None, None)
         notes += (said,) if said else ()
         try:
-            allotted = daimon_brief.budget(project, checked or annotated, baton, now, live=checked is not None)
+            as_run = checked if checked is not None else annotated
+            allotted = daimon_brief.budget(project, as_run, baton, now, live=checked is not None)
         except Unavailable as exc:  # safe mode: the split is off, the briefing still shows
             notes += (Diagnostic(level="info", source="daimon-tui", message=str(exc)),)
         except Exception as exc:  # the split is extra; the briefing still shows
