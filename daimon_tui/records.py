@@ -219,6 +219,9 @@ class Item(Record):
     briefed: bool | None = None
     # the line `daimon brief` prints for it (it may shorten a long text for budget); None when not briefed or not known
     briefed_line: str | None = None
+    # the lines `daimon brief` prints under that one (its world-check's "⚠ state changed since capture" with
+    # the confirm and reject commands, a supersede candidate, an agent's claim, amendments)
+    briefed_under: tuple[str, ...] = ()
 
     def has_badge(self, kind: str) -> bool:
         return any(b.kind == kind for b in self.badges)

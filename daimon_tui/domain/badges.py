@@ -29,6 +29,15 @@ MARKS: dict[str, MarkStyle] = {
     "stale": MarkStyle("?", "? unverified", "yellow", "carried past the staleness budget: re-check before trusting"),
 }
 
+# How much a mark asks the reader to trust the item: an exact quote, a conclusion, then the rest.
+_TRUST_RANK = {"verbatim": 2, "inferred": 1}
+
+
+def raises_trust(before: str | None, after: str | None) -> bool:
+    """Whether `after` reads as more trusted than `before` (`MARKS` words)."""
+    return before is not None and after is not None and _TRUST_RANK.get(after, 0) > _TRUST_RANK.get(before, 0)
+
+
 BADGES: dict[str, tuple[str, str]] = {
     "carried": ("⟳ carried", "dim"),
     "corroborated": ("≈ corroborated", "bold blue"),

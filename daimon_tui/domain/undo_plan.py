@@ -5,6 +5,7 @@ refused where daimon's current record is not the app's own write."""
 from __future__ import annotations
 
 from daimon_tui.domain.action_entries import ActionEntry
+from daimon_tui.domain.badges import mark_label, raises_trust
 from daimon_tui.domain.verbs import (
     EVENTS,
     TRUST,
@@ -148,9 +149,23 @@ def plan_undo(project: str, entry: ActionEntry, done: list[DoneRecord], facts: d
                "it lands at a later second than the record it undoes (daimon folds by the second)"]
     for w in writes:
         effects.extend(line.format(id=w.item_id) for line in _UNDO_EFFECTS[w.op])
+    raised = tuple(line for w in writes if (line := trust_raised(w, facts.get(w.item_id))))
     return Plan(verb="undo", project=project, writes=tuple(writes), refusals=tuple(refusals),
                 effects=tuple(effects), warnings=tuple(warnings), items=tuple(facts.values()),
-                undoes=entry.action_id, steps_over=tuple(e.action_id for e in skipped))
+                undoes=entry.action_id, steps_over=tuple(e.action_id for e in skipped), trust_raised=raised)
+
+
+def trust_raised(write: PlannedWrite, facts: ItemFacts | None) -> str | None:
+    """The line naming a reopen that brings its item back more trusted than it
+    would read now without the resolve it undoes, or None."""
+    if write.op != "reopen" or facts is None:
+        return None
+    before, after = facts.mark_without_resolve, facts.mark_after_reopen
+    if not raises_trust(before, after):
+        return None
+    return (f"{write.item_id} comes back [{mark_label(after)}], not [{mark_label(before)}] as it would read "
+            "without the resolve: daimon counts the reopen as its newest verification, so a carried item past "
+            "its staleness budget reads as fresh again; nothing about it was checked")
 
 
 def undo_target_refusal(project: str, entry: ActionEntry, undone_by: str | None) -> Plan | None:

@@ -123,6 +123,10 @@ class ItemFacts(Frozen):
     value_refused: str | None = None
     # daimon's corroboration badge floor (`briefing.CORROBORATION_MIN`), from the store.
     badge_min: int = 2
+    # For an undo's reopen (`MARKS` words): the mark the item would show now had the undone resolve never
+    # been written, and the one it comes back with (daimon counts the reopen as its newest verification).
+    mark_without_resolve: str | None = None
+    mark_after_reopen: str | None = None
 
 
 _SUPERSEDED_BY = re.compile(r"^superseded-by:[a-z]-[0-9a-f]{6,40}(?:-[0-9]+)?$")
@@ -217,6 +221,8 @@ class Plan(Frozen):
     confirm_id: str | None = None
     # an undo that steps over newer actions it cannot undo: the confirm says so
     steps_over: tuple[str, ...] = ()
+    # an undo that brings items back with a higher trust label than they would show now: one line each
+    trust_raised: tuple[str, ...] = ()
 
     @property
     def allowed(self) -> bool:

@@ -49,7 +49,7 @@ from daimon_tui.domain.action_entries import (
     line_hash,
 )
 from daimon_tui.store import writer_process
-from daimon_tui.store.own_files import read_regular, xdg_dir
+from daimon_tui.store.own_files import no_room, read_regular, xdg_dir
 
 LOG_ENV = "DAIMON_TUI_LOG"
 HEAD_SUFFIX = ".head"
@@ -161,7 +161,8 @@ class ActionLog:
     def probe(self) -> str | None:
         """Why a line could not be appended now (file and OS error), or None.
         Asked before a preview offers `y`: a verb whose intent cannot be
-        logged is refused before the person confirms it."""
+        logged is refused before the person confirms it: one whose file
+        cannot be opened (read-only) or whose disk is full."""
         try:
             with self._locked():
                 self._refuse_unanchored_tail(self._raw())
@@ -169,7 +170,8 @@ class ActionLog:
             return str(exc)
         except OSError as exc:
             return str(ActionLogError(self.path, exc))
-        return None
+        full = no_room(self.path.parent)  # the open and the lock write nothing: a full disk passes them
+        return str(ActionLogError(self.path, full)) if full else None
 
     def _refuse_unanchored_tail(self, raw: bytes) -> None:
         """Appending re-anchors the head, which would bury a forged or

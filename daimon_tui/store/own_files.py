@@ -4,7 +4,8 @@ Where they live follows the XDG base-directory spec, which says a relative
 value is invalid and must be ignored (honouring it would put the log and the
 cache in whatever directory the app was started from). And they are opened
 only as regular files, without blocking: a FIFO put in a cache file's place
-would otherwise hang the app at start-up for good.
+would otherwise hang the app at start-up for good. And a write of ours that
+a person confirms asks first whether the disk has room (`no_room`).
 """
 
 from __future__ import annotations
@@ -79,3 +80,25 @@ def write_private_bytes(target: Path, data: bytes, *, prefix: str) -> bool:
     except OSError:
         return False
     return True
+
+
+# An intent line, its head, the outcome line: a few kilobytes. Below this much
+# free the disk is full for our purpose (a write may still fit, then fail on the next).
+NEEDED_BYTES = 64 * 1024
+
+
+def no_room(directory: Path, needed: int = NEEDED_BYTES) -> OSError | None:
+    """ENOSPC when the filesystem holding `directory` has less than `needed`
+    bytes free for this user (root may use the reserved blocks too); None when
+    there is room or the filesystem cannot tell (the write itself will say)."""
+    try:
+        found = os.statvfs(directory)
+    except OSError:
+        return None
+    if found.f_blocks == 0:  # a filesystem that reports no sizes (some FUSE, /proc)
+        return None
+    blocks = found.f_bfree if os.geteuid() == 0 else found.f_bavail
+    free = blocks * found.f_frsize
+    if free >= needed:
+        return None
+    return OSError(errno.ENOSPC, f"{os.strerror(errno.ENOSPC)}: {free:,} bytes free")

@@ -197,7 +197,7 @@ def confirm(project: ProjectRef, now: float | None = None) -> Briefing:
     # no longer matches, so the next paint treats these verdicts as stale.
     digest = verdict_cache.fingerprint(project)
     events = verdict_cache.events_mark(project)
-    confirmed = reader.load_briefing(project, now)
+    confirmed = reader.load_briefing(project, now, world_check=True)  # `d`: daimon's lines as its brief runs here
     verdict_cache.save(confirmed, digest, events)
     if kept_fold.untrusted():
         return confirmed.model_copy(update={"kept_unchecked": True})

@@ -118,6 +118,22 @@ def _answered(table: Mapping[Any, Any], asked: dict[Any, Any], handoff: Baton | 
             yield
 
 
+@contextlib.contextmanager
+def offline_world_check() -> Iterator[dict[Any, Any]]:
+    """daimon's world-check as it runs when no program answers (`gh` or the
+    receipt signer failed): nothing is started. Yields the probes it asked,
+    whose real answers could change what daimon prints (`asked_of` names them)."""
+    mode.require(_VERB)
+    asked: dict[Any, Any] = {}
+    with _answered({}, asked):
+        yield asked
+
+
+def asked_of(keys: Iterator[Any] | Mapping[Any, Any]) -> str:
+    """The programs and claims a world-check would ask about, in words."""
+    return ", ".join(_asked_of(key) for key in keys)
+
+
 def _run(args: argparse.Namespace, table: Mapping[Any, Any], asked: dict[Any, Any],
          handoff: Baton | None = None) -> Printed:
     out, err = io.StringIO(), io.StringIO()

@@ -204,11 +204,12 @@ class Allocation(NamedTuple):
 
 
 def allocation(project: ProjectRef, annotated: briefing.Annotated, found: Handoff | None,
-               now: float | None = None) -> Allocation | None:
+               now: float | None = None, *, live: bool = False) -> Allocation | None:
     """The inputs `render.render_brief` gives `briefing.select`: the reserved
     bytes and protected panels, ranked and aged at `now`. `annotated` is
-    `prepare(live=False)`'s; None when there is no body."""
-    live = live_annotated(annotated)
+    `prepare(live=False)`'s (`live`: `prepare(live=True)`'s, as `world_checked`
+    gives it); None when there is no body."""
+    live = annotated if live else live_annotated(annotated)
     checkpoint = live.checkpoint
     built = briefing.build(checkpoint, now) if isinstance(checkpoint, dict) else None
     if built is None:
@@ -227,11 +228,11 @@ def allocation(project: ProjectRef, annotated: briefing.Annotated, found: Handof
 
 
 def budget(project: ProjectRef, annotated: briefing.Annotated, found: Handoff | None,
-           now: float | None = None) -> Budget | None:
+           now: float | None = None, *, live: bool = False) -> Budget | None:
     """Which items `daimon brief` would print at `now` (default: now): daimon's
     allocation of `allocation()`'s inputs, so an as-of view splits by that
-    instant's ranking. None when there is no body."""
-    given = allocation(project, annotated, found, now)
+    instant's ranking. None when there is no body. `live`: as `allocation`."""
+    given = allocation(project, annotated, found, now, live=live)
     if given is None:
         return None
     selection = brief_allocation.select(given.built, given.budget, now, **given.options)
@@ -248,6 +249,29 @@ def budget(project: ProjectRef, annotated: briefing.Annotated, found: Handoff | 
             section_notes[section] = note
     dropped = {item_key(s, i) for s, items in selection.dropped.items() for i in items}
     return Budget(frozenset(kept), frozenset(dropped - kept), section_notes, lines)
+
+
+def world_checked(project: ProjectRef, now: float) -> briefing.Annotated | str | None:
+    """`prepare` as `daimon brief --project PATH` runs it with daimon's world-check
+    on (`DAIMON_WORLDCHECK`, e.g. in ~/.daimon/env): live, its claims probed and
+    their stamps on the items (`[✓ world-checked]`, "⚠ state changed since
+    capture", no `(noted …)` where it answered). Nothing is written (the CLI
+    records the outcomes after printing; they are dropped here) and no program
+    starts. None when daimon's brief runs no world-check (off, or a bare
+    bucket); a sentence saying why the rows are without it when a program's
+    answer (`gh`, the receipt signer) could change them."""
+    where = route(project)
+    if not where.worldcheck_project or not config.worldcheck_enabled():
+        return None
+    from daimon_tui.store.daimon_api import brief_verb
+
+    with brief_verb.offline_world_check() as asked:
+        annotated = briefing.prepare(where.target, now, route=store.Route.OWN,
+                                     worldcheck_project=where.worldcheck_project)
+    if asked:
+        return (f"without daimon's world-check (DAIMON_WORLDCHECK is on): it would ask {brief_verb.asked_of(asked)}, "
+                "a program this app never starts, and the answer may change daimon's rows")
+    return annotated
 
 
 def daimon_text(project: ProjectRef, *, by_slug: bool = False) -> str:

@@ -279,20 +279,23 @@ def _briefed(item: Item, section: str, raw: Mapping, allotted: daimon_brief.Budg
         return item
     key = daimon_brief.item_key(section, raw)
     if key in allotted.kept:
-        printed = allotted.lines.get(key, item.line).split("\n")[0]
-        return item.model_copy(update={"briefed": True, "briefed_line": printed})
+        first, *under = allotted.lines.get(key, item.line).split("\n")
+        return item.model_copy(update={"briefed": True, "briefed_line": first, "briefed_under": tuple(under)})
     return item.model_copy(update={"briefed": False}) if key in allotted.dropped else item
 
 
 def load_briefing(project: ProjectRef, now: float | None = None, *, session_id: str | None = None,
-                  budgeted: bool = True) -> Briefing:
+                  budgeted: bool = True, world_check: bool = False) -> Briefing:
     """The briefing as daimon judges it now, every item with its mark, badges and state,
     and whether `daimon brief` prints it within its byte budget (our allocator,
     held equal to daimon's quadratic one, decides at any size; off in safe
     mode). `budgeted=False`: neither the split nor the handoff (the first
     paint's light read).
     With `session_id`, that retained session's checkpoint instead of the latest,
-    judged the same way (read-only History view; nothing is budgeted there)."""
+    judged the same way (read-only History view; nothing is budgeted there).
+    `world_check` (with the split): the lines daimon prints as its brief runs
+    here, with its world-check when daimon's settings turn it on (the split and
+    the lines from that render; the items' own badges stay the stored ones)."""
     now = time.time() if now is None else now
     files, refused = store_notes(project, None)
     if refused:
@@ -352,8 +355,11 @@ def load_briefing(project: ProjectRef, now: float | None = None, *, session_id: 
     recorded: dict[str, Mapping] = {}
     if budgeted and session_id is None:
         recorded = _recorded_world(project)
+        checked, said = _world_checked(project, now) if world_check else (None, None)
+        notes += (said,) if said else ()
         try:
-            allotted = daimon_brief.budget(project, annotated, baton, now)
+            as_run = checked if checked is not None else annotated
+            allotted = daimon_brief.budget(project, as_run, baton, now, live=checked is not None)
         except Unavailable as exc:  # safe mode: the split is off, the briefing still shows
             notes += (Diagnostic(level="info", source="daimon-tui", message=str(exc)),)
         except Exception as exc:  # the split is extra; the briefing still shows
@@ -405,6 +411,18 @@ def load_briefing(project: ProjectRef, now: float | None = None, *, session_id: 
         notes=notes + _format_note(checkpoint),
         now=now,
     )
+
+
+def _world_checked(project: ProjectRef, now: float) -> tuple[briefing.Annotated | None, Diagnostic | None]:
+    """daimon's brief-time world-check, run as its brief runs it here, or a note
+    saying the rows as daimon prints them are without it."""
+    try:
+        checked = daimon_brief.world_checked(project, now)
+    except Exception as exc:  # safe mode, or daimon's world-check failed: the rows are still daimon's, without it
+        checked = f"without daimon's world-check (DAIMON_WORLDCHECK is on): it could not be run ({exc!s:.120})"
+    if isinstance(checked, str):
+        return None, Diagnostic(level="info", source="daimon-tui", message=f"Rows as daimon prints them (d): {checked}")
+    return checked, None
 
 
 def _checkpoint_file(project: ProjectRef, session_id: str | None) -> str:

@@ -7,6 +7,7 @@ Reads only (daimon's `view`, `api`, and the same non-writing reads the CLI's
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from daimon_briefing import (
@@ -225,6 +226,37 @@ def build_plan(verb: verbs.VerbName, item_ids: tuple[str, ...], project: Project
     raise ValueError(f"use build_undo_plan for {verb!r}")
 
 
+def reopen_marks(project: ProjectRef, item_id: str, resolved_at: str | None, now: float | None = None) -> dict:
+    """The marks an undone resolve decides (`ItemFacts.mark_without_resolve`,
+    `mark_after_reopen`), by daimon's staleness rule (`briefing.listing_age_days`:
+    a carried item's age runs from its newest verification, a resolution event
+    counting as one): had the resolve never been written, the age runs from the
+    event before it; after the reopen, from the reopen, now. Empty when the item
+    cannot be read or is not carried (its mark does not move)."""
+    from daimon_briefing import briefing
+
+    from daimon_tui.store.read.marks import shown_mark
+
+    try:
+        lineage = view.lineage(project.target, item_id)
+        raw = lineage.verdict.item if isinstance(lineage.verdict, view.Found) else None
+        if not isinstance(raw, dict) or not raw.get("carried_from"):
+            return {}
+        body = store.read_latest_body(project_dir=project.target, route=store.Route.OWN, admit=store.Admit.ANY)
+        degraded = bool(briefing.receipt_degraded(body)) if isinstance(body, dict) else False
+        stamps = sorted(str(e.ts) for e in lineage.events if e.ts)
+        # a resolve logged without its time is the newest event (undo refuses a newer record)
+        before = [ts for ts in stamps if ts < resolved_at] if resolved_at else stamps[:-1]
+        prior = {item_id: {"ts": before[-1]}} if before else {}
+        now = time.time() if now is None else now
+        age = briefing.listing_age_days(raw, prior, now)
+        clean = {k: v for k, v in raw.items() if k != "_stale_carried_days"}
+        without = {**clean, "_stale_carried_days": age} if age is not None and age > config.stale_days() else clean
+        return {"mark_without_resolve": shown_mark(without, degraded), "mark_after_reopen": shown_mark(clean, degraded)}
+    except Exception:  # the preview still shows the undo; it only cannot name the mark
+        return {}
+
+
 def _with_team(project: ProjectRef, plan: verbs.Plan) -> verbs.Plan:
     """The plan with what daimon publishes to the team (quarantines, releases) among its effects."""
     from daimon_tui.store.read.team import team_effects
@@ -248,4 +280,8 @@ def build_undo_plan(project: ProjectRef, entry: ActionEntry | None,
     done = done_records(entry)
     guard = store_guard(project)
     facts = {record.item_id: item_facts(project, record.item_id) for record in done}
+    for record in done:
+        if record.op == "resolve":
+            facts[record.item_id] = facts[record.item_id].model_copy(
+                update=reopen_marks(project, record.item_id, record.ts))
     return _with_team(project, undo_plan.plan_undo(project.slug, entry, done, facts, guard, skipped))

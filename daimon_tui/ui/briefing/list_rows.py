@@ -57,13 +57,17 @@ def withheld_matches(entry: WithheldItem, terms: tuple, seen: dict[str, Item]) -
 
 def briefing_rows(briefing: Briefing, query: filtering.Query, *, withheld_shown: bool, seen: dict[str, Item],
                   with_world: Callable[[Item], Item], row_text: Callable[[Item], Text],
-                  withheld_text: Callable[[WithheldItem, dict[str, str]], Text]) -> ListRows:
+                  withheld_text: Callable[[WithheldItem, dict[str, str]], Text],
+                  lines_under: Callable[[Item], list[Text]] = lambda _item: []) -> ListRows:
+    """`lines_under`: the lines listed under an item's row (`d`: those daimon prints under it)."""
     out = ListRows()
     terms = query.terms
 
     def add_item(item: Item) -> None:
         item = with_world(item)
         out.add(row_text(item), Row(item=item))
+        for line in lines_under(item):
+            out.heading(line)
 
     sections = {s.key: s for s in briefing.sections}
     for key in briefing.order or tuple(sections):

@@ -45,7 +45,7 @@ from daimon_tui.ui.widgets.briefing_rows import Row, row_key
 from daimon_tui.ui.widgets.filter_box import FILTER_MAX, FilterBox
 from daimon_tui.ui.widgets.item_detail import ItemDetail
 from daimon_tui.ui.widgets.item_list import ItemList
-from daimon_tui.ui.widgets.item_row import item_row, withheld_row
+from daimon_tui.ui.widgets.item_row import daimon_lines_under, item_row, withheld_row
 from daimon_tui.ui.widgets.key_footer import KeyFooter
 from daimon_tui.ui.widgets.review_tracker import ReviewTracker, row_review_key
 from daimon_tui.ui.widgets.row_list import Entry, RowList
@@ -359,6 +359,7 @@ class BriefingScreen(ItemViews, WorldActions, EvidenceActions, Screen):
         self.filter_box.show_problems(query.problems)
         built = briefing_rows(briefing, query, withheld_shown=self.show_withheld, seen=state.seen,
                               with_world=self.world_checks.with_world, row_text=self.row_text,
+                              lines_under=lambda item: daimon_lines_under(item) if self.as_daimon else [],
                               withheld_text=lambda entry, ids: self.withheld_text(entry, entry.id in self.marked, ids))
         self.withheld_ids = built.withheld_ids
         entries, rows = built.entries, built.rows

@@ -203,6 +203,11 @@ class PlanPreviewModal(ConfirmModal):
             yield Label(Text(inert(title), style="bold"), id="verb-title")
             with VerticalScroll(id="verb-body"):
                 yield Static(plan_text(plan), id="verb-plan")
+            if plan.trust_raised:
+                # outside the scrolled body: a long plan must not push it out of sight before `y`
+                raised = Text("\n").join(Text(f"⚠ {inert(line)}") for line in plan.trust_raised)
+                raised.stylize("bold yellow")
+                yield Static(raised, id="verb-trust-raised")
             yield from self.log_refusal()
             if self.log_problem:
                 hint = "nothing can be written (the action log cannot record it) · n/esc close"

@@ -73,6 +73,14 @@ def item_row(item: Item, *, marked: bool = False, provisional: bool = False, as_
     return row
 
 
+def daimon_lines_under(item: Item) -> list[Text]:
+    """The lines `daimon brief` prints under the item's own (its world-check's
+    "⚠ state changed since capture" with the confirm and reject commands, a
+    supersede candidate, an agent's claim), as `d` lists them under its row."""
+    return [Text(f"  {inert(line, limit=DAIMON_LINE_LIMIT)}", style="yellow" if "⚠" in line else "")
+            for line in item.briefed_under]
+
+
 def withheld_row(entry: WithheldItem, *, marked: bool = False, change: str | None = None,
                  shown_id: str | None = None) -> Text:
     """`shown_id`: the id as the list shows it (its shortest unique prefix); the detail has it whole."""

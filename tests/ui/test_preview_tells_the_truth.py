@@ -1,0 +1,102 @@
+"""Issue 40 point 7: the preview tells the truth about what `y` will do.
+A full disk under the action log is found before `y` (as a read-only log is),
+and an undo that brings an item back with a higher trust label names it."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from rich.text import Text
+from textual.widgets import Static
+
+from daimon_tui.store.action_log import ActionLog
+from daimon_tui.ui.screens.verb_modals import PlanPreviewModal, ResolveModal
+from tests.daimon_records import brief_text as brief
+from tests.daimon_records import events
+from tests.daimon_records import item_ids as ids
+from tests.daimon_records import project_ref as ref
+from tests.ui.test_verb_modals import RETRY_Q, done, drive, on_screen
+
+
+def a_full_disk_under(monkeypatch: pytest.MonkeyPatch, full_dir: Path) -> None:
+    """`os.statvfs` says no block is free on the filesystem holding `full_dir`; elsewhere the truth."""
+    real = os.statvfs
+
+    def statvfs(path: os.PathLike | str) -> os.statvfs_result:
+        found = real(path)
+        if Path(path).resolve() != full_dir.resolve():
+            return found
+        fields = list(found)
+        fields[3] = fields[4] = 0  # f_bfree, f_bavail
+        return os.statvfs_result(fields)
+
+    monkeypatch.setattr(os, "statvfs", statvfs)
+
+
+def test_a_full_disk_under_the_log_refuses_the_verb_in_its_preview(demo_store, tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    item = ids(demo_store.project)[RETRY_Q]
+    log = ActionLog(tmp_path / "state" / "actions.jsonl")
+    log.path.parent.mkdir(parents=True)
+    a_full_disk_under(monkeypatch, log.path.parent)
+    before = len(events(demo_store))
+    seen: list[str] = []
+
+    async def script(pilot) -> None:
+        await pilot.press("r")
+        await on_screen(pilot, ResolveModal)
+        await pilot.press("enter")
+        await on_screen(pilot, PlanPreviewModal)
+        seen.append(str(pilot.app.screen.query_one("#verb-log-problem").render()))
+        await pilot.press("y")  # refused: the preview offers only close
+        await pilot.pause(0.1)
+        assert isinstance(pilot.app.screen, PlanPreviewModal)
+        await pilot.press("n")
+        await done(pilot, 1)
+
+    app = drive(ref(demo_store), log, (item,), script)
+    assert app.outcomes[0].status == "refused"
+    assert str(log.path) in seen[0] and "No space left on device" in seen[0]
+    assert len(events(demo_store)) == before
+    assert RETRY_Q in brief(demo_store)
+
+
+def test_an_undo_that_brings_an_item_back_more_trusted_names_it_in_a_warning_colour(
+        sandbox_root: Path, tmp_path: Path) -> None:
+    """daimon's rule: a reopen is the item's newest verification, so undoing the
+    resolve of a carried verbatim item past the staleness budget (`[? unverified]`)
+    brings it back `[✓ verbatim]`. The undo's preview says so before `y`."""
+    from daimon_tui.store.demo import builder as demo
+    from tests.store.test_differential import WORLD_MOVES, build
+
+    question = "Should uploads retry on HTTP 429 with backoff?"
+    with demo.sandboxed(sandbox_root, receipts=False) as store:
+        build(store, WORLD_MOVES)
+        assert f"- [? unverified] {question} [carried]" in brief(store)  # stale, stored verbatim
+        item = ids(store.project)[question]
+        log = ActionLog(tmp_path / "actions.jsonl")
+        seen: list = []
+
+        async def script(pilot) -> None:
+            await pilot.press("r")
+            await on_screen(pilot, ResolveModal)
+            await pilot.press("enter")
+            await on_screen(pilot, PlanPreviewModal)
+            await pilot.press("y")
+            await done(pilot, 1)
+            await pilot.press("z")
+            await on_screen(pilot, PlanPreviewModal)
+            seen.append(pilot.app.screen.query_one("#verb-trust-raised", Static).content)
+            await pilot.press("y")
+            await done(pilot, 2)
+
+        app = drive(ref(store), log, (item,), script)
+        assert [o.status for o in app.outcomes] == ["applied", "applied"]
+        assert f"- [✓ verbatim] {question} [carried]" in brief(store)  # as the preview said
+    [said] = seen
+    assert isinstance(said, Text)
+    words = " ".join(said.plain.split())
+    assert item in words and "[✓ verbatim]" in words and "[? unverified]" in words
+    assert any("yellow" in str(span.style) for span in said.spans)  # the warning colour
