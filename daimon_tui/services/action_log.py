@@ -1,6 +1,6 @@
 """Our action log, for the views: the log they hold, what the Log view reads
-(its lines and their hash chain), what the review's summary reads, and the
-quiet moment a process that must end at once waits for (`store.action_log`).
+(its lines and their hash chain), what the review's summary reads (`store.action_log`).
+The quiet moment before a process ends at once: `process_end`.
 
 A view holds an `ActionLog` only to hand it back to a service (this module,
 `verbs`, `team`, `session`); it never calls into it."""
@@ -11,10 +11,9 @@ import asyncio
 from pathlib import Path
 
 from daimon_tui.domain.action_entries import ActionEntry, ChainReport, LogLine
-from daimon_tui.store import action_log
 from daimon_tui.store.action_log import ActionLog
 
-__all__ = ["ActionLog", "entries", "find", "lines_and_chain", "location", "open_log", "quiesce", "read_entries"]
+__all__ = ["ActionLog", "entries", "find", "lines_and_chain", "location", "open_log", "read_entries"]
 
 
 def open_log() -> ActionLog:
@@ -44,9 +43,3 @@ def entries(log: ActionLog) -> list[ActionEntry]:
 async def read_entries(log: ActionLog) -> list[ActionEntry]:
     """Every action logged. Raises OSError for a log that cannot be read."""
     return await asyncio.to_thread(log.entries)
-
-
-def quiesce(timeout: float) -> bool:
-    """Wait up to `timeout` for a line being written, then let none start:
-    for a process about to end at once (never in the middle of a line)."""
-    return action_log.quiesce(timeout)
