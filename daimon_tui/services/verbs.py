@@ -4,8 +4,9 @@ child, `store.child.write_request`), the outcome line, and what a verb needs
 to know before any modal (safe mode, daimon's rules for a retract's input).
 
 Write-ahead rule: nothing reaches daimon unless its intent is durably in the
-action log first. `ui/verb_flow.py` runs these steps in that order, around
-the person's answers (its modals); recovery after a kill is `session.recover`.
+action log first: `write_ahead` logs the intent, then writes, then logs the
+outcome. `ui/verb_flow.py` asks the person (its modals) between the plan and
+`write_ahead`; recovery after a kill is `session.recover`.
 """
 
 from __future__ import annotations
@@ -129,9 +130,28 @@ async def log_intent(log: ActionLog, project: ProjectRef, verb: verbs.VerbName, 
         raise IntentNotLogged(str(exc)) from exc
 
 
-async def apply(plan: verbs.Plan, *, project: ProjectRef, intent: ActionEntry, log: ActionLog, typed_id: str = "",
-                approved_rulings: tuple[str, ...] = (),
-                told: Callable[[str], None] | None = None) -> tuple[verbs.WriteResult, ...]:
-    """The plan's writes, by the judging child, after `intent` is logged."""
-    return await write_request.apply(plan, project=project, intent=intent, typed_id=typed_id,
-                                      approved_rulings=approved_rulings, told=told, log=log)
+async def write_ahead(log: ActionLog, project: ProjectRef, verb: verbs.VerbName, item_ids: tuple[str, ...],
+                      plan: verbs.Plan, undoes: str | None, *, typed_id: str = "",
+                      writing: Callable[[ActionEntry], Callable[[], None]],
+                      told: Callable[[str], None] | None = None,
+                      ) -> tuple[tuple[verbs.WriteResult, ...], str, str | None, ActionEntry]:
+    """A confirmed plan, written: the intent durably in the log, then the
+    plan's writes by the judging child (the rulings the preview showed are
+    approved), then the outcome line settling the intent.
+
+    Raises IntentNotLogged before anything reaches daimon. `writing(intent)`
+    is called once the intent is logged and the write starts; what it returns
+    is called when the write returned (or failed). Returns the results, the
+    status word, the outcome line's action id (None: it could not be logged;
+    the next start settles the intent) and the intent."""
+    intent = await log_intent(log, project, verb, item_ids, plan, undoes)
+    rulings = tuple(r for f in plan.items if f.reach for r in f.reach.active_rulings)
+    written = writing(intent)
+    try:
+        results = await write_request.apply(plan, project=project, intent=intent, typed_id=typed_id,
+                                            approved_rulings=rulings, told=told, log=log)
+    finally:
+        written()
+    status = verbs.outcome_status(results, plan.refusals)
+    action_id = log_outcome(log, project, verb, item_ids, status, results, plan.refusals, undoes, intent)
+    return results, status, action_id, intent

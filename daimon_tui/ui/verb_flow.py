@@ -16,6 +16,7 @@ Call it from an async worker, because it waits on modal screens:
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 
 from textual.app import App
 
@@ -121,28 +122,28 @@ async def run_verb(app: App, verb: verbs.VerbName, items: tuple[str, ...], proje
         typed_id = confirmed.typed_id
         plan = plan.model_copy(update={"writes": tuple(w.model_copy(update={"note": confirmed.reason})
                                                        for w in plan.writes)})
-    rulings = tuple(r for f in plan.items if f.reach for r in f.reach.active_rulings)
-    try:
-        intent = await verb_steps.log_intent(log, project, verb, logged_items, plan, undoes)
-    except verb_steps.IntentNotLogged as exc:
-        message = f"nothing was written to daimon: {exc}"
-        app.notify(message, title=f"{plan.title}: refused", severity="error")
-        return verbs.Outcome(verb=verb, status="refused", refusals=plan.refusals, message=message)
-    own_writes.writing(app)
-    pending = asyncio.create_task(pending_write.shown_after(app, plan.title, logged_items, intent.time))
+
+    def writing(intent: ActionEntry) -> Callable[[], None]:
+        # the live watch tells the app's own rows apart; a slow write is named after a moment
+        own_writes.writing(app)
+        pending = asyncio.create_task(pending_write.shown_after(app, plan.title, logged_items, intent.time))
+
+        def wrote() -> None:
+            pending.cancel()
+            own_writes.wrote(app)
+
+        return wrote
 
     def told(story: str) -> None:
         app.notify(story, title=f"{plan.title}: the judging child failed", severity="warning", timeout=30)
 
     try:
-        results = await verb_steps.apply(plan, project=project, intent=intent, typed_id=typed_id,
-                                         approved_rulings=rulings, told=told, log=log)
-    finally:
-        pending.cancel()
-        own_writes.wrote(app)
-    status_word = verbs.outcome_status(results, plan.refusals)
-    action_id = verb_steps.log_outcome(log, project, verb, logged_items, status_word, results, plan.refusals,
-                                       undoes, intent)
+        results, status_word, action_id, intent = await verb_steps.write_ahead(
+            log, project, verb, logged_items, plan, undoes, typed_id=typed_id, writing=writing, told=told)
+    except verb_steps.IntentNotLogged as exc:
+        message = f"nothing was written to daimon: {exc}"
+        app.notify(message, title=f"{plan.title}: refused", severity="error")
+        return verbs.Outcome(verb=verb, status="refused", refusals=plan.refusals, message=message)
     message = verbs.summarize(verb, results, plan.refusals)
     # the text of the item written (an undo's is the undone action's, not the row under the cursor)
     if len(logged_items) == 1 and (texts or {}).get(logged_items[0]):

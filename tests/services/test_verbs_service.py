@@ -55,3 +55,44 @@ def test_an_outcome_that_cannot_be_logged_is_none(tmp_path: Path) -> None:
     log = ActionLog(blocker / "actions.jsonl")
     refusal = verbs.Refusal(item_id="o-1", code="safe-mode", reason="off")
     assert verb_steps.log_outcome(log, PROJECT, "resolve", ("o-1",), "refused", (), (refusal,), None) is None
+
+
+def _fake_apply(log: ActionLog, seen: list[str]):
+    async def apply(plan: verbs.Plan, *, project: ProjectRef, intent, log: ActionLog, **_: object):
+        # what daimon would be asked: the intent must be on disk by now
+        seen.append("apply:" + ",".join(e.action_id for e in ActionLog(log.path).pending(project.slug)))
+        return (verbs.WriteResult(item_id="o-1", op="resolve", outcome="applied", ledger=verbs.EVENTS),)
+
+    return apply
+
+
+def test_write_ahead_logs_the_intent_before_the_write_and_settles_it_after(tmp_path: Path, monkeypatch) -> None:
+    from daimon_tui.store.child import write_request
+
+    log = ActionLog(tmp_path / "actions.jsonl")
+    seen: list[str] = []
+    monkeypatch.setattr(write_request, "apply", _fake_apply(log, seen))
+
+    def writing(intent) -> object:
+        seen.append("writing:" + intent.action_id)
+        return lambda: seen.append("wrote")
+
+    results, status, action_id, intent = asyncio.run(verb_steps.write_ahead(
+        log, PROJECT, "resolve", ("o-1",), PLAN, None, writing=writing))
+    assert seen == [f"writing:{intent.action_id}", f"apply:{intent.action_id}", "wrote"]
+    assert status == "applied" and action_id == intent.action_id and len(results) == 1
+    assert log.pending(PROJECT.slug) == [] and log.find(intent.action_id).outcome == "applied"
+
+
+def test_write_ahead_writes_nothing_when_the_intent_cannot_land(tmp_path: Path, monkeypatch) -> None:
+    from daimon_tui.store.child import write_request
+
+    blocker = tmp_path / "state"
+    blocker.write_text("not a directory")
+    log = ActionLog(blocker / "actions.jsonl")
+    seen: list[str] = []
+    monkeypatch.setattr(write_request, "apply", _fake_apply(log, seen))
+    with pytest.raises(verb_steps.IntentNotLogged):
+        asyncio.run(verb_steps.write_ahead(log, PROJECT, "resolve", ("o-1",), PLAN, None,
+                                           writing=lambda _intent: seen.append("writing") or (lambda: None)))
+    assert seen == []
