@@ -113,7 +113,7 @@ class ReviewTracker(Widget):
         self.summary_shown = False
         self._resting: tuple[str, float] | None = None
         self._timer: Timer | None = None
-        self._writer: ReviewFile | None = None
+        self._file: ReviewFile | None = None
         self._sequence = 0
         # what changed, per key, for the current state and fingerprints (each
         # paint asks for every row; a change to either drops what it touches)
@@ -142,7 +142,7 @@ class ReviewTracker(Widget):
             self._loaded(review, state, problem)
 
     def _loaded(self, review: ReviewFile, state: ReviewState, problem: str | None) -> None:
-        self._writer = review
+        self._file = review
         self.state = state.opened(self.opened_at)
         self._said.clear()
         self.problem = problem
@@ -153,16 +153,16 @@ class ReviewTracker(Widget):
         self._repaint_all()
 
     def save(self) -> None:
-        if self.state is None or self._writer is None:
+        if self.state is None or self._file is None:
             return
         self._sequence += 1
         self._write(self._pruned(self.state), self._sequence)
 
     @work(group="review-save")
     async def _write(self, state: ReviewState, sequence: int) -> None:
-        writer = self._writer
-        if writer is not None and not await writer.save(state, sequence):
-            self.notify(f"the review state {writer.path} could not be written", title="review", severity="warning")
+        review = self._file
+        if review is not None and not await review.save(state, sequence):
+            self.notify(f"the review state {review.path} could not be written", title="review", severity="warning")
 
     def _pruned(self, state: ReviewState) -> ReviewState:
         """Keep only rows daimon still has; a forgotten row keeps no text hash."""
