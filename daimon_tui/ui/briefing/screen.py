@@ -272,7 +272,7 @@ class BriefingScreen(ItemViews, WorldActions, EvidenceActions, Screen):
         ended = self.live.confirming(self.project.slug)
         try:
             briefing = await session.confirmation(self.project, self.now, pending,
-                                                shown=lambda read: self.is_attached and self.show(read))
+                                                  shown=lambda read: self.is_attached and self.show(read))
         finally:
             ended()
         if not self.is_attached:
