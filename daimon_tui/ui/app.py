@@ -15,14 +15,10 @@ from textual.screen import Screen
 from daimon_tui.domain import verbs
 from daimon_tui.domain.path_mask import PathMask
 from daimon_tui.models import Briefing, ProjectRef
+from daimon_tui.services import session
+from daimon_tui.services.action_log import ActionLog, open_log
+from daimon_tui.services.demo import demo_place
 from daimon_tui.settings import Settings
-from daimon_tui.store import paths
-from daimon_tui.store.action_log import ActionLog
-from daimon_tui.store.child import first_paint, judge_service
-from daimon_tui.store.demo.builder import demo_root
-from daimon_tui.store.judging import verdict_cache
-from daimon_tui.store.read import reader
-from daimon_tui.store.settings_file import load_settings
 from daimon_tui.ui import terminal_end
 from daimon_tui.ui.actions import bindings
 from daimon_tui.ui.briefing.screen import BriefingScreen
@@ -82,10 +78,10 @@ class DaimonTUI(App[int]):
         super().__init__()
         self.settings_problem: str | None = None
         if settings is None:
-            settings, self.settings_problem = load_settings()
+            settings, self.settings_problem = session.read_settings()
         self.settings = settings
         # Not `self.log`: Textual's App already has a read-only `log`.
-        self.action_log = action_log or ActionLog()
+        self.action_log = action_log or open_log()
         self.project_path = project_path
         self.slug = slug
         self.demo = demo
@@ -95,8 +91,8 @@ class DaimonTUI(App[int]):
         if demo:
             self.sub_title = "demo store (temporary)"
             if project_path:
-                root = demo_root(project_path)
-                self.path_mask = PathMask(str(root), paths.slug_of(root))
+                root, slug = demo_place(project_path)
+                self.path_mask = PathMask(str(root), slug)
         self.heap = IdleCollector()
         self.textual_commands_open = False
         self.navigator = Navigator(self)
@@ -118,7 +114,7 @@ class DaimonTUI(App[int]):
 
     def on_unmount(self) -> None:
         self.heap.stop()
-        judge_service.service().close()
+        session.close_child()
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key):
@@ -130,16 +126,16 @@ class DaimonTUI(App[int]):
     async def open_start(self) -> None:
         if self.project is None:
             try:
-                self.project = await asyncio.to_thread(reader.resolve_project, self.project_path, self.slug)
+                self.project = await session.resolve_project(self.project_path, self.slug)
             except Exception as exc:
                 self.notify(f"cannot resolve the project: {type(exc).__name__}", severity="error")
                 self.project = None
         project = self.project
         # With a judging child running already (started before Textual), daimon's
         # confirmation is asked now, beside the provisional read, not after its frame.
-        confirming = (asyncio.ensure_future(first_paint.confirm_async(project, self.now))
-                      if project is not None and judge_service.service().started() else None)
-        exists, receipts = (False, 0) if project is None else await asyncio.to_thread(self._first_look, project)
+        confirming = (session.ask_confirmation(project, self.now)
+                      if project is not None and session.child_started() else None)
+        exists, receipts = (False, 0) if project is None else await session.first_look(project)
         if exists and project is not None:
             first = await self._first_paint(project, confirming)
             self.open_project(project, first=first, first_receipts=receipts, confirming=confirming)
@@ -159,25 +155,12 @@ class DaimonTUI(App[int]):
         """Text naming store paths, as the person sees it (the demo's temporary directory masked)."""
         return self.path_mask.apply(text) if self.path_mask else text
 
-    @staticmethod
-    def _first_look(project: ProjectRef) -> tuple[bool, int]:
-        """Does the bucket exist, and the audit's kept receipt count, so the
-        screen opens with its banner in hand (one layout, one frame)."""
-        if not reader.project_exists(project):
-            return False, 0
-        return True, verdict_cache.kept_receipt_failures(project.slug)
-
-    def _provisional(self, project: ProjectRef) -> Briefing | None:
-        try:
-            return first_paint.provisional_briefing(project, self.now)
-        except Exception:  # the screen's own read reports it; the confirmation still answers
-            return None
-
     async def _first_paint(self, project: ProjectRef, confirming: asyncio.Future[Briefing] | None) -> Briefing | None:
         """The briefing the screen opens with: daimon's own answer if it came
         before the provisional read ended (a later open, the early child's kept
         answer), else the provisional read."""
-        provisional = asyncio.ensure_future(asyncio.to_thread(self._provisional, project))
+        # a failed read is None: the screen's own read reports it; the confirmation still answers
+        provisional = asyncio.ensure_future(session.provisional(project, self.now))
         if confirming is not None:
             await asyncio.wait((provisional, confirming), return_when=asyncio.FIRST_COMPLETED)
             confirmed = _answered(confirming)
@@ -198,9 +181,7 @@ class DaimonTUI(App[int]):
         """Settle every intent an earlier run logged but never finished
         (killed between the intent and the outcome), from daimon's ledgers,
         and tell the person what became of each."""
-        from daimon_tui.store.write import recovery
-
-        for note in await asyncio.to_thread(recovery.recover, self.action_log, project):
+        for note in await session.recover(self.action_log, project):
             self.notify(note.message, title="interrupted write", timeout=30,
                         severity="warning" if note.logged else "error")
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from daimon_tui.store.child import write_request
+from daimon_tui.services import verbs
 
 # Below this a write is simply quick: nothing is shown.
 SHOW_AFTER_S = 2.0
@@ -20,11 +20,11 @@ SHOW_AFTER_S = 2.0
 def describe(title: str, items: tuple[str, ...], since: str) -> str:
     named = ", ".join(items[:4]) + (f" and {len(items) - 4} more" if len(items) > 4 else "")
     return (f"{title} of {named or 'the items'} is being written, since {since} (intent logged); "
-            f"if the judging child has not answered after {write_request.WRITE_WAIT_S:.0f} s, the app settles "
+            f"if the judging child has not answered after {verbs.write_wait_s():.0f} s, the app settles "
             "it from daimon's ledgers and says what happened")
 
 
 async def shown_after(app: Any, title: str, items: tuple[str, ...], since: str) -> None:
     """Named once the write has taken SHOW_AFTER_S (cancelled when it returns)."""
     await asyncio.sleep(SHOW_AFTER_S)
-    app.notify(describe(title, items, since), title="write pending", timeout=write_request.WRITE_WAIT_S)
+    app.notify(describe(title, items, since), title="write pending", timeout=verbs.write_wait_s())

@@ -20,7 +20,7 @@ import textual
 
 from daimon_tui.domain.inert import inert
 from daimon_tui.models import ProjectRef
-from daimon_tui.store import paths
+from daimon_tui.services import session
 
 # Workers whose answer fills the detail pane: their failure is shown there.
 DETAIL_GROUPS = frozenset({"detail", "inspect", "item-full"})
@@ -50,7 +50,7 @@ def work(method: Callable[..., Any] | None = None, /, **options: Any) -> Any:
 def failure_message(what: str, error: BaseException, project: ProjectRef | None) -> str:
     """What the person reads when a read failed: what, why, and which files."""
     try:
-        bucket = paths.bucket_dir(project.slug) if project is not None else None
+        bucket = session.bucket_dir(project.slug) if project is not None else None
     except Exception:
         bucket = None
     where = f"daimon's files in {bucket}" if bucket is not None else "daimon's store"

@@ -8,35 +8,19 @@ refusals included, goes to the action log (ids and codes only).
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-
 from textual.app import App
 
 from daimon_tui.domain import team_verbs, verbs
-from daimon_tui.domain.action_entries import LoggedRecord
 from daimon_tui.models import ProjectRef, TeamView
-from daimon_tui.store.action_log import ActionLog
+from daimon_tui.services import team_section
+from daimon_tui.services.action_log import ActionLog
 from daimon_tui.ui.navigation import navigator
 from daimon_tui.ui.screens.verb_modals import PlanPreviewModal, RetractModal
 from daimon_tui.ui.widgets.team_section import TeamRow
 
-_OPS: dict[str, verbs.Op] = {"resolve": "resolve", "retract": "quarantine", "restore": "release",
-                             "reverify": "reverify", "forget": "forget"}
-
-
-def _log(log: ActionLog, project: ProjectRef, verb: str, item_id: str, outcome: str, code: str,
-         result: verbs.WriteResult | None = None) -> None:
-    records = (verbs.logged_records(result) if result is not None
-               else (LoggedRecord(item_id=item_id, op=_OPS.get(verb, "resolve"), outcome="refused", reason=code),))
-    # An unwritable log loses no write: the notification still says what happened.
-    with contextlib.suppress(OSError):
-        log.record(project=project.slug, verb=verb, outcome=outcome,  # type: ignore[arg-type]
-                   item_ids=(item_id,) if item_id else (), reason=code, records=records)
-
 
 def refuse(app: App, log: ActionLog, project: ProjectRef, verb: str, refusal: verbs.Refusal) -> verbs.Outcome:
-    _log(log, project, verb, refusal.item_id, "refused", refusal.code)
+    team_section.log_team_verb(log, project, verb, refusal.item_id, "refused", refusal.code)
     app.notify(refusal.reason, title=f"{verb}: refused", severity="error")
     return verbs.Outcome(verb=verb, status="refused", refusals=(refusal,), message=refusal.reason)  # type: ignore[arg-type]
 
@@ -53,21 +37,19 @@ async def run_team_verb(app: App, verb: str, row: TeamRow, project: ProjectRef, 
     refused = team_verbs.teammate_refusal(verb, row.entry, team.author)
     if refused is not None:
         return refuse(app, log, project, verb, refused)
-    from daimon_tui.store.write import team as team_write
-
     item_id = row.entry.item.id or ""
     data = await navigator(app).open_and_wait(RetractModal((item_id,)))
     if not isinstance(data, verbs.RetractInput):
         return verbs.Outcome(verb="retract", status="cancelled")
-    plan = await asyncio.to_thread(team_write.plan_quarantine, row.entry, project, data, team.publishes_to)
+    plan = await team_section.plan_teammate_retract(row.entry, project, data, team.publishes_to)
     if not plan.allowed:
         return refuse(app, log, project, verb, plan.refusals[0])
     if not await navigator(app).open_and_wait(PlanPreviewModal(plan)):
         return verbs.Outcome(verb="retract", status="cancelled")
-    result = await asyncio.to_thread(team_write.quarantine_value, row.entry, data.reason, data.evidence,
-                                     project=project)
+    result = await team_section.quarantine_teammate_value(row.entry, data.reason, data.evidence,
+                                                          project=project)
     outcome = {"applied": "applied", "refused": "refused", "failed": "failed"}.get(result.outcome, "not-applied")
-    _log(log, project, verb, item_id, outcome, result.code, result)
+    team_section.log_team_verb(log, project, verb, item_id, outcome, result.code, result)
     ok = result.outcome == "applied"
     message = result.message or (f"quarantined {item_id}'s value ({result.ref})" if ok else result.code)
     app.notify(message, title="Retract" if ok else f"Retract: {outcome}",

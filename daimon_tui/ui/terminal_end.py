@@ -52,7 +52,7 @@ import threading
 import time
 from typing import TYPE_CHECKING, Any
 
-from daimon_tui.store import action_log
+from daimon_tui.services import process_end
 from daimon_tui.ui import suspend
 from daimon_tui.ui.textual_private import (
     WriterThread,
@@ -302,9 +302,5 @@ def _watchdog() -> None:
 def _end_process(code: int) -> None:
     """Now: the judging child first (it would notice within 2 s anyway),
     never in the middle of an action-log line."""
-    from daimon_tui.store.child import judge_service
-
-    with contextlib.suppress(Exception):
-        judge_service.service().kill_now()
-    action_log.quiesce(QUIET_S)
+    process_end.settle_before_exit(QUIET_S)
     os._exit(code)

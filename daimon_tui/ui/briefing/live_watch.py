@@ -9,8 +9,6 @@ confirmation: one behind the other, the second judged the same rows again
 
 from __future__ import annotations
 
-import asyncio
-import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -18,7 +16,7 @@ from textual.timer import Timer
 from textual.widget import Widget
 
 from daimon_tui.domain.inert import inert
-from daimon_tui.store import paths
+from daimon_tui.services import live
 from daimon_tui.ui import own_writes
 from daimon_tui.ui.briefing.messages import LiveApplied, ReloadWanted
 from daimon_tui.ui.read_worker import work
@@ -58,13 +56,7 @@ class LiveWatch(Widget):
     def confirming(self, slug: str) -> Callable[[], None]:
         """A confirmation of bucket `slug` starts reading daimon's ledgers now;
         call what this returns when it ended (answered, failed or cancelled)."""
-        token, size = object(), None
-        bucket = paths.bucket_dir(slug)
-        if bucket is not None:
-            try:
-                size = os.stat(bucket / "events.jsonl").st_size
-            except OSError:
-                size = None
+        token, size = object(), live.events_size(slug)
         self._confirming = (token, size)
 
         def ended() -> None:
@@ -73,7 +65,7 @@ class LiveWatch(Widget):
 
         return ended
 
-    def _covered(self, names: set[str], rows: list[dict] | None, offset: int) -> bool:
+    def _covered(self, names: frozenset[str], rows: list[dict] | None, offset: int) -> bool:
         """Only events were appended, and the confirmation under way reads past them."""
         size = self._confirming[1] if self._confirming is not None else None
         return bool(rows) and names == {"events.jsonl"} and size is not None and size >= offset
@@ -81,22 +73,11 @@ class LiveWatch(Widget):
     @work(exclusive=True, group="briefing-live")
     async def watch_bucket(self) -> None:
         """Cursor, marks and detail pane stay through a change."""
-        bucket = paths.bucket_dir(self.slug)
-        if bucket is None or not bucket.is_dir():
-            return
-        from daimon_tui.store.judging import live
-
-        tail = live.EventsTail(bucket / "events.jsonl")
-        await asyncio.to_thread(tail.prime)
-
         def fell_back(message: str) -> None:
             self.notify(message, severity="warning")
 
-        async for names in live.watch(bucket, on_fallback=fell_back):
-            names = {n for n in names if not n.startswith(".")}
-            if not names:
-                continue
-            rows = await asyncio.to_thread(tail.appended) if "events.jsonl" in names else []
+        async for batch in live.bucket_changes(self.slug, fell_back):
+            names, rows = batch.names, batch.rows
             shown = self._shown()
             change = live.apply_events(shown, rows) if rows and shown else None
             if change is not None and shown is not None:
@@ -107,7 +88,7 @@ class LiveWatch(Widget):
                 told = change if len(others) == len(rows) else live.apply_events(shown, others) if others else None
                 if told is not None:
                     self.ledger_changed(told.summary())
-            if self._covered(names, rows, tail.offset):
+            if self._covered(names, rows, batch.offset):
                 continue  # the confirmation under way shows them confirmed
             new_pointer = "latest.json" in names
             if new_pointer and self._new_session is None:

@@ -28,9 +28,8 @@ from textual.screen import Screen
 
 from daimon_tui.domain import filtering
 from daimon_tui.models import Briefing, Item, ProjectRef, WithheldItem
-from daimon_tui.store import kill_switch
+from daimon_tui.services import session
 from daimon_tui.ui.actions import bindings, lead_bindings
-from daimon_tui.ui.briefing import reads
 from daimon_tui.ui.briefing.detail_pane import DetailPane, detail_extras
 from daimon_tui.ui.briefing.item_views import ItemViews
 from daimon_tui.ui.briefing.list_rows import briefing_rows, empty_message, team_rows
@@ -56,7 +55,7 @@ from daimon_tui.ui.widgets.world_check import WorldCheck, world_summary
 if TYPE_CHECKING:
     from daimon_tui.domain.worldcheck import ItemResult
     from daimon_tui.models import TeamView
-    from daimon_tui.store.read.details import ItemDetails
+    from daimon_tui.services.session import ItemDetails
     from daimon_tui.ui.widgets.team_section import TeamRow
 
 # Names other modules and tests import from here.
@@ -114,7 +113,7 @@ class BriefingScreen(ItemViews, WorldActions, EvidenceActions, Screen):
         self.withheld_ids: dict[str, str] = {}  # as the list shows them (shortest unique prefix)
         self.receipt_failures = 0
         self.audited_stamp: tuple | None = None  # the session files the count was judged on
-        self.writes_disabled = kill_switch.writes_disabled()
+        self.writes_disabled = session.writes_disabled()
         self._esc_told_until = 0.0
         # The widgets that own each concern; made here so a worker may reach them before mount.
         self.header = BriefingHeader(latest=self.LATEST, id="briefing-header")
@@ -231,7 +230,7 @@ class BriefingScreen(ItemViews, WorldActions, EvidenceActions, Screen):
                 return
             self.show(first)
             # with a child running (started before Textual), asking it costs the first frame nothing
-            self.load(repaint=False, delay=0.0 if reads.child_started() else FIRST_FRAME_S, **pending)
+            self.load(repaint=False, delay=0.0 if session.child_started() else FIRST_FRAME_S, **pending)
         else:
             self.header.update(Text("reading daimon's store…", style="dim"))
             self.load(**pending)
@@ -258,9 +257,9 @@ class BriefingScreen(ItemViews, WorldActions, EvidenceActions, Screen):
         # burst of writes costs one confirmation.
         self.provisional = True
         if repaint:
-            quick = await reads.provisional(self.project, self.now)
+            quick = await session.provisional(self.project, self.now)
             if self.briefing is None and self.LATEST:
-                self.receipt_failures = await reads.kept_receipt_failures(self.project)
+                self.receipt_failures = await session.kept_receipt_failures(self.project)
             if quick is not None:
                 first_frame = self.briefing is None
                 self.show(quick)
@@ -272,8 +271,8 @@ class BriefingScreen(ItemViews, WorldActions, EvidenceActions, Screen):
             await asyncio.sleep(delay)
         ended = self.live.confirming(self.project.slug)
         try:
-            briefing = await reads.confirmation(self.project, self.now, pending,
-                                                shown=lambda read: self.is_attached and self.show(read))
+            briefing = await session.confirmation(self.project, self.now, pending,
+                                                  shown=lambda read: self.is_attached and self.show(read))
         finally:
             ended()
         if not self.is_attached:
@@ -297,7 +296,7 @@ class BriefingScreen(ItemViews, WorldActions, EvidenceActions, Screen):
         # checked natively, by the judging child over the snapshot it holds.
         # Receipts are judged on the session files: a ledger write (a verb, a
         # resolution from elsewhere) leaves them, and their count, as they were.
-        found = await reads.receipt_failures(self.project, self.audited_stamp)
+        found = await session.receipt_failures(self.project, self.audited_stamp)
         if found is None:
             return
         self.audited_stamp, self.receipt_failures = found

@@ -5,7 +5,6 @@ what it undoes). A broken or torn hash chain is flagged at the top."""
 
 from __future__ import annotations
 
-import asyncio
 from typing import ClassVar
 
 from rich.text import Text
@@ -19,7 +18,8 @@ from daimon_tui.domain.action_entries import ActionEntry, ChainReport, LogLine
 from daimon_tui.domain.inert import inert
 from daimon_tui.domain.short_ids import shortest_unique
 from daimon_tui.models import ProjectRef
-from daimon_tui.store.action_log import ActionLog
+from daimon_tui.services import action_log
+from daimon_tui.services.action_log import ActionLog
 from daimon_tui.ui.actions import lead_bindings
 from daimon_tui.ui.read_worker import work
 from daimon_tui.ui.widgets.key_footer import KeyFooter
@@ -49,7 +49,7 @@ class LogScreen(RowFilterView, Screen):
     def __init__(self, project: ProjectRef | None = None, log: ActionLog | None = None) -> None:
         super().__init__(classes="log-screen")
         self.project = project
-        self.actions_log = log or ActionLog()
+        self.actions_log = log or action_log.open_log()
         # keyed by line number: an action's intent and outcome lines share its id
         self.entry_of: dict[str, ActionEntry] = {}
         self.short: dict[str, str] = {}
@@ -118,7 +118,7 @@ class LogScreen(RowFilterView, Screen):
         from daimon_tui.ui.verb_flow import run_verb
 
         assert self.project is not None
-        entry = await asyncio.to_thread(self.actions_log.find, action_id)
+        entry = await action_log.find(self.actions_log, action_id)
         if entry is None:
             return
         outcome = await run_verb(self.app, "undo", (), self.project, self.actions_log, undo_of=entry)
@@ -127,11 +127,8 @@ class LogScreen(RowFilterView, Screen):
 
     @work(exclusive=True, group="action-log")
     async def load(self) -> None:
-        lines, report = await asyncio.to_thread(self._read)
+        lines, report = await action_log.lines_and_chain(self.actions_log)
         self.show(lines, report)
-
-    def _read(self) -> tuple[list[LogLine], ChainReport]:
-        return self.actions_log.lines(), self.actions_log.verify_chain()
 
     def refilter(self) -> None:
         if self.last_read is not None:
@@ -140,7 +137,7 @@ class LogScreen(RowFilterView, Screen):
     def show(self, lines: list[LogLine], report: ChainReport) -> None:
         self.last_read = (lines, report)
         banner = self.query_one("#log-chain", Label)
-        where = f"{self.actions_log.path}"
+        where = f"{action_log.location(self.actions_log)}"
         if report.ok:
             # An empty table alone says nothing to someone who has not acted yet.
             empty = ("\nNothing logged yet: every verb, refusal and world-check made here is logged "

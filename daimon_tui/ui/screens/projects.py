@@ -4,11 +4,10 @@ the current project has none.
 Type to narrow the list (the letters go to the filter, as in the command
 palette; up/down move, Enter opens, Esc clears the filter, then closes). The
 rows come at once from the bucket envelopes and the counts of the last read,
-then the judging child confirms them (`project_index.listing`)."""
+then the judging child confirms them (`services.projects`)."""
 
 from __future__ import annotations
 
-import asyncio
 from typing import ClassVar
 
 from rich.console import RenderableType
@@ -26,8 +25,8 @@ from daimon_tui.domain.row_words import RowQuery
 from daimon_tui.domain.row_words import read as read_words
 from daimon_tui.domain.short_ids import shortest_unique
 from daimon_tui.models import Diagnostic, ProjectRef, ProjectSummary
-from daimon_tui.store.child import judge_service
-from daimon_tui.store.read import project_index, reader
+from daimon_tui.services import session
+from daimon_tui.services.projects import project_listing, quick_projects, session_trend
 from daimon_tui.ui.navigation import navigator
 from daimon_tui.ui.read_worker import work
 from daimon_tui.ui.widgets.row_below import RowBelow
@@ -89,36 +88,27 @@ class ProjectsScreen(ModalScreen[ProjectRef | None]):
         # First the envelopes and cached counts (no ledger fold, fast), then
         # daimon's own listing, which confirms counts and topics in place.
         try:
-            quick, quick_notes = await asyncio.to_thread(project_index.quick_projects)
+            quick, quick_notes = await quick_projects()
         except Exception:  # the full listing still answers
             quick, quick_notes = (), ()
         if quick:
             self.fill(quick, quick_notes, provisional=True)
-        if self.current is not None:
-            # The judging child holds the forget walk and this project's fold already.
-            listing, _failure = await judge_service.read("projects", self.current)
-        else:
-            listing = await asyncio.to_thread(project_index.listing, None)
-        self.fill(listing.rows, listing.notes, provisional=False)
-        self.read_trends(listing.rows)
+        rows, notes = await project_listing(self.current)
+        self.fill(rows, notes, provisional=False)
+        self.read_trends(rows)
 
     @work(exclusive=True, group="projects-trends")
     async def read_trends(self, projects: tuple[ProjectSummary, ...]) -> None:
         """Items per retained session, oldest first, per project (daimon's session
         listing), each drawn as it arrives."""
-        from daimon_tui.store.read.history import sessions
-
         table = self.query_one(DataTable)
         for row in projects:
             if not row.readable:
                 continue
             try:
-                project = await asyncio.to_thread(reader.resolve_project, None, row.slug)
-                listing = await asyncio.to_thread(sessions, project)
+                values = await session_trend(row.slug)
             except Exception:  # a project that cannot be listed keeps its dash
                 continue
-            values = tuple(sum(r.counts.get(k, 0) for k in ("verbatim", "inferred", "untagged"))
-                           for r in reversed(listing.rows))
             self.trends[row.slug] = values
             if self.is_attached and row.slug in table.rows:
                 table.update_cell(row.slug, self.trend_column, self.trend_cell(row.slug))
@@ -211,4 +201,4 @@ class ProjectsScreen(ModalScreen[ProjectRef | None]):
     @work(exclusive=True, group="projects-open")
     async def open_chosen(self, slug: str) -> None:
         # Resolving a slug reads the bucket's `root` file: not in the key handler.
-        navigator(self.app).answer(self, await asyncio.to_thread(reader.resolve_project, None, slug))
+        navigator(self.app).answer(self, await session.resolve_project(None, slug))

@@ -16,11 +16,9 @@ it posts upward (`Repaint`, `Jump`).
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from rich.text import Text
@@ -40,7 +38,8 @@ from daimon_tui.domain.review import (
     what_changed,
 )
 from daimon_tui.models import Briefing, Item, ProjectRef
-from daimon_tui.store.review_file import StateWriter
+from daimon_tui.services import action_log
+from daimon_tui.services.review import ReviewFile, open_review
 from daimon_tui.ui.navigation import navigator, when_shown
 from daimon_tui.ui.read_worker import work
 
@@ -114,7 +113,7 @@ class ReviewTracker(Widget):
         self.summary_shown = False
         self._resting: tuple[str, float] | None = None
         self._timer: Timer | None = None
-        self._writer: StateWriter | None = None
+        self._file: ReviewFile | None = None
         self._sequence = 0
         # what changed, per key, for the current state and fingerprints (each
         # paint asks for every row; a change to either drops what it touches)
@@ -138,20 +137,12 @@ class ReviewTracker(Widget):
 
     @work(group="review-load")
     async def load(self) -> None:
-        # asyncio's thread hop carries the context (daimon's configuration) with it
-        path, (state, problem) = await asyncio.to_thread(self._read)
+        review, state, problem = await open_review(self.project.slug)
         if self.is_attached:
-            self._loaded(path, state, problem)
+            self._loaded(review, state, problem)
 
-    def _read(self) -> tuple[Path, tuple[ReviewState, str | None]]:
-        from daimon_tui.store import review_file
-        from daimon_tui.store.review_place import review_path
-
-        path = review_path(self.project.slug)
-        return path, review_file.load(path)
-
-    def _loaded(self, path: Path, state: ReviewState, problem: str | None) -> None:
-        self._writer = StateWriter(path)
+    def _loaded(self, review: ReviewFile, state: ReviewState, problem: str | None) -> None:
+        self._file = review
         self.state = state.opened(self.opened_at)
         self._said.clear()
         self.problem = problem
@@ -162,16 +153,16 @@ class ReviewTracker(Widget):
         self._repaint_all()
 
     def save(self) -> None:
-        if self.state is None or self._writer is None:
+        if self.state is None or self._file is None:
             return
         self._sequence += 1
         self._write(self._pruned(self.state), self._sequence)
 
     @work(group="review-save")
     async def _write(self, state: ReviewState, sequence: int) -> None:
-        writer = self._writer
-        if writer is not None and not await asyncio.to_thread(writer.write, state, sequence):
-            self.notify(f"the review state {writer.path} could not be written", title="review", severity="warning")
+        review = self._file
+        if review is not None and not await review.save(state, sequence):
+            self.notify(f"the review state {review.path} could not be written", title="review", severity="warning")
 
     def _pruned(self, state: ReviewState) -> ReviewState:
         """Keep only rows daimon still has; a forgotten row keeps no text hash."""
@@ -377,7 +368,7 @@ class ReviewTracker(Widget):
         from daimon_tui.domain.review_summary import summarize
 
         if entries is None:
-            entries = self.app.action_log.entries()  # type: ignore[attr-defined]
+            entries = action_log.entries(self.app.action_log)  # type: ignore[attr-defined]
         assert self.state is not None
         return summarize(self.project.slug, entries, self.state, since=self.opened_at,
                          live_keys=self.universe(), left=self.left())
@@ -387,7 +378,7 @@ class ReviewTracker(Widget):
         from daimon_tui.ui.screens.review_summary import ReviewSummaryScreen
 
         try:
-            entries = await asyncio.to_thread(self.app.action_log.entries)  # type: ignore[attr-defined]
+            entries = await action_log.read_entries(self.app.action_log)  # type: ignore[attr-defined]
         except OSError as exc:
             self.notify(f"The action log cannot be read: {exc}", severity="error")
             entries = []

@@ -12,7 +12,7 @@ from textual.widget import Widget
 
 from daimon_tui.domain.inert import inert
 from daimon_tui.models import ProjectRef
-from daimon_tui.store.child import judge_service
+from daimon_tui.services import team_section
 from daimon_tui.ui.read_worker import work
 
 if TYPE_CHECKING:
@@ -59,7 +59,7 @@ class TeamFeed(Widget):
             if delay:
                 await asyncio.sleep(delay)
             # The judging child folds the reader's ledgers for the team view too.
-            team, _failure = await judge_service.read("team", self.project, self.now)
+            team = await team_section.team_judged(self.project, self.now)
         if self.is_attached:
             self.team = team
             self.post_message(self.Changed())
@@ -68,14 +68,10 @@ class TeamFeed(Widget):
     async def watch_copy(self) -> None:
         """A sync in another terminal shows without a key: re-read the team copy
         when it changes (hidden, the next `t` reads it afresh)."""
-        from daimon_tui.store.read import team_live
-
-        root = await asyncio.to_thread(team_live.team_root)
-
         def fell_back(message: str) -> None:
             self.notify(message, severity="warning")
 
-        async for _batch in team_live.watch_team(root, on_fallback=fell_back):
+        async for _batch in team_section.team_copy_changes(fell_back):
             if not self.is_attached:
                 return
             if self.shown:
