@@ -7,6 +7,7 @@ needs a person at the interactive app.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import contextlib
 import gc
 import logging
@@ -387,7 +388,7 @@ def _report(args: argparse.Namespace, project_path: str | None, out: TextIO) -> 
             from daimon_tui.store.daimon_api import mode
 
             try:
-                briefing = briefing_as_of(project, args.as_of)
+                briefing = asyncio.run(briefing_as_of(project, args.as_of))
             except (ValueError, mode.Unavailable) as exc:  # a bad time, or safe mode (the copy is off)
                 print(f"daimon-tui: {exc}", file=sys.stderr)
                 return 2

@@ -8,6 +8,7 @@ reads only the local repository and files, and can be cancelled between items.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -16,7 +17,7 @@ from daimon_tui.domain.worldcheck import ClaimResult, ItemResult, WorldReport
 from daimon_tui.store.world.prober import Prober
 
 
-def check_items(
+async def check_items(
     root: Path,
     items: Sequence[tuple[str, str, str | None]],
     *,
@@ -24,8 +25,18 @@ def check_items(
     progress: Callable[[int, int], None] | None = None,
 ) -> WorldReport:
     """Probe every claim in `items` ((item_id, text, quote) each) against the
-    project at `root`. Blocking; run it off the UI thread. On cancellation the
-    report holds the items finished so far and `cancelled=True`."""
+    project at `root`, in a thread. On cancellation the report holds the items
+    finished so far and `cancelled=True`. `cancelled` and `progress` are called
+    from that thread."""
+    return await asyncio.to_thread(_check_items, root, items, cancelled, progress)
+
+
+def _check_items(
+    root: Path,
+    items: Sequence[tuple[str, str, str | None]],
+    cancelled: Callable[[], bool],
+    progress: Callable[[int, int], None] | None,
+) -> WorldReport:
     prober = Prober(root)
     done: list[ItemResult] = []
     total = len(items)

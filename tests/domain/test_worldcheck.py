@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import subprocess
@@ -97,7 +98,7 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def one(root: Path, text: str, quote: str | None = None) -> ItemResult:
-    report = check_items(root, [("i-1", text, quote)])
+    report = asyncio.run(check_items(root, [("i-1", text, quote)]))
     assert report.repo_error is None
     return report.items[0]
 
@@ -197,7 +198,7 @@ def test_lockfile_wins_over_manifest(tmp_path: Path) -> None:
     write(tmp_path, "pyproject.toml", '[project]\ndependencies = ["httpx>=0.27"]\n')
     write(tmp_path, "uv.lock", 'version = 1\n[[package]]\nname = "httpx"\nversion = "0.28.1"\n')
     write(tmp_path, "Cargo.toml", '[dependencies]\nserde = { version = "=1.0.200" }\n')
-    report = check_items(tmp_path, [("a", "httpx pinned to 0.27", None), ("b", "serde==1.0.199", None)])
+    report = asyncio.run(check_items(tmp_path, [("a", "httpx pinned to 0.27", None), ("b", "serde==1.0.199", None)]))
     a, b = (item.results[0] for item in report.items)
     assert a.outcome is Outcome.CONTRADICTED and "uv.lock" in a.finding.evidence
     assert b.outcome is Outcome.CONTRADICTED and "Cargo.toml" in b.finding.evidence
@@ -219,16 +220,16 @@ def test_quote_claims_and_cancel_and_progress(project: Path) -> None:
     seen: list[tuple[int, int]] = []
     calls = iter([False, False, True])
     items = [(f"i{n}", "src/keep.py exists", None) for n in range(5)]
-    report = check_items(
+    report = asyncio.run(check_items(
         project, items, cancelled=lambda: next(calls), progress=lambda d, t: seen.append((d, t))
-    )
+    ))
     assert report.cancelled and len(report.items) == 2
     assert seen == [(1, 5), (2, 5)]
 
 
 def test_many_items_no_cap(project: Path) -> None:
     items = [(f"i{n}", f"PR #{n} merged; branch feat/open is active", None) for n in range(300)]
-    report = check_items(project, items)
+    report = asyncio.run(check_items(project, items))
     assert len(report.items) == 300 and all(len(i.results) == 2 for i in report.items)
 
 
@@ -283,7 +284,7 @@ def test_speed_on_thousands_of_commits(tmp_path: Path) -> None:
         ("c", "PR #50 awaiting review", None),
         ("d", "PR #3001 merged", None),
     ]
-    report = check_items(tmp_path, items)  # how fast: benchmarks/, not a wall-clock assertion
+    report = asyncio.run(check_items(tmp_path, items))  # how fast: benchmarks/, not a wall-clock assertion
     outcomes = [i.results[0].outcome for i in report.items]
     assert outcomes == [Outcome.CONFIRMED, Outcome.CONFIRMED, Outcome.CONTRADICTED, Outcome.UNKNOWN]
     assert "commit 2900" in report.items[0].results[0].finding.evidence

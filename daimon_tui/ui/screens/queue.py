@@ -314,7 +314,7 @@ class QueueScreen(Screen):
         if not items or not self.project.path:
             return
         try:
-            report = await asyncio.to_thread(check_items, Path(self.project.path), items)
+            report = await check_items(Path(self.project.path), items)
         except Exception:
             return
         contradicted = {}
