@@ -277,8 +277,8 @@ def _search(args: argparse.Namespace, project_path: str | None, out: TextIO) -> 
     refused = _refused(project.slug, as_json=args.json, out=out, every_bucket=args.all_projects)
     if refused is not None:
         return refused
-    found = search.search(project, args.query, all_projects=args.all_projects, by_slug=bool(args.slug),
-                          limit=args.limit, count=True)
+    found = asyncio.run(search.search_here(project, args.query, all_projects=args.all_projects,
+                                           by_slug=bool(args.slug), limit=args.limit))
     return run_search(found, as_json=args.json, out=out)
 
 
