@@ -254,7 +254,8 @@ def _search(args: argparse.Namespace, project_path: str | None, out: TextIO) -> 
     from daimon_tui.domain.search_query import parse_query
     from daimon_tui.headless.exit_codes import Exit
     from daimon_tui.headless.search import run_search
-    from daimon_tui.store.read import locate, search
+    from daimon_tui.services import search
+    from daimon_tui.store.read import locate
 
     if args.all_projects and args.slug:
         print("daimon-tui: --slug names one project; drop it or drop --all-projects", file=sys.stderr)
@@ -375,9 +376,10 @@ def _report(args: argparse.Namespace, project_path: str | None, out: TextIO) -> 
         return refused
     if args.command == "diff":  # daimon's own answer for a project with no checkpoint (exit 1)
         from daimon_tui.headless.diff import run_diff
-        from daimon_tui.store.read.daimon_diff import daimon_diff
+        from daimon_tui.services.diff import daimon_diff
 
-        return run_diff(daimon_diff(project, args.frm, args.to), as_json=args.json, out=out, err=sys.stderr)
+        answer = asyncio.run(daimon_diff(project, args.frm, args.to))
+        return run_diff(answer, as_json=args.json, out=out, err=sys.stderr)
     if not reader.project_exists(project):
         return _no_project(f"no daimon checkpoint for {project.target}")
     if args.command == "brief":
