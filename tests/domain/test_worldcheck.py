@@ -6,6 +6,8 @@ import asyncio
 import json
 import os
 import subprocess
+import threading
+import time
 from io import StringIO
 from pathlib import Path
 
@@ -225,6 +227,29 @@ def test_quote_claims_and_cancel_and_progress(project: Path) -> None:
     ))
     assert report.cancelled and len(report.items) == 2
     assert seen == [(1, 5), (2, 5)]
+
+
+def test_a_cancelled_check_stops_probing_between_items(project: Path) -> None:
+    """A check whose caller is cancelled (a new check, Ctrl-C in `daimon-tui
+    check`) stops its thread after the item it is probing, not at the last one."""
+    items = [(f"i{n}", "src/keep.py exists", None) for n in range(200)]
+    first = threading.Event()
+    done: list[int] = []
+
+    def progress(d: int, _t: int) -> None:
+        done.append(d)
+        first.set()
+        time.sleep(0.02)  # each item takes a while: the cancel lands mid-check
+
+    async def cancel_after_first() -> None:
+        task = asyncio.create_task(check_items(project, items, progress=progress))
+        await asyncio.to_thread(first.wait, 30)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    asyncio.run(cancel_after_first())  # returns once the check's thread has ended (the loop's executor is shut)
+    assert 1 <= len(done) < len(items)
 
 
 def test_many_items_no_cap(project: Path) -> None:
