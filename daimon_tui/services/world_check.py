@@ -9,6 +9,7 @@ reads only the local repository and files, and can be cancelled between items.
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -27,16 +28,26 @@ async def check_items(
     """Probe every claim in `items` ((item_id, text, quote) each) against the
     project at `root`, in a thread. On cancellation the report holds the items
     finished so far and `cancelled=True`. `cancelled` and `progress` are called
-    from that thread."""
-    return await asyncio.to_thread(_check_items, root, items, cancelled, progress)
+    from that thread. If this call is cancelled, the thread stops after the
+    item it is probing (a thread cannot be stopped mid-probe)."""
+    stop = threading.Event()
+    try:
+        return await asyncio.to_thread(probe_items, root, items, cancelled=lambda: stop.is_set() or cancelled(),
+                                       progress=progress)
+    except asyncio.CancelledError:
+        stop.set()
+        raise
 
 
-def _check_items(
+def probe_items(
     root: Path,
     items: Sequence[tuple[str, str, str | None]],
-    cancelled: Callable[[], bool],
-    progress: Callable[[int, int], None] | None,
+    *,
+    cancelled: Callable[[], bool] = lambda: False,
+    progress: Callable[[int, int], None] | None = None,
 ) -> WorldReport:
+    """`check_items`, blocking, in the caller's thread: for a caller that
+    bounds the check with a thread of its own (the hostile-repository tests)."""
     prober = Prober(root)
     done: list[ItemResult] = []
     total = len(items)

@@ -15,7 +15,7 @@ import pytest
 from daimon_tui.domain.inert import is_unsafe
 from daimon_tui.domain.probes import Outcome
 from daimon_tui.domain.worldcheck import WorldReport
-from daimon_tui.services.world_check import check_items
+from daimon_tui.services.world_check import check_items, probe_items
 
 SETUP_ENV = {
     **os.environ,
@@ -202,7 +202,8 @@ def test_no_network(hostile: tuple[Path, Path, Path], monkeypatch: pytest.Monkey
 
 def _finishes(root: Path, seconds: float = 20) -> WorldReport | None:
     box: list[WorldReport] = []
-    worker = threading.Thread(target=lambda: box.append(asyncio.run(check_items(root, ITEMS))), daemon=True)
+    # blocking, in a daemon thread: a probe that hangs fails the test, it does not hang the run at exit
+    worker = threading.Thread(target=lambda: box.append(probe_items(root, ITEMS)), daemon=True)
     worker.start()
     worker.join(seconds)
     return box[0] if box else None
@@ -238,7 +239,7 @@ def test_manifest_fifo_is_not_read(tmp_path: Path) -> None:
     os.mkfifo(tmp_path / "pyproject.toml")
     box: list[WorldReport] = []
     worker = threading.Thread(
-        target=lambda: box.append(asyncio.run(check_items(tmp_path, [("a", "x==1.0", None)]))), daemon=True
+        target=lambda: box.append(probe_items(tmp_path, [("a", "x==1.0", None)])), daemon=True
     )
     worker.start()
     worker.join(20)
