@@ -10,6 +10,7 @@ thread the service starts, so daimon's ContextVar configuration follows the read
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import ClassVar
@@ -392,8 +393,6 @@ async def _load_as_of(project: ProjectRef, when: str) -> Briefing:
 def _team_as_of(project: ProjectRef, when: str) -> TeamView:
     """The team feed runs a fixed record's loader in a worker thread of its
     own (`TeamFeed(loader=…)`, a plain callable): the service runs to its end there."""
-    import asyncio
-
     from daimon_tui.services.as_of import team_as_of
 
     return asyncio.run(team_as_of(project, when))
