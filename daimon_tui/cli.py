@@ -7,6 +7,7 @@ needs a person at the interactive app.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import contextlib
 import gc
 import logging
@@ -253,7 +254,8 @@ def _search(args: argparse.Namespace, project_path: str | None, out: TextIO) -> 
     from daimon_tui.domain.search_query import parse_query
     from daimon_tui.headless.exit_codes import Exit
     from daimon_tui.headless.search import run_search
-    from daimon_tui.store.read import locate, search
+    from daimon_tui.services import search
+    from daimon_tui.store.read import locate
 
     if args.all_projects and args.slug:
         print("daimon-tui: --slug names one project; drop it or drop --all-projects", file=sys.stderr)
@@ -276,8 +278,8 @@ def _search(args: argparse.Namespace, project_path: str | None, out: TextIO) -> 
     refused = _refused(project.slug, as_json=args.json, out=out, every_bucket=args.all_projects)
     if refused is not None:
         return refused
-    found = search.search(project, args.query, all_projects=args.all_projects, by_slug=bool(args.slug),
-                          limit=args.limit, count=True)
+    found = asyncio.run(search.search_here(project, args.query, all_projects=args.all_projects,
+                                           by_slug=bool(args.slug), limit=args.limit))
     return run_search(found, as_json=args.json, out=out)
 
 
@@ -374,9 +376,10 @@ def _report(args: argparse.Namespace, project_path: str | None, out: TextIO) -> 
         return refused
     if args.command == "diff":  # daimon's own answer for a project with no checkpoint (exit 1)
         from daimon_tui.headless.diff import run_diff
-        from daimon_tui.store.read.daimon_diff import daimon_diff
+        from daimon_tui.services.diff import daimon_diff
 
-        return run_diff(daimon_diff(project, args.frm, args.to), as_json=args.json, out=out, err=sys.stderr)
+        answer = asyncio.run(daimon_diff(project, args.frm, args.to))
+        return run_diff(answer, as_json=args.json, out=out, err=sys.stderr)
     if not reader.project_exists(project):
         return _no_project(f"no daimon checkpoint for {project.target}")
     if args.command == "brief":
@@ -387,7 +390,7 @@ def _report(args: argparse.Namespace, project_path: str | None, out: TextIO) -> 
             from daimon_tui.store.daimon_api import mode
 
             try:
-                briefing = briefing_as_of(project, args.as_of)
+                briefing = asyncio.run(briefing_as_of(project, args.as_of))
             except (ValueError, mode.Unavailable) as exc:  # a bad time, or safe mode (the copy is off)
                 print(f"daimon-tui: {exc}", file=sys.stderr)
                 return 2

@@ -6,6 +6,7 @@ not run (headless/exit_codes.py). Every string read from the store goes through 
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any, TextIO
 
@@ -83,7 +84,7 @@ def write_plain(report: AuditReport, out: TextIO) -> None:
 def run_audit(project: ProjectRef, *, as_json: bool, out: TextIO) -> int:
     """Print the audit of `project`; the return value is the exit code."""
     try:
-        report = audit_service.audit(project)
+        report = asyncio.run(audit_service.audit(project))
         if as_json:
             out.write(json.dumps(report_json(report), ensure_ascii=False, indent=2) + "\n")
         else:

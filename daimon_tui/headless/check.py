@@ -8,6 +8,7 @@ that could still be answered from files are printed either way.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Sequence
 from pathlib import Path
@@ -103,7 +104,7 @@ def run_check(
         else:
             out.write(f"⚠ {inert(message)}\n")
         return Exit.NO_PROJECT
-    report = check_items(project_root, items)
+    report = asyncio.run(check_items(project_root, items))
     if as_json:
         out.write(json.dumps(report_json(report), indent=2, ensure_ascii=False) + "\n")
     else:

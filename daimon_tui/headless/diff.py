@@ -17,7 +17,7 @@ from typing import Any, TextIO
 
 from daimon_tui.domain.inert import inert
 from daimon_tui.headless.exit_codes import Exit
-from daimon_tui.store.read.daimon_diff import DaimonDiff
+from daimon_tui.services.diff import DaimonDiff
 
 
 def inert_tree(value: Any) -> Any:

@@ -8,6 +8,7 @@ withholds.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any, TextIO
 
@@ -125,7 +126,7 @@ def run_brief_team(briefing: Briefing, project: ProjectRef, *, as_json: bool, ou
                    when: str | None = None) -> int:
     """The briefing, then the team: one JSON object (`team` beside the briefing's keys) or text.
     With `when`, the team as it stood then (the briefing is the caller's as-of briefing)."""
-    team = team_as_of(project, when) if when else team_now(project, now=briefing.now or None)
+    team = asyncio.run(team_as_of(project, when) if when else team_now(project, now=briefing.now or None))
     if as_json:
         json.dump({**briefing_json(briefing), "team": team_json(team)}, out, ensure_ascii=False, indent=2)
         out.write("\n")

@@ -9,6 +9,7 @@ itself is only read.
 
 from __future__ import annotations
 
+import asyncio
 from datetime import datetime
 
 from daimon_tui.models import Briefing, Diagnostic, ProjectRef, TeamView, WithheldItem
@@ -31,10 +32,15 @@ def _forgotten_later(project: ProjectRef, entry: WithheldItem, moment: str) -> W
     return entry.model_copy(update={"state": "withheld", "when": None, "forgotten_after": first})
 
 
-def briefing_as_of(project: ProjectRef, when: str | datetime) -> Briefing:
+async def briefing_as_of(project: ProjectRef, when: str | datetime) -> Briefing:
     """The historical briefing model, judged at `when` (stale marks and ages
     read that moment, not now). Raises ValueError for a TIME that is neither a
     time nor a session of the project."""
+    # to_thread copies the context: daimon's ContextVar configuration follows the read
+    return await asyncio.to_thread(_briefing_as_of, project, when)
+
+
+def _briefing_as_of(project: ProjectRef, when: str | datetime) -> Briefing:
     with as_of(project, when) as cut:
         briefing = load_briefing(cut.project, now=cut.timestamp)
         withheld = tuple(_forgotten_later(cut.project, w, cut.when) for w in briefing.withheld)
@@ -48,9 +54,13 @@ def briefing_as_of(project: ProjectRef, when: str | datetime) -> Briefing:
     return briefing.model_copy(update={"notes": (note, *cut.diagnostics, *briefing.notes)})
 
 
-def team_as_of(project: ProjectRef, when: str) -> TeamView:
+async def team_as_of(project: ProjectRef, when: str) -> TeamView:
     """The teammates' memory as it stood on this machine at `when`: what had
     reached the team clone by then (its git history), judged by the ledgers then."""
+    return await asyncio.to_thread(_team_as_of, project, when)
+
+
+def _team_as_of(project: ProjectRef, when: str) -> TeamView:
     with as_of(project, when) as cut:
         team = load_team(cut.project, now=cut.timestamp, clones=False)
     note = Diagnostic(level="info", source="daimon-tui",

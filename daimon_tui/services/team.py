@@ -3,10 +3,12 @@ judged by daimon (`store.read.team`). As of a time: `as_of.team_as_of`."""
 
 from __future__ import annotations
 
+import asyncio
+
 from daimon_tui.models import ProjectRef, TeamView
 
 
-def team_now(project: ProjectRef, *, now: float | None = None) -> TeamView:
+async def team_now(project: ProjectRef, *, now: float | None = None) -> TeamView:
     from daimon_tui.store.read.team import load_team  # daimon is imported when the team is asked for
 
-    return load_team(project, now=now)
+    return await asyncio.to_thread(load_team, project, now=now)

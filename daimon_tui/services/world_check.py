@@ -8,6 +8,8 @@ reads only the local repository and files, and can be cancelled between items.
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -16,7 +18,7 @@ from daimon_tui.domain.worldcheck import ClaimResult, ItemResult, WorldReport
 from daimon_tui.store.world.prober import Prober
 
 
-def check_items(
+async def check_items(
     root: Path,
     items: Sequence[tuple[str, str, str | None]],
     *,
@@ -24,8 +26,28 @@ def check_items(
     progress: Callable[[int, int], None] | None = None,
 ) -> WorldReport:
     """Probe every claim in `items` ((item_id, text, quote) each) against the
-    project at `root`. Blocking; run it off the UI thread. On cancellation the
-    report holds the items finished so far and `cancelled=True`."""
+    project at `root`, in a thread. On cancellation the report holds the items
+    finished so far and `cancelled=True`. `cancelled` and `progress` are called
+    from that thread. If this call is cancelled, the thread stops after the
+    item it is probing (a thread cannot be stopped mid-probe)."""
+    stop = threading.Event()
+    try:
+        return await asyncio.to_thread(probe_items, root, items, cancelled=lambda: stop.is_set() or cancelled(),
+                                       progress=progress)
+    except asyncio.CancelledError:
+        stop.set()
+        raise
+
+
+def probe_items(
+    root: Path,
+    items: Sequence[tuple[str, str, str | None]],
+    *,
+    cancelled: Callable[[], bool] = lambda: False,
+    progress: Callable[[int, int], None] | None = None,
+) -> WorldReport:
+    """`check_items`, blocking, in the caller's thread: for a caller that
+    bounds the check with a thread of its own (the hostile-repository tests)."""
     prober = Prober(root)
     done: list[ItemResult] = []
     total = len(items)

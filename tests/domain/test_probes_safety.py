@@ -3,6 +3,7 @@ spawns no process, never reads outside the project, and renders names inert."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import socket
 import subprocess
@@ -14,7 +15,7 @@ import pytest
 from daimon_tui.domain.inert import is_unsafe
 from daimon_tui.domain.probes import Outcome
 from daimon_tui.domain.worldcheck import WorldReport
-from daimon_tui.services.world_check import check_items
+from daimon_tui.services.world_check import check_items, probe_items
 
 SETUP_ENV = {
     **os.environ,
@@ -144,7 +145,7 @@ def assert_inert(report: WorldReport) -> None:
 
 def test_no_trap_fires_and_names_are_inert(hostile: tuple[Path, Path, Path]) -> None:
     root, marks, _ = hostile
-    report = check_items(root, ITEMS)
+    report = asyncio.run(check_items(root, ITEMS))
     assert report.repo_error is None
     assert sorted(os.listdir(marks)) == []
     assert_inert(report)
@@ -176,7 +177,7 @@ def test_no_process_is_started(hostile: tuple[Path, Path, Path], monkeypatch: py
 
     monkeypatch.setattr(subprocess.Popen, "__init__", record)
     monkeypatch.setattr(os, "system", lambda *a: started.append(a) or 0)
-    report = check_items(root, ITEMS)
+    report = asyncio.run(check_items(root, ITEMS))
     assert started == []
     assert sum(len(i.results) for i in report.items) >= 15
     assert os.listdir(marks) == []
@@ -194,14 +195,15 @@ def test_no_network(hostile: tuple[Path, Path, Path], monkeypatch: pytest.Monkey
     monkeypatch.setattr(socket.socket, "connect_ex", refuse)
     monkeypatch.setattr(socket, "create_connection", refuse)
     monkeypatch.setattr(socket, "getaddrinfo", refuse)
-    report = check_items(root, ITEMS)
+    report = asyncio.run(check_items(root, ITEMS))
     assert attempts == []
     assert report.repo_error is None
 
 
 def _finishes(root: Path, seconds: float = 20) -> WorldReport | None:
     box: list[WorldReport] = []
-    worker = threading.Thread(target=lambda: box.append(check_items(root, ITEMS)), daemon=True)
+    # blocking, in a daemon thread: a probe that hangs fails the test, it does not hang the run at exit
+    worker = threading.Thread(target=lambda: box.append(probe_items(root, ITEMS)), daemon=True)
     worker.start()
     worker.join(seconds)
     return box[0] if box else None
@@ -237,7 +239,7 @@ def test_manifest_fifo_is_not_read(tmp_path: Path) -> None:
     os.mkfifo(tmp_path / "pyproject.toml")
     box: list[WorldReport] = []
     worker = threading.Thread(
-        target=lambda: box.append(check_items(tmp_path, [("a", "x==1.0", None)])), daemon=True
+        target=lambda: box.append(probe_items(tmp_path, [("a", "x==1.0", None)])), daemon=True
     )
     worker.start()
     worker.join(20)

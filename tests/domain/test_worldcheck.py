@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import subprocess
+import threading
+import time
 from io import StringIO
 from pathlib import Path
 
@@ -97,7 +100,7 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def one(root: Path, text: str, quote: str | None = None) -> ItemResult:
-    report = check_items(root, [("i-1", text, quote)])
+    report = asyncio.run(check_items(root, [("i-1", text, quote)]))
     assert report.repo_error is None
     return report.items[0]
 
@@ -197,7 +200,7 @@ def test_lockfile_wins_over_manifest(tmp_path: Path) -> None:
     write(tmp_path, "pyproject.toml", '[project]\ndependencies = ["httpx>=0.27"]\n')
     write(tmp_path, "uv.lock", 'version = 1\n[[package]]\nname = "httpx"\nversion = "0.28.1"\n')
     write(tmp_path, "Cargo.toml", '[dependencies]\nserde = { version = "=1.0.200" }\n')
-    report = check_items(tmp_path, [("a", "httpx pinned to 0.27", None), ("b", "serde==1.0.199", None)])
+    report = asyncio.run(check_items(tmp_path, [("a", "httpx pinned to 0.27", None), ("b", "serde==1.0.199", None)]))
     a, b = (item.results[0] for item in report.items)
     assert a.outcome is Outcome.CONTRADICTED and "uv.lock" in a.finding.evidence
     assert b.outcome is Outcome.CONTRADICTED and "Cargo.toml" in b.finding.evidence
@@ -219,16 +222,39 @@ def test_quote_claims_and_cancel_and_progress(project: Path) -> None:
     seen: list[tuple[int, int]] = []
     calls = iter([False, False, True])
     items = [(f"i{n}", "src/keep.py exists", None) for n in range(5)]
-    report = check_items(
+    report = asyncio.run(check_items(
         project, items, cancelled=lambda: next(calls), progress=lambda d, t: seen.append((d, t))
-    )
+    ))
     assert report.cancelled and len(report.items) == 2
     assert seen == [(1, 5), (2, 5)]
 
 
+def test_a_cancelled_check_stops_probing_between_items(project: Path) -> None:
+    """A check whose caller is cancelled (a new check, Ctrl-C in `daimon-tui
+    check`) stops its thread after the item it is probing, not at the last one."""
+    items = [(f"i{n}", "src/keep.py exists", None) for n in range(200)]
+    first = threading.Event()
+    done: list[int] = []
+
+    def progress(d: int, _t: int) -> None:
+        done.append(d)
+        first.set()
+        time.sleep(0.02)  # each item takes a while: the cancel lands mid-check
+
+    async def cancel_after_first() -> None:
+        task = asyncio.create_task(check_items(project, items, progress=progress))
+        await asyncio.to_thread(first.wait, 30)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    asyncio.run(cancel_after_first())  # returns once the check's thread has ended (the loop's executor is shut)
+    assert 1 <= len(done) < len(items)
+
+
 def test_many_items_no_cap(project: Path) -> None:
     items = [(f"i{n}", f"PR #{n} merged; branch feat/open is active", None) for n in range(300)]
-    report = check_items(project, items)
+    report = asyncio.run(check_items(project, items))
     assert len(report.items) == 300 and all(len(i.results) == 2 for i in report.items)
 
 
@@ -283,7 +309,7 @@ def test_speed_on_thousands_of_commits(tmp_path: Path) -> None:
         ("c", "PR #50 awaiting review", None),
         ("d", "PR #3001 merged", None),
     ]
-    report = check_items(tmp_path, items)  # how fast: benchmarks/, not a wall-clock assertion
+    report = asyncio.run(check_items(tmp_path, items))  # how fast: benchmarks/, not a wall-clock assertion
     outcomes = [i.results[0].outcome for i in report.items]
     assert outcomes == [Outcome.CONFIRMED, Outcome.CONFIRMED, Outcome.CONTRADICTED, Outcome.UNKNOWN]
     assert "commit 2900" in report.items[0].results[0].finding.evidence

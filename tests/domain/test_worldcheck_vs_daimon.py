@@ -6,6 +6,7 @@ not. daimon's check runs with its worldcheck flag on and no `gh`."""
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import subprocess
 from pathlib import Path
@@ -66,12 +67,12 @@ def _daimons(project: Path, text: str, monkeypatch: pytest.MonkeyPatch) -> str |
 def test_our_verdict_is_daimons(project: Path, text: str, monkeypatch: pytest.MonkeyPatch) -> None:
     assert worldcheck.claim_for(text) is not None, "daimon finds no claim: the case tests nothing"
     theirs = _daimons(project, text, monkeypatch)
-    report = check_items(project, [("r-aaaaaa", text, None)])
+    report = asyncio.run(check_items(project, [("r-aaaaaa", text, None)]))
     ours = badge_for(report.items[0])
     assert ours == theirs, (text, [(r.claim, r.finding) for r in report.items[0].results])
 
 
 def test_a_deleted_tracked_file_reads_missing(project: Path) -> None:
-    report = check_items(project, [("r-aaaaaa", "src/loader.py exists with the old loader", None)])
+    report = asyncio.run(check_items(project, [("r-aaaaaa", "src/loader.py exists with the old loader", None)]))
     finding = report.items[0].results[0].finding
     assert finding.outcome is Outcome.CONTRADICTED and "still tracked at HEAD" in finding.evidence

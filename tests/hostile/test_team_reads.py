@@ -6,6 +6,7 @@ clone as daimon left it.
 
 from __future__ import annotations
 
+import asyncio
 import io
 from pathlib import Path
 
@@ -37,7 +38,7 @@ def _read_team(store: TeamStore) -> None:
     briefing = reader.load_briefing(project)
     for as_json in (True, False):
         run_brief_team(briefing, project, as_json=as_json, out=io.StringIO())
-    assert team_as_of(project, "2026-12-02T09:00:00Z").teammates
+    assert asyncio.run(team_as_of(project, "2026-12-02T09:00:00Z")).teammates
 
 
 def _subcommand(argv: list[str]) -> str:

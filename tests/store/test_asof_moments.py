@@ -4,6 +4,7 @@ keeps that session's own write rows, and reads TIME with the `@` box's parser.""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 from datetime import timedelta
@@ -80,10 +81,10 @@ def test_as_of_before_a_forget_does_not_call_the_item_forgotten(demo_store: demo
     ref = reader.resolve_project(str(demo_store.project))
     now = {w.id: w for w in reader.load_briefing(ref).withheld}
     assert now[item].state == "forgotten"
-    then = {w.id: w for w in briefing_as_of(ref, "S-day3").withheld}
+    then = {w.id: w for w in asyncio.run(briefing_as_of(ref, "S-day3")).withheld}
     # not forgotten yet then; its value stays removed (a forget is never undone by going back)
     assert then[item].state == "withheld" and then[item].forgotten_after == now[item].when
-    assert item not in {i.id for i in briefing_as_of(ref, "S-day3").items()}
+    assert item not in {i.id for i in asyncio.run(briefing_as_of(ref, "S-day3")).items()}
 
 
 def _printed_ids(text: str) -> set[str]:
@@ -112,7 +113,7 @@ def test_as_of_splits_briefed_items_by_that_instants_ranking(budget_store: demo.
 
     ref = reader.resolve_project(str(budget_store.project))
     when = stamp(demo.DEMO_NOW + timedelta(days=days_later))
-    then = briefing_as_of(ref, when)
+    then = asyncio.run(briefing_as_of(ref, when))
     briefed = {i.briefed_line for i in then.items() if i.briefed}
     with history.as_of(ref, when) as cut:
         text = daimon_brief_at(cut.project.target, cut.timestamp, capsys)
@@ -127,7 +128,7 @@ def test_as_of_briefed_split_on_the_demo_store(demo_store: demo.DemoStore, when:
     from daimon_tui.services.as_of import briefing_as_of
 
     ref = reader.resolve_project(str(demo_store.project))
-    then = briefing_as_of(ref, when)
+    then = asyncio.run(briefing_as_of(ref, when))
     with history.as_of(ref, when) as cut:
         text = daimon_brief_at(cut.project.target, cut.timestamp, capsys)
     printed = set(text.splitlines())
@@ -168,7 +169,7 @@ def test_the_briefed_split_at_an_earlier_instant_is_not_todays(sandbox_root: Pat
             return {i.text: i.briefed for i in items if i.text in (STALE_LATER, BACKGROUND)}
 
         today = split(reader.load_briefing(ref, demo.DEMO_NOW.timestamp()).items())
-        then = split(briefing_as_of(ref, when).items())
+        then = split(asyncio.run(briefing_as_of(ref, when)).items())
         assert today == {STALE_LATER: False, BACKGROUND: True}  # the store tells the two rankings apart
         assert then == {STALE_LATER: True, BACKGROUND: False}
         with history.as_of(ref, when) as cut:
@@ -207,7 +208,7 @@ def test_the_budget_ranks_by_weight_at_the_views_instant(sandbox_root: Path,
 
         with mock.patch("time.time", return_value=today):  # the wall clock reads "today"
             assert briefed(reader.load_briefing(ref, today).items()) == {OLDER_LOOP}  # today's ranking
-            then = briefing_as_of(ref, when)
+            then = asyncio.run(briefing_as_of(ref, when))
         assert briefed(then.items()) == {FRESH_LOOP}
         with history.as_of(ref, when) as cut:
             printed = daimon_brief_at(cut.project.target, cut.timestamp, capsys)
@@ -221,7 +222,7 @@ def test_as_of_before_an_edit_names_the_session_shown_as_signed(demo_store: demo
     from daimon_tui.services.as_of import briefing_as_of
 
     ref = reader.resolve_project(str(demo_store.project))
-    notes = [n.message for n in briefing_as_of(ref, "S-day2").notes]
+    notes = [n.message for n in asyncio.run(briefing_as_of(ref, "S-day2")).notes]
     assert any(m.startswith("session S-day2: its file was last changed at ") and "shown as signed" in m
                for m in notes), notes
 

@@ -5,6 +5,7 @@ an open-loops section daimon trims for its byte budget."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 from datetime import timedelta
@@ -147,9 +148,9 @@ def test_history_and_as_of_show_the_handoff_that_held_then(empty_store) -> None:
     assert reader.load_briefing(ref, session_id="S-a").handoff is None
     held = reader.load_briefing(ref, session_id="S-b").handoff
     assert held is not None and held.note == "then-baton"
-    past = briefing_as_of(ref, "S-b").handoff
+    past = asyncio.run(briefing_as_of(ref, "S-b")).handoff
     assert past is not None and past.note == "then-baton"
-    assert briefing_as_of(ref, "S-c").handoff is None
+    assert asyncio.run(briefing_as_of(ref, "S-c")).handoff is None
 
 
 def test_as_daimon_by_slug_equals_daimon_brief_slug(budget_store, capsys) -> None:

@@ -3,6 +3,7 @@ diff and the "as of" copy (which must never touch the store)."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import hashlib
 import io
@@ -230,11 +231,11 @@ def test_as_of_keeps_every_forget_tombstone(empty_store: demo.DemoStore) -> None
 
 def test_headless_briefing_as_of(demo_store: demo.DemoStore) -> None:
     ref = reader.resolve_project(str(demo_store.project))
-    then = briefing_as_of(ref, "S-day2")
+    then = asyncio.run(briefing_as_of(ref, "S-day2"))
     assert then.session_id == "S-day2"
     assert then.notes and "historical view as of 2026-11-27T09:00:00Z (S-day2)" in then.notes[0].message
     assert "r-efc206bb29e9" not in {i.id for i in then.items()}  # stated first in S-day3
-    assert briefing_as_of(ref, "2026-12-31T00:00:00Z").session_id == "S-day3"
+    assert asyncio.run(briefing_as_of(ref, "2026-12-31T00:00:00Z")).session_id == "S-day3"
 
 
 def test_as_of_cuts_at_the_moment_the_checkpoint_was_written(empty_store: demo.DemoStore) -> None:

@@ -7,6 +7,7 @@ in-process to say what daimon itself prints.
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 from pathlib import Path
@@ -198,10 +199,10 @@ def test_as_of_the_team_is_what_had_reached_the_clone_then(
     project = reader.resolve_project(str(team_store.project))
     now = load_team(project)
     # bob had written and pushed, but alice's clone had not fetched yet.
-    before = team_as_of(project, "2026-12-01T20:00:00Z")
+    before = asyncio.run(team_as_of(project, "2026-12-01T20:00:00Z"))
     assert before.teammates == () and before.team_quarantines == ()
     assert "what had reached this machine's team clone" in before.notes[0].message
-    after = team_as_of(project, "2026-12-02T09:00:00Z")
+    after = asyncio.run(team_as_of(project, "2026-12-02T09:00:00Z"))
     assert _our_blocks(after) == _our_blocks(now)
     assert after.team_quarantines == now.team_quarantines and after.remotes == ()
     capsys.readouterr()

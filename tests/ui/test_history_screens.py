@@ -130,7 +130,7 @@ def test_diff_view_snapshot(snap_compare, demo_store: demo.DemoStore) -> None:
     assert snap_compare(app, terminal_size=SIZE, run_before=_settle)
 
 
-def _fixed_briefing(project: ProjectRef, when: str) -> Briefing:
+async def _fixed_briefing(project: ProjectRef, when: str) -> Briefing:
     item = Item(
         id="o-eab53c8845ea",
         kind="question",

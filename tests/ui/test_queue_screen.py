@@ -292,7 +292,7 @@ async def test_the_queue_asks_the_world_check_service_and_shows_its_findings(fix
 
     asked: list[list[tuple]] = []
 
-    def fake_check(root: Path, items: list[tuple], **_: object) -> WorldReport:
+    async def fake_check(root: Path, items: list[tuple], **_: object) -> WorldReport:
         asked.append(items)
         item_id = items[0][0]
         claim = Claim(kind=ClaimKind.FILE, subject="src/app.py", expect=Expect.EXISTS, words="src/app.py", start=0,

@@ -20,7 +20,7 @@ from daimon_tui.domain.inert import inert
 from daimon_tui.domain.receipt_check import state_label
 from daimon_tui.domain.short_ids import shortest_unique
 from daimon_tui.models import ProjectRef
-from daimon_tui.store.child import judge_service
+from daimon_tui.services import audit as audit_service
 from daimon_tui.ui.actions import bindings, lead_bindings
 from daimon_tui.ui.navigation import navigator
 from daimon_tui.ui.read_worker import work
@@ -179,7 +179,7 @@ class AuditScreen(RowFilterView, Screen):
     @work(exclusive=True, group="audit-load")
     async def load(self) -> None:
         # The judging child folds (and keeps) the ledgers, not this process.
-        report, _failure = await judge_service.read("audit", self.project)
+        report = await audit_service.audit_by_child(self.project)
         self.show(report)
 
     def filter_target(self) -> DataTable:

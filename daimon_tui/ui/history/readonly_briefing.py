@@ -4,8 +4,7 @@ is active here, and a banner says which record is shown."""
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import ClassVar
 
 from rich.text import Text
@@ -33,7 +32,7 @@ class ReadOnlyBriefingScreen(GoesBack, BriefingScreen):
         self,
         project: ProjectRef,
         *,
-        loader: Callable[[], Briefing],
+        loader: Callable[[], Awaitable[Briefing]],
         banner: str,
         now: float | None = None,
         inspect_today: bool = True,
@@ -71,7 +70,7 @@ class ReadOnlyBriefingScreen(GoesBack, BriefingScreen):
     @work(exclusive=True, group="briefing-load")
     async def load(self, repaint: bool = True, delay: float = 0.0) -> None:
         try:
-            briefing = await asyncio.to_thread(self.loader)
+            briefing = await self.loader()  # a service: it reads in a thread of its own
         except ValueError as exc:
             self.header.update(Text(f"⚠ {inert(str(exc))}", style="yellow"))
             return

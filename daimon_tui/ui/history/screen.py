@@ -2,15 +2,16 @@
 marks one and `d` diffs it with the cursor row (daimon's own change rows), `@`
 shows the briefing as it stood at a session or a typed time.
 
-Every load runs in an async worker: the session list and diffs are read by
-the judging child (daimon's sandbox settings exported to it), a session or an
-"as of" copy over `asyncio.to_thread`, so daimon's ContextVar configuration
-follows the read.
+Every load runs in an async worker and asks a service (`services.history`,
+`services.as_of`): the session list and diffs are read by the judging child
+(daimon's sandbox settings exported to it), a session or an "as of" copy in a
+thread the service starts, so daimon's ContextVar configuration follows the read.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import asyncio
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import ClassVar
 
@@ -25,9 +26,7 @@ from daimon_tui.domain.inert import inert
 from daimon_tui.domain.short_ids import short_id, shortest_unique
 from daimon_tui.domain.when import HINT, parse_when
 from daimon_tui.models import Briefing, Diagnostic, ProjectRef, SessionSummary, TeamView
-from daimon_tui.store.child import judge_service
-from daimon_tui.store.read import reader
-from daimon_tui.store.read.asof import refusal as as_of_refusal
+from daimon_tui.services import history as history_service
 from daimon_tui.ui.actions import lead_bindings
 from daimon_tui.ui.history.readonly_briefing import ReadOnlyBriefingScreen
 from daimon_tui.ui.navigation import GoesBack, navigator
@@ -100,8 +99,7 @@ class HistoryScreen(RowFilterView, Screen[None]):
 
     @work(exclusive=True, group="history")
     async def load(self) -> None:
-        # The judging child folds (and keeps) the ledgers, not this process.
-        listing, _failure = await judge_service.read("sessions", self.project)
+        listing = await history_service.sessions(self.project)
         self.rows = listing.rows
         self.diagnostics = listing.diagnostics
         self.fill()
@@ -194,7 +192,7 @@ class HistoryScreen(RowFilterView, Screen[None]):
         navigator(self.app).open(DiffScreen(self.project, older, newer))
 
     def action_as_of(self) -> None:
-        refusal = as_of_refusal()
+        refusal = history_service.as_of_refusal()
         if refusal:  # safe mode: the as-of copy needs daimon's private names
             self.notify(refusal, title="as of: off in safe mode", severity="error")
             return
@@ -237,7 +235,7 @@ class SessionScreen(ReadOnlyBriefingScreen):
             banner += f" — ⚠ its file was changed after signing (receipt mismatch); shown: {edited}"
         super().__init__(
             project,
-            loader=lambda: reader.load_briefing(project, now, session_id=session_id),
+            loader=lambda: history_service.session_briefing(project, session_id, now=now),
             banner=banner,
             now=now,
             # the teammates as this machine held them when the session was written
@@ -291,7 +289,7 @@ class DiffScreen(GoesBack, Screen[None]):
 
     @work(exclusive=True, group="diff")
     async def load(self) -> None:
-        report, _failure = await judge_service.read("diff", self.project, self.older, self.newer)
+        report = await history_service.session_changes(self.project, self.older, self.newer)
         table = self.query_one(DataTable)
         table.clear()
         self.item_ids = [row.item_id for row in report.rows]
@@ -383,19 +381,21 @@ class AsOfPicker(ModalScreen[str | None]):
         navigator(self.app).answer(self, None)
 
 
-Loader = Callable[[ProjectRef, str], Briefing]
+Loader = Callable[[ProjectRef, str], Awaitable[Briefing]]
 
 
-def _load_as_of(project: ProjectRef, when: str) -> Briefing:
+async def _load_as_of(project: ProjectRef, when: str) -> Briefing:
     from daimon_tui.services.as_of import briefing_as_of
 
-    return briefing_as_of(project, when)
+    return await briefing_as_of(project, when)
 
 
 def _team_as_of(project: ProjectRef, when: str) -> TeamView:
+    """The team feed runs a fixed record's loader in a worker thread of its
+    own (`TeamFeed(loader=…)`, a plain callable): the service runs to its end there."""
     from daimon_tui.services.as_of import team_as_of
 
-    return team_as_of(project, when)
+    return asyncio.run(team_as_of(project, when))
 
 
 class HistoricalScreen(ReadOnlyBriefingScreen):

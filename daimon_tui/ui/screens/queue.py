@@ -9,7 +9,6 @@ was done this sitting, read back from the action log.
 
 from __future__ import annotations
 
-import asyncio
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
@@ -27,9 +26,8 @@ from daimon_tui.domain import queue_order, verbs
 from daimon_tui.domain.action_entries import ActionEntry
 from daimon_tui.domain.inert import inert
 from daimon_tui.models import ProjectRef
-from daimon_tui.store.action_log import ActionLog
-from daimon_tui.store.read.queue import QueueEntry, TriageQueue, build_queue, reclassify
-from daimon_tui.store.write import decisions
+from daimon_tui.services import queue as queue_service
+from daimon_tui.services.queue import ActionLog, QueueEntry, TriageQueue
 from daimon_tui.ui import own_writes
 from daimon_tui.ui.navigation import navigator
 from daimon_tui.ui.read_worker import work
@@ -216,7 +214,7 @@ class DecisionModal(ConfirmModal):
     def compose(self) -> ComposeResult:
         body = Text()
         body.append("Will write\n", style="bold")
-        lines = decisions.preview(self.entry, self.verb)
+        lines = queue_service.decision_preview(self.entry, self.verb)
         for line in lines[:1]:
             body.append("  → ")
             body.append_text(_t(line, "", 300))
@@ -261,7 +259,7 @@ class QueueScreen(Screen):
         super().__init__()
         self.project = project
         self.now = now
-        self.action_log = log or ActionLog()
+        self.action_log = log or queue_service.usual_log()
         self.world_check = world_check
         self.queue: TriageQueue | None = None
         self.index = 0
@@ -286,7 +284,7 @@ class QueueScreen(Screen):
     @work(exclusive=True, group="queue-load")
     async def load(self) -> None:
         try:
-            queue = await asyncio.to_thread(build_queue, self.project, self.now)
+            queue = await queue_service.read_queue(self.project, self.now)
         except Exception as exc:
             self.query_one("#queue-card", Static).update(
                 Text(f"the queue could not be read ({type(exc).__name__})")
@@ -314,7 +312,7 @@ class QueueScreen(Screen):
         if not items or not self.project.path:
             return
         try:
-            report = await asyncio.to_thread(check_items, Path(self.project.path), items)
+            report = await check_items(Path(self.project.path), items)
         except Exception:
             return
         contradicted = {}
@@ -332,7 +330,7 @@ class QueueScreen(Screen):
         if contradicted and self.queue is not None:
             current = self.current
             keep = frozenset(self.seen | set(self.done) | ({current.key} if current else set()))
-            self.queue = reclassify(self.queue, contradicted, keep=keep)
+            self.queue = queue_service.with_world_findings(self.queue, contradicted, keep=keep)
         self.paint()
 
     # ---- painting ----------------------------------------------------------------
@@ -376,7 +374,7 @@ class QueueScreen(Screen):
 
     @work(exclusive=True, group="queue-summary")
     async def show_summary(self) -> None:
-        entries = await asyncio.to_thread(self.action_log.entries)
+        entries = await queue_service.logged_actions(self.action_log)
         mine = [e for e in entries if e.project == self.project.slug and e.time >= self.sitting_start]
         if self.queue is not None and self.current is None:
             self.query_one("#queue-card", Static).update(summary_text(mine, self.queue, self.done))
@@ -488,14 +486,12 @@ class QueueScreen(Screen):
             if not isinstance(data, verbs.ReverifyInput):
                 return None
             evidence = data.evidence
-        log_problem = await asyncio.to_thread(self.action_log.probe)
+        log_problem = await queue_service.log_problem(self.action_log)
         if not await navigator(self.app).open_and_wait(DecisionModal(entry, verb, log_problem=log_problem)):
             return None
         own_writes.writing(self.app)
         try:
-            verdict = await asyncio.to_thread(
-                decisions.decide, entry, verb, self.project, log=self.action_log, evidence=evidence
-            )
+            verdict = await queue_service.decide(entry, verb, self.project, log=self.action_log, evidence=evidence)
         finally:
             own_writes.wrote(self.app)
         if verdict.applied:

@@ -10,8 +10,7 @@ own verb flow, so its confirmations, guards and log apply unchanged.
 
 from __future__ import annotations
 
-import asyncio
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual import on
@@ -25,9 +24,8 @@ from daimon_tui.domain.inert import inert
 from daimon_tui.domain.search_query import parse_query
 from daimon_tui.domain.verb_registry import VERBS
 from daimon_tui.models import ProjectRef
-from daimon_tui.store.action_log import ActionLog
-from daimon_tui.store.child import judge_service
-from daimon_tui.store.read.search import SearchHit, SearchResult
+from daimon_tui.services import search as search_service
+from daimon_tui.services.search import SearchHit, SearchResult
 from daimon_tui.ui.briefing.screen import BriefingScreen
 from daimon_tui.ui.history.screen import SessionScreen
 from daimon_tui.ui.navigation import navigator
@@ -35,6 +33,9 @@ from daimon_tui.ui.read_worker import work
 from daimon_tui.ui.widgets.item_row import mark_text
 from daimon_tui.ui.widgets.key_footer import KeyFooter
 from daimon_tui.ui.widgets.row_list import Entry, RowList
+
+if TYPE_CHECKING:
+    from daimon_tui.services.search import ActionLog
 
 HIT_TEXT_LIMIT = 200
 _STATE_STYLE = {
@@ -194,7 +195,7 @@ class SearchScreen(Screen):
         # daimon's cold costs (index freshness, the verdict fold) are paid
         # once, by the judging child, while the person types.
         self._update("search-status", Text("readying daimon's recall index…", style="dim"))
-        self.warmup, _failure = await judge_service.read("search-prepare", self.project)
+        self.warmup = await search_service.prepare(self.project)
         self.ready = True
         if self.is_attached:
             self.show_status()
@@ -225,8 +226,7 @@ class SearchScreen(Screen):
                 self._asks(last.query, last.all_projects, last.team) == self._asks(text, self.all_projects, self.team)):
             self.show(last.model_copy(update={"query": text}))
             return
-        result, failure = await judge_service.read("search", self.project, text, self.all_projects, self.team,
-                                                    self.now)
+        result, failure = await search_service.search(self.project, text, self.all_projects, self.team, self.now)
         if not self.is_attached:
             return
         self.show(result)
@@ -413,10 +413,9 @@ class SearchScreen(Screen):
             log = self.action_log or getattr(self.app, "action_log", None)
             ids = tuple(h.item_id for h in not_live if h.item_id)
             reason = "not live in this project's briefing (search hit)"
-            if log is not None:
-                asyncio.get_running_loop().run_in_executor(
-                    None, lambda: log.record(project=self.project.slug, verb=verb, outcome="refused",
-                                             item_ids=ids, reason=reason))
+            if log is not None:  # not waited for: the refusal is said at once
+                self.run_worker(search_service.log_refused(log, project=self.project.slug, verb=verb, item_ids=ids,
+                                                           reason=reason), group="search-log", exit_on_error=False)
             self.notify(f"{verb}: only a live hit of this project can be acted on; open the others to read them.",
                         severity="warning")
             return

@@ -74,8 +74,8 @@ class WorldCheck(ProgressBar):
 
         from daimon_tui.services.world_check import check_items
 
-        report = await asyncio.to_thread(
-            check_items, Path(project.path or "."), [(i.id or "", i.text, i.quote) for i in items],
+        report = await check_items(
+            Path(project.path or "."), [(i.id or "", i.text, i.quote) for i in items],
             cancelled=stop.is_set, progress=progress,
         )
         self.display = False

@@ -1,0 +1,70 @@
+"""The triage queue: everything waiting on the person, in order
+(`store.read.queue`), and one decision on an entry, applied with daimon's own
+write modules and logged, intent first (`store.write.decisions`). A decision
+comes only from a person at the terminal: the queue view's confirmed key.
+
+`QueueEntry`, `TriageQueue` and `Verdict` are model values of those reads,
+re-exported for the view. The view holds the app's `ActionLog` only to hand
+it back here."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+
+from daimon_tui.domain.action_entries import ActionEntry
+from daimon_tui.models import ProjectRef
+from daimon_tui.store.action_log import ActionLog
+from daimon_tui.store.read.queue import QueueEntry, TriageQueue, build_queue, reclassify
+from daimon_tui.store.write import decisions
+from daimon_tui.store.write.decisions import Verdict
+
+__all__ = [
+    "ActionLog",
+    "QueueEntry",
+    "TriageQueue",
+    "Verdict",
+    "decide",
+    "decision_preview",
+    "log_problem",
+    "logged_actions",
+    "read_queue",
+    "usual_log",
+    "with_world_findings",
+]
+
+
+def usual_log() -> ActionLog:
+    """The action log at its usual place (or `DAIMON_TUI_LOG`'s), for a queue opened without the app's."""
+    return ActionLog()
+
+
+async def read_queue(project: ProjectRef, now: float | None) -> TriageQueue:
+    """Everything waiting on the person, ordered (a briefing read and daimon's ledgers)."""
+    return await asyncio.to_thread(build_queue, project, now)
+
+
+def with_world_findings(queue: TriageQueue, contradicted: Mapping[str, str], *, keep: frozenset[str]) -> TriageQueue:
+    """The queue with the items a world-check contradicts moved to their lane;
+    the entries in `keep` (already seen) stay where they were. No read."""
+    return reclassify(queue, contradicted, keep=keep)
+
+
+def decision_preview(entry: QueueEntry, verb: str) -> tuple[str, ...]:
+    """What deciding `entry` with `verb` will write, in words, for the confirmation."""
+    return decisions.preview(entry, verb)
+
+
+async def logged_actions(log: ActionLog) -> list[ActionEntry]:
+    """Every action in the log (the sitting's summary picks its own)."""
+    return await asyncio.to_thread(log.entries)
+
+
+async def log_problem(log: ActionLog) -> str | None:
+    """Why the log cannot take an intent now, or None: said before a decision is confirmed."""
+    return await asyncio.to_thread(log.probe)
+
+
+async def decide(entry: QueueEntry, verb: str, project: ProjectRef, *, log: ActionLog, evidence: str = "") -> Verdict:
+    """Apply one confirmed decision, re-read daimon, log it (intent first). Never raises."""
+    return await asyncio.to_thread(decisions.decide, entry, verb, project, log=log, evidence=evidence)
