@@ -26,31 +26,17 @@ from typing import Any
 from daimon_briefing import provenance, schema, serializer, store, view
 
 from daimon_tui.domain import excerpt, verbs
+from daimon_tui.domain.evidence_words import BYTES_WORDS, LOCATOR_WORDS  # noqa: F401 (BYTES_WORDS: its old home)
 from daimon_tui.models import Frozen, ProjectRef
 from daimon_tui.store.daimon_api import evidence as daimon_evidence
 from daimon_tui.store.daimon_api.mode import Unavailable
-from daimon_tui.store.read import transcript_source
+from daimon_tui.store.read import transcript_rows, transcript_source
 
 # A transcript larger than this is not parsed for the pane (daimon's parser
 # reads it whole); the pager still cannot show it either: it is named.
 MAX_TRANSCRIPT_BYTES = 64 * 1024 * 1024
 # Witnesses read, at most (a corroboration count is small in practice).
 MAX_WITNESSES = 12
-
-LOCATOR_WORDS = {
-    "resolved": "found on this machine",
-    "absent-local": "not on this machine (missing, or moved out of the host's transcript folder)",
-    "remote-author": "a teammate's session: the transcript is on their machine",
-    "ambiguous": "more than one transcript could be the source: daimon will not guess",
-    "unreadable": "exists but cannot be read",
-    "unsupported": "this host's transcripts cannot be located",
-}
-BYTES_WORDS = {
-    "unchanged": "unchanged since capture",
-    "changed": "CHANGED since capture: the turns below may not be what was quoted",
-    "unknown": "not comparable (no capture receipt, or no transcript)",
-}
-
 
 class Turn(Frozen):
     """One turn of a transcript, masked and cut for display."""
@@ -68,6 +54,15 @@ class Turn(Frozen):
     daimon_output: bool = False
 
 
+class Finding(Frozen):
+    """The app's own search for a quote daimon's matcher does not reproduce,
+    never daimon's verdict: the part of the file that holds it (`where`, a
+    `transcript_rows.Part` kind), or "absent" (in no part of the file)."""
+
+    where: str
+    turn: Turn | None = None
+
+
 class Excerpt(Frozen):
     """The turns around a quote in one session's transcript, or why not."""
 
@@ -83,6 +78,7 @@ class Excerpt(Frozen):
     unavailable: str | None = None
     masked: int = 0
     multi_turn: bool = False
+    finding: Finding | None = None
 
 
 class WitnessWords(Frozen):
@@ -107,38 +103,53 @@ def _find(checkpoint: Mapping | None, item_id: str) -> dict | None:
     return None
 
 
-_stamps: dict[tuple[str, tuple[int, int, int]], dict[str, str]] = {}
+_facts: dict[tuple[str, tuple[int, int, int]], transcript_rows.Facts] = {}
 _matches: dict[tuple[str, tuple[int, int, int], str, str], tuple[int | None, str, bool]] = {}
+_findings: dict[tuple[str, tuple[int, int, int], str], transcript_rows.Part | None] = {}
 
 
-def _timestamps(path: Path | None, stamp: tuple[int, int, int]) -> dict[str, str]:
-    """Host message id -> the row's timestamp (Claude Code rows carry both),
-    kept per file stat."""
+def _row_facts(path: Path | None, stamp: tuple[int, int, int]) -> transcript_rows.Facts:
+    """Timestamps, image layouts and sub-agent turns of a Claude Code file, kept per file stat."""
     if path is None or path.suffix != ".jsonl":
-        return {}
+        return transcript_rows.Facts()
     key = (str(path), stamp)
-    if key in _stamps:
-        return _stamps[key]
-    out: dict[str, str] = {}
-    try:
-        with path.open("rb") as handle:
-            for raw in handle:
-                if b'"timestamp"' not in raw:
-                    continue
-                try:
-                    row = json.loads(raw)
-                except ValueError:
-                    continue
-                if isinstance(row, dict):
-                    uid, ts = row.get("uuid"), row.get("timestamp")
-                    if isinstance(uid, str) and isinstance(ts, str):
-                        out[uid.strip()] = ts[:40]
-    except OSError:
-        return {}
-    if len(_stamps) > transcript_source.KEPT:
-        _stamps.clear()
-    _stamps[key] = out
-    return out
+    if key not in _facts:
+        try:
+            found = transcript_rows.facts(path)
+        except OSError:
+            return transcript_rows.Facts()
+        if len(_facts) > transcript_source.KEPT:
+            _facts.clear()
+        _facts[key] = found
+    return _facts[key]
+
+
+def _unread_part(path: Path, stamp: tuple[int, int, int], quote: str) -> transcript_rows.Part | None:
+    """The first part of the file daimon's parser skips that daimon's matcher
+    finds the quote in (None: no part holds it), kept per file stat."""
+    key = (str(path), stamp, quote)
+    if key in _findings:
+        return _findings[key]
+    words = sorted(re.findall(r"\w+", quote), key=len, reverse=True)
+    found = None
+    if path.suffix == ".jsonl":
+        found = next((part for part in transcript_rows.unread_parts(path, words[0] if words else None)
+                      if serializer.quote_matches(quote, part.text)), None)
+    if len(_findings) > 16 * transcript_source.KEPT:
+        _findings.clear()
+    _findings[key] = found
+    return found
+
+
+def _finding(path: Path, stamp: tuple[int, int, int], quote: str, withheld: Callable[[str], str | None] | None,
+             limit: int) -> tuple[Finding, int]:
+    """The app's finding for a quote daimon does not reproduce, its part masked
+    and cut like a turn; and how many spans were masked."""
+    part = _unread_part(path, stamp, quote)
+    if part is None:
+        return Finding(where="absent"), 0
+    turn, count = _turn(-1, {"role": part.role}, part.ts, quote, True, withheld, limit, text=part.text)
+    return Finding(where=part.where, turn=turn), count
 
 
 def _masker(snap: Any) -> Callable[[str], str | None] | None:
@@ -199,9 +210,11 @@ def _quoted_turn(messages: list[dict], quote: str | None, receipt: dict | None) 
 
 
 def _turn(index: int, message: dict, ts: str | None, quote: str | None, quoted: bool,
-          withheld: Callable[[str], str | None] | None, limit: int) -> tuple[Turn, int]:
+          withheld: Callable[[str], str | None] | None, limit: int, text: str | None = None) -> tuple[Turn, int]:
+    """The turn cut for display; `text`: what to show instead of daimon's text
+    (the turn with its images marked, or a part daimon does not read)."""
     own = bool(message.get("daimon_output"))
-    text = _flat(message)
+    text = _flat(message) if text is None else text
     spans = excerpt.quote_spans(text, quote) if quoted else ()
     cut = excerpt.cut_around(len(text), spans, limit)
     masks: tuple[tuple[int, int], ...] = ()
@@ -274,6 +287,10 @@ def excerpt_for(copy: dict[str, Any], quote: str | None, snap: Any, *, around: i
     if messages is None:
         return Excerpt(**base, unavailable="daimon cannot parse this transcript (binary or not UTF-8)")
     if not messages:
+        side = _row_facts(resolution.path, parsed.stamp).sidechain_turns
+        if side:
+            return Excerpt(**base, unavailable=f"daimon reads no turn here: the file holds {side} sub-agent "
+                                               "(sidechain) turns, which daimon skips (the app's count)")
         return Excerpt(**base, unavailable="the transcript holds no conversation turn")
     key = (str(resolution.path), parsed.stamp, quote or "", json.dumps(receipt, sort_keys=True) if receipt else "")
     if key not in _matches:
@@ -281,19 +298,25 @@ def excerpt_for(copy: dict[str, Any], quote: str | None, snap: Any, *, around: i
             _matches.clear()
         _matches[key] = _quoted_turn(messages, quote, receipt)
     quoted, support, multi = _matches[key]
-    stamps = _timestamps(resolution.path, parsed.stamp)
+    facts = _row_facts(resolution.path, parsed.stamp)
     withheld = _masker(snap)
     turns = []
     masked = 0
     for i in excerpt.window(len(messages), quoted, around):
         message = messages[i] if isinstance(messages[i], dict) else {}
         mid = message.get("id")
-        turn, count = _turn(i, message, stamps.get(mid) if isinstance(mid, str) else None, quote, i == quoted,
-                            withheld, limit)
+        layout = facts.images.get(mid) if isinstance(mid, str) else None
+        turn, count = _turn(i, message, facts.stamps.get(mid) if isinstance(mid, str) else None, quote,
+                            i == quoted, withheld, limit,
+                            text=transcript_rows.with_images(layout) if layout is not None else None)
         turns.append(turn)
         masked += count
+    finding = None
+    if support == "not-reproduced" and quote:
+        finding, count = _finding(resolution.path, parsed.stamp, quote, withheld, limit)
+        masked += count
     return Excerpt(**base, support=support, turns=tuple(turns), quoted=quoted, total=len(messages), masked=masked,
-                   multi_turn=multi)
+                   multi_turn=multi, finding=finding)
 
 
 def _witness_copy(sid: str, held: dict | None) -> dict[str, Any]:

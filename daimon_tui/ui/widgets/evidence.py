@@ -22,6 +22,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from daimon_tui.domain import excerpt as shaping
+from daimon_tui.domain.evidence_words import APP_FINDING, BYTES_WORDS, LOCATOR_WORDS, SUPPORT_WORDS, where_words
 from daimon_tui.domain.inert import inert
 from daimon_tui.ui.read_worker import work
 
@@ -67,12 +68,14 @@ def _styled(text: str, spans: tuple[tuple[int, int], ...], masks: tuple[tuple[in
     return out
 
 
-def turn_text(turn: Turn, limit: int) -> RenderableType:
+def turn_text(turn: Turn, limit: int, *, label: str | None = None) -> RenderableType:
+    """A turn under its head; `label`: a part daimon does not read (no turn number)."""
     head = Text()
     head.append("▶ " if turn.quoted else "  ", style="bold green")
     who = turn.speaker or turn.role
     head.append(inert(who, limit=40), style="bold" if turn.quoted else "bold dim")
-    head.append(f" · {_when(turn.ts)} · turn {turn.index + 1}", style="dim")
+    where = f"{inert(label, limit=40)}, not a turn daimon reads" if label else f"turn {turn.index + 1}"
+    head.append(f" · {_when(turn.ts)} · {where}", style="dim")
     if turn.daimon_output:
         head.append("  (daimon's own output: not shown)", style="dim italic")
     body = _styled(turn.text, turn.spans, turn.masks, limit)
@@ -84,8 +87,6 @@ def turn_text(turn: Turn, limit: int) -> RenderableType:
 
 
 def _state_line(ex: Excerpt) -> Text:
-    from daimon_tui.store.read.transcripts import BYTES_WORDS, LOCATOR_WORDS
-
     line = Text()
     line.append(f"session {inert(ex.session_id or '?', limit=60)}", style="bold")
     if ex.host:
@@ -98,12 +99,16 @@ def _state_line(ex: Excerpt) -> Text:
     return line
 
 
-_SUPPORT = {
-    "message-id-match": "the quote is in the message its receipt binds",
-    "transcript-scan-match": "the quote is in this turn (daimon's matcher, turn by turn)",
-    "not-reproduced": "daimon's matcher no longer finds the quote in this transcript",
-    "not-checked": "no quote to look for",
-}
+def finding_renderable(ex: Excerpt, limit: int) -> list[RenderableType]:
+    """Where the app found a quote daimon does not reproduce: labelled as the app's own finding."""
+    if ex.finding is None:
+        return []
+    line = Text(f"  {where_words(ex.finding.where)}", style="bold")
+    line.append(f" ({APP_FINDING})", style="dim italic")
+    parts: list[RenderableType] = [line]
+    if ex.finding.turn is not None:
+        parts.append(turn_text(ex.finding.turn, limit, label=ex.finding.where))
+    return parts
 
 
 def excerpt_renderable(ex: Excerpt, *, brief: bool, title: str = "Transcript") -> RenderableType:
@@ -111,7 +116,7 @@ def excerpt_renderable(ex: Excerpt, *, brief: bool, title: str = "Transcript") -
     if ex.unavailable:
         parts.append(Text(f"not shown: {inert(ex.unavailable, limit=300)}", style="yellow"))
         return Group(*parts)
-    support = _SUPPORT.get(ex.support, ex.support)
+    support = SUPPORT_WORDS.get(ex.support, ex.support)
     if ex.multi_turn:
         support = "the quote spans several turns: no single turn holds it"
     parts.append(Text(f"quote: {support}", style="yellow" if ex.support == "not-reproduced" else "dim"))
@@ -121,6 +126,7 @@ def excerpt_renderable(ex: Excerpt, *, brief: bool, title: str = "Transcript") -
     elif brief:
         turns = turns[: 2 * shaping.BRIEF_AROUND + 1]
     limit = shaping.BRIEF_TURN_CHARS if brief else shaping.FULL_TURN_CHARS
+    parts.extend(finding_renderable(ex, limit))
     if turns and turns[0].index > 0:
         parts.append(Text(f"  … {turns[0].index} earlier turn(s)", style="dim"))
     parts.extend(turn_text(t, limit) for t in turns)
@@ -143,8 +149,9 @@ def witnesses_renderable(evidence: Evidence, *, brief: bool) -> RenderableType |
             continue
         quoted = [t for t in ex.turns if t.quoted]
         if not quoted:
-            word = "the quote spans several turns" if ex.multi_turn else _SUPPORT.get(ex.support, ex.support)
+            word = "the quote spans several turns" if ex.multi_turn else SUPPORT_WORDS.get(ex.support, ex.support)
             parts.append(Text.assemble(head, (f" · {word}", "yellow")))
+            parts.extend(finding_renderable(ex, shaping.BRIEF_TURN_CHARS if brief else shaping.FULL_TURN_CHARS))
             continue
         parts.append(Text.assemble(head, (f" · locator {ex.locator} · bytes {ex.bytes}", "dim")))
         parts.append(turn_text(quoted[0], shaping.BRIEF_TURN_CHARS if brief else shaping.FULL_TURN_CHARS))
