@@ -24,12 +24,12 @@ from textual.widgets import Static
 from daimon_tui.domain import excerpt as shaping
 from daimon_tui.domain.evidence_words import APP_FINDING, BYTES_WORDS, LOCATOR_WORDS, SUPPORT_WORDS, where_words
 from daimon_tui.domain.inert import inert
+from daimon_tui.services import evidence as evidence_service
 from daimon_tui.ui.read_worker import work
 
 if TYPE_CHECKING:
     from daimon_tui.models import Item, ProjectRef
-    from daimon_tui.store.read.transcripts import Evidence, Excerpt, Turn
-    from daimon_tui.store.world.evidence import FileEvidence, RefEvidence, WorldEvidence
+    from daimon_tui.services.evidence import Evidence, Excerpt, FileEvidence, RefEvidence, Turn, WorldEvidence
 
 QUOTE_STYLE = "bold black on green"
 MASK_STYLE = "bold white on red"
@@ -313,21 +313,16 @@ class EvidencePanel(Static):
         """The item's excerpt first (the judging child answers it from the
         snapshot it holds), then the witnesses' words and the world's
         evidence; each painted only while the item is still shown."""
-        from daimon_tui.store.child import judge_service
-
-        evidence, _failure = await judge_service.read("evidence", project, item.id or "", "item", self.brief)
+        evidence = await evidence_service.transcript_excerpt(project, item.id or "", self.brief)
         if self._showing(item):
             self._paint(item, evidence, None)
         # The world's evidence after the excerpt: GitPython in a thread would
         # hold the interpreter while the excerpt is on its way.
         world_task = None
         if project.path:
-            from daimon_tui.store.world.evidence import world_evidence
-
-            world_task = asyncio.ensure_future(asyncio.to_thread(
-                world_evidence, Path(project.path), item.text, item.quote, item.first_seen))
+            world_task = asyncio.ensure_future(evidence_service.world_evidence(Path(project.path), item))
         if evidence.item is not None and not evidence.error:
-            words, _failure = await judge_service.read("evidence", project, item.id or "", "witnesses", self.brief)
+            words = await evidence_service.witness_words(project, item.id or "", self.brief)
             if not words.error:
                 evidence = evidence.model_copy(update={"witnesses": words.witnesses})
         world = await world_task if world_task else None
@@ -340,6 +335,6 @@ class EvidencePanel(Static):
             await asyncio.sleep(WARM_AFTER_S)
             if not self._showing(item):
                 return
-            warmed, _failure = await judge_service.read("evidence-warm", project, 1)
+            warmed = await evidence_service.read_ahead(project)
             if warmed.left == 0 or warmed.read == 0:
                 return
