@@ -81,6 +81,8 @@ def test_a_quote_in_no_part_of_the_transcript_is_said_absent(store: demo.DemoSto
     session = opening(Claude("S-day3"))
     session.assistant("Nothing about retries here.", thinking="Nor here.")
     with_session(session)
+    for sid in ("S-day1", "S-day2"):  # the project's other transcripts hold it (see below)
+        demo_transcripts.transcript_path(sid).unlink()
     main = excerpt_of(store)
     agrees_with_why(store, main)
     assert main.support == "not-reproduced"
@@ -130,3 +132,22 @@ def test_noise_rows_ansi_and_tables_keep_the_quoted_turn(store: demo.DemoStore) 
     agrees_with_why(store, main)
     quoted = next(t for t in main.turns if t.quoted)
     assert [quoted.text[s:e].lower() for s, e in quoted.spans] == [QUOTE]
+
+
+def test_a_quote_in_another_session_of_the_project_is_found_there(store: demo.DemoStore) -> None:
+    session = opening(Claude("S-day3"))
+    session.user("Let's ship it behind the UPLOAD_RETRY flag.")
+    with_session(session)
+    other = opening(Claude("S-side"))
+    other.user(f"Then: {QUOTE}, capped at 30 seconds.")
+    other.assistant("Agreed.")
+    other.write(demo_transcripts.transcript_path("S-side"))
+    main = excerpt_of(store)
+    agrees_with_why(store, main)
+    assert main.support == "not-reproduced" and main.session_id == "S-day3"
+    found = main.finding
+    assert found is not None and found.where == "other-session" and found.session_id == "S-side"
+    assert found.quoted == 2 and found.total == 4
+    quoted = next(t for t in found.turns if t.quoted)
+    assert [quoted.text[s:e].lower() for s, e in quoted.spans] == [QUOTE]
+    assert [t.index for t in found.turns] == [1, 2, 3]

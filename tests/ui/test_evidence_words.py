@@ -53,3 +53,13 @@ def test_a_multi_line_quote_reads_as_lines_in_the_corroboration_section() -> Non
     shown = text_of(witness_renderable(report))
     assert "x0a" not in shown
     assert "first line of the quote" in shown and "second line of the quote" in shown
+
+
+def test_a_quote_in_another_session_names_both_as_the_apps_finding() -> None:
+    turns = (Turn(index=0, role="user", text="before"),
+             Turn(index=1, role="user", text=f"Then: {QUOTE}.", quoted=True, spans=((6, 6 + len(QUOTE)),)))
+    finding = Finding(where="other-session", session_id="S-side", turns=turns, quoted=1, total=2)
+    shown = text_of(excerpt_renderable(not_reproduced(finding), brief=False))
+    assert "found verbatim in session S-side (daimon names S-day3) (the app's own finding, not daimon's)" in shown
+    assert f"Then: {QUOTE}." in shown
+    assert shown.index("found verbatim") < shown.index("PR #42")  # before the named session's start

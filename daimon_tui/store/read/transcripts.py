@@ -57,10 +57,16 @@ class Turn(Frozen):
 class Finding(Frozen):
     """The app's own search for a quote daimon's matcher does not reproduce,
     never daimon's verdict: the part of the file that holds it (`where`, a
-    `transcript_rows.Part` kind), or "absent" (in no part of the file)."""
+    `transcript_rows.Part` kind), "other-session" (a turn of another transcript
+    of the project holds it), or "absent" (in no part of the file)."""
 
     where: str
     turn: Turn | None = None
+    # "other-session": the session whose transcript holds it, and the turns around it there
+    session_id: str | None = None
+    turns: tuple[Turn, ...] = ()
+    quoted: int | None = None
+    total: int = 0
 
 
 class Excerpt(Frozen):
@@ -253,6 +259,80 @@ def _made(index: int, message: dict, ts: str | None, shown: str, before: int, af
                 daimon_output=own)
 
 
+def _window(path: Path, parsed: transcript_source.Parsed, quoted: int | None, quote: str | None, around: int,
+            withheld: Callable[[str], str | None] | None, limit: int) -> tuple[list[Turn], int]:
+    """The turns `around` the quoted one (or the first ones), masked and cut, with
+    their times and images; and how many spans were masked."""
+    messages = parsed.messages or []
+    facts = _row_facts(path, parsed.stamp)
+    turns = []
+    masked = 0
+    for i in excerpt.window(len(messages), quoted, around):
+        message = messages[i] if isinstance(messages[i], dict) else {}
+        mid = message.get("id")
+        layout = facts.images.get(mid) if isinstance(mid, str) else None
+        turn, count = _turn(i, message, facts.stamps.get(mid) if isinstance(mid, str) else None, quote,
+                            i == quoted, withheld, limit,
+                            text=transcript_rows.with_images(layout) if layout is not None else None)
+        turns.append(turn)
+        masked += count
+    return turns, masked
+
+
+# The project's other transcripts searched for a quote its named one lacks, at most.
+MAX_ELSEWHERE = 200
+
+
+_places: dict[tuple, tuple[Path, int] | None] = {}
+
+
+def _place_elsewhere(path: Path, quote: str) -> tuple[Path, int] | None:
+    """The other transcript of the same project folder (newest first) and the
+    turn in it that daimon's matcher finds `quote` in; kept while no file of the
+    folder changes."""
+    try:
+        others = sorted(((p, transcript_source.stamp_of(p)) for p in path.parent.glob("*.jsonl") if p != path),
+                        key=lambda found: found[1][2] if found[1] else 0, reverse=True)[:MAX_ELSEWHERE]
+    except OSError:
+        return None
+    key = (str(path), tuple(others), quote)
+    if key in _places:
+        return _places[key]
+    words = sorted(re.findall(r"\w+", quote), key=len, reverse=True)
+    probe = words[0].lower().encode() if words and words[0].isascii() else None
+    place = None
+    for other, stamp in others:
+        if stamp is None or stamp[1] > MAX_TRANSCRIPT_BYTES:
+            continue
+        try:
+            if probe and probe not in other.read_bytes().lower():
+                continue
+        except OSError:
+            continue
+        parsed = transcript_source.parse(other)
+        quoted = _quoted_turn(parsed.messages, quote, None)[0] if parsed and parsed.messages else None
+        if quoted is not None:
+            place = (other, quoted)
+            break
+    if len(_places) > 16 * transcript_source.KEPT:
+        _places.clear()
+    _places[key] = place
+    return place
+
+
+def _elsewhere(path: Path, quote: str, withheld: Callable[[str], str | None] | None,
+               limit: int) -> tuple[Finding, int] | None:
+    """The app's finding for a quote in no part of its named transcript: the
+    project's other transcript that holds it, with the turns around it there."""
+    place = _place_elsewhere(path, quote)
+    parsed = transcript_source.parse(place[0]) if place else None
+    if place is None or parsed is None or not parsed.messages:
+        return None
+    turns, count = _window(place[0], parsed, place[1], quote, excerpt.BRIEF_AROUND, withheld, limit)
+    return Finding(where="other-session", session_id=place[0].stem, turns=tuple(turns), quoted=place[1],
+                   total=len(parsed.messages)), count
+
+
 def excerpt_for(copy: dict[str, Any], quote: str | None, snap: Any, *, around: int = excerpt.FULL_AROUND,
                 limit: int = excerpt.FULL_TURN_CHARS, told: transcript_source.Told | None = None) -> Excerpt:
     """The excerpt of the transcript daimon locates for `copy` (an item as
@@ -298,23 +378,15 @@ def excerpt_for(copy: dict[str, Any], quote: str | None, snap: Any, *, around: i
             _matches.clear()
         _matches[key] = _quoted_turn(messages, quote, receipt)
     quoted, support, multi = _matches[key]
-    facts = _row_facts(resolution.path, parsed.stamp)
     withheld = _masker(snap)
-    turns = []
-    masked = 0
-    for i in excerpt.window(len(messages), quoted, around):
-        message = messages[i] if isinstance(messages[i], dict) else {}
-        mid = message.get("id")
-        layout = facts.images.get(mid) if isinstance(mid, str) else None
-        turn, count = _turn(i, message, facts.stamps.get(mid) if isinstance(mid, str) else None, quote,
-                            i == quoted, withheld, limit,
-                            text=transcript_rows.with_images(layout) if layout is not None else None)
-        turns.append(turn)
-        masked += count
+    turns, masked = _window(resolution.path, parsed, quoted, quote, around, withheld, limit)
     finding = None
     if support == "not-reproduced" and quote:
         finding, count = _finding(resolution.path, parsed.stamp, quote, withheld, limit)
         masked += count
+        if finding.where == "absent":
+            finding, count = _elsewhere(resolution.path, quote, withheld, limit) or (finding, 0)
+            masked += count
     return Excerpt(**base, support=support, turns=tuple(turns), quoted=quoted, total=len(messages), masked=masked,
                    multi_turn=multi, finding=finding)
 

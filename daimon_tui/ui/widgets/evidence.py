@@ -101,13 +101,23 @@ def _state_line(ex: Excerpt) -> Text:
 
 def finding_renderable(ex: Excerpt, limit: int) -> list[RenderableType]:
     """Where the app found a quote daimon does not reproduce: labelled as the app's own finding."""
-    if ex.finding is None:
+    found = ex.finding
+    if found is None:
         return []
-    line = Text(f"  {where_words(ex.finding.where)}", style="bold")
+    if found.where == "other-session":
+        line = Text(f"  found verbatim in session {inert(found.session_id or '?', limit=60)} "
+                    f"(daimon names {inert(ex.session_id or '?', limit=60)})", style="bold")
+    else:
+        line = Text(f"  {where_words(found.where)}", style="bold")
     line.append(f" ({APP_FINDING})", style="dim italic")
     parts: list[RenderableType] = [line]
-    if ex.finding.turn is not None:
-        parts.append(turn_text(ex.finding.turn, limit, label=ex.finding.where))
+    if found.turn is not None:
+        parts.append(turn_text(found.turn, limit, label=found.where))
+    if found.turns and found.turns[0].index > 0:
+        parts.append(Text(f"  … {found.turns[0].index} earlier turn(s) there", style="dim"))
+    parts.extend(turn_text(t, limit) for t in found.turns)
+    if found.turns and found.turns[-1].index + 1 < found.total:
+        parts.append(Text(f"  … {found.total - found.turns[-1].index - 1} later turn(s) there", style="dim"))
     return parts
 
 
