@@ -151,3 +151,61 @@ def test_a_quote_in_another_session_of_the_project_is_found_there(store: demo.De
     quoted = next(t for t in found.turns if t.quoted)
     assert [quoted.text[s:e].lower() for s, e in quoted.spans] == [QUOTE]
     assert [t.index for t in found.turns] == [1, 2, 3]
+
+
+@pytest.mark.parametrize(("quote", "haystack"), [
+    ("retry on 429 with exponential backoff", "user: **Retry** on 429 with `exponential` back~~off~~"),
+    ("retry on 429 with exponential backoff", "ret_ry on 429 with expo*nential backoff"),
+    ("don’t retry — ever", "I don't retry - ever"),
+    ("STRASSE is long enough", "straße is long enough"),
+    ("1. first item of the list", "- first item of the list"),
+    ("retry on 429 … exponential backoff", "retry on 429, then exponential backoff"),
+    ("retry on 429 with exponential backoff", "nothing like it at all"),
+    ("retry on 429 with exponential backoff", "retry on 429 with exponential"),
+])
+def test_the_quick_no_never_contradicts_daimons_matcher(quote: str, haystack: str) -> None:
+    """A word of the quote missing from the haystack is a cheap no: never one daimon's matcher would answer yes."""
+    from daimon_briefing import serializer
+
+    if transcripts._a_word_missing(quote, haystack):
+        assert not serializer.quote_matches(quote, haystack)
+
+
+def test_a_failed_match_is_remembered_per_transcript_identity(
+        store: demo.DemoStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    from daimon_briefing import serializer
+
+    session = opening(Claude("S-day3"))
+    session.assistant("Nothing about it here.")
+    path = with_session(session)
+    first = excerpt_of(store)
+    assert first.support == "not-reproduced"
+    asked: list[int] = []
+    real = serializer.stripped_transcript
+    monkeypatch.setattr(serializer, "stripped_transcript", lambda messages: asked.append(1) or real(messages))
+    assert excerpt_of(store) == first and asked == []  # the same file: not searched again
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write("\n")
+    again = excerpt_of(store)
+    assert again.support == "not-reproduced" and asked  # a changed file is a new identity: searched again
+
+
+def test_a_warm_o_reads_nothing_again(store: demo.DemoStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same transcript, the same store: the excerpt as shown is kept (masks
+    included), so a second `o` pays neither daimon's masking nor a search."""
+    from daimon_briefing import serializer
+
+    from daimon_tui.domain import excerpt
+    from daimon_tui.store.judging import snapshot_share
+
+    snapshot_share.install()  # as the judging child runs
+    session = opening(Claude("S-day3"))
+    session.user(f"{QUOTE.capitalize()}, as agreed.")
+    with_session(session)
+    first = excerpt_of(store)
+    asked: list[str] = []
+    for module, name in ((excerpt, "masked_spans"), (serializer, "quote_matches")):
+        real = getattr(module, name)
+        monkeypatch.setattr(module, name, lambda *a, _real=real, _name=name, **k: asked.append(_name) or _real(*a, **k))
+    assert excerpt_of(store) == first
+    assert asked == []

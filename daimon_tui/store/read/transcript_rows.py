@@ -21,6 +21,8 @@ from typing import Any
 # daimon reads this much of a tool's output (`transcript._TOOL_RESULT_MAX_CHARS`).
 TOOL_READ_CHARS = 500
 IMAGE_MARK = "[image]"
+# Up to this many turns are found by their bytes; more (the pager's whole copy) in one pass.
+BY_BYTES = 64
 
 
 @dataclass(frozen=True)
@@ -37,12 +39,11 @@ class Part:
 
 @dataclass(frozen=True)
 class Facts:
-    """What one pass over the file tells the view: each row's timestamp, the
-    layout of the rows holding an image, and the sub-agent turns."""
+    """Of the turns on screen: each row's timestamp, and the layout of those holding an image."""
 
     stamps: dict[str, str] = field(default_factory=dict)
     images: dict[str, tuple[str | None, ...]] = field(default_factory=dict)  # uuid -> text blocks, None: an image
-    sidechain_turns: int = 0
+    looked: frozenset[str] = frozenset()  # the ids looked up
 
 
 def _rows(path: Path, word: str | None = None) -> Iterator[tuple[int, dict]]:
@@ -60,25 +61,57 @@ def _rows(path: Path, word: str | None = None) -> Iterator[tuple[int, dict]]:
                 yield number, row
 
 
-def facts(path: Path) -> Facts:
-    """One pass: timestamps by host message id, image layouts, sub-agent turns."""
+def _row_at(data: bytes, uid: str) -> dict | None:
+    """The row whose `uuid` is `uid`, found by its bytes: the lines that hold
+    the id (its own, and those naming it as a parent) are parsed, no other."""
+    needle = json.dumps(uid).encode()
+    at = data.find(needle)
+    while at >= 0:
+        start = data.rfind(b"\n", 0, at) + 1
+        end = data.find(b"\n", at)
+        end = len(data) if end < 0 else end
+        try:
+            row = json.loads(data[start:end])
+        except ValueError:
+            row = None
+        if isinstance(row, dict) and isinstance(row.get("uuid"), str) and row["uuid"].strip() == uid:
+            return row
+        at = data.find(needle, end)
+    return None
+
+
+def facts(path: Path, ids: set[str]) -> Facts:
+    """The timestamps and image layouts of the rows with these host message
+    ids (the turns on screen): a whole transcript is never parsed for them."""
     stamps: dict[str, str] = {}
     images: dict[str, tuple[str | None, ...]] = {}
-    side = 0
-    for _line, row in _rows(path):
-        uid, ts = row.get("uuid"), row.get("timestamp")
-        if isinstance(uid, str) and isinstance(ts, str):
-            stamps[uid.strip()] = ts[:40]
-        if row.get("isSidechain") and row.get("type") in ("user", "assistant"):
-            side += 1
+    if not ids:
+        return Facts()
+    if len(ids) > BY_BYTES:
+        rows: Iterator[tuple[str, dict | None]] = (
+            (row["uuid"].strip(), row) for _line, row in _rows(path)
+            if isinstance(row.get("uuid"), str) and row["uuid"].strip() in ids)
+    else:
+        data = path.read_bytes()
+        rows = ((uid, _row_at(data, uid)) for uid in ids)
+    for uid, row in rows:
+        if row is None:
+            continue
+        ts = row.get("timestamp")
+        if isinstance(ts, str):
+            stamps[uid] = ts[:40]
         message = row.get("message")
         content = message.get("content") if isinstance(message, dict) else None
-        if isinstance(uid, str) and isinstance(content, list) and any(
-                isinstance(b, dict) and b.get("type") == "image" for b in content):
-            images[uid.strip()] = tuple(
-                None if b.get("type") == "image" else str(b.get("text", ""))
-                for b in content if isinstance(b, dict) and b.get("type") in ("image", "text"))
-    return Facts(stamps=stamps, images=images, sidechain_turns=side)
+        if isinstance(content, list) and any(isinstance(b, dict) and b.get("type") == "image" for b in content):
+            images[uid] = tuple(None if b.get("type") == "image" else str(b.get("text", ""))
+                                for b in content if isinstance(b, dict) and b.get("type") in ("image", "text"))
+    return Facts(stamps=stamps, images=images, looked=frozenset(ids))
+
+
+def sidechain_turns(path: Path) -> int:
+    """How many user and assistant rows are a sub-agent's (`isSidechain`)."""
+    return sum(1 for _line, row in _rows(path, b"sidechain")
+               if row.get("isSidechain") and row.get("type") in ("user", "assistant"))
 
 
 def with_images(layout: tuple[str | None, ...]) -> str:

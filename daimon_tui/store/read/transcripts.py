@@ -114,20 +114,25 @@ _matches: dict[tuple[str, tuple[int, int, int], str, str], tuple[int | None, str
 _findings: dict[tuple[str, tuple[int, int, int], str], transcript_rows.Part | None] = {}
 
 
-def _row_facts(path: Path | None, stamp: tuple[int, int, int]) -> transcript_rows.Facts:
-    """Timestamps, image layouts and sub-agent turns of a Claude Code file, kept per file stat."""
+def _row_facts(path: Path | None, stamp: tuple[int, int, int], ids: set[str]) -> transcript_rows.Facts:
+    """Timestamps and image layouts of the turns with these ids in a Claude Code
+    file, kept per file stat (ids asked before are not looked up again)."""
     if path is None or path.suffix != ".jsonl":
         return transcript_rows.Facts()
     key = (str(path), stamp)
-    if key not in _facts:
+    known = _facts.get(key, transcript_rows.Facts())
+    missing = ids - known.looked
+    if missing:
         try:
-            found = transcript_rows.facts(path)
+            found = transcript_rows.facts(path, missing)
         except OSError:
-            return transcript_rows.Facts()
+            return known
+        known = transcript_rows.Facts(stamps={**known.stamps, **found.stamps}, images={**known.images, **found.images},
+                                      looked=known.looked | missing)
         if len(_facts) > transcript_source.KEPT:
             _facts.clear()
-        _facts[key] = found
-    return _facts[key]
+        _facts[key] = known
+    return known
 
 
 def _unread_part(path: Path, stamp: tuple[int, int, int], quote: str) -> transcript_rows.Part | None:
@@ -181,6 +186,31 @@ def _flat(message: Any) -> str:
     return content if isinstance(content, str) else ""
 
 
+_SPLITS = re.compile(r"\.\.\.|…|\[redacted:")
+
+
+def _light(text: str) -> str:
+    """`text` without the characters daimon's matcher deletes (`*`, `` ` ``, `_`, `~`), case-folded."""
+    return text.replace("*", "").replace("`", "").replace("_", "").replace("~", "").casefold()
+
+
+def _a_word_missing(quote: str, haystack: str) -> bool:
+    """Whether a word of the quote is nowhere in `haystack`, so daimon's matcher
+    cannot find it there (a cheap no before normalizing megabytes). Sound:
+    daimon's normalization deletes `*`, `` ` ``, `_`, `~`, folds punctuation and
+    whitespace (never into a letter), drops list markers and case-folds, so a
+    word of the quote (digits alone aside: a list marker's number goes) is in the
+    normalized haystack only if it is in `_light(haystack)`. A quote daimon cuts
+    into fragments (an ellipsis, a redaction) is left to daimon."""
+    if _SPLITS.search(quote):
+        return False
+    words = {w for w in re.findall(r"\w+", _light(quote)) if not w.isdigit()}
+    if not words:
+        return False
+    light = _light(haystack)
+    return any(w not in light for w in words)
+
+
 def _quoted_turn(messages: list[dict], quote: str | None, receipt: dict | None) -> tuple[int | None, str, bool]:
     """(index of the turn holding the quote, daimon's support word, whether the
     quote only matches across turns). daimon's matcher decides, over each
@@ -207,7 +237,8 @@ def _quoted_turn(messages: list[dict], quote: str | None, receipt: dict | None) 
                 tried.add(i)
                 if holds(i):
                     return i, "transcript-scan-match", False
-    if not serializer.quote_matches(quote, serializer.stripped_transcript(messages)):
+    whole = serializer.stripped_transcript(messages)
+    if _a_word_missing(quote, whole) or not serializer.quote_matches(quote, whole):
         return None, "not-reproduced", False
     for i in range(len(messages)):
         if i not in tried and holds(i):
@@ -264,10 +295,12 @@ def _window(path: Path, parsed: transcript_source.Parsed, quoted: int | None, qu
     """The turns `around` the quoted one (or the first ones), masked and cut, with
     their times and images; and how many spans were masked."""
     messages = parsed.messages or []
-    facts = _row_facts(path, parsed.stamp)
+    shown = excerpt.window(len(messages), quoted, around)
+    facts = _row_facts(path, parsed.stamp, {m["id"] for i in shown if isinstance(m := messages[i], dict)
+                                            and isinstance(m.get("id"), str)})
     turns = []
     masked = 0
-    for i in excerpt.window(len(messages), quoted, around):
+    for i in shown:
         message = messages[i] if isinstance(messages[i], dict) else {}
         mid = message.get("id")
         layout = facts.images.get(mid) if isinstance(mid, str) else None
@@ -284,18 +317,25 @@ MAX_ELSEWHERE = 200
 
 
 _places: dict[tuple, tuple[Path, int] | None] = {}
+# An excerpt as shown, with the snapshot it was masked against.
+_shown: dict[tuple, tuple[Any, Excerpt]] = {}
+
+
+def _others(path: Path) -> tuple[tuple[Path, tuple[int, int, int] | None], ...]:
+    """The other transcripts of the project folder, newest first, each with its identity."""
+    try:
+        found = ((p, transcript_source.stamp_of(p)) for p in path.parent.glob("*.jsonl") if p != path)
+        return tuple(sorted(found, key=lambda f: f[1][2] if f[1] else 0, reverse=True)[:MAX_ELSEWHERE])
+    except OSError:
+        return ()
 
 
 def _place_elsewhere(path: Path, quote: str) -> tuple[Path, int] | None:
     """The other transcript of the same project folder (newest first) and the
     turn in it that daimon's matcher finds `quote` in; kept while no file of the
     folder changes."""
-    try:
-        others = sorted(((p, transcript_source.stamp_of(p)) for p in path.parent.glob("*.jsonl") if p != path),
-                        key=lambda found: found[1][2] if found[1] else 0, reverse=True)[:MAX_ELSEWHERE]
-    except OSError:
-        return None
-    key = (str(path), tuple(others), quote)
+    others = _others(path)
+    key = (str(path), others, quote)
     if key in _places:
         return _places[key]
     words = sorted(re.findall(r"\w+", quote), key=len, reverse=True)
@@ -367,7 +407,7 @@ def excerpt_for(copy: dict[str, Any], quote: str | None, snap: Any, *, around: i
     if messages is None:
         return Excerpt(**base, unavailable="daimon cannot parse this transcript (binary or not UTF-8)")
     if not messages:
-        side = _row_facts(resolution.path, parsed.stamp).sidechain_turns
+        side = transcript_rows.sidechain_turns(resolution.path) if resolution.path.suffix == ".jsonl" else 0
         if side:
             return Excerpt(**base, unavailable=f"daimon reads no turn here: the file holds {side} sub-agent "
                                                "(sidechain) turns, which daimon skips (the app's count)")
@@ -378,6 +418,11 @@ def excerpt_for(copy: dict[str, Any], quote: str | None, snap: Any, *, around: i
             _matches.clear()
         _matches[key] = _quoted_turn(messages, quote, receipt)
     quoted, support, multi = _matches[key]
+    # A quote daimon does not reproduce is looked for in the project's other files too: their identities count.
+    shown_key = (*key, around, limit, base["bytes"], _others(resolution.path) if support == "not-reproduced" else ())
+    kept = _shown.get(shown_key)
+    if kept is not None and kept[0] is snap:  # the same snapshot (shared while no ledger changes): the same masks
+        return kept[1]
     withheld = _masker(snap)
     turns, masked = _window(resolution.path, parsed, quoted, quote, around, withheld, limit)
     finding = None
@@ -387,8 +432,12 @@ def excerpt_for(copy: dict[str, Any], quote: str | None, snap: Any, *, around: i
         if finding.where == "absent":
             finding, count = _elsewhere(resolution.path, quote, withheld, limit) or (finding, 0)
             masked += count
-    return Excerpt(**base, support=support, turns=tuple(turns), quoted=quoted, total=len(messages), masked=masked,
-                   multi_turn=multi, finding=finding)
+    shown = Excerpt(**base, support=support, turns=tuple(turns), quoted=quoted, total=len(messages), masked=masked,
+                    multi_turn=multi, finding=finding)
+    if len(_shown) > 4 * transcript_source.KEPT:
+        _shown.clear()
+    _shown[shown_key] = (snap, shown)
+    return shown
 
 
 def _witness_copy(sid: str, held: dict | None) -> dict[str, Any]:
