@@ -5,6 +5,7 @@ can tell why daimon does not reproduce a quote, it says so as its own finding.""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,9 +14,9 @@ from daimon_briefing import api
 
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.store.demo import transcripts as demo_transcripts
-from daimon_tui.store.read import transcripts
+from daimon_tui.store.read import transcript_source, transcripts
 from tests.store.test_transcripts import RETRY, ids, ref
-from tests.transcript_gen import Claude, tool_output
+from tests.transcript_gen import Claude, filler, grow, tool_output
 from tests.transcript_store import transcript_store
 
 QUOTE = "retry on 429 with exponential backoff"
@@ -209,3 +210,70 @@ def test_a_warm_o_reads_nothing_again(store: demo.DemoStore, monkeypatch: pytest
         monkeypatch.setattr(module, name, lambda *a, _real=real, _name=name, **k: asked.append(_name) or _real(*a, **k))
     assert excerpt_of(store) == first
     assert asked == []
+
+
+@pytest.mark.parametrize(("where", "rollout"), [
+    ("reasoning", {"reasoning": f"The person wants to {QUOTE}."}),
+    ("tool-input", {"call": (f"echo '{QUOTE}' >> NOTES", "ok")}),
+    ("tool-output", {"call": ("cat NOTES", f"notes: {QUOTE}")}),
+])
+def test_a_codex_rollout_gets_the_same_treatment(tmp_path: Path, where: str, rollout: dict) -> None:
+    """daimon reads a Codex rollout's event stream; a quote in its reasoning or
+    a function call is found there as the app's finding, like Claude Code's."""
+    from tests.transcript_gen import codex_rollout, write_rows
+
+    path = write_rows(tmp_path / "rollout-2026-11-20T09-00-00-abc.jsonl", codex_rollout(
+        "abc", [("user", "PR #42 is merged. What is left?"), ("assistant", "The flag."),
+                ("user", "Ship it behind the flag.")], **rollout))
+    parsed = transcript_source.parse(path)
+    assert parsed is not None and [m["role"] for m in parsed.messages or []] == ["user", "assistant", "user"]
+    assert transcripts._quoted_turn(parsed.messages or [], QUOTE, None)[1] == "not-reproduced"
+    part = transcripts._unread_part(path, parsed.stamp, QUOTE)
+    assert part is not None and part.where == where
+
+
+def test_a_codex_rollout_quote_daimon_reads_is_its_turn(tmp_path: Path) -> None:
+    from tests.transcript_gen import codex_rollout, write_rows
+
+    path = write_rows(tmp_path / "rollout-x.jsonl", codex_rollout(
+        "x", [("user", "PR #42 is merged."), ("assistant", f"Then: {QUOTE}.")], reasoning="thinking it over"))
+    parsed = transcript_source.parse(path)
+    assert parsed is not None
+    assert transcripts._quoted_turn(parsed.messages or [], QUOTE, None)[:2] == (1, "transcript-scan-match")
+
+
+def pager_copy(store: demo.DemoStore) -> transcripts.FullTranscript:
+    full = transcripts.read_full_transcript(ref(store), ids(store.project)[RETRY])
+    assert full.unavailable is None, full.unavailable
+    return full
+
+
+def test_the_pager_copy_of_a_real_shaped_session(store: demo.DemoStore) -> None:
+    """`O`: a 50 KB line, ANSI codes, images, thinking: the copy is inert and
+    opens at the quoted turn."""
+    session = opening(Claude("S-day3"))
+    filler(session, 5)  # a 50 KB pasted line, a tool's coloured output, a table
+    session.user(f"\x1b[31mred\x1b[0m then: {QUOTE}.", image=True)
+    session.assistant("Done.")
+    with_session(session)
+    full = pager_copy(store)
+    lines = full.text.splitlines()
+    assert lines[full.line - 1].endswith("◀ the quoted turn")
+    assert lines[full.line] == "[image]"
+    assert "\x1b" not in full.text and "\\x1b[31mred" in full.text
+    assert any(len(line) >= 50_000 for line in lines)
+
+
+@pytest.mark.slow
+def test_the_pager_copy_of_a_25_mb_session(store: demo.DemoStore) -> None:
+    session = opening(Claude("S-day3"))
+    session.user(f"At the start: {QUOTE}.")
+    grow(session, 25_000_000)
+    session.user("The last turn.")
+    with_session(session)
+    started = time.perf_counter()
+    full = pager_copy(store)
+    assert time.perf_counter() - started < 30
+    assert full.text.splitlines()[full.line - 1].endswith("◀ the quoted turn")
+    main = excerpt_of(store)
+    assert main.quoted == 2 and main.total > 1000
