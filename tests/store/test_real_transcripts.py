@@ -168,7 +168,9 @@ def test_the_quick_no_never_contradicts_daimons_matcher(quote: str, haystack: st
     """A word of the quote missing from the haystack is a cheap no: never one daimon's matcher would answer yes."""
     from daimon_briefing import serializer
 
-    if transcripts._a_word_missing(quote, haystack):
+    from daimon_tui.domain import quote_words
+
+    if quote_words.a_word_missing(quote, haystack):
         assert not serializer.quote_matches(quote, haystack)
 
 

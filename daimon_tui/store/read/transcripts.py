@@ -25,7 +25,7 @@ from typing import Any
 
 from daimon_briefing import provenance, schema, serializer, store, view
 
-from daimon_tui.domain import excerpt, verbs
+from daimon_tui.domain import excerpt, quote_words, verbs
 from daimon_tui.domain.evidence_words import BYTES_WORDS, LOCATOR_WORDS  # noqa: F401 (BYTES_WORDS: its old home)
 from daimon_tui.models import Frozen, ProjectRef
 from daimon_tui.store.daimon_api import evidence as daimon_evidence
@@ -186,31 +186,6 @@ def _flat(message: Any) -> str:
     return content if isinstance(content, str) else ""
 
 
-_SPLITS = re.compile(r"\.\.\.|…|\[redacted:")
-
-
-def _light(text: str) -> str:
-    """`text` without the characters daimon's matcher deletes (`*`, `` ` ``, `_`, `~`), case-folded."""
-    return text.replace("*", "").replace("`", "").replace("_", "").replace("~", "").casefold()
-
-
-def _a_word_missing(quote: str, haystack: str) -> bool:
-    """Whether a word of the quote is nowhere in `haystack`, so daimon's matcher
-    cannot find it there (a cheap no before normalizing megabytes). Sound:
-    daimon's normalization deletes `*`, `` ` ``, `_`, `~`, folds punctuation and
-    whitespace (never into a letter), drops list markers and case-folds, so a
-    word of the quote (digits alone aside: a list marker's number goes) is in the
-    normalized haystack only if it is in `_light(haystack)`. A quote daimon cuts
-    into fragments (an ellipsis, a redaction) is left to daimon."""
-    if _SPLITS.search(quote):
-        return False
-    words = {w for w in re.findall(r"\w+", _light(quote)) if not w.isdigit()}
-    if not words:
-        return False
-    light = _light(haystack)
-    return any(w not in light for w in words)
-
-
 def _quoted_turn(messages: list[dict], quote: str | None, receipt: dict | None) -> tuple[int | None, str, bool]:
     """(index of the turn holding the quote, daimon's support word, whether the
     quote only matches across turns). daimon's matcher decides, over each
@@ -238,7 +213,7 @@ def _quoted_turn(messages: list[dict], quote: str | None, receipt: dict | None) 
                 if holds(i):
                     return i, "transcript-scan-match", False
     whole = serializer.stripped_transcript(messages)
-    if _a_word_missing(quote, whole) or not serializer.quote_matches(quote, whole):
+    if quote_words.a_word_missing(quote, whole) or not serializer.quote_matches(quote, whole):
         return None, "not-reproduced", False
     for i in range(len(messages)):
         if i not in tried and holds(i):
