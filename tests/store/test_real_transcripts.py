@@ -46,8 +46,9 @@ def sub_agent(text: str) -> list[dict]:
 
 
 def excerpt_of(store: demo.DemoStore) -> transcripts.Excerpt:
-    main = transcripts.read_evidence(ref(store), ids(store.project)[RETRY]).item
-    assert main is not None and main.unavailable is None, main
+    evidence = transcripts.read_evidence(ref(store), ids(store.project)[RETRY])
+    main = evidence.item
+    assert main is not None and main.unavailable is None, evidence
     return main
 
 
