@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from textual.app import SuspendNotSupported
 
 from daimon_tui.domain.inert import inert
+from daimon_tui.services import evidence as evidence_service
 from daimon_tui.ui.suspend import suspended
 
 if TYPE_CHECKING:
@@ -95,9 +96,7 @@ class EvidenceActions:
         item = self._item_or_say()
         if item is None or not item.id:
             return
-        from daimon_tui.store.child import judge_service
-
-        full, _failure = await judge_service.read("transcript", self.project, item.id)
+        full = await evidence_service.full_transcript(self.project, item.id)
         if full.unavailable:
             self.app.notify(f"Transcript not shown: {inert(full.unavailable, limit=200)}", severity="warning")  # type: ignore[attr-defined]
             return
@@ -115,12 +114,8 @@ class EvidenceActions:
         if not self.project.path:
             self.app.notify("The project directory is not known (opened by slug).", severity="warning")  # type: ignore[attr-defined]
             return
-        import asyncio
-
-        from daimon_tui.store.world.evidence import world_evidence
-
         root = Path(self.project.path)
-        world = await asyncio.to_thread(world_evidence, root, item.text, item.quote, item.first_seen)
+        world = await evidence_service.world_evidence(root, item)
         shown = next((f for f in world.files if f.lines), None)
         if shown is None:
             self.app.notify("This item names no readable text file in the project.", severity="warning")  # type: ignore[attr-defined]

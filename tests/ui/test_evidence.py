@@ -224,3 +224,33 @@ def test_pager_and_editor_commands() -> None:
     assert command("/usr/bin/nvim", path, 3) == ["/usr/bin/nvim", "-R", "+3", "/tmp/x.txt"]
     assert command("my-viewer --flag 'a b'", path, 3) == ["my-viewer", "--flag", "a b", "/tmp/x.txt"]
     assert command(None, path, 0) == ["less", "+1", "/tmp/x.txt"]
+
+
+async def test_o_shows_the_header_and_verdicts_before_the_turns(store: demo.DemoStore,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """The view never waits on a transcript scan: the item and daimon's `why`
+    come first, "reading…" where the turns will be, the turns when found."""
+    import asyncio
+
+    from daimon_tui.services import evidence as evidence_service
+
+    release = asyncio.Event()
+    real = evidence_service.transcript_excerpt
+
+    async def held(project, item_id, brief):  # type: ignore[no-untyped-def]
+        if not brief:
+            await release.wait()
+        return await real(project, item_id, brief)
+
+    monkeypatch.setattr(evidence_service, "transcript_excerpt", held)
+    app = DaimonTUI(project_path=str(store.project), now=NOW)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await to_item(pilot, RETRY)
+        await pilot.press("o")  # no settle: it would wait for the held read
+        await wait_until(pilot, lambda: isinstance(app.screen, ItemScreen), what="the item view")
+        detail = app.screen.query_one("#item-full-detail", ItemDetail)
+        await wait_until(pilot, lambda: "support" in detail.plain(120), what="daimon's verdicts")
+        panel = app.screen.query_one(EvidencePanel)
+        assert "transcript: reading…" in shown(panel) and "▶ user" not in shown(panel)
+        release.set()
+        await wait_until(pilot, lambda: "▶ user" in shown(panel), what="the turns")

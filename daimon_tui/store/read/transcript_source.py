@@ -110,7 +110,8 @@ def locate(copy: dict[str, Any], finder: provenance.SourceResolver | None = None
     return source, (finder or resolver()).resolve(source)
 
 
-def _stamp(path: Path) -> tuple[int, int, int] | None:
+def stamp_of(path: Path) -> tuple[int, int, int] | None:
+    """The file's identity as it stands (inode, size, mtime): a change makes a new one."""
     try:
         st = os.stat(path)
     except OSError:
@@ -120,14 +121,14 @@ def _stamp(path: Path) -> tuple[int, int, int] | None:
 
 def kept(path: Path) -> bool:
     """Whether the transcript at `path`, as it stands, is parsed and kept."""
-    stamp = _stamp(path)
+    stamp = stamp_of(path)
     return stamp is not None and (str(path), stamp) in _kept
 
 
 def parse(path: Path) -> Parsed | None:
     """daimon's parse of the transcript at `path`, kept per stat; None when it
     cannot be read at all."""
-    stamp = _stamp(path)
+    stamp = stamp_of(path)
     if stamp is None:
         return None
     key = (str(path), stamp)

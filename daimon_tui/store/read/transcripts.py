@@ -25,32 +25,18 @@ from typing import Any
 
 from daimon_briefing import provenance, schema, serializer, store, view
 
-from daimon_tui.domain import excerpt, verbs
+from daimon_tui.domain import excerpt, quote_words, verbs
+from daimon_tui.domain.evidence_words import BYTES_WORDS, LOCATOR_WORDS  # noqa: F401 (BYTES_WORDS: its old home)
 from daimon_tui.models import Frozen, ProjectRef
 from daimon_tui.store.daimon_api import evidence as daimon_evidence
 from daimon_tui.store.daimon_api.mode import Unavailable
-from daimon_tui.store.read import transcript_source
+from daimon_tui.store.read import transcript_rows, transcript_source
 
 # A transcript larger than this is not parsed for the pane (daimon's parser
 # reads it whole); the pager still cannot show it either: it is named.
 MAX_TRANSCRIPT_BYTES = 64 * 1024 * 1024
 # Witnesses read, at most (a corroboration count is small in practice).
 MAX_WITNESSES = 12
-
-LOCATOR_WORDS = {
-    "resolved": "found on this machine",
-    "absent-local": "not on this machine (missing, or moved out of the host's transcript folder)",
-    "remote-author": "a teammate's session: the transcript is on their machine",
-    "ambiguous": "more than one transcript could be the source: daimon will not guess",
-    "unreadable": "exists but cannot be read",
-    "unsupported": "this host's transcripts cannot be located",
-}
-BYTES_WORDS = {
-    "unchanged": "unchanged since capture",
-    "changed": "CHANGED since capture: the turns below may not be what was quoted",
-    "unknown": "not comparable (no capture receipt, or no transcript)",
-}
-
 
 class Turn(Frozen):
     """One turn of a transcript, masked and cut for display."""
@@ -68,6 +54,21 @@ class Turn(Frozen):
     daimon_output: bool = False
 
 
+class Finding(Frozen):
+    """The app's own search for a quote daimon's matcher does not reproduce,
+    never daimon's verdict: the part of the file that holds it (`where`, a
+    `transcript_rows.Part` kind), "other-session" (a turn of another transcript
+    of the project holds it), or "absent" (in no part of the file)."""
+
+    where: str
+    turn: Turn | None = None
+    # "other-session": the session whose transcript holds it, and the turns around it there
+    session_id: str | None = None
+    turns: tuple[Turn, ...] = ()
+    quoted: int | None = None
+    total: int = 0
+
+
 class Excerpt(Frozen):
     """The turns around a quote in one session's transcript, or why not."""
 
@@ -83,6 +84,7 @@ class Excerpt(Frozen):
     unavailable: str | None = None
     masked: int = 0
     multi_turn: bool = False
+    finding: Finding | None = None
 
 
 class WitnessWords(Frozen):
@@ -107,38 +109,58 @@ def _find(checkpoint: Mapping | None, item_id: str) -> dict | None:
     return None
 
 
-_stamps: dict[tuple[str, tuple[int, int, int]], dict[str, str]] = {}
+_facts: dict[tuple[str, tuple[int, int, int]], transcript_rows.Facts] = {}
 _matches: dict[tuple[str, tuple[int, int, int], str, str], tuple[int | None, str, bool]] = {}
+_findings: dict[tuple[str, tuple[int, int, int], str], transcript_rows.Part | None] = {}
 
 
-def _timestamps(path: Path | None, stamp: tuple[int, int, int]) -> dict[str, str]:
-    """Host message id -> the row's timestamp (Claude Code rows carry both),
-    kept per file stat."""
+def _row_facts(path: Path | None, stamp: tuple[int, int, int], ids: set[str]) -> transcript_rows.Facts:
+    """Timestamps and image layouts of the turns with these ids in a Claude Code
+    file, kept per file stat (ids asked before are not looked up again)."""
     if path is None or path.suffix != ".jsonl":
-        return {}
+        return transcript_rows.Facts()
     key = (str(path), stamp)
-    if key in _stamps:
-        return _stamps[key]
-    out: dict[str, str] = {}
-    try:
-        with path.open("rb") as handle:
-            for raw in handle:
-                if b'"timestamp"' not in raw:
-                    continue
-                try:
-                    row = json.loads(raw)
-                except ValueError:
-                    continue
-                if isinstance(row, dict):
-                    uid, ts = row.get("uuid"), row.get("timestamp")
-                    if isinstance(uid, str) and isinstance(ts, str):
-                        out[uid.strip()] = ts[:40]
-    except OSError:
-        return {}
-    if len(_stamps) > transcript_source.KEPT:
-        _stamps.clear()
-    _stamps[key] = out
-    return out
+    known = _facts.get(key, transcript_rows.Facts())
+    missing = ids - known.looked
+    if missing:
+        try:
+            found = transcript_rows.facts(path, missing)
+        except OSError:
+            return known
+        known = transcript_rows.Facts(stamps={**known.stamps, **found.stamps}, images={**known.images, **found.images},
+                                      looked=known.looked | missing)
+        if len(_facts) > transcript_source.KEPT:
+            _facts.clear()
+        _facts[key] = known
+    return known
+
+
+def _unread_part(path: Path, stamp: tuple[int, int, int], quote: str) -> transcript_rows.Part | None:
+    """The first part of the file daimon's parser skips that daimon's matcher
+    finds the quote in (None: no part holds it), kept per file stat."""
+    key = (str(path), stamp, quote)
+    if key in _findings:
+        return _findings[key]
+    words = sorted(re.findall(r"\w+", quote), key=len, reverse=True)
+    found = None
+    if path.suffix == ".jsonl":
+        found = next((part for part in transcript_rows.unread_parts(path, words[0] if words else None)
+                      if serializer.quote_matches(quote, part.text)), None)
+    if len(_findings) > 16 * transcript_source.KEPT:
+        _findings.clear()
+    _findings[key] = found
+    return found
+
+
+def _finding(path: Path, stamp: tuple[int, int, int], quote: str, withheld: Callable[[str], str | None] | None,
+             limit: int) -> tuple[Finding, int]:
+    """The app's finding for a quote daimon does not reproduce, its part masked
+    and cut like a turn; and how many spans were masked."""
+    part = _unread_part(path, stamp, quote)
+    if part is None:
+        return Finding(where="absent"), 0
+    turn, count = _turn(-1, {"role": part.role}, part.ts, quote, True, withheld, limit, text=part.text)
+    return Finding(where=part.where, turn=turn), count
 
 
 def _masker(snap: Any) -> Callable[[str], str | None] | None:
@@ -190,7 +212,8 @@ def _quoted_turn(messages: list[dict], quote: str | None, receipt: dict | None) 
                 tried.add(i)
                 if holds(i):
                     return i, "transcript-scan-match", False
-    if not serializer.quote_matches(quote, serializer.stripped_transcript(messages)):
+    whole = serializer.stripped_transcript(messages)
+    if quote_words.a_word_missing(quote, whole) or not serializer.quote_matches(quote, whole):
         return None, "not-reproduced", False
     for i in range(len(messages)):
         if i not in tried and holds(i):
@@ -199,9 +222,11 @@ def _quoted_turn(messages: list[dict], quote: str | None, receipt: dict | None) 
 
 
 def _turn(index: int, message: dict, ts: str | None, quote: str | None, quoted: bool,
-          withheld: Callable[[str], str | None] | None, limit: int) -> tuple[Turn, int]:
+          withheld: Callable[[str], str | None] | None, limit: int, text: str | None = None) -> tuple[Turn, int]:
+    """The turn cut for display; `text`: what to show instead of daimon's text
+    (the turn with its images marked, or a part daimon does not read)."""
     own = bool(message.get("daimon_output"))
-    text = _flat(message)
+    text = _flat(message) if text is None else text
     spans = excerpt.quote_spans(text, quote) if quoted else ()
     cut = excerpt.cut_around(len(text), spans, limit)
     masks: tuple[tuple[int, int], ...] = ()
@@ -240,6 +265,89 @@ def _made(index: int, message: dict, ts: str | None, shown: str, before: int, af
                 daimon_output=own)
 
 
+def _window(path: Path, parsed: transcript_source.Parsed, quoted: int | None, quote: str | None, around: int,
+            withheld: Callable[[str], str | None] | None, limit: int) -> tuple[list[Turn], int]:
+    """The turns `around` the quoted one (or the first ones), masked and cut, with
+    their times and images; and how many spans were masked."""
+    messages = parsed.messages or []
+    shown = excerpt.window(len(messages), quoted, around)
+    facts = _row_facts(path, parsed.stamp, {m["id"] for i in shown if isinstance(m := messages[i], dict)
+                                            and isinstance(m.get("id"), str)})
+    turns = []
+    masked = 0
+    for i in shown:
+        message = messages[i] if isinstance(messages[i], dict) else {}
+        mid = message.get("id")
+        layout = facts.images.get(mid) if isinstance(mid, str) else None
+        turn, count = _turn(i, message, facts.stamps.get(mid) if isinstance(mid, str) else None, quote,
+                            i == quoted, withheld, limit,
+                            text=transcript_rows.with_images(layout) if layout is not None else None)
+        turns.append(turn)
+        masked += count
+    return turns, masked
+
+
+# The project's other transcripts searched for a quote its named one lacks, at most.
+MAX_ELSEWHERE = 200
+
+
+_places: dict[tuple, tuple[Path, int] | None] = {}
+# An excerpt as shown, with the snapshot it was masked against.
+_shown: dict[tuple, tuple[Any, Excerpt]] = {}
+
+
+def _others(path: Path) -> tuple[tuple[Path, tuple[int, int, int] | None], ...]:
+    """The other transcripts of the project folder, newest first, each with its identity."""
+    try:
+        found = ((p, transcript_source.stamp_of(p)) for p in path.parent.glob("*.jsonl") if p != path)
+        return tuple(sorted(found, key=lambda f: f[1][2] if f[1] else 0, reverse=True)[:MAX_ELSEWHERE])
+    except OSError:
+        return ()
+
+
+def _place_elsewhere(path: Path, quote: str) -> tuple[Path, int] | None:
+    """The other transcript of the same project folder (newest first) and the
+    turn in it that daimon's matcher finds `quote` in; kept while no file of the
+    folder changes."""
+    others = _others(path)
+    key = (str(path), others, quote)
+    if key in _places:
+        return _places[key]
+    words = sorted(re.findall(r"\w+", quote), key=len, reverse=True)
+    probe = words[0].lower().encode() if words and words[0].isascii() else None
+    place = None
+    for other, stamp in others:
+        if stamp is None or stamp[1] > MAX_TRANSCRIPT_BYTES:
+            continue
+        try:
+            if probe and probe not in other.read_bytes().lower():
+                continue
+        except OSError:
+            continue
+        parsed = transcript_source.parse(other)
+        quoted = _quoted_turn(parsed.messages, quote, None)[0] if parsed and parsed.messages else None
+        if quoted is not None:
+            place = (other, quoted)
+            break
+    if len(_places) > 16 * transcript_source.KEPT:
+        _places.clear()
+    _places[key] = place
+    return place
+
+
+def _elsewhere(path: Path, quote: str, withheld: Callable[[str], str | None] | None,
+               limit: int) -> tuple[Finding, int] | None:
+    """The app's finding for a quote in no part of its named transcript: the
+    project's other transcript that holds it, with the turns around it there."""
+    place = _place_elsewhere(path, quote)
+    parsed = transcript_source.parse(place[0]) if place else None
+    if place is None or parsed is None or not parsed.messages:
+        return None
+    turns, count = _window(place[0], parsed, place[1], quote, excerpt.BRIEF_AROUND, withheld, limit)
+    return Finding(where="other-session", session_id=place[0].stem, turns=tuple(turns), quoted=place[1],
+                   total=len(parsed.messages)), count
+
+
 def excerpt_for(copy: dict[str, Any], quote: str | None, snap: Any, *, around: int = excerpt.FULL_AROUND,
                 limit: int = excerpt.FULL_TURN_CHARS, told: transcript_source.Told | None = None) -> Excerpt:
     """The excerpt of the transcript daimon locates for `copy` (an item as
@@ -274,6 +382,10 @@ def excerpt_for(copy: dict[str, Any], quote: str | None, snap: Any, *, around: i
     if messages is None:
         return Excerpt(**base, unavailable="daimon cannot parse this transcript (binary or not UTF-8)")
     if not messages:
+        side = transcript_rows.sidechain_turns(resolution.path) if resolution.path.suffix == ".jsonl" else 0
+        if side:
+            return Excerpt(**base, unavailable=f"daimon reads no turn here: the file holds {side} sub-agent "
+                                               "(sidechain) turns, which daimon skips (the app's count)")
         return Excerpt(**base, unavailable="the transcript holds no conversation turn")
     key = (str(resolution.path), parsed.stamp, quote or "", json.dumps(receipt, sort_keys=True) if receipt else "")
     if key not in _matches:
@@ -281,19 +393,26 @@ def excerpt_for(copy: dict[str, Any], quote: str | None, snap: Any, *, around: i
             _matches.clear()
         _matches[key] = _quoted_turn(messages, quote, receipt)
     quoted, support, multi = _matches[key]
-    stamps = _timestamps(resolution.path, parsed.stamp)
+    # A quote daimon does not reproduce is looked for in the project's other files too: their identities count.
+    shown_key = (*key, around, limit, base["bytes"], _others(resolution.path) if support == "not-reproduced" else ())
+    kept = _shown.get(shown_key)
+    if kept is not None and kept[0] is snap:  # the same snapshot (shared while no ledger changes): the same masks
+        return kept[1]
     withheld = _masker(snap)
-    turns = []
-    masked = 0
-    for i in excerpt.window(len(messages), quoted, around):
-        message = messages[i] if isinstance(messages[i], dict) else {}
-        mid = message.get("id")
-        turn, count = _turn(i, message, stamps.get(mid) if isinstance(mid, str) else None, quote, i == quoted,
-                            withheld, limit)
-        turns.append(turn)
+    turns, masked = _window(resolution.path, parsed, quoted, quote, around, withheld, limit)
+    finding = None
+    if support == "not-reproduced" and quote:
+        finding, count = _finding(resolution.path, parsed.stamp, quote, withheld, limit)
         masked += count
-    return Excerpt(**base, support=support, turns=tuple(turns), quoted=quoted, total=len(messages), masked=masked,
-                   multi_turn=multi)
+        if finding.where == "absent":
+            finding, count = _elsewhere(resolution.path, quote, withheld, limit) or (finding, 0)
+            masked += count
+    shown = Excerpt(**base, support=support, turns=tuple(turns), quoted=quoted, total=len(messages), masked=masked,
+                    multi_turn=multi, finding=finding)
+    if len(_shown) > 4 * transcript_source.KEPT:
+        _shown.clear()
+    _shown[shown_key] = (snap, shown)
+    return shown
 
 
 def _witness_copy(sid: str, held: dict | None) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from textual.containers import VerticalScroll
 from textual.css.query import NoMatches
 
 from daimon_tui.models import Item, ProjectRef
-from daimon_tui.store.child import judge_service
+from daimon_tui.services import evidence as evidence_service
 from daimon_tui.ui.briefing.messages import PaneRested
 from daimon_tui.ui.read_worker import work
 from daimon_tui.ui.widgets.evidence import EvidencePanel
@@ -24,7 +24,7 @@ from daimon_tui.ui.widgets.item_detail import ItemDetail
 
 if TYPE_CHECKING:
     from daimon_tui.models import TeamView
-    from daimon_tui.store.read.details import ItemDetails
+    from daimon_tui.services.evidence import ItemDetails
     from daimon_tui.ui.briefing.state import BriefingState, Ticket
 
 # How long the cursor rests on a row before the detail pane shows it.
@@ -159,7 +159,7 @@ class DetailPane(VerticalScroll):
                 return
             # The judging child answers from the snapshot it already holds;
             # the fold never runs in this process (memory, GIL).
-            details, _failure = await judge_service.read("details", self.project, item.id or "", self.now)
+            details = await evidence_service.item_details(self.project, item.id or "", self.now)
         self.details[item.id or ""] = details
         if self._paints(ticket, item):
             with contextlib.suppress(NoMatches):  # the screen closed during the read
@@ -172,9 +172,7 @@ class DetailPane(VerticalScroll):
         await asyncio.sleep(max(0.0, INSPECT_REST_S - DETAIL_REST_S))
         if not self._paints(ticket, item):
             return
-        from daimon_tui.store.read import provisional_details
-
-        found = await asyncio.to_thread(provisional_details.read_provisional, self.project, item.id or "", self.now)
+        found = await evidence_service.provisional_item_details(self.project, item.id or "", self.now)
         # The confirmed answer wins: arrived meanwhile, it is not painted over.
         if found is None or not self.state.provisional or (item.id or "") in self.details:
             return
@@ -189,7 +187,7 @@ class DetailPane(VerticalScroll):
             return None
 
         async def read() -> ItemDetails:
-            details, _failure = await judge_service.read("details", self.project, item.id or "", self.now)
+            details = await evidence_service.item_details(self.project, item.id or "", self.now)
             self.details[item.id or ""] = details
             return details
 

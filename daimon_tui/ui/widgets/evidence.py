@@ -22,13 +22,14 @@ from rich.text import Text
 from textual.widgets import Static
 
 from daimon_tui.domain import excerpt as shaping
+from daimon_tui.domain.evidence_words import APP_FINDING, BYTES_WORDS, LOCATOR_WORDS, SUPPORT_WORDS, where_words
 from daimon_tui.domain.inert import inert
+from daimon_tui.services import evidence as evidence_service
 from daimon_tui.ui.read_worker import work
 
 if TYPE_CHECKING:
     from daimon_tui.models import Item, ProjectRef
-    from daimon_tui.store.read.transcripts import Evidence, Excerpt, Turn
-    from daimon_tui.store.world.evidence import FileEvidence, RefEvidence, WorldEvidence
+    from daimon_tui.services.evidence import Evidence, Excerpt, FileEvidence, RefEvidence, Turn, WorldEvidence
 
 QUOTE_STYLE = "bold black on green"
 MASK_STYLE = "bold white on red"
@@ -67,12 +68,14 @@ def _styled(text: str, spans: tuple[tuple[int, int], ...], masks: tuple[tuple[in
     return out
 
 
-def turn_text(turn: Turn, limit: int) -> RenderableType:
+def turn_text(turn: Turn, limit: int, *, label: str | None = None) -> RenderableType:
+    """A turn under its head; `label`: a part daimon does not read (no turn number)."""
     head = Text()
     head.append("▶ " if turn.quoted else "  ", style="bold green")
     who = turn.speaker or turn.role
     head.append(inert(who, limit=40), style="bold" if turn.quoted else "bold dim")
-    head.append(f" · {_when(turn.ts)} · turn {turn.index + 1}", style="dim")
+    where = f"{inert(label, limit=40)}, not a turn daimon reads" if label else f"turn {turn.index + 1}"
+    head.append(f" · {_when(turn.ts)} · {where}", style="dim")
     if turn.daimon_output:
         head.append("  (daimon's own output: not shown)", style="dim italic")
     body = _styled(turn.text, turn.spans, turn.masks, limit)
@@ -84,8 +87,6 @@ def turn_text(turn: Turn, limit: int) -> RenderableType:
 
 
 def _state_line(ex: Excerpt) -> Text:
-    from daimon_tui.store.read.transcripts import BYTES_WORDS, LOCATOR_WORDS
-
     line = Text()
     line.append(f"session {inert(ex.session_id or '?', limit=60)}", style="bold")
     if ex.host:
@@ -98,12 +99,26 @@ def _state_line(ex: Excerpt) -> Text:
     return line
 
 
-_SUPPORT = {
-    "message-id-match": "the quote is in the message its receipt binds",
-    "transcript-scan-match": "the quote is in this turn (daimon's matcher, turn by turn)",
-    "not-reproduced": "daimon's matcher no longer finds the quote in this transcript",
-    "not-checked": "no quote to look for",
-}
+def finding_renderable(ex: Excerpt, limit: int) -> list[RenderableType]:
+    """Where the app found a quote daimon does not reproduce: labelled as the app's own finding."""
+    found = ex.finding
+    if found is None:
+        return []
+    if found.where == "other-session":
+        line = Text(f"  found verbatim in session {inert(found.session_id or '?', limit=60)} "
+                    f"(daimon names {inert(ex.session_id or '?', limit=60)})", style="bold")
+    else:
+        line = Text(f"  {where_words(found.where)}", style="bold")
+    line.append(f" ({APP_FINDING})", style="dim italic")
+    parts: list[RenderableType] = [line]
+    if found.turn is not None:
+        parts.append(turn_text(found.turn, limit, label=found.where))
+    if found.turns and found.turns[0].index > 0:
+        parts.append(Text(f"  … {found.turns[0].index} earlier turn(s) there", style="dim"))
+    parts.extend(turn_text(t, limit) for t in found.turns)
+    if found.turns and found.turns[-1].index + 1 < found.total:
+        parts.append(Text(f"  … {found.total - found.turns[-1].index - 1} later turn(s) there", style="dim"))
+    return parts
 
 
 def excerpt_renderable(ex: Excerpt, *, brief: bool, title: str = "Transcript") -> RenderableType:
@@ -111,7 +126,7 @@ def excerpt_renderable(ex: Excerpt, *, brief: bool, title: str = "Transcript") -
     if ex.unavailable:
         parts.append(Text(f"not shown: {inert(ex.unavailable, limit=300)}", style="yellow"))
         return Group(*parts)
-    support = _SUPPORT.get(ex.support, ex.support)
+    support = SUPPORT_WORDS.get(ex.support, ex.support)
     if ex.multi_turn:
         support = "the quote spans several turns: no single turn holds it"
     parts.append(Text(f"quote: {support}", style="yellow" if ex.support == "not-reproduced" else "dim"))
@@ -121,6 +136,7 @@ def excerpt_renderable(ex: Excerpt, *, brief: bool, title: str = "Transcript") -
     elif brief:
         turns = turns[: 2 * shaping.BRIEF_AROUND + 1]
     limit = shaping.BRIEF_TURN_CHARS if brief else shaping.FULL_TURN_CHARS
+    parts.extend(finding_renderable(ex, limit))
     if turns and turns[0].index > 0:
         parts.append(Text(f"  … {turns[0].index} earlier turn(s)", style="dim"))
     parts.extend(turn_text(t, limit) for t in turns)
@@ -143,8 +159,9 @@ def witnesses_renderable(evidence: Evidence, *, brief: bool) -> RenderableType |
             continue
         quoted = [t for t in ex.turns if t.quoted]
         if not quoted:
-            word = "the quote spans several turns" if ex.multi_turn else _SUPPORT.get(ex.support, ex.support)
+            word = "the quote spans several turns" if ex.multi_turn else SUPPORT_WORDS.get(ex.support, ex.support)
             parts.append(Text.assemble(head, (f" · {word}", "yellow")))
+            parts.extend(finding_renderable(ex, shaping.BRIEF_TURN_CHARS if brief else shaping.FULL_TURN_CHARS))
             continue
         parts.append(Text.assemble(head, (f" · locator {ex.locator} · bytes {ex.bytes}", "dim")))
         parts.append(turn_text(quoted[0], shaping.BRIEF_TURN_CHARS if brief else shaping.FULL_TURN_CHARS))
@@ -306,21 +323,16 @@ class EvidencePanel(Static):
         """The item's excerpt first (the judging child answers it from the
         snapshot it holds), then the witnesses' words and the world's
         evidence; each painted only while the item is still shown."""
-        from daimon_tui.store.child import judge_service
-
-        evidence, _failure = await judge_service.read("evidence", project, item.id or "", "item", self.brief)
+        evidence = await evidence_service.transcript_excerpt(project, item.id or "", self.brief)
         if self._showing(item):
             self._paint(item, evidence, None)
         # The world's evidence after the excerpt: GitPython in a thread would
         # hold the interpreter while the excerpt is on its way.
         world_task = None
         if project.path:
-            from daimon_tui.store.world.evidence import world_evidence
-
-            world_task = asyncio.ensure_future(asyncio.to_thread(
-                world_evidence, Path(project.path), item.text, item.quote, item.first_seen))
+            world_task = asyncio.ensure_future(evidence_service.world_evidence(Path(project.path), item))
         if evidence.item is not None and not evidence.error:
-            words, _failure = await judge_service.read("evidence", project, item.id or "", "witnesses", self.brief)
+            words = await evidence_service.witness_words(project, item.id or "", self.brief)
             if not words.error:
                 evidence = evidence.model_copy(update={"witnesses": words.witnesses})
         world = await world_task if world_task else None
@@ -333,6 +345,6 @@ class EvidencePanel(Static):
             await asyncio.sleep(WARM_AFTER_S)
             if not self._showing(item):
                 return
-            warmed, _failure = await judge_service.read("evidence-warm", project, 1)
+            warmed = await evidence_service.read_ahead(project)
             if warmed.left == 0 or warmed.read == 0:
                 return

@@ -65,7 +65,9 @@ def witness_renderable(report: WitnessReport) -> RenderableType:
         else:
             why = Text("")
         if w.quote:
-            why.append(("\n" if why.plain else "") + f'"{inert(w.quote, limit=200)}"', style="italic")
+            # newlines as lines, as the header shows the same quote
+            quote = inert(w.quote, limit=200, keep_newlines=True)
+            why.append(("\n" if why.plain else "") + f'"{quote}"', style="italic")
         elif not w.session_retained:
             why.append(("\n" if why.plain else "") + "(session no longer retained)", style="dim")
         cells = [Text(_safe(short.get(w.session_id or "", w.session_id), 40)), Text(_safe(w.ts, 24)), counts]
@@ -73,7 +75,7 @@ def witness_renderable(report: WitnessReport) -> RenderableType:
         rows.append((cells, why))
     parts: list[RenderableType] = [Text("Corroboration", style="bold underline"), counts_text(report)]
     if report.item_quote:
-        parts.append(Text(f'item quote: "{inert(report.item_quote, limit=200)}"', style="italic"))
+        parts.append(Text(f'item quote: "{inert(report.item_quote, limit=200, keep_newlines=True)}"', style="italic"))
     if report.witnesses:
         # in a narrow pane the reset/quote column goes under its row, at full width
         parts.append(table_by_width(table, ("session", "recorded", "counts"), rows))
