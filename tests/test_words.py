@@ -41,3 +41,15 @@ def test_world_check_over_nothing_checkable_says_so() -> None:
     assert world_summary(3, 0, 0) == ("World-check: nothing checkable in 3 item(s) "
                                       "(no file, branch, PR or dependency claim found).")
     assert world_summary(3, 2, 1) == "World-checked 2 of 3 item(s) with a checkable claim: 1 contradicted."
+
+
+def test_o_is_called_what_it_opens() -> None:
+    """Issue 40 point 10: help called `o` full-screen; it opens a window over the briefing (a modal)."""
+    from textual.screen import ModalScreen
+
+    from daimon_tui.action_specs import spec
+    from daimon_tui.ui.screens.item_screen import ItemScreen
+
+    assert issubclass(ItemScreen, ModalScreen)
+    words = spec("item").description.lower()
+    assert "full-screen" not in words and "full screen" not in words and "window" in words
