@@ -63,7 +63,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("header", "e", "screen.toggle_header", "Whole header (handoff, rulings) or one line each", "Briefing"),
     ActionSpec("full", "enter", "screen.full_text", "Full text of this item", "Briefing"),
     ActionSpec("mark", "space", "screen.mark", "Mark for a batch verb", "Briefing"),
-    ActionSpec("item", "o", "screen.open_item", "Open the item full-screen (evidence, witnesses, lifecycle)",
+    ActionSpec("item", "o", "screen.open_item", "Open the item in a window over the list (evidence, witnesses, lifecycle)",
                "Briefing"),
     ActionSpec("detail.down", "J,ctrl+d", "screen.scroll_detail(1)", "Scroll the detail pane down", "Briefing",
                palette=False),
