@@ -1,5 +1,5 @@
 """The review's summary (`S`, and on quitting after verbs): what was resolved,
-retracted, restored, reverified and kept in this review, and what is left."""
+retracted, restored, reverified, undone and kept in this review, and what is left."""
 
 from __future__ import annotations
 
@@ -36,6 +36,10 @@ def summary_text(summary: ReviewSummary, *, quitting: bool, name: str | None = N
         ids = getattr(summary, word)
         text.append(f"\n  {word:<11} {len(ids):>4}")
         for key in ids[:LISTED]:
+            if word == "undone":  # one act, undone: the id, what was undone, the text
+                key, done = key
+                text.append(f"\n      {row(key)}  ({done}, then undone)", style="dim")
+                continue
             text.append(f"\n      {row(key)}", style="dim")
         if len(ids) > LISTED:
             text.append(f"\n      … {len(ids) - LISTED} more", style="dim")
