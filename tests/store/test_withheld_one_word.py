@@ -36,7 +36,8 @@ def test_history_health_stats_and_header_hold_to_one_definition(demo_store: demo
                                                                  extra_resolve: bool) -> None:
     if extra_resolve:
         nightly = item_ids(demo_store.project)["Switch the nightly job to its own bucket prefix"]
-        dstore.append_event(nightly, "resolved", note="test", source="cli", project_dir=str(demo_store.project))
+        dstore.append_event(nightly, "resolved", note="test", source="cli", project_dir=str(demo_store.project),
+                            writer=dstore.Writer.HUMAN)
     project = reader.resolve_project(str(demo_store.project))
     briefing = reader.load_briefing(project)
     now_count = withheld_count(briefing)

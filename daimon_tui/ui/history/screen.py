@@ -37,7 +37,8 @@ from daimon_tui.ui.widgets.row_below import RowBelow
 from daimon_tui.ui.widgets.row_filter import RowFilter, RowFilterView, filter_binding
 from daimon_tui.ui.widgets.safe_input import SafeInput
 
-COUNT_KEYS = ("verbatim", "inferred", "untagged", "withheld")
+# "withheld now" is not Health's "withheld": see domain/withheld.py
+COUNT_KEYS = ("verbatim", "inferred", "untagged", "withheld now")
 
 
 def _safe(value: object, limit: int = 60) -> Text:
