@@ -357,3 +357,22 @@ async def test_rows_passed_too_fast_say_the_rule_where_it_applies(demo_store: de
         await settle(pilot)
         said = screen.query_one("#items-box").border_title
         assert said.startswith(f"0 of {total} reviewed") and f"{DWELL_S:g} s" in said and "m" in said, said
+
+
+async def test_a_verbs_toast_names_the_item_by_its_whole_text(demo_store: demo.DemoStore) -> None:
+    """Issue 40 point 10: toasts cut the item's text at 60 characters."""
+    said = "Who owns the upload dashboards once the retry rollout reaches every region and the flag is removed?"
+    day4 = demo.session("S-day4", demo.DEMO_NOW - timedelta(hours=1), "Retry policy rollout")
+    day4["working_context"]["open_questions"] = [{"text": said, "trust": "inferred"}]
+    demo.seed(demo_store.project, day4)
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    app.review_clock = FakeClock()  # type: ignore[attr-defined]
+    async with app.run_test(size=(140, 40)) as pilot:
+        screen = await open_app(app, pilot)
+        index = next(n for n, r in enumerate(screen.rows) if r.item and r.item.text == said)
+        await pilot.press(*["j"] * index)
+        await settle(pilot)
+        assert screen.current_item().text == said
+        await resolve_here(pilot, screen)
+        toasts = " ".join(str(n.message) for n in app._notifications)
+        assert said in toasts, toasts
