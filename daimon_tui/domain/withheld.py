@@ -11,8 +11,10 @@ now": of one session's items, how many the briefing withholds today.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-from daimon_tui.models import Briefing
+if TYPE_CHECKING:  # `brief --as-daimon` imports this and must not load pydantic (tests/test_cli.py)
+    from daimon_tui.models import Briefing
 
 # `?` help and docs/views.md define each word in these terms.
 WORDS: tuple[tuple[str, str], ...] = (
