@@ -41,3 +41,27 @@ def test_world_check_over_nothing_checkable_says_so() -> None:
     assert world_summary(3, 0, 0) == ("World-check: nothing checkable in 3 item(s) "
                                       "(no file, branch, PR or dependency claim found).")
     assert world_summary(3, 2, 1) == "World-checked 2 of 3 item(s) with a checkable claim: 1 contradicted."
+
+
+def test_o_is_called_what_it_opens() -> None:
+    """Issue 40 point 10: help called `o` full-screen; it opens a window over the briefing (a modal)."""
+    from textual.screen import ModalScreen
+
+    from daimon_tui.action_specs import spec
+    from daimon_tui.ui.screens.item_screen import ItemScreen
+
+    assert issubclass(ItemScreen, ModalScreen)
+    words = spec("item").description.lower()
+    assert "full-screen" not in words and "full screen" not in words and "window" in words
+
+
+def test_the_review_summary_names_rows_whole() -> None:
+    """Issue 40 point 10: the review summary cut ids (at 60) and texts (at 70)."""
+    from daimon_tui.domain.review_summary import ReviewSummary
+    from daimon_tui.ui.screens.review_summary import summary_text
+
+    key = "team:" + "alice@example.org/" + "f" * 60
+    said = "Whether src/upload/retry.py still reads the old RETRY_MAX setting after the rollout of the flag"
+    summary = ReviewSummary(project="p", resolved=(key,), left=((key, "new"),))
+    shown = summary_text(summary, quitting=False, text_of=lambda _k: said).plain
+    assert f"{key}  {said}" in shown and "chars]" not in shown

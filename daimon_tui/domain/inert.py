@@ -98,7 +98,9 @@ def inert(value: object, *, limit: int | None = DEFAULT_LIMIT, keep_newlines: bo
     text past `limit` characters is cut with a marker saying how much is left."""
     text = value if isinstance(value, str) else ("" if value is None else str(value))
     hidden = 0
-    if limit is not None and len(text) > limit:
+    # A marker never costs more than it hides: an overflow no longer than the
+    # marker is shown whole (the width stays within limit + marker either way).
+    if limit is not None and len(text) - limit > len(_marker(len(text) - limit)):
         hidden = len(text) - limit
         text = text[:limit]
     # Megabyte texts stay fast: only the pieces holding something unsafe pay
@@ -106,5 +108,9 @@ def inert(value: object, *, limit: int | None = DEFAULT_LIMIT, keep_newlines: bo
     # more than the cap: cosmetic, never a control character.)
     text = "".join(_neutralise(text[i : i + _CHUNK], keep_newlines) for i in range(0, len(text), _CHUNK))
     if hidden:
-        text += f" … [+{hidden:,} chars]"
+        text += _marker(hidden)
     return text
+
+
+def _marker(hidden: int) -> str:
+    return f" … [+{hidden:,} chars]"

@@ -26,6 +26,10 @@ NEW = "new"
 CONTRADICTIONS = frozenset({"world-contradicted", "supersede-candidate", "agent-claim", "recorded-contradicted"})
 # Open times kept, so `review --since` has a default (the previous review).
 RUNS_KEPT = 20
+# How long a row's detail must be on screen for the row to count as read.
+DWELL_S = 1.0
+# Said where the rule bites: after the cursor passed a row too fast to count it.
+DWELL_RULE = f"a row counts after {DWELL_S:g} s under the cursor, or m"
 
 
 class Seen(NamedTuple):
@@ -154,5 +158,13 @@ def header_words(new: int) -> str:
     return "nothing new since your last review" if new == 0 else f"{new} new since your last review"
 
 
-def progress_words(reviewed: int, total: int) -> str:
-    return f"{reviewed:,} of {total:,} reviewed"
+def progress_words(reviewed: int, total: int, *, passed_too_fast: bool = False) -> str:
+    words = f"{reviewed:,} of {total:,} reviewed"
+    return f"{words} · {DWELL_RULE}" if passed_too_fast else words
+
+
+def rest_counts(rested_s: float, *, person_here: bool) -> bool:
+    """Whether a rest of the cursor on a row counts as reading it: `DWELL_S`
+    at least, and only once a key said a person is there (the cursor the app
+    puts on the first row at opening reads nothing by itself)."""
+    return person_here and rested_s >= DWELL_S

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from daimon_tui.domain.badges import NOT_BRIEFED, badge_label, mark_label
 from daimon_tui.domain.inert import inert, is_unsafe
+from daimon_tui.domain.withheld import withheld_count
 
 if TYPE_CHECKING:  # types only: `brief --as-daimon` prints daimon's bytes and builds none of them
     from daimon_tui.records import Briefing, Handoff, Item, Section
@@ -118,7 +119,7 @@ def write_plain(briefing: Briefing, out: TextIO) -> None:
             out.write(f"{inert(section.note)}\n")
     if any(i.briefed is False for i in briefing.items()):
         out.write(f"\n{NOT_BRIEFED} marks an item `daimon brief` leaves out for its byte budget\n")
-    hidden = len(briefing.resolved) + len(briefing.withheld)
+    hidden = withheld_count(briefing)
     if hidden:
         out.write(f"\n{hidden} withheld item(s): `daimon-tui` shows them with `h`\n")
 

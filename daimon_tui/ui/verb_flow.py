@@ -37,8 +37,9 @@ from daimon_tui.ui.screens.verb_modals import (
     ReverifyModal,
 )
 
-# How much of an item's text a toast names it by (inert, cut with a marker).
-TOAST_TEXT_CUT = 60
+# How much of an item's text a toast names it by (inert, cut with a marker):
+# a toast wraps, so a sentence is shown whole; only a text past a few lines is cut.
+TOAST_TEXT_CUT = 240
 
 
 async def _ask(app: App, screen) -> object:

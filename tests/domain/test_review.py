@@ -132,3 +132,24 @@ def test_a_row_withheld_since_says_only_its_state() -> None:
 
     after = seen_withheld(WithheldItem(id="r-1", kind="decision", state="forgotten"))
     assert what_changed(seen_item(item(), "s"), after) == "now forgotten"
+
+
+def test_a_resolve_then_its_undo_is_one_act_undone() -> None:
+    """Issue 40 point 9: a resolve that was undone read "resolved 1 … restored 1"."""
+    resolve = entry("resolve", ("a",)).model_copy(update={"action_id": "act-r"})
+    undo = entry("undo", ("a",), time="2026-12-02T10:01:00Z").model_copy(
+        update={"action_id": "act-u", "undoes": "act-r"})
+    summary = summarize("p", [resolve, undo], ReviewState(), since="2026-12-02T09:00:00Z", live_keys=["a"], left=[])
+    assert summary.resolved == () and summary.restored == ()
+    assert summary.undone == (("a", "resolved"),)
+    assert summary.acted == 1
+    assert any(line.split()[:2] == ["undone", "1"] and "a (resolved, then undone)" in line for line in summary.lines())
+
+
+def test_a_row_counts_by_resting_only_once_a_person_pressed_a_key() -> None:
+    """Issue 40 point 9: the first row counted as reviewed 1 s after opening, no key pressed."""
+    from daimon_tui.domain.review import DWELL_S, rest_counts
+
+    assert not rest_counts(DWELL_S * 5, person_here=False)
+    assert not rest_counts(DWELL_S / 2, person_here=True)
+    assert rest_counts(DWELL_S, person_here=True)

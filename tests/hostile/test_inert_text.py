@@ -202,3 +202,13 @@ async def test_thousands_of_items_stay_responsive(empty_store: demo.DemoStore) -
 def test_is_unsafe_covers_every_c0_and_c1_control() -> None:
     for code in [*range(0x00, 0x20), 0x7F, *range(0x80, 0xA0)]:
         assert is_unsafe(chr(code)), hex(code)
+
+
+def test_a_cut_marker_never_costs_more_than_it_hides() -> None:
+    """Issue 40 point 10: `… [+1 chars]` took 13 characters to hide 1; a text
+    whose overflow is no longer than the marker is shown whole."""
+    assert inert("x" * 101, limit=100) == "x" * 101
+    marker = len(" … [+13 chars]")
+    assert inert("x" * (100 + marker), limit=100) == "x" * (100 + marker)
+    longer = inert("x" * (100 + marker + 1), limit=100)
+    assert longer == "x" * 100 + f" … [+{marker + 1} chars]"

@@ -4,6 +4,7 @@ wall-clock event time), and the keys that drive them."""
 from __future__ import annotations
 
 import asyncio
+import re
 from pathlib import Path
 
 from textual.app import App, ComposeResult
@@ -177,6 +178,10 @@ async def _mark_and_diff_opens_daimons_rows(demo_store: demo.DemoStore) -> None:
         table = diff.query_one(DataTable)
         changes = [str(table.get_row_at(i)[1]) for i in range(table.row_count)]
         assert changes.count("added") == 6 and "withheld" in changes
+        # Issue 40 point 10: 7-character ids that `daimon resolve` would not take; each id can be pasted
+        shown = [str(table.get_row_at(i)[2]) for i in range(table.row_count)]
+        assert shown == [i or "—" for i in diff.item_ids]
+        assert all(re.fullmatch(r"[a-z]-[0-9a-f]{6,40}(?:-[0-9]+)?", i) for i in shown if i != "—"), shown
 
 
 def test_as_of_picker_opens_the_historical_view_without_verbs(demo_store: demo.DemoStore) -> None:

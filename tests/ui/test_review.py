@@ -322,3 +322,57 @@ async def test_the_project_switcher_draws_a_sparkline_per_project(demo_store: de
         assert screen.trends[app.project.slug] == (7, 7, 12)  # items per retained session, oldest first
         table = screen.query_one(DataTable)
         assert isinstance(table.get_cell(app.project.slug, screen.trend_column), Sparkline)
+
+
+async def test_the_first_row_does_not_count_with_no_key_pressed(demo_store: demo.DemoStore) -> None:
+    """Issue 40 point 9: the first row counted as reviewed about 1 s after
+    opening, with nobody at the keyboard."""
+    clock = FakeClock()
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    app.review_clock = clock  # type: ignore[attr-defined]
+    async with app.run_test(size=(140, 40)) as pilot:
+        screen = await open_app(app, pilot)
+        first = screen.current_item()
+        await wait_until(pilot, lambda: screen.review._resting is not None, what="the detail at rest")
+        clock.now += DWELL_S * 5
+        await pilot.pause(DWELL_S + 0.3)  # the dwell's timer fires
+        await settle(pilot)
+        assert screen.review.change(first.id) == "new"
+        await pilot.press("j")  # a person: the rest they ended on the first row counts
+        await settle(pilot)
+        assert screen.review.change(first.id) is None
+
+
+async def test_rows_passed_too_fast_say_the_rule_where_it_applies(demo_store: demo.DemoStore) -> None:
+    """Issue 40 point 9: fast `j` over rows counted none of them, with no hint why."""
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    app.review_clock = FakeClock()  # type: ignore[attr-defined]  # frozen: every rest is too short
+    async with app.run_test(size=(140, 40)) as pilot:
+        screen = await open_app(app, pilot)
+        total = len(screen.rows)
+        assert screen.query_one("#items-box").border_title == f"0 of {total} reviewed"
+        for _ in range(3):
+            await wait_until(pilot, lambda: screen.review._resting is not None, what="the detail at rest")
+            await pilot.press("j")
+        await settle(pilot)
+        said = screen.query_one("#items-box").border_title
+        assert said.startswith(f"0 of {total} reviewed") and f"{DWELL_S:g} s" in said and "m" in said, said
+
+
+async def test_a_verbs_toast_names_the_item_by_its_whole_text(demo_store: demo.DemoStore) -> None:
+    """Issue 40 point 10: toasts cut the item's text at 60 characters."""
+    said = "Who owns the upload dashboards once the retry rollout reaches every region and the flag is removed?"
+    day4 = demo.session("S-day4", demo.DEMO_NOW - timedelta(hours=1), "Retry policy rollout")
+    day4["working_context"]["open_questions"] = [{"text": said, "trust": "inferred"}]
+    demo.seed(demo_store.project, day4)
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    app.review_clock = FakeClock()  # type: ignore[attr-defined]
+    async with app.run_test(size=(140, 40)) as pilot:
+        screen = await open_app(app, pilot)
+        index = next(n for n, r in enumerate(screen.rows) if r.item and r.item.text == said)
+        await pilot.press(*["j"] * index)
+        await settle(pilot)
+        assert screen.current_item().text == said
+        await resolve_here(pilot, screen)
+        toasts = " ".join(str(n.message) for n in app._notifications)
+        assert said in toasts, toasts

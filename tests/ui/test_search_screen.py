@@ -36,7 +36,7 @@ def _select(screen: SearchScreen, start: str) -> None:
     screen.query_one("#search-hits").highlighted = index  # type: ignore[attr-defined]
 
 
-async def test_hits_as_you_type_then_escape_clears_then_goes_back(demo_store: demo.DemoStore) -> None:
+async def test_hits_as_you_type_then_escape_leaves_the_box_then_goes_back(demo_store: demo.DemoStore) -> None:
     app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -49,12 +49,27 @@ async def test_hits_as_you_type_then_escape_clears_then_goes_back(demo_store: de
         await pilot.press("ctrl+o")
         await settle(pilot, rounds=4)
         assert screen.all_projects and screen.result.all_projects
-        await pilot.press("escape")  # clears the box
+        await pilot.press("escape")  # leaves the box: the query and its hits stay
         await settle(pilot)
-        assert app.screen is screen and screen.hits == []
+        assert app.screen is screen and screen.hits and screen.query_one("#search-hits").has_focus
+        assert screen.query_one("#search-box").value == "retry upload"  # type: ignore[attr-defined]
         await pilot.press("escape")  # back to the briefing
         await settle(pilot)
         assert isinstance(app.screen, BriefingScreen) and app.is_running
+
+
+async def test_one_escape_leaves_the_box_so_the_next_view_key_acts(demo_store: demo.DemoStore) -> None:
+    """Issue 40 point 10: one Esc only cleared the query, so the next view key
+    was typed into the box; one Esc leaves the input (as in k9s and lazygit)."""
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = await _search(pilot, "retry")
+        box = screen.query_one("#search-box")
+        await pilot.press("escape", "1")
+        await settle(pilot)
+        assert box.value == "retry"  # type: ignore[attr-defined]
+        assert type(app.screen) is BriefingScreen
 
 
 async def test_enter_opens_a_live_hit_in_the_briefing_and_an_old_one_in_its_session(

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from pydantic import Field
 
 from daimon_tui.domain.review import CONTRADICTIONS
+from daimon_tui.domain.withheld import withheld_count
 from daimon_tui.models import Briefing, Diagnostic, Frozen, ProjectRef
 
 if TYPE_CHECKING:
@@ -77,7 +78,7 @@ def briefing_counts(briefing: Briefing) -> dict[str, int]:
         "unverified": marks["unverified-verbatim"],
         "stale": marks["stale"],
         "carried": sum(1 for i in items if i.has_badge("carried")),
-        "withheld": len(briefing.withheld) + len(briefing.resolved),
+        "withheld": withheld_count(briefing),  # one definition: domain/withheld.py
         "corroborated": sum(1 for i in items if i.has_badge("corroborated")),
         "contradictions": len(contradicted),
         "quarantines": sum(1 for w in briefing.withheld if w.state == "quarantined"),

@@ -9,13 +9,14 @@ nothing here writes. The "as of" copy lives in `store.asof`.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, Literal
 
 from daimon_briefing import schema, store, view
 from daimon_briefing.cli import history as daimon_history
 
 from daimon_tui.domain import verbs
+from daimon_tui.domain.withheld import withheld_ids, withheld_now
 from daimon_tui.models import Diagnostic, Frozen, ProjectRef, SessionSummary
 from daimon_tui.store.daimon_api import reading as daimon_reading
 
@@ -312,17 +313,31 @@ def timeline(project: ProjectRef, item_id: str) -> Timeline:
     )
 
 
-def _counts(checkpoint: Mapping | None, withheld: int) -> dict[str, int]:
+def _counts(checkpoint: Mapping | None, judged_out: Iterable[Any], withheld: frozenset[str] | None) -> dict[str, int]:
+    """The session file's items by trust class, and "withheld now": of its
+    items (those daimon's judged copy left out too), how many today's
+    briefing withholds (`withheld`; None: today's briefing could not be read)."""
     counts = {"verbatim": 0, "inferred": 0, "untagged": 0}
+    ids = {str(getattr(w, "item_id", None) or "") for w in judged_out}
     for fld, item in schema.iter_items(checkpoint or {}):
         if fld.singleton or not isinstance(item, Mapping):
             continue
         trust = item.get("trust")
         key = "verbatim" if trust == "verbatim" else ("inferred" if trust else "untagged")
         counts[key] += 1
-    if withheld:
-        counts["withheld"] = withheld
+        ids.add(str(item.get("id") or ""))
+    if withheld is not None:
+        counts["withheld now"] = withheld_now(ids - {""}, withheld)
     return counts
+
+
+def _withheld_today(project: ProjectRef) -> frozenset[str] | None:
+    from daimon_tui.store.read.reader import load_briefing
+
+    try:
+        return withheld_ids(load_briefing(project))
+    except Exception:  # the counts by trust still stand; a note says the column is missing
+        return None
 
 
 def sessions(project: ProjectRef) -> SessionListing:
@@ -336,6 +351,9 @@ def sessions(project: ProjectRef) -> SessionListing:
     except Exception as exc:
         return SessionListing(diagnostics=(_failed("sessions could not be read", exc),))
     rows, notes = [], []
+    withheld = _withheld_today(project)
+    if withheld is None:
+        notes.append(Diagnostic(message="today's briefing could not be read: no \"withheld now\" count"))
     held_by = {g.session_id: g.pointer for g in reversed(generations(project)) if g.readable and g.session_id}
     for r in listed.rows:
         held = opened.get(r.session_id)
@@ -344,7 +362,7 @@ def sessions(project: ProjectRef) -> SessionListing:
             notes.append(Diagnostic(message=f"session {r.session_id} could not be opened"))
             counts: dict[str, int] = {}
         else:
-            counts = _counts(held.checkpoint, len(held.withheld))
+            counts = _counts(held.checkpoint, held.withheld, withheld)
             receipt = receipt_state(held.checkpoint)
             if receipt == "mismatch":
                 notes.append(_edited_note(r.session_id, held_by.get(r.session_id)))

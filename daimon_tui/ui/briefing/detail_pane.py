@@ -182,7 +182,7 @@ class DetailPane(VerticalScroll):
                 self.detail.show_item(item, found.inspection, extras=self.extras(item, found), provisional=True)
 
     def reader(self, item: Item) -> Callable[[], Awaitable[ItemDetails]] | None:
-        """How the full-screen item view asks daimon (None: it does not)."""
+        """How the item view (o) asks daimon (None: it does not)."""
         if not item.id or not self.inspect_today:
             return None
 

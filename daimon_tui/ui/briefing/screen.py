@@ -436,9 +436,13 @@ class BriefingScreen(ItemViews, WorldActions, EvidenceActions, Screen):
     def follow_cursor(self) -> None:
         row = self.current_row()
         # a landing the rebuild chose is the row it already put in the state; any other is the person's move
-        self.state.landed(row, by_person=row_key(row) != self.state.under)
-        self.review.leave()
+        moved = row_key(row) != self.state.under
+        self.state.landed(row, by_person=moved)
+        self.review.leave(moved_on=moved)
         self.detail_pane.follow()
+
+    def on_key(self) -> None:
+        self.review.person_pressed()  # someone is at the keyboard: a rest on a row now reads it
 
     @on(PaneRested)
     def pane_rested(self, event: PaneRested) -> None:

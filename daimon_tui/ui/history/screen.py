@@ -36,7 +36,8 @@ from daimon_tui.ui.widgets.row_below import RowBelow
 from daimon_tui.ui.widgets.row_filter import RowFilter, RowFilterView, filter_binding
 from daimon_tui.ui.widgets.safe_input import SafeInput
 
-COUNT_KEYS = ("verbatim", "inferred", "untagged", "withheld")
+# "withheld now" is not Health's "withheld": see domain/withheld.py
+COUNT_KEYS = ("verbatim", "inferred", "untagged", "withheld now")
 
 
 def _safe(value: object, limit: int = 60) -> Text:
@@ -294,8 +295,8 @@ class DiffScreen(GoesBack, Screen[None]):
         table.clear()
         self.item_ids = [row.item_id for row in report.rows]
         self.texts = [row.text for row in report.rows]
-        # item ids as git shows hashes: the text gets the room; Enter opens the full id
-        short = shortest_unique(i for i in self.item_ids if i)
+        # Whole item ids: one pasted into `daimon resolve` must be one daimon takes (a 7-character
+        # prefix is not); at ~14 characters they cost the text little.
         self.details = []
         for row in report.rows:
             detail = row.detail or ""
@@ -305,7 +306,7 @@ class DiffScreen(GoesBack, Screen[None]):
             table.add_row(
                 _CHANGE_MARK.get(row.change, "-"),
                 Text(row.change),
-                _safe(short.get(row.item_id or "", row.item_id), 20),
+                _safe(row.item_id, 44),
                 _safe(row.kind, 14),
                 _safe(row.trust or "untagged", 10),
                 _safe(row.text or "(content unavailable)", 120),

@@ -1,6 +1,6 @@
 """`?`: the keys of the screen you are on, then the ones that work
-everywhere (both read from the live bindings, keymap applied), and what the
-marks and badges mean."""
+everywhere (both read from the live bindings, keymap applied), what the
+marks and badges mean, and the counts' words (one word, one definition)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
 from daimon_tui.domain.badges import BADGES, MARKS, NOT_BRIEFED
+from daimon_tui.domain.withheld import WORDS
 from daimon_tui.ui.key_table import LEAD_IDS, class_bindings, global_id_rows, id_rows, with_keymap
 from daimon_tui.ui.navigation import GoesBack
 
@@ -58,6 +59,16 @@ def legend_table() -> Table:
     return table
 
 
+def words_table() -> Table:
+    """The words the counts use, each defined once (History, Health, stats and the header agree)."""
+    table = Table(title="Words the counts use", title_justify="left", expand=True, show_edge=False)
+    table.add_column("word", width=26)
+    table.add_column("counts")
+    for word, meaning in WORDS:
+        table.add_row(Text(word, style="bold"), meaning)
+    return table
+
+
 class HelpScreen(GoesBack, ModalScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,question_mark", "go_back", "Close")]
 
@@ -78,3 +89,4 @@ class HelpScreen(GoesBack, ModalScreen[None]):
             everywhere = global_id_rows(with_keymap(class_bindings(type(self.app)), keymap), under)
             yield Static(help_table("Keys everywhere", everywhere))
             yield Static(legend_table())
+            yield Static(words_table())

@@ -1,4 +1,4 @@
-"""`o`: one item full-screen: its fields, whole text and quote, daimon's
+"""`o`: one item in a window over the list (a modal): its fields, whole text and quote, daimon's
 evidence axes, the transcript around its quote and each witness's words, the
 world's evidence, the witnesses and the lifecycle, with room to read them."""
 

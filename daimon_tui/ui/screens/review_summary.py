@@ -1,5 +1,5 @@
 """The review's summary (`S`, and on quitting after verbs): what was resolved,
-retracted, restored, reverified and kept in this review, and what is left."""
+retracted, restored, reverified, undone and kept in this review, and what is left."""
 
 from __future__ import annotations
 
@@ -19,6 +19,8 @@ from daimon_tui.ui.navigation import GoesBack, navigator
 
 # Rows listed per word before "… N more".
 LISTED = 8
+# A row's text is shown whole up to this (an item can run to pages).
+TEXT_CUT = 1000
 
 
 def summary_text(summary: ReviewSummary, *, quitting: bool, name: str | None = None,
@@ -27,8 +29,10 @@ def summary_text(summary: ReviewSummary, *, quitting: bool, name: str | None = N
     row by its id and the item's text where the briefing still holds it."""
 
     def row(key: str) -> str:
+        # Whole: an id is what the person pastes or searches, and the summary
+        # scrolls and wraps; only a text past a page is cut.
         said = text_of(key)
-        return f"{inert(key, limit=60)}  {inert(said, limit=70)}" if said else inert(key, limit=60)
+        return f"{inert(key, limit=None)}  {inert(said, limit=TEXT_CUT)}" if said else inert(key, limit=None)
 
     text = Text(f"Review of {inert(name or summary.project, limit=80)}"
                 + (f" since {inert(summary.since, limit=40)}" if summary.since else ""), style="bold")
@@ -36,6 +40,10 @@ def summary_text(summary: ReviewSummary, *, quitting: bool, name: str | None = N
         ids = getattr(summary, word)
         text.append(f"\n  {word:<11} {len(ids):>4}")
         for key in ids[:LISTED]:
+            if word == "undone":  # one act, undone: the id, what was undone, the text
+                key, done = key
+                text.append(f"\n      {row(key)}  ({done}, then undone)", style="dim")
+                continue
             text.append(f"\n      {row(key)}", style="dim")
         if len(ids) > LISTED:
             text.append(f"\n      … {len(ids) - LISTED} more", style="dim")

@@ -143,7 +143,7 @@ class HitSessionScreen(SessionScreen):
 class SearchScreen(Screen):
     VIEW_NAME = "Search"
     # In the box every key types (a query may be "429"): the view keys, j/k,
-    # space and the verbs act once Tab (or Enter, or down) has left it for the hits.
+    # space and the verbs act once Tab (or Esc, Enter, down) has left it for the hits.
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("tab,shift+tab", "switch_focus", "box⇄hits", show=True,
                 tooltip="Between the search box, where every key types (digits too), and the hits, "
@@ -155,7 +155,7 @@ class SearchScreen(Screen):
         Binding("k", "move(-1)", "Previous", show=False),
         Binding("space", "mark", "Mark", show=False),
         Binding("q", "back", "Back", show=False),
-        Binding("escape", "escape", "Back", show=False),
+        Binding("escape", "escape", "Leave the box for the hits, then back", show=False),
         *(Binding(v.key, f"verb('{v.name}')", v.title, show=False) for v in VERBS if v.name != "undo"),
     ]
 
@@ -271,7 +271,7 @@ class SearchScreen(Screen):
             line.append(f" · {len(result.hits)} hit(s)")
         elif not self.ready:
             line.append(" · readying daimon's recall index…", style="dim")
-        line.append(" · " + ("typing: every key types; tab for the hits and the view keys"
+        line.append(" · " + ("typing: every key types; tab or esc for the hits and the view keys"
                              if self._box_focused() else "hits: view keys 1-6 work; / or tab to type"), style="dim")
         problems = parse_query(result.query if result else "").problems
         for note in (*problems, *(d.message for d in (result.notes if result else ()))):
@@ -333,9 +333,12 @@ class SearchScreen(Screen):
         navigator(self.app).back(self)
 
     def action_escape(self) -> None:
+        # One Esc leaves the input, query kept (as in k9s and lazygit): the
+        # next view key acts instead of being typed. From the hits, or an
+        # empty box, it goes back.
         box = self.query_one("#search-box", Input)
         if box.has_focus and box.value:
-            box.value = ""
+            self.query_one("#search-hits", RowList).focus()
             return
         navigator(self.app).back(self)
 

@@ -12,6 +12,7 @@ from textual.widgets import Static
 from daimon_tui.domain.ages import with_age
 from daimon_tui.domain.inert import inert
 from daimon_tui.domain.short_ids import short_id
+from daimon_tui.domain.withheld import withheld_count
 from daimon_tui.models import Briefing, Handoff
 
 # Up to this many rows the header folds (the handoff and rulings one line each).
@@ -77,7 +78,7 @@ def header_text(briefing: Briefing, receipt_failures: int = 0, shown: Callable[[
     if briefing.session_id:
         text.append(f"  ·  session {inert(short_id(briefing.session_id), limit=60)}")
     counts = f"  {len(briefing.items())} items"
-    hidden = len(briefing.resolved) + len(briefing.withheld)
+    hidden = withheld_count(briefing)
     if hidden:
         counts += f", {hidden} withheld (h)"
     if folded:  # the counts before the date: a cut line keeps them

@@ -4,7 +4,8 @@ review state (loaded and written in threads: never on the UI thread), the
 dwell that counts a row as read, `n`/`N`, "mark reviewed" and the summary.
 
 A row counts as reviewed once its detail has been on screen for `DWELL_S`
-under the cursor (a person reading, not the cursor passing), once a verb
+under the cursor (a person reading, not the cursor passing; and only once a
+key said a person is there: `domain.review.rest_counts`), once a verb
 acted on it, or by `m` / `M`. Fingerprints come from daimon's confirmed
 read only: a provisional paint (before daimon answers) is not what the
 person reviewed, so a row read then is recorded at the confirmation.
@@ -27,10 +28,12 @@ from textual.timer import Timer
 from textual.widget import Widget
 
 from daimon_tui.domain.review import (
+    DWELL_S,
     ReviewState,
     Seen,
     header_words,
     progress_words,
+    rest_counts,
     seen_item,
     seen_team,
     seen_withheld,
@@ -45,9 +48,6 @@ from daimon_tui.ui.read_worker import work
 
 if TYPE_CHECKING:
     from daimon_tui.domain.review_summary import ReviewSummary
-
-# How long a row's detail must be on screen for the row to count as read.
-DWELL_S = 1.0
 
 
 def monotonic() -> float:
@@ -111,6 +111,8 @@ class ReviewTracker(Widget):
         self.acted: set[str] = set()  # items a verb acted on this run
         self.opened_at = stamp()
         self.summary_shown = False
+        self.person_here = False  # a key was pressed: rests count from then on
+        self.passed_too_fast = False  # the person left a new row before it counted: the rule is said
         self._resting: tuple[str, float] | None = None
         self._timer: Timer | None = None
         self._file: ReviewFile | None = None
@@ -270,7 +272,7 @@ class ReviewTracker(Widget):
         universe = self.universe()
         if self.state is None or not universe:
             return ""
-        return progress_words(len(universe) - len(self.left()), len(universe))
+        return progress_words(len(universe) - len(self.left()), len(universe), passed_too_fast=self.passed_too_fast)
 
     # ---- reviewing ---------------------------------------------------------------
 
@@ -283,9 +285,20 @@ class ReviewTracker(Widget):
         self._resting = (key, self.clock())
         self._timer = self.set_timer(DWELL_S, when_shown(self, self._settle_rest))
 
-    def leave(self) -> None:
-        """The cursor moved: a row it rested on long enough counts."""
+    def person_pressed(self) -> None:
+        """A key: someone is at the keyboard, so a rest on a row now reads it."""
+        self.person_here = True
+
+    def leave(self, *, moved_on: bool = False) -> None:
+        """The cursor moved: a row it rested on long enough counts; a new one
+        the person moved on from sooner (`moved_on`) makes the progress say
+        the rule (once, until a rest counts)."""
         self._settle_rest()
+        resting = self._resting
+        if (moved_on and resting is not None and self.person_here and not self.passed_too_fast
+                and self.change(resting[0]) is not None):
+            self.passed_too_fast = True
+            self._repaint_header()
         self._resting = None
         if self._timer is not None:
             self._timer.stop()
@@ -293,8 +306,11 @@ class ReviewTracker(Widget):
 
     def _settle_rest(self) -> None:
         resting = self._resting
-        if resting is not None and self.clock() - resting[1] >= DWELL_S:
+        if resting is not None and rest_counts(self.clock() - resting[1], person_here=self.person_here):
             self._resting = None
+            if self.passed_too_fast:  # a rest counted: the rule is known, the progress stops saying it
+                self.passed_too_fast = False
+                self._repaint_header()
             self.reviewed((resting[0],))
 
     def verb_acted(self, ids: tuple[str, ...]) -> None:
