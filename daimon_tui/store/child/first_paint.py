@@ -26,14 +26,11 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from daimon_briefing import briefing as daimon_briefing
-from daimon_briefing import jsonl, store, view
-from daimon_briefing.jsonl import Health
-from daimon_briefing.surfaces import ReadPosture
-
 from daimon_tui.records import Badge, Briefing, Diagnostic, Handoff, Item, ProjectRef, Section, WithheldItem
 from daimon_tui.store.daimon_api import judging as daimon_judging
 from daimon_tui.store.daimon_api import reading as daimon_reading
+from daimon_tui.store.daimon_api.public import Health, ReadPosture, jsonl, store, view
+from daimon_tui.store.daimon_api.public import briefing as daimon_briefing
 from daimon_tui.store.judging import kept_fold, snapshot_share, verdict_cache
 from daimon_tui.store.judging.verdict_cache import Cached, Verdict
 from daimon_tui.store.read import daimon_brief, reader

@@ -64,9 +64,7 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
-from daimon_briefing import jsonl
-from daimon_briefing.jsonl import Health
-
+from daimon_tui.store.daimon_api.public import Health, jsonl
 from daimon_tui.store.judging import kept_fold_build, kept_fold_file, kept_fold_hooks, kept_fold_persist, kept_fold_rows
 from daimon_tui.store.judging.kept_fold_hooks import Daimon
 from daimon_tui.store.judging.kept_fold_ledger import (

@@ -16,9 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from daimon_briefing import jsonl
-from daimon_briefing.jsonl import Health
-
+from daimon_tui.store.daimon_api.public import Health, jsonl
 from daimon_tui.store.judging import kept_fold_persist
 from daimon_tui.store.judging.kept_fold_ledger import line_starts, stat_id, stat_key
 from daimon_tui.store.judging.kept_fold_rows import Kept, corroborations_after

@@ -24,9 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from daimon_briefing.jsonl import Health
-
 from daimon_tui.models import Frozen, ProjectRef
+from daimon_tui.store.daimon_api.public import Health
 from daimon_tui.store.judging import kept_fold, kept_fold_file, kept_fold_persist, kept_fold_rows
 from daimon_tui.store.judging.kept_fold_ledger import LEDGER, RowsAt, line_starts, row_in_file, rows_in_file, stat_key
 from daimon_tui.store.judging.kept_fold_rows import (

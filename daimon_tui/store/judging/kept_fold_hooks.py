@@ -15,10 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from daimon_briefing import jsonl, store
-
 from daimon_tui.store.daimon_api import judging as daimon_judging
 from daimon_tui.store.daimon_api import reading as daimon_reading
+from daimon_tui.store.daimon_api.public import jsonl, store
 from daimon_tui.store.judging.kept_fold_rows import KeptRows
 
 if TYPE_CHECKING:

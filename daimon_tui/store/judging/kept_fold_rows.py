@@ -15,9 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from daimon_briefing import store
-
 from daimon_tui.store.daimon_api import reading as daimon_reading
+from daimon_tui.store.daimon_api.public import store
 from daimon_tui.store.judging.kept_fold_ledger import RowsAt
 
 if TYPE_CHECKING:

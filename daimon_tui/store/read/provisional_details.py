@@ -28,12 +28,11 @@ from collections.abc import Iterator
 from contextvars import ContextVar
 from typing import Any
 
-from daimon_briefing import jsonl, view
-
 from daimon_tui.models import ProjectRef
 from daimon_tui.store.daimon_api import judging as daimon_judging
 from daimon_tui.store.daimon_api import mode
 from daimon_tui.store.daimon_api import reading as daimon_reading
+from daimon_tui.store.daimon_api.public import jsonl, view
 from daimon_tui.store.judging import snapshot_share, verdict_cache
 from daimon_tui.store.read import details, ledger_lines
 

@@ -9,7 +9,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from daimon_briefing import (
+from daimon_tui.domain import undo_plan, verbs
+from daimon_tui.domain.action_entries import ActionEntry
+from daimon_tui.models import ProjectRef
+from daimon_tui.store.daimon_api import mode
+from daimon_tui.store.daimon_api import writing as daimon_writing
+from daimon_tui.store.daimon_api.public import (
     amendments,
     anchor,
     api,
@@ -23,12 +28,6 @@ from daimon_briefing import (
     trust,
     view,
 )
-
-from daimon_tui.domain import undo_plan, verbs
-from daimon_tui.domain.action_entries import ActionEntry
-from daimon_tui.models import ProjectRef
-from daimon_tui.store.daimon_api import mode
-from daimon_tui.store.daimon_api import writing as daimon_writing
 from daimon_tui.store.daimon_api.registry import VERBS_NEEDING_PRIVATE
 
 
@@ -67,7 +66,7 @@ def value_refusal(text: str) -> str | None:
 
 
 def badge_min() -> int:
-    from daimon_briefing import briefing
+    from daimon_tui.store.daimon_api.public import briefing
 
     return int(briefing.CORROBORATION_MIN)
 
