@@ -348,9 +348,10 @@ def _headless(args: argparse.Namespace, project_path: str | None, out: TextIO) -
     against daimon's, so it never prints from one nobody checked. The fold it
     builds goes to our own cache (numbers, never text), so the next report
     folds only the rows appended since; daimon's files are never written."""
-    from daimon_tui.store.judging import kept_fold, snapshot_share
+    from daimon_tui.store.child.swaps import install_swaps
+    from daimon_tui.store.judging import kept_fold
 
-    snapshot_share.install()
+    install_swaps()
     with kept_fold.sealed_only():
         return _report(args, project_path, out)
 

@@ -3,7 +3,7 @@ by daimon itself: the briefing states it from the start, before any verb."""
 
 from __future__ import annotations
 
-from daimon_briefing import config
+from daimon_tui.store.daimon_api.public import config
 
 
 def writes_disabled() -> bool:

@@ -14,7 +14,7 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-from daimon_briefing import config, store
+from daimon_tui.store.daimon_api.public import config, store
 
 # Names that are never a single, ordinary path component.
 _BAD_COMPONENTS = frozenset({"", ".", ".."})

@@ -230,6 +230,10 @@ def test_retract_is_refused_in_safe_mode_with_the_reason(monkeypatch: pytest.Mon
 # -- no private daimon name outside the adapters ---------------------------------------------
 
 
+# The store's door to daimon's public modules: a name imported from it is daimon's module.
+PUBLIC_DOORS = ("daimon_tui.store.daimon_api.public", "daimon_tui.store.daimon_api.public_cli")
+
+
 def private_daimon_names(path: Path) -> list[str]:
     """Leading-underscore attributes of names bound to daimon_briefing modules,
     `from daimon_briefing.x import _y`, and assignments (or setattr, or a mock
@@ -238,7 +242,8 @@ def private_daimon_names(path: Path) -> list[str]:
     bound: set[str] = set()
     found: list[str] = []
     for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "daimon_briefing":
+        if isinstance(node, ast.ImportFrom) and node.module and (
+                node.module.split(".")[0] == "daimon_briefing" or node.module in PUBLIC_DOORS):
             for alias in node.names:
                 if alias.name.startswith("_"):
                     found.append(f"{path.name}:{node.lineno}: from {node.module} import {alias.name}")
@@ -319,6 +324,10 @@ def test_the_scan_finds_what_it_looks_for(tmp_path: Path) -> None:
                                    "swap daimon_briefing.jsonl.read", "swap setattr(store, 'item_events', None)",
                                    "getattr(v, '_bucket')"])
     assert private_daimon_names(ADAPTERS / "private.py")  # the door does hold them
+    # a daimon module handed out by the public door is daimon's all the same
+    sample.write_text("from daimon_tui.store.daimon_api.public import config, store as s\n"
+                      "x = s._fold\nconfig.team_dir = None\nz = s.fold_resolutions\n", encoding="utf-8")
+    assert sorted(h.split(": ", 1)[1] for h in private_daimon_names(sample)) == ["s._fold", "swap config.team_dir"]
 
 
 # -- safe mode reads exactly what daimon reads --------------------------------------------

@@ -57,3 +57,22 @@ def test_the_context_manager_installs_them_and_puts_daimons_own_back() -> None:
     assert set(got["inside"]) == LASTING and not any(got["inside"].values())
     assert all(got["after"].values())
     assert not any(got["again"].values())
+
+
+def test_the_childs_warm_installs_every_lasting_swap_without_a_model() -> None:
+    """Before its early answer the child installs them all by the one call
+    (none imports our models, which that answer is made without)."""
+    got = _run("from daimon_tui.store.child import judge_child\n"
+               "judge_child._warm({'project': {}})\n"
+               "state_now = state()\n"
+               "state_now['models loaded'] = any(m in sys.modules for m in ('pydantic', 'daimon_tui.models'))\n"
+               "print(json.dumps(state_now))\n")
+    assert got.pop("models loaded") is False
+    assert set(got) == LASTING and not any(got.values()), [key for key, own in got.items() if own]
+
+
+def test_a_headless_report_installs_every_lasting_swap_by_the_one_call() -> None:
+    got = _run("from daimon_tui.cli import main\n"
+               "main(['brief', '--project', '/nonexistent-daimon-tui-project'])\n"
+               "print(json.dumps(state()))\n")
+    assert set(got) == LASTING and not any(got.values()), [key for key, own in got.items() if own]

@@ -26,14 +26,12 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from daimon_briefing import briefing as daimon_briefing
-from daimon_briefing import jsonl, store, view
-from daimon_briefing.jsonl import Health
-from daimon_briefing.surfaces import ReadPosture
-
 from daimon_tui.records import Badge, Briefing, Diagnostic, Handoff, Item, ProjectRef, Section, WithheldItem
+from daimon_tui.store.child.swaps import install_swaps
 from daimon_tui.store.daimon_api import judging as daimon_judging
 from daimon_tui.store.daimon_api import reading as daimon_reading
+from daimon_tui.store.daimon_api.public import Health, ReadPosture, jsonl, store, view
+from daimon_tui.store.daimon_api.public import briefing as daimon_briefing
 from daimon_tui.store.judging import kept_fold, snapshot_share, verdict_cache
 from daimon_tui.store.judging.verdict_cache import Cached, Verdict
 from daimon_tui.store.read import daimon_brief, reader
@@ -192,7 +190,7 @@ def confirm(project: ProjectRef, now: float | None = None) -> Briefing:
     """daimon's fresh judgement (`reader.load_briefing`) in this process (the
     judging child's, or the app's if the child fails), its snapshot shared
     with every later read of the same files, and its verdicts persisted (no text)."""
-    snapshot_share.install()
+    install_swaps()  # in the child already (`judge_child`); in the app when the child failed
     # Fingerprint before the read: a write during it leaves a fingerprint that
     # no longer matches, so the next paint treats these verdicts as stale.
     digest = verdict_cache.fingerprint(project)

@@ -49,12 +49,12 @@ def _warm(request: dict) -> None:
     """Fold the requested bucket's ledgers, in the order that keeps the peak
     low, before the read that needs them (and, on the first request, before
     our own modules load)."""
-    from daimon_briefing import surfaces, view
-
+    from daimon_tui.store.child.swaps import install_swaps
     from daimon_tui.store.daimon_api import reading as daimon_reading
+    from daimon_tui.store.daimon_api.public import surfaces, view
     from daimon_tui.store.judging import kept_fold, snapshot_share
 
-    snapshot_share.install()  # install_swaps' first two, before the early answer (the rest waits for `_calls`)
+    install_swaps()  # every lasting swap, before the early answer (none imports a model)
     kept_fold.defer_builds()  # a first open is answered first; `main` builds its kept fold after
     project = request.get("project") or {}
     target = project.get("path") or project.get("slug")
@@ -204,7 +204,7 @@ def _warm_early(hint: str, turn: FirstTurn | None) -> dict[str, Callable[..., An
         if isinstance(slug, str) and slug:
             project = {"slug": slug}
         else:
-            from daimon_briefing import config
+            from daimon_tui.store.daimon_api.public import config
 
             project = {"path": config.resolve_read_project(path if isinstance(path, str) else None)}
         _warm({"project": project})

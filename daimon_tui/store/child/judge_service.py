@@ -32,13 +32,13 @@ import threading
 from pathlib import Path
 from typing import Any, TypeVar
 
-from daimon_briefing import config
 from pydantic import BaseModel, ValidationError
 
 from daimon_tui.models import ProjectRef
 from daimon_tui.records import Record
 from daimon_tui.store.child import early_child, judge_child
 from daimon_tui.store.daimon_api import mode
+from daimon_tui.store.daimon_api.public import config
 
 TIMEOUT_S = 900.0
 # Lower is sooner. A confirmed write, then a read a person waits on (the row

@@ -4,20 +4,23 @@
 events reads, folds and ledger-health reads through the kept fold
 (`judging.kept_fold`), its `view.snapshot` through the shared snapshot
 (`judging.snapshot_share`), the events read and judge of a provisional line
-(`read.ledger_lines`), the machine-wide forget walk of provisional details
-(`read.provisional_details`), recall's freshness check and the forget walk
-(`read.recall_generation`). Each stand-in passes through to daimon's own
+(`read.ledger_lines`), the machine-wide forget walk (`read.machine_walk`,
+skipped by the provisional details), recall's freshness check and the forget
+walk (`read.recall_generation`). Each stand-in passes through to daimon's own
 outside its own context, so installing all of them up front changes no
-answer. In safe mode nothing is swapped. Every swap is made by
-`daimon_api.originals`; the names swapped are spelled in `daimon_api.private`
-or are public.
+answer; none of these modules imports our models, so every path can. In safe
+mode nothing is swapped. Every swap is made by `daimon_api.originals`; the
+names swapped are spelled in `daimon_api.private` or are public.
 
-The judging child calls it once it loads its reads (`judge_child._calls`).
-Work left: each install is still idempotent and also made lazily where a read
-first needs it: the child's warm before its early answer and a headless
-report (`cli`) install the first two only (the others import the models,
-which those paths put off), and the app's own in-process reads when the child
-is away install what they use. The swaps that last one call are scoped context managers of their
+Where it is called (docs/architecture.md, "daimon's door"): the judging
+child, before its early answer (`judge_child._warm`) and when it loads its
+reads (`judge_child._calls`); the app's own confirming read when the child
+failed (`first_paint.confirm`); a headless report (`cli._headless`). Tests
+take it as `swaps_installed()`. Each installer stays idempotent, and a read
+whose stand-in must be in place (`kept_fold.active`, `ledger_lines.events_as`,
+`machine_walk.skipped`, `recall_generation.held`, `snapshot_share.substitute`)
+still installs its own if no path above ran first (an in-process read in a
+test). The swaps that last one call are scoped context managers of their
 adapters (`brief_verb`'s answered probes, `writing.store_clock`).
 """
 
@@ -29,14 +32,14 @@ from typing import Any
 
 from daimon_tui.store.daimon_api import originals
 from daimon_tui.store.judging import kept_fold, snapshot_share
-from daimon_tui.store.read import ledger_lines, provisional_details, recall_generation
+from daimon_tui.store.read import ledger_lines, machine_walk, recall_generation
 
 # Each installer's own record of what it installed: put back by `swaps_installed`.
 _STATE: tuple[tuple[Any, str], ...] = (
     (kept_fold.KEPT, "installed"),
     (snapshot_share, "_installed"),
     (ledger_lines, "_installed"), (ledger_lines, "_next_read"), (ledger_lines, "_next_judge"),
-    (provisional_details, "_next_machine_sets"), (provisional_details, "_next_incomplete"),
+    (machine_walk, "_next_machine_sets"), (machine_walk, "_next_incomplete"),
     (recall_generation, "_installed"),
 )
 
@@ -45,7 +48,7 @@ def install_swaps() -> None:
     """Every lasting swap (idempotent; in safe mode, none)."""
     snapshot_share.install()  # the kept fold's routes first, the shared snapshot over them
     ledger_lines.install()
-    provisional_details.install()
+    machine_walk.install()
     recall_generation.install()
 
 

@@ -1,4 +1,8 @@
-"""Every private daimon name and every run-time swap of a daimon function.
+"""daimon's door: every daimon module the store calls, every private daimon
+name and every run-time swap of a daimon function.
+
+The store's other modules take daimon's public modules from `public`
+(`public_cli` for the CLI's, dearer to import) and nothing from daimon itself.
 
 One adapter per concern of daimon's that the app leans on beyond its public
 API: `reading` (ledgers, folds, the kept fold's swaps), `judging` (the judge,

@@ -22,10 +22,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from daimon_briefing import capture, serializer, store, testing
-from daimon_briefing.surfaces import Writer
-
 from daimon_tui.store.daimon_api import writing as daimon_writing
+from daimon_tui.store.daimon_api.public import Writer, capture, serializer, store, testing
 
 DEMO_NOW = datetime(2026, 12, 2, 9, 0, tzinfo=UTC)
 
@@ -252,7 +250,7 @@ def populate(project: Path, now: datetime = DEMO_NOW, *, transcripts: bool = Fal
         project_dir=str(project),
         writer=Writer.HUMAN,
     )
-    from daimon_briefing import trust
+    from daimon_tui.store.daimon_api.public import trust
 
     uncertainty = "Whether the CDN caches 429 responses from the upload API"
     trust.propose(

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from daimon_briefing import config
+from daimon_tui.store.daimon_api.public import config
 
 Turn = tuple[str, str]  # (role, text)
 
@@ -79,7 +79,7 @@ def receipt_for(session_id: str, quote: str | None, checked_at: str) -> dict | N
     """The quote receipt capture would stamp on a verbatim item of this demo
     session: daimon's own source ref, raw-file digest and message binding
     (`provenance.quote_receipt`), or None when no single turn holds the quote."""
-    from daimon_briefing import provenance, serializer, transcript
+    from daimon_tui.store.daimon_api.public import provenance, serializer, transcript
 
     path = transcript_path(session_id)
     if not quote or not path.is_file():

@@ -64,11 +64,9 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
-from daimon_briefing import jsonl
-from daimon_briefing.jsonl import Health
-
+from daimon_tui.store.daimon_api.public import Health, jsonl
 from daimon_tui.store.judging import kept_fold_build, kept_fold_file, kept_fold_hooks, kept_fold_persist, kept_fold_rows
-from daimon_tui.store.judging.kept_fold_hooks import Daimon
+from daimon_tui.store.judging.kept_fold_daimon import Daimon
 from daimon_tui.store.judging.kept_fold_ledger import (
     LEDGER,
     hashed,
@@ -78,6 +76,7 @@ from daimon_tui.store.judging.kept_fold_ledger import (
     stat_id,
     stat_key,
 )
+from daimon_tui.store.judging.kept_fold_protocol import Pending
 from daimon_tui.store.judging.kept_fold_rows import (
     TOMBSTONES,
     Kept,
@@ -100,7 +99,7 @@ class KeptFold:
         self.daimon = daimon
         self.held: dict[str, Kept] = {}  # ledger -> its kept fold
         self.persisted: dict[str, int] = {}  # ledger -> the size its copy on disk covers
-        self.pending: dict[str, kept_fold_build.Pending] = {}  # ledger -> a full read whose fold is built later
+        self.pending: dict[str, Pending] = {}  # ledger -> a full read whose fold is built later
         self.lock = threading.Lock()
         self.build_lock = threading.Lock()  # one build at a time
         self.builder: threading.Thread | None = None
@@ -266,7 +265,7 @@ class KeptFold:
             return read
         if self.deferring:
             with self.lock:
-                self.pending[key] = kept_fold_build.Pending(stat_key(after), read, data)
+                self.pending[key] = Pending(stat_key(after), read, data)
             return read
         kept = kept_fold_build.build(self, key, data, read, stat_key(after))
         if kept is None:

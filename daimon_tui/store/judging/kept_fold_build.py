@@ -12,22 +12,16 @@ import os
 import stat
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from daimon_briefing import jsonl
-from daimon_briefing.jsonl import Health
-
+from daimon_tui.store.daimon_api.public import Health, jsonl
 from daimon_tui.store.judging import kept_fold_persist
 from daimon_tui.store.judging.kept_fold_ledger import line_starts, stat_id, stat_key
+from daimon_tui.store.judging.kept_fold_protocol import KeptFoldJobs, Pending
 from daimon_tui.store.judging.kept_fold_rows import Kept, corroborations_after
 
-if TYPE_CHECKING:
-    from daimon_tui.store.judging.kept_fold import KeptFold
 
-
-def build(fold: KeptFold, key: str, data: bytes, read: jsonl.Read, verified: tuple, folded: dict | None = None,
+def build(fold: KeptFoldJobs, key: str, data: bytes, read: jsonl.Read, verified: tuple, folded: dict | None = None,
           persist: bool = True, corroborations: dict | None = None) -> Kept | None:
     """Keep the fold of `read` (daimon's read of exactly `data`, every line a
     row); `folded`: daimon's fold of its rows (keys kept), `corroborations`
@@ -42,24 +36,13 @@ def build(fold: KeptFold, key: str, data: bytes, read: jsonl.Read, verified: tup
     return kept
 
 
-@dataclass
-class Pending:
-    """A full read whose kept fold is not built yet: while the ledger's stat
-    key stands, every read is answered with daimon's own rows, and daimon's
-    fold of them is made once (`winners`, keys kept) and reused by the build."""
-
-    stat_key: tuple
-    read: jsonl.Read
-    data: bytes  # the bytes `read` read: the build places its rows in them
-    winners: dict | None = None
-    corroborations: dict | None = None  # daimon's `fold_corroborations` of the rows, once made
-
-    def build(self, fold: KeptFold, key: str) -> Kept | None:
-        return build(fold, key, self.data, self.read, self.stat_key, self.winners, persist=False,
-                     corroborations=self.corroborations)
+def build_one(fold: KeptFoldJobs, key: str, pending: Pending) -> Kept | None:
+    """The fold of a deferred full read, kept in memory (saved by `build_pending` once held)."""
+    return build(fold, key, pending.data, pending.read, pending.stat_key, pending.winners, persist=False,
+                 corroborations=pending.corroborations)
 
 
-def grow_pending(fold: KeptFold, path: Path, key: str, pending: Pending) -> Pending | None:
+def grow_pending(fold: KeptFoldJobs, path: Path, key: str, pending: Pending) -> Pending | None:
     """`pending` with the rows appended since, when the ledger only grew by
     whole rows: a verb written right after a first open is checked over
     daimon's rows read so far plus daimon's read of the appended bytes alone,
@@ -98,7 +81,7 @@ def grow_pending(fold: KeptFold, path: Path, key: str, pending: Pending) -> Pend
     return grown
 
 
-def build_pending(fold: KeptFold) -> None:
+def build_pending(fold: KeptFoldJobs) -> None:
     """Build and keep (in memory and on disk) the folds `KeptFold.full`
     deferred. Only a whole fold is ever held, and a ledger's full read
     answers until it is: the read is let go only once its fold is kept (or
@@ -110,7 +93,7 @@ def build_pending(fold: KeptFold) -> None:
         for key, pending in builds:
             # a build that fails holds nothing: the next read is daimon's full read again
             with contextlib.suppress(Exception):
-                kept = pending.build(fold, key)
+                kept = build_one(fold, key, pending)
                 if kept is not None:
                     built.append((key, kept))
             with fold.lock:
@@ -121,13 +104,13 @@ def build_pending(fold: KeptFold) -> None:
             kept_fold_persist.save(fold, key, kept)
 
 
-def building(fold: KeptFold) -> bool:
+def building(fold: KeptFoldJobs) -> bool:
     """Whether a kept fold is being built right now (in its thread)."""
     with fold.lock:
         return fold.builder is not None and fold.builder.is_alive()
 
 
-def build_in_background(fold: KeptFold, wait: Callable[[], None]) -> threading.Thread | None:
+def build_in_background(fold: KeptFoldJobs, wait: Callable[[], None]) -> threading.Thread | None:
     """`fold.build_pending` in a thread of its own (one at a time), after
     `wait()` returns, so the reads that come meanwhile are answered (from
     daimon's rows) instead of waiting for the build. The thread, or None

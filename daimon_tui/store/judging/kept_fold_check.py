@@ -22,13 +22,13 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
-
-from daimon_briefing.jsonl import Health
 
 from daimon_tui.models import Frozen, ProjectRef
+from daimon_tui.store.daimon_api.public import Health
 from daimon_tui.store.judging import kept_fold, kept_fold_file, kept_fold_persist, kept_fold_rows
+from daimon_tui.store.judging.kept_fold_daimon import Daimon
 from daimon_tui.store.judging.kept_fold_ledger import LEDGER, RowsAt, line_starts, row_in_file, rows_in_file, stat_key
+from daimon_tui.store.judging.kept_fold_protocol import KeptFoldJobs
 from daimon_tui.store.judging.kept_fold_rows import (
     Kept,
     Unplaced,
@@ -39,10 +39,6 @@ from daimon_tui.store.judging.kept_fold_rows import (
     stamp_of,
     witness_key,
 )
-
-if TYPE_CHECKING:
-    from daimon_tui.store.judging.kept_fold import KeptFold
-    from daimon_tui.store.judging.kept_fold_hooks import Daimon
 
 # The check reads and folds the ledger this many bytes (whole lines) at a
 # time: daimon's rows of the whole ledger are never held at once beside the
@@ -172,7 +168,7 @@ def same_corroborations(kept: dict, items: dict[str, list[tuple]], places: dict[
     return seen == kept.keys()
 
 
-def check_against_full(fold: KeptFold, key: str) -> str | None:
+def check_against_full(fold: KeptFoldJobs, key: str) -> str | None:
     """Compare the kept fold of the ledger `key` with daimon's full read and
     fold of the same bytes (a block at a time, as offsets: `fold_in_blocks`).
     It agrees: it is trusted from now on (None). It does not: it is

@@ -43,9 +43,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import daimon_briefing
-from daimon_briefing import config
-
+from daimon_tui.store.daimon_api.public import config, daimon_version
 from daimon_tui.store.own_files import cache_dir, read_regular, write_private_bytes
 
 FORMAT = 3  # 3: witnesses grouped by item, and their corroboration fold
@@ -171,7 +169,7 @@ def save(key: str, spans: Spans, *, sealed: bool = False) -> bool:
     """Write `spans` for the ledger `key` (atomic, 0600), sealed when
     `sealed` (the caller checked the fold) and a key is at hand. Never raises."""
     record: dict[str, Any] = {
-        "format": FORMAT, "daimon": daimon_briefing.__version__, "size": spans.size, "sha256": spans.digest,
+        "format": FORMAT, "daimon": daimon_version(), "size": spans.size, "sha256": spans.digest,
         "winners": list(spans.winners), "witnesses": spans.witnesses, "refs": spans.refs,
         "tombstones": spans.tombstones}
     if spans.corroborations is not None and (folded := encode_corroborations(spans.corroborations)) is not None:
@@ -222,7 +220,7 @@ def load(key: str) -> Spans | None:
     data.pop("seal", None)
     tail = _SEAL_TAIL.search(raw)
     seal_key = _seal_key(create=False) if tail is not None else None
-    sealed = (seal_key is not None and data.get("daimon") == daimon_briefing.__version__
+    sealed = (seal_key is not None and data.get("daimon") == daimon_version()
               and hmac.compare_digest(tail.group(1).decode(), _seal(raw[:tail.start()] + b"}", seal_key)))
     size, digest = data.get("size"), data.get("sha256")
     winners, witnesses = _ints(data.get("winners")), _groups(data.get("witnesses"))

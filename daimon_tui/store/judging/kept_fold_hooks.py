@@ -11,49 +11,16 @@ any rows but `KeptRows`, daimon's own code runs; in safe mode
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from daimon_briefing import jsonl, store
-
-from daimon_tui.store.daimon_api import judging as daimon_judging
 from daimon_tui.store.daimon_api import reading as daimon_reading
+from daimon_tui.store.daimon_api.public import jsonl, store
+from daimon_tui.store.judging.kept_fold_protocol import KeptFoldJobs
 from daimon_tui.store.judging.kept_fold_rows import KeptRows
 
-if TYPE_CHECKING:
-    from collections.abc import Callable
 
-    from daimon_tui.store.judging.kept_fold import KeptFold
-
-
-@dataclass(slots=True)
-class Daimon:
-    """daimon's own functions the kept fold reads and folds with and stands
-    in for, taken before any swap (`daimon_api`); a test may replace one to
-    watch it."""
-
-    read: Callable[..., jsonl.Read]
-    fold: Callable[..., dict]
-    fold_corroborations: Callable[..., dict]
-    view_item_events: Callable[..., tuple]
-    store_item_events: Callable[..., list]
-    read_judge: Callable[..., Any]
-    ledger_states: Callable[..., dict]
-    team_notes: Callable[..., tuple]
-    posture: Callable[..., jsonl.Posture]
-
-    @classmethod
-    def taken(cls) -> Daimon:
-        return cls(read=daimon_reading.daimon_read, fold=daimon_reading.daimon_fold,
-                   fold_corroborations=daimon_reading.daimon_fold_corroborations,
-                   view_item_events=daimon_reading.daimon_view_item_events,
-                   store_item_events=daimon_reading.daimon_store_item_events,
-                   read_judge=daimon_judging.daimon_read_judge, ledger_states=daimon_reading.daimon_ledger_states,
-                   team_notes=daimon_reading.daimon_team_notes, posture=daimon_reading.daimon_posture)
-
-
-def fold(kept: KeptFold, rows: Any, *, keys: bool) -> dict:
+def fold(kept: KeptFoldJobs, rows: Any, *, keys: bool) -> dict:
     """daimon's `store._fold`: the winners alone for kept rows; a first open's
     rows folded once (its forget walk keeps the key refs, its snapshot drops
     them: `_fold` is per ref, so the second is the first without the key
@@ -70,7 +37,7 @@ def fold(kept: KeptFold, rows: Any, *, keys: bool) -> dict:
     return {ref: row for ref, row in pending.winners.items() if not store.is_key_ref(ref)}
 
 
-def fold_corroborations(kept: KeptFold, rows: Any) -> dict:
+def fold_corroborations(kept: KeptFoldJobs, rows: Any) -> dict:
     """daimon's `store.fold_corroborations`: the kept fold's, or a first
     open's made once (a write's rows are folded onto it: `grow_pending`)."""
     if not isinstance(rows, KeptRows):
@@ -89,7 +56,7 @@ def fold_corroborations(kept: KeptFold, rows: Any) -> dict:
     return dict(folded)
 
 
-def install_daimon_hooks(kept: KeptFold) -> bool:
+def install_daimon_hooks(kept: KeptFoldJobs) -> bool:
     """The kept fold's one run-time swap of daimon's functions: route its
     events reads and folds through `kept`. False (nothing swapped) in safe mode."""
 

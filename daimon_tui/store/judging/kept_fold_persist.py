@@ -5,14 +5,10 @@ verified bytes."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from daimon_tui.store.judging import kept_fold_file, kept_fold_rows
 from daimon_tui.store.judging.kept_fold_ledger import RowsAt
+from daimon_tui.store.judging.kept_fold_protocol import KeptFoldJobs
 from daimon_tui.store.judging.kept_fold_rows import Kept, Unplaced
-
-if TYPE_CHECKING:
-    from daimon_tui.store.judging.kept_fold import KeptFold
 
 # Written again only once this much was appended since the copy on disk (the
 # next run folds at most that much again): a write is ~1 s of JSON at 200k rows.
@@ -47,7 +43,7 @@ def rebuild(spans: kept_fold_file.Spans, rows_at: RowsAt) -> Kept | None:
     return kept
 
 
-def keep(fold: KeptFold, key: str, kept: Kept, *, grown: bool = False, persist: bool = True) -> None:
+def keep(fold: KeptFoldJobs, key: str, kept: Kept, *, grown: bool = False, persist: bool = True) -> None:
     """Hold `kept` for the ledger `key`; on disk too (unless `persist` is
     False) unless it only grew by less than PERSIST_EVERY_BYTES since the
     copy there."""
@@ -58,7 +54,7 @@ def keep(fold: KeptFold, key: str, kept: Kept, *, grown: bool = False, persist: 
     save(fold, key, kept)
 
 
-def save(fold: KeptFold, key: str, kept: Kept) -> None:
+def save(fold: KeptFoldJobs, key: str, kept: Kept) -> None:
     """`kept`'s numbers on disk (`kept_fold_file`), when every kept row's line is placed."""
     winners = tuple(at for at, _row in kept.winners.values())
     witnesses = kept.witness_groups()

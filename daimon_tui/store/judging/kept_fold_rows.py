@@ -4,7 +4,7 @@ each starts, and how appended rows are folded onto them.
 
 Pure of state: a `Kept` is one ledger's fold, made and replaced by the
 `kept_fold.KeptFold` that holds it; daimon's own folds come in as `daimon`
-(`kept_fold_hooks.Daimon`), taken before any swap.
+(`kept_fold_daimon.Daimon`), taken before any swap.
 """
 
 from __future__ import annotations
@@ -13,15 +13,12 @@ import hashlib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
-
-from daimon_briefing import store
+from typing import Any
 
 from daimon_tui.store.daimon_api import reading as daimon_reading
+from daimon_tui.store.daimon_api.public import store
+from daimon_tui.store.judging.kept_fold_daimon import Daimon
 from daimon_tui.store.judging.kept_fold_ledger import RowsAt
-
-if TYPE_CHECKING:
-    from daimon_tui.store.judging.kept_fold_hooks import Daimon
 
 CORROBORATION_PREFIX = store.corroboration_ref("")
 # One ref's rows (`rows_of`), or TOMBSTONES: the rows that may be a forget's

@@ -19,9 +19,8 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from daimon_briefing import store, view
-
 from daimon_tui.models import Briefing, Item, Section, WithheldItem
+from daimon_tui.store.daimon_api.public import store, view
 
 _TAIL = 4096
 DEBOUNCE_MS = 60

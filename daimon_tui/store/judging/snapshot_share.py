@@ -25,11 +25,10 @@ from collections.abc import Iterator
 from contextvars import ContextVar
 from typing import Any
 
-from daimon_briefing import config, store, surfaces
-
 from daimon_tui.store import paths
 from daimon_tui.store.daimon_api import judging as daimon_judging
 from daimon_tui.store.daimon_api import reading as daimon_reading
+from daimon_tui.store.daimon_api.public import config, store, surfaces
 from daimon_tui.store.judging import kept_fold
 
 _original = daimon_judging.daimon_snapshot

@@ -29,14 +29,13 @@ from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from daimon_briefing import config, store, surfaces, view
-
 from daimon_tui.domain import verbs
 from daimon_tui.domain.when import parse_when
 from daimon_tui.models import Diagnostic, Frozen, Handoff, ProjectRef
 from daimon_tui.store import paths
 from daimon_tui.store.daimon_api import reading as daimon_reading
 from daimon_tui.store.daimon_api.mode import Unavailable
+from daimon_tui.store.daimon_api.public import config, store, surfaces, view
 from daimon_tui.store.read import team_history
 
 _LOCK = re.compile(r"\.lock$")

@@ -15,8 +15,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
 
-from daimon_briefing import api, config, receipts, schema, surfaces, view
-
 from daimon_tui.domain.audit_report import (
     DAIMON_AGREES,
     AffectedItem,
@@ -30,6 +28,7 @@ from daimon_tui.records import Diagnostic, ProjectRef
 from daimon_tui.store import paths
 from daimon_tui.store.daimon_api import receipts as daimon_receipts
 from daimon_tui.store.daimon_api.mode import Unavailable
+from daimon_tui.store.daimon_api.public import api, config, receipts, schema, surfaces, view
 from daimon_tui.store.judging import kept_fold
 
 # One line per reason code daimon writes to verification.jsonl.

@@ -31,11 +31,10 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from daimon_briefing import briefing, config, scoring
-
 from daimon_tui.store.daimon_api import allocating, composed, rendering
 from daimon_tui.store.daimon_api.composed import rank_fractions
 from daimon_tui.store.daimon_api.mode import Unavailable
+from daimon_tui.store.daimon_api.public import briefing, config, scoring
 
 TEAMMATES = "teammates"
 

@@ -14,9 +14,8 @@ import copy
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from daimon_briefing import briefing, schema
-
 from daimon_tui.records import Diagnostic
+from daimon_tui.store.daimon_api.public import briefing, schema
 
 
 def _note(where: str, message: str) -> Diagnostic:

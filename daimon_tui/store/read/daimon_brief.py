@@ -23,12 +23,21 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
-from daimon_briefing import anchor, briefing, config, display, jsonl, requests, schema, store, view
-from daimon_briefing.jsonl import Health
-
 from daimon_tui.records import Handoff, ProjectRef
 from daimon_tui.store.daimon_api import reading as daimon_reading
 from daimon_tui.store.daimon_api import rendering
+from daimon_tui.store.daimon_api.public import (
+    Health,
+    anchor,
+    briefing,
+    config,
+    display,
+    jsonl,
+    requests,
+    schema,
+    store,
+    view,
+)
 from daimon_tui.store.read import brief_allocation
 
 
@@ -54,7 +63,7 @@ class Budget(NamedTuple):
 
 
 def route(project: ProjectRef) -> Route:
-    from daimon_briefing import cli
+    from daimon_tui.store.daimon_api.public_cli import cli
 
     if project.path:
         return Route(project.path, project.path, project.path, cli.loops_lists_project(project.path))

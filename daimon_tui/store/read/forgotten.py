@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from daimon_briefing import schema, view
-
 from daimon_tui.records import ProjectRef, WithheldItem
+from daimon_tui.store.daimon_api.public import schema, view
 
 
 def _kind_of(item_id: str) -> str:

@@ -12,13 +12,12 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any, Literal
 
-from daimon_briefing import schema, store, view
-from daimon_briefing.cli import history as daimon_history
-
 from daimon_tui.domain import verbs
 from daimon_tui.domain.withheld import withheld_ids, withheld_now
 from daimon_tui.models import Diagnostic, Frozen, ProjectRef, SessionSummary
 from daimon_tui.store.daimon_api import reading as daimon_reading
+from daimon_tui.store.daimon_api.public import schema, store, view
+from daimon_tui.store.daimon_api.public_cli import history as daimon_history
 
 DemotionKind = Literal["resolution", "supersession", "supersede-candidate", "tombstone"]
 
@@ -249,7 +248,7 @@ def witnesses(project: ProjectRef, item_id: str) -> WitnessReport:
 
 
 def _badge_min() -> int:
-    from daimon_briefing import briefing
+    from daimon_tui.store.daimon_api.public import briefing
 
     return int(briefing.CORROBORATION_MIN)
 

@@ -22,10 +22,8 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
-from daimon_briefing import jsonl
-from daimon_briefing.jsonl import Health
-
 from daimon_tui.store.daimon_api import judging as daimon_judging
+from daimon_tui.store.daimon_api.public import Health, jsonl
 from daimon_tui.store.judging import snapshot_share
 
 LEDGER = "events.jsonl"

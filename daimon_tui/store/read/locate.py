@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import os
 
-from daimon_briefing import api, config, view
-
 from daimon_tui.records import ProjectRef
 from daimon_tui.store import paths
+from daimon_tui.store.daimon_api.public import api, config, view
 
 
 def resolve_project(path: str | None = None, slug: str | None = None) -> ProjectRef:

@@ -16,10 +16,9 @@ instead of the whole fold again in a thread of the app.
 
 from __future__ import annotations
 
-from daimon_briefing import api
-
 from daimon_tui.models import Diagnostic, Frozen, ProjectRef, ProjectSummary
 from daimon_tui.store import paths
+from daimon_tui.store.daimon_api.public import api
 from daimon_tui.store.judging import verdict_cache
 from daimon_tui.store.read import reader
 

@@ -22,65 +22,21 @@ Nothing is memoized: the snapshot built here never reaches the shared memo
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-from collections.abc import Iterator
-from contextvars import ContextVar
-from typing import Any
-
-from daimon_briefing import jsonl, view
 
 from daimon_tui.models import ProjectRef
-from daimon_tui.store.daimon_api import judging as daimon_judging
 from daimon_tui.store.daimon_api import mode
 from daimon_tui.store.daimon_api import reading as daimon_reading
+from daimon_tui.store.daimon_api.public import jsonl, view
 from daimon_tui.store.judging import snapshot_share, verdict_cache
-from daimon_tui.store.read import details, ledger_lines
-
-_walk_skipped: ContextVar[bool] = ContextVar("daimon_tui_walk_skipped", default=False)
-_next_machine_sets: Any = None
-_next_incomplete: Any = None
-
-
-def _machine_sets() -> tuple[frozenset, frozenset]:
-    if _walk_skipped.get():
-        return frozenset(), frozenset()
-    return _next_machine_sets()
-
-
-def _incomplete() -> frozenset:
-    return frozenset() if _walk_skipped.get() else _next_incomplete()
-
-
-def install() -> bool:
-    """Route daimon's machine-wide forget walk through here (idempotent;
-    outside `_no_machine_walk` daimon's own walk answers). False in safe mode."""
-    global _next_machine_sets, _next_incomplete
-    if _next_machine_sets is None:
-        previous = daimon_judging.install_machine_walk(_machine_sets, _incomplete)
-        if previous is None:
-            return False
-        _next_machine_sets, _next_incomplete = previous
-    return True
-
-
-@contextlib.contextmanager
-def _no_machine_walk() -> Iterator[None]:
-    """daimon's machine-wide forget walk answers "nothing" in this context."""
-    if not install():
-        raise mode.Unavailable("provisional details are off in safe mode")
-    token = _walk_skipped.set(True)
-    try:
-        yield
-    finally:
-        _walk_skipped.reset(token)
+from daimon_tui.store.read import details, ledger_lines, machine_walk
 
 
 def item_snapshot(project: ProjectRef, read: jsonl.Read, forgotten_ids: frozenset[str]) -> view.Snapshot:
     """daimon's own snapshot of the bucket with the events ledger reduced to
     `read`; the machine-wide forget walk left out (see the module doc), the
     ids the verdict cache knows as forgotten kept withheld."""
-    with ledger_lines.events_as(read), _no_machine_walk():
+    with ledger_lines.events_as(read), machine_walk.skipped():
         snap = snapshot_share.daimons_snapshot(project.target)
     return dataclasses.replace(snap, forgotten_ids=snap.forgotten_ids | forgotten_ids)
 
@@ -98,7 +54,7 @@ def read_provisional(project: ProjectRef, item_id: str, now: float | None = None
             return None
         cached = verdict_cache.load(project.slug)
         snap = item_snapshot(project, read, cached.forgotten_ids() if cached else frozenset())
-        with ledger_lines.events_as(read), _no_machine_walk(), snapshot_share.substitute(snap):
+        with ledger_lines.events_as(read), machine_walk.skipped(), snapshot_share.substitute(snap):
             return details.read_details(project, item_id, now)
     except Exception:  # the confirmed answer still comes from the child
         return None

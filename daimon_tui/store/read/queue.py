@@ -16,10 +16,9 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping
 
-from daimon_briefing import briefing, normalize, pending, refutations, schema, store, view
-
 from daimon_tui.domain.queue_order import KIND_TITLES, order_key
 from daimon_tui.models import Briefing, Diagnostic, Frozen, Item, ProjectRef
+from daimon_tui.store.daimon_api.public import briefing, normalize, pending, refutations, schema, store, view
 from daimon_tui.store.read.reader import load_briefing
 
 # Verb names a queue entry can offer (the screen binds them to keys; the

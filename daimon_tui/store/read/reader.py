@@ -13,8 +13,6 @@ import time
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from daimon_briefing import briefing, schema, store, view
-
 from daimon_tui.records import (
     Badge,
     Briefing,
@@ -29,6 +27,7 @@ from daimon_tui.records import (
 from daimon_tui.store import paths
 from daimon_tui.store.daimon_api import rendering
 from daimon_tui.store.daimon_api.mode import Unavailable
+from daimon_tui.store.daimon_api.public import briefing, schema, store, view
 from daimon_tui.store.read import checkpoint_shape, daimon_brief
 from daimon_tui.store.read.forgotten import forgotten_items
 from daimon_tui.store.read.locate import project_exists as project_exists  # named here too, for

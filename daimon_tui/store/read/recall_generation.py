@@ -29,10 +29,9 @@ from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from typing import TypeVar
 
-from daimon_briefing import config
-
 from daimon_tui.store import paths
 from daimon_tui.store.daimon_api import recall as daimon_recall
+from daimon_tui.store.daimon_api.public import config
 from daimon_tui.store.judging import kept_fold
 
 _original_ensure_fresh = daimon_recall.daimon_ensure_fresh

@@ -32,12 +32,11 @@ from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from daimon_briefing import briefing, config, display, recall, schema, store, view
-
 from daimon_tui.domain.search_query import SearchQuery, hit_matches, parse_query
 from daimon_tui.records import Diagnostic, ProjectRef, Record
 from daimon_tui.store import paths
 from daimon_tui.store.daimon_api import rendering
+from daimon_tui.store.daimon_api.public import briefing, config, display, recall, schema, store, view
 from daimon_tui.store.judging import kept_fold, snapshot_share
 from daimon_tui.store.read import marks, recall_generation
 

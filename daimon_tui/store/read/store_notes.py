@@ -11,10 +11,9 @@ import json
 from collections.abc import Mapping
 from pathlib import Path
 
-from daimon_briefing import schema
-
 from daimon_tui.records import Diagnostic, ProjectRef
 from daimon_tui.store import paths
+from daimon_tui.store.daimon_api.public import schema
 
 
 def _plural(count: int, word: str, words: str) -> str:

@@ -18,8 +18,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from daimon_briefing import briefing, config, schema, store, teamproject, teamsync, trust, view
-
 from daimon_tui.domain.team import publish_phrase, release_phrase
 from daimon_tui.domain.verbs import PlannedWrite
 from daimon_tui.models import (
@@ -34,6 +32,7 @@ from daimon_tui.models import (
 )
 from daimon_tui.store.daimon_api import rendering
 from daimon_tui.store.daimon_api import team as daimon_team
+from daimon_tui.store.daimon_api.public import briefing, config, schema, store, teamproject, teamsync, trust, view
 from daimon_tui.store.read import reader, team_history
 
 

@@ -14,9 +14,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from daimon_briefing import config, store, teamsync
-
 from daimon_tui.store.daimon_api import team as daimon_team
+from daimon_tui.store.daimon_api.public import config, store, teamsync
 
 _CHECKPOINT = re.compile(r"(?:projects/(?:[^/]+/)+)?authors/([^/]+)/[^/]+\.json")
 _QUARANTINES = re.compile(r"(?:projects/(?:[^/]+/)+)?authors/([^/]+)/quarantines\.jsonl")

@@ -14,7 +14,7 @@ import os
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
-from daimon_briefing import config
+from daimon_tui.store.daimon_api.public import config
 
 # A sync is a burst of writes (fetch, merge, commit): coalesce it into one batch.
 DEBOUNCE_MS = 200

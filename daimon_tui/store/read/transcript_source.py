@@ -23,9 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from daimon_briefing import api, config, provenance, transcript
-
 from daimon_tui.store.daimon_api import evidence as daimon_evidence
+from daimon_tui.store.daimon_api.public import api, config, provenance, transcript
 
 # Parsed transcripts kept (a session's items share one; witnesses add a few).
 KEPT = 24

@@ -23,13 +23,12 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from daimon_briefing import provenance, schema, serializer, store, view
-
 from daimon_tui.domain import excerpt, quote_words, verbs
 from daimon_tui.domain.evidence_words import BYTES_WORDS, LOCATOR_WORDS  # noqa: F401 (BYTES_WORDS: its old home)
 from daimon_tui.models import Frozen, ProjectRef
 from daimon_tui.store.daimon_api import evidence as daimon_evidence
 from daimon_tui.store.daimon_api.mode import Unavailable
+from daimon_tui.store.daimon_api.public import provenance, schema, serializer, store, view
 from daimon_tui.store.read import transcript_rows, transcript_source
 
 # A transcript larger than this is not parsed for the pane (daimon's parser

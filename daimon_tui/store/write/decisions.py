@@ -20,13 +20,21 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Literal
 
-from daimon_briefing import amendments, config, jsonl, refutations, relations, requests, store, trust
-from daimon_briefing.surfaces import Writer
-
 from daimon_tui.domain import verbs as curation
 from daimon_tui.domain.action_entries import ActionEntry, LoggedRecord
 from daimon_tui.models import Frozen, ProjectRef
 from daimon_tui.store.action_log import ActionLog, ActionLogError
+from daimon_tui.store.daimon_api.public import (
+    Writer,
+    amendments,
+    config,
+    jsonl,
+    refutations,
+    relations,
+    requests,
+    store,
+    trust,
+)
 from daimon_tui.store.read.queue import QueueEntry, RulingBinding
 from daimon_tui.store.write import writer
 from daimon_tui.store.write.rows_written import Tail

@@ -10,7 +10,12 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from daimon_briefing import (
+from daimon_tui.domain import undo_plan, verbs
+from daimon_tui.domain.action_entries import ActionEntry
+from daimon_tui.models import ProjectRef
+from daimon_tui.store.daimon_api import mode
+from daimon_tui.store.daimon_api import writing as daimon_writing
+from daimon_tui.store.daimon_api.public import (
     amendments,
     anchor,
     api,
@@ -24,12 +29,6 @@ from daimon_briefing import (
     trust,
     view,
 )
-
-from daimon_tui.domain import undo_plan, verbs
-from daimon_tui.domain.action_entries import ActionEntry
-from daimon_tui.models import ProjectRef
-from daimon_tui.store.daimon_api import mode
-from daimon_tui.store.daimon_api import writing as daimon_writing
 from daimon_tui.store.daimon_api.registry import VERBS_NEEDING_PRIVATE
 
 
@@ -68,7 +67,7 @@ def value_refusal(text: str) -> str | None:
 
 
 def badge_min() -> int:
-    from daimon_briefing import briefing
+    from daimon_tui.store.daimon_api.public import briefing
 
     return int(briefing.CORROBORATION_MIN)
 
@@ -233,8 +232,7 @@ def reopen_marks(project: ProjectRef, item_id: str, resolved_at: str | None, now
     counting as one): had the resolve never been written, the age runs from the
     event before it; after the reopen, from the reopen, now. Empty when the item
     cannot be read or is not carried (its mark does not move)."""
-    from daimon_briefing import briefing
-
+    from daimon_tui.store.daimon_api.public import briefing
     from daimon_tui.store.read.marks import shown_mark
 
     try:

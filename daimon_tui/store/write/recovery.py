@@ -17,14 +17,13 @@ logged as the intent's outcome (once) and told to the person.
 
 from __future__ import annotations
 
-from daimon_briefing import api as dapi
-from daimon_briefing import store, trust, view
-
 from daimon_tui.domain import verbs
 from daimon_tui.domain.action_entries import ActionEntry, LoggedRecord, note_digest
 from daimon_tui.models import Frozen, ProjectRef
 from daimon_tui.store import writer_process
 from daimon_tui.store.action_log import ActionLog, ActionLogError
+from daimon_tui.store.daimon_api.public import api as dapi
+from daimon_tui.store.daimon_api.public import store, trust, view
 
 # The event status each op writes (forget's tombstone names its key after the colon).
 _EVENT_STATUS = {"reopen": "reopened", "reverify": "reopened", "unforget": store.LIFT_STATUS}

@@ -23,13 +23,11 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from daimon_briefing import api as dapi
-from daimon_briefing import config, forget, jsonl, normalize, store, trust, view
-from daimon_briefing.surfaces import Writer
-
 from daimon_tui.domain import verbs
 from daimon_tui.models import ProjectRef
 from daimon_tui.store import paths
+from daimon_tui.store.daimon_api.public import Writer, config, forget, jsonl, normalize, store, trust, view
+from daimon_tui.store.daimon_api.public import api as dapi
 from daimon_tui.store.write import plans
 from daimon_tui.store.write.rows_written import Row, Tail
 
