@@ -12,6 +12,10 @@ import pytest
 
 AWAITED = [
     ("daimon_tui.services.as_of", "briefing_as_of"),
+    ("daimon_tui.services.action_log", "find"),
+    ("daimon_tui.services.action_log", "lines_and_chain"),
+    ("daimon_tui.services.action_log", "log_problem"),
+    ("daimon_tui.services.action_log", "read_entries"),
     ("daimon_tui.services.as_of", "team_as_of"),
     ("daimon_tui.services.audit", "audit"),
     ("daimon_tui.services.audit", "audit_by_child"),
@@ -20,8 +24,6 @@ AWAITED = [
     ("daimon_tui.services.history", "session_changes"),
     ("daimon_tui.services.history", "sessions"),
     ("daimon_tui.services.queue", "decide"),
-    ("daimon_tui.services.queue", "log_problem"),
-    ("daimon_tui.services.queue", "logged_actions"),
     ("daimon_tui.services.queue", "read_queue"),
     ("daimon_tui.services.search", "log_refused"),
     ("daimon_tui.services.search", "prepare"),

@@ -13,7 +13,7 @@ from pathlib import Path
 from daimon_tui.domain.action_entries import ActionEntry, ChainReport, LogLine
 from daimon_tui.store.action_log import ActionLog
 
-__all__ = ["ActionLog", "entries", "find", "lines_and_chain", "location", "open_log", "read_entries"]
+__all__ = ["ActionLog", "entries", "find", "lines_and_chain", "location", "log_problem", "open_log", "read_entries"]
 
 
 def open_log() -> ActionLog:
@@ -43,3 +43,9 @@ def entries(log: ActionLog) -> list[ActionEntry]:
 async def read_entries(log: ActionLog) -> list[ActionEntry]:
     """Every action logged. Raises OSError for a log that cannot be read."""
     return await asyncio.to_thread(log.entries)
+
+
+async def log_problem(log: ActionLog) -> str | None:
+    """Why the log cannot take an intent now (read-only, full disk, a broken head), or None:
+    said in a write's preview, before `y`."""
+    return await asyncio.to_thread(log.probe)

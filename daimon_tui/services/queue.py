@@ -4,15 +4,13 @@ write modules and logged, intent first (`store.write.decisions`). A decision
 comes only from a person at the terminal: the queue view's confirmed key.
 
 `QueueEntry`, `TriageQueue` and `Verdict` are model values of those reads,
-re-exported for the view. The view holds the app's `ActionLog` only to hand
-it back here."""
+re-exported for the view. The log's reads are `services.action_log`'s."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping
 
-from daimon_tui.domain.action_entries import ActionEntry
 from daimon_tui.models import ProjectRef
 from daimon_tui.store.action_log import ActionLog
 from daimon_tui.store.read.queue import QueueEntry, TriageQueue, build_queue, reclassify
@@ -20,23 +18,14 @@ from daimon_tui.store.write import decisions
 from daimon_tui.store.write.decisions import Verdict
 
 __all__ = [
-    "ActionLog",
     "QueueEntry",
     "TriageQueue",
     "Verdict",
     "decide",
     "decision_preview",
-    "log_problem",
-    "logged_actions",
     "read_queue",
-    "usual_log",
     "with_world_findings",
 ]
-
-
-def usual_log() -> ActionLog:
-    """The action log at its usual place (or `DAIMON_TUI_LOG`'s), for a queue opened without the app's."""
-    return ActionLog()
 
 
 async def read_queue(project: ProjectRef, now: float | None) -> TriageQueue:
@@ -53,16 +42,6 @@ def with_world_findings(queue: TriageQueue, contradicted: Mapping[str, str], *, 
 def decision_preview(entry: QueueEntry, verb: str) -> tuple[str, ...]:
     """What deciding `entry` with `verb` will write, in words, for the confirmation."""
     return decisions.preview(entry, verb)
-
-
-async def logged_actions(log: ActionLog) -> list[ActionEntry]:
-    """Every action in the log (the sitting's summary picks its own)."""
-    return await asyncio.to_thread(log.entries)
-
-
-async def log_problem(log: ActionLog) -> str | None:
-    """Why the log cannot take an intent now, or None: said before a decision is confirmed."""
-    return await asyncio.to_thread(log.probe)
 
 
 async def decide(entry: QueueEntry, verb: str, project: ProjectRef, *, log: ActionLog, evidence: str = "") -> Verdict:

@@ -95,11 +95,6 @@ async def head_problem(log: ActionLog) -> str | None:
     return await asyncio.to_thread(log.head_check)
 
 
-async def log_problem(log: ActionLog) -> str | None:
-    """Why the log cannot take a line now (named in the preview: no `y`), or None."""
-    return await asyncio.to_thread(log.probe)
-
-
 async def undo_plan_for(log: ActionLog, project: ProjectRef,
                         undo_of: ActionEntry | None) -> tuple[verbs.Plan, ActionEntry | None]:
     """The plan for `z` (the last undoable action, naming any newer ones it

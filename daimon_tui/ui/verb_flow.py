@@ -24,6 +24,7 @@ from daimon_tui.domain import verbs
 from daimon_tui.domain.action_entries import ActionEntry
 from daimon_tui.domain.inert import inert
 from daimon_tui.models import ProjectRef
+from daimon_tui.services import action_log
 from daimon_tui.services import verbs as verb_steps
 from daimon_tui.services.action_log import ActionLog
 from daimon_tui.ui import own_writes, pending_write
@@ -111,7 +112,7 @@ async def run_verb(app: App, verb: verbs.VerbName, items: tuple[str, ...], proje
         return verbs.Outcome(verb=verb, status="refused", refusals=plan.refusals, action_id=action_id,
                              message=message)
 
-    log_problem = await verb_steps.log_problem(log)
+    log_problem = await action_log.log_problem(log)
     if not await _ask(app, PlanPreviewModal(plan, log_problem=log_problem)) or log_problem:
         return verbs.Outcome(verb=verb, status="refused" if log_problem else "cancelled",
                              message=log_problem or "")

@@ -26,8 +26,10 @@ from daimon_tui.domain import queue_order, verbs
 from daimon_tui.domain.action_entries import ActionEntry
 from daimon_tui.domain.inert import inert
 from daimon_tui.models import ProjectRef
+from daimon_tui.services import action_log
 from daimon_tui.services import queue as queue_service
-from daimon_tui.services.queue import ActionLog, QueueEntry, TriageQueue
+from daimon_tui.services.action_log import ActionLog
+from daimon_tui.services.queue import QueueEntry, TriageQueue
 from daimon_tui.ui import own_writes
 from daimon_tui.ui.navigation import navigator
 from daimon_tui.ui.read_worker import work
@@ -259,7 +261,7 @@ class QueueScreen(Screen):
         super().__init__()
         self.project = project
         self.now = now
-        self.action_log = log or queue_service.usual_log()
+        self.action_log = log or action_log.open_log()
         self.world_check = world_check
         self.queue: TriageQueue | None = None
         self.index = 0
@@ -374,7 +376,7 @@ class QueueScreen(Screen):
 
     @work(exclusive=True, group="queue-summary")
     async def show_summary(self) -> None:
-        entries = await queue_service.logged_actions(self.action_log)
+        entries = await action_log.read_entries(self.action_log)
         mine = [e for e in entries if e.project == self.project.slug and e.time >= self.sitting_start]
         if self.queue is not None and self.current is None:
             self.query_one("#queue-card", Static).update(summary_text(mine, self.queue, self.done))
@@ -486,7 +488,7 @@ class QueueScreen(Screen):
             if not isinstance(data, verbs.ReverifyInput):
                 return None
             evidence = data.evidence
-        log_problem = await queue_service.log_problem(self.action_log)
+        log_problem = await action_log.log_problem(self.action_log)
         if not await navigator(self.app).open_and_wait(DecisionModal(entry, verb, log_problem=log_problem)):
             return None
         own_writes.writing(self.app)

@@ -35,7 +35,7 @@ from daimon_tui.ui.widgets.key_footer import KeyFooter
 from daimon_tui.ui.widgets.row_list import Entry, RowList
 
 if TYPE_CHECKING:
-    from daimon_tui.services.search import ActionLog
+    from daimon_tui.services.action_log import ActionLog
 
 HIT_TEXT_LIMIT = 200
 _STATE_STYLE = {
