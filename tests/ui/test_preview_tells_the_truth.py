@@ -17,7 +17,7 @@ from tests.daimon_records import brief_text as brief
 from tests.daimon_records import events
 from tests.daimon_records import item_ids as ids
 from tests.daimon_records import project_ref as ref
-from tests.ui.test_verb_modals import RETRY_Q, done, drive, on_screen
+from tests.ui.test_verb_modals import RETRY_Q, done, drive, on_screen, refused_in_preview
 
 
 def a_full_disk_under(monkeypatch: pytest.MonkeyPatch, full_dir: Path) -> None:
@@ -42,22 +42,7 @@ def test_a_full_disk_under_the_log_refuses_the_verb_in_its_preview(demo_store, t
     log.path.parent.mkdir(parents=True)
     a_full_disk_under(monkeypatch, log.path.parent)
     before = len(events(demo_store))
-    seen: list[str] = []
-
-    async def script(pilot) -> None:
-        await pilot.press("r")
-        await on_screen(pilot, ResolveModal)
-        await pilot.press("enter")
-        await on_screen(pilot, PlanPreviewModal)
-        seen.append(str(pilot.app.screen.query_one("#verb-log-problem").render()))
-        await pilot.press("y")  # refused: the preview offers only close
-        await pilot.pause(0.1)
-        assert isinstance(pilot.app.screen, PlanPreviewModal)
-        await pilot.press("n")
-        await done(pilot, 1)
-
-    app = drive(ref(demo_store), log, (item,), script)
-    assert app.outcomes[0].status == "refused"
+    seen = refused_in_preview(ref(demo_store), log, item)
     assert str(log.path) in seen[0] and "No space left on device" in seen[0]
     assert len(events(demo_store)) == before
     assert RETRY_Q in brief(demo_store)

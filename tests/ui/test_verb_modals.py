@@ -398,3 +398,25 @@ def test_a_withheld_row_and_the_preview_show_the_chosen_status_and_the_note() ->
     again = verbs.plan_restore("demo", [facts(lifecycle="resolved", latest=LatestEvent(
         status="merged", source="ui", ts="2026-12-02T10:00:00Z"))], OK)
     assert "[question · resolved: merged]" in plan_text(again).plain
+
+
+def refused_in_preview(project: ProjectRef, log: ActionLog, item: str) -> list[str]:
+    """`r`, Enter, then `y` in a preview whose log cannot take the intent: `y` is
+    refused there (only close is offered). The app, and the preview's log problem as shown."""
+    seen: list[str] = []
+
+    async def script(pilot) -> None:
+        await pilot.press("r")
+        await on_screen(pilot, ResolveModal)
+        await pilot.press("enter")
+        await on_screen(pilot, PlanPreviewModal)
+        seen.append(str(pilot.app.screen.query_one("#verb-log-problem").render()))
+        await pilot.press("y")  # refused: the preview offers only close
+        await pilot.pause(0.1)
+        assert isinstance(pilot.app.screen, PlanPreviewModal)
+        await pilot.press("n")
+        await done(pilot, 1)
+
+    app = drive(project, log, (item,), script)
+    assert app.outcomes[0].status == "refused"
+    return seen

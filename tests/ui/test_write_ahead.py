@@ -19,7 +19,7 @@ from tests.daimon_records import brief_text as brief
 from tests.daimon_records import events
 from tests.daimon_records import item_ids as ids
 from tests.daimon_records import project_ref as ref
-from tests.ui.test_verb_modals import RETRY_Q, done, drive, on_screen, until
+from tests.ui.test_verb_modals import RETRY_Q, done, drive, on_screen, refused_in_preview, until
 
 
 def _resolve_keys():
@@ -40,22 +40,7 @@ def test_an_unwritable_log_refuses_the_verb_in_its_preview(demo_store, tmp_path:
     blocker.write_text("a file where the log's directory should be")
     log = ActionLog(blocker / "actions.jsonl")
     before = len(events(demo_store))
-    seen: list[str] = []
-
-    async def script(pilot) -> None:
-        await pilot.press("r")
-        await on_screen(pilot, ResolveModal)
-        await pilot.press("enter")
-        await on_screen(pilot, PlanPreviewModal)
-        seen.append(str(pilot.app.screen.query_one("#verb-log-problem").render()))
-        await pilot.press("y")  # refused: the preview offers only close
-        await pilot.pause(0.1)
-        assert isinstance(pilot.app.screen, PlanPreviewModal)
-        await pilot.press("n")
-        await done(pilot, 1)
-
-    app = drive(ref(demo_store), log, (item,), script)
-    assert app.outcomes[0].status == "refused"
+    seen = refused_in_preview(ref(demo_store), log, item)
     assert str(blocker / "actions.jsonl") in seen[0] and "errno" in seen[0]
     assert len(events(demo_store)) == before
     assert RETRY_Q in brief(demo_store)
