@@ -17,6 +17,7 @@ from unittest import mock
 
 import pytest
 from daimon_briefing.cli import main as daimon_main
+from textual.widgets import Static
 
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.ui.app import DaimonTUI
@@ -62,19 +63,21 @@ def world_store(sandbox_root: Path) -> Iterator[demo.DemoStore]:
         yield store
 
 
-async def d_rows(store: demo.DemoStore) -> list[str]:
-    app = DaimonTUI(project_path=str(store.project), now=None)
-    async with app.run_test(size=SIZE) as pilot:
+async def d_view(project: Path, now: float | None = None, size: tuple[int, int] = SIZE) -> tuple[list[str], str]:
+    """The rows `d` shows once the briefing is confirmed, and the header above them."""
+    app = DaimonTUI(project_path=str(project), now=now)
+    async with app.run_test(size=size) as pilot:
         await settle(pilot)
         screen = app.screen
         assert isinstance(screen, BriefingScreen) and not screen.provisional
         await pilot.press("d")
         await settle(pilot)
-        return [e.prompt.plain for e in screen.query_one("#items", RowList).entries]
+        return ([e.prompt.plain for e in screen.query_one("#items", RowList).entries],
+                str(screen.query_one("#briefing-header", Static).render()))
 
 
 async def test_d_prints_daimons_world_checked_rows(world_store: demo.DemoStore) -> None:
-    rows = await d_rows(world_store)
+    rows, _header = await d_view(world_store.project)
     printed = daimon_brief(world_store.project)  # after ours: daimon's brief records its world-check
     blocks = item_blocks(printed)
     # the store shows every part of daimon's world-check (else this test proves nothing)
@@ -88,22 +91,13 @@ async def test_d_prints_daimons_world_checked_rows(world_store: demo.DemoStore) 
 
 
 async def test_d_says_plainly_it_is_without_the_world_check_gh_would_answer(sandbox_root: Path) -> None:
-    from textual.widgets import Static
 
     from tests.store.test_differential import Programs
 
     with demo.sandboxed(sandbox_root, receipts=False, settings=WORLD_CHECK_ON) as store:
         build(store, WORLD_MOVES)
         with Programs(sandbox_root, "gh").active():  # a `gh` on PATH: daimon would ask it about PR #12
-            app = DaimonTUI(project_path=str(store.project), now=None)
-            async with app.run_test(size=SIZE) as pilot:
-                await settle(pilot)
-                screen = app.screen
-                assert isinstance(screen, BriefingScreen) and not screen.provisional
-                await pilot.press("d")
-                await settle(pilot)
-                rows = [e.prompt.plain for e in screen.query_one("#items", RowList).entries]
-                header = str(screen.query_one("#briefing-header", Static).render())
+            rows, header = await d_view(store.project)
     assert not any("⚠ state changed since capture" in r or "[✓ world-checked]" in r for r in rows)
     said = "Rows as daimon prints them (d): without daimon's world-check (DAIMON_WORLDCHECK is on): it would ask `gh`"
     assert said in " ".join(header.split())

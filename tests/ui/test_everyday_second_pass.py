@@ -11,6 +11,7 @@ from daimon_tui.ui.app import DaimonTUI
 from daimon_tui.ui.briefing.screen import BriefingScreen
 from daimon_tui.ui.widgets.row_list import RowList
 from tests.ui.settle import settle, wait_until
+from tests.ui.test_as_daimon_world_check import d_view
 
 NOW = demo.DEMO_NOW.timestamp()
 SIZE = (140, 40)
@@ -31,15 +32,9 @@ async def test_d_shows_daimons_whole_line_however_long(empty_store: demo.DemoSto
     """Point 5: `d` must not cut daimon's lines at 300 characters."""
     seed_long(empty_store.project)
     assert len(LONG) > 900
-    app = DaimonTUI(project_path=str(empty_store.project), now=NOW)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        screen = app.screen
-        assert isinstance(screen, BriefingScreen) and not screen.provisional
-        await pilot.press("d")
-        await settle(pilot)
-        line = next(r for r in rows(screen) if "Keep the upload ceiling" in r)
-        assert "END-OF-LINE" in line and "chars]" not in line
+    shown, _header = await d_view(empty_store.project, NOW, SIZE)
+    line = next(r for r in shown if "Keep the upload ceiling" in r)
+    assert "END-OF-LINE" in line and "chars]" not in line
 
 
 async def test_esc_never_quits_is_said_once_not_stacked(demo_store: demo.DemoStore) -> None:
