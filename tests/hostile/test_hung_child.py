@@ -73,8 +73,8 @@ def test_the_pending_write_is_named_with_its_time() -> None:
 
 def test_the_app_shows_the_pending_write_and_then_what_became_of_it(
         demo_store: demo.DemoStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from daimon_tui.ui.screens.verb_modals import ConfirmModal, PlanPreviewModal, ResolveModal
-    from tests.ui.test_verb_modals import drive, on_screen, until
+    from daimon_tui.ui.screens.verb_modals import ConfirmModal
+    from tests.ui.test_verb_modals import drive, to_preview, until
 
     monkeypatch.setattr(ConfirmModal, "CONFIRM_DELAY_S", 0.0)
 
@@ -87,10 +87,7 @@ def test_the_app_shows_the_pending_write_and_then_what_became_of_it(
     shown: list[tuple[str, str]] = []
 
     async def script(pilot) -> None:
-        await pilot.press("r")
-        await on_screen(pilot, ResolveModal)
-        await pilot.press("enter")
-        await on_screen(pilot, PlanPreviewModal)
+        await to_preview(pilot)
         await pilot.press("y")
         for _ in range(200):  # the pending write is on screen while the child hangs
             await pilot.pause(0.05)

@@ -12,12 +12,12 @@ from rich.text import Text
 from textual.widgets import Static
 
 from daimon_tui.store.action_log import ActionLog
-from daimon_tui.ui.screens.verb_modals import PlanPreviewModal, ResolveModal
+from daimon_tui.ui.screens.verb_modals import PlanPreviewModal
 from tests.daimon_records import brief_text as brief
 from tests.daimon_records import events
 from tests.daimon_records import item_ids as ids
 from tests.daimon_records import project_ref as ref
-from tests.ui.test_verb_modals import RETRY_Q, done, drive, on_screen, refused_in_preview
+from tests.ui.test_verb_modals import RETRY_Q, done, drive, on_screen, refused_in_preview, to_preview
 
 
 def a_full_disk_under(monkeypatch: pytest.MonkeyPatch, full_dir: Path) -> None:
@@ -65,10 +65,7 @@ def test_an_undo_that_brings_an_item_back_more_trusted_names_it_in_a_warning_col
         seen: list = []
 
         async def script(pilot) -> None:
-            await pilot.press("r")
-            await on_screen(pilot, ResolveModal)
-            await pilot.press("enter")
-            await on_screen(pilot, PlanPreviewModal)
+            await to_preview(pilot)
             await pilot.press("y")
             await done(pilot, 1)
             await pilot.press("z")

@@ -203,6 +203,14 @@ async def on_screen(pilot, cls: type) -> None:
     await until(pilot, lambda: isinstance(pilot.app.screen, cls), tries=1500)
 
 
+async def to_preview(pilot) -> None:
+    """`r` on the row under the cursor, then Enter: the resolve's preview is up."""
+    await pilot.press("r")
+    await on_screen(pilot, ResolveModal)
+    await pilot.press("enter")
+    await on_screen(pilot, PlanPreviewModal)
+
+
 async def done(pilot, n: int) -> None:
     await until(pilot, lambda: len(pilot.app.outcomes) >= n, tries=600)
 
@@ -406,10 +414,7 @@ def refused_in_preview(project: ProjectRef, log: ActionLog, item: str) -> list[s
     seen: list[str] = []
 
     async def script(pilot) -> None:
-        await pilot.press("r")
-        await on_screen(pilot, ResolveModal)
-        await pilot.press("enter")
-        await on_screen(pilot, PlanPreviewModal)
+        await to_preview(pilot)
         seen.append(str(pilot.app.screen.query_one("#verb-log-problem").render()))
         await pilot.press("y")  # refused: the preview offers only close
         await pilot.pause(0.1)

@@ -14,20 +14,17 @@ import pytest
 from daimon_tui.domain import undo_plan
 from daimon_tui.store.action_log import ActionLog
 from daimon_tui.store.write import recovery
-from daimon_tui.ui.screens.verb_modals import PlanPreviewModal, ResolveModal
+from daimon_tui.ui.screens.verb_modals import PlanPreviewModal
 from tests.daimon_records import brief_text as brief
 from tests.daimon_records import events
 from tests.daimon_records import item_ids as ids
 from tests.daimon_records import project_ref as ref
-from tests.ui.test_verb_modals import RETRY_Q, done, drive, on_screen, refused_in_preview, until
+from tests.ui.test_verb_modals import RETRY_Q, done, drive, on_screen, refused_in_preview, to_preview, until
 
 
 def _resolve_keys():
     async def script(pilot) -> None:
-        await pilot.press("r")
-        await on_screen(pilot, ResolveModal)
-        await pilot.press("enter")
-        await on_screen(pilot, PlanPreviewModal)
+        await to_preview(pilot)
         await pilot.press("y")
         await done(pilot, 1)
 
@@ -125,10 +122,7 @@ def test_a_y_typed_as_the_preview_opens_is_not_a_confirmation(demo_store, tmp_pa
     before = len(events(demo_store))
 
     async def script(pilot) -> None:
-        await pilot.press("r")
-        await on_screen(pilot, ResolveModal)
-        await pilot.press("enter")
-        await on_screen(pilot, PlanPreviewModal)
+        await to_preview(pilot)
         await pilot.press("y")
         await pilot.pause(0.05)
         preview = pilot.app.screen
