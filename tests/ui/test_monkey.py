@@ -79,10 +79,11 @@ async def test_monkey_short(demo_store: demo.DemoStore) -> None:
     await monkey(demo_store, seed=13, presses=40, size=(100, 30))
 
 
-# One test per seed and first view: the slow pass's workers share them out evenly.
+# One test per seed and first view (150 keys each, 1,800 in all): the slow pass's two workers share them
+# out evenly. The real-terminal run (test_terminal_monkey.py, 3 x 400 keys) is the long random-key test.
 @pytest.mark.slow
 @pytest.mark.timeout(900)
 @pytest.mark.parametrize("start", VIEW_KEYS)
 @pytest.mark.parametrize("seed", [1, 2])
 async def test_monkey_long(demo_store: demo.DemoStore, seed: int, start: str) -> None:
-    await monkey(demo_store, seed=seed * 10 + int(start), presses=300, size=(80, 24), starts=(start,))
+    await monkey(demo_store, seed=seed * 10 + int(start), presses=150, size=(80, 24), starts=(start,))
