@@ -63,6 +63,7 @@ def test_an_undo_that_brings_an_item_back_more_trusted_names_it_in_a_warning_col
         item = ids(store.project)[question]
         log = ActionLog(tmp_path / "actions.jsonl")
         seen: list = []
+        rows: list[tuple[int, int, bool]] = []
 
         async def script(pilot) -> None:
             await to_preview(pilot)
@@ -70,14 +71,22 @@ def test_an_undo_that_brings_an_item_back_more_trusted_names_it_in_a_warning_col
             await done(pilot, 1)
             await pilot.press("z")
             await on_screen(pilot, PlanPreviewModal)
-            seen.append(pilot.app.screen.query_one("#verb-trust-raised", Static).content)
+            raised = pilot.app.screen.query_one("#verb-trust-raised", Static)
+            seen.append(raised.content)
+            # on an 80x24 terminal the warning is shown whole: as many rows as its words wrap
+            # to, none of them under the confirm line (docked at the dialog's foot)
+            hint = pilot.app.screen.query_one("#verb-hint")
+            rows.append((raised.region.height, len(raised.content.wrap(pilot.app.console, raised.size.width)),
+                         raised.region.bottom <= hint.region.y))
             await pilot.press("y")
             await done(pilot, 2)
 
-        app = drive(ref(store), log, (item,), script)
+        app = drive(ref(store), log, (item,), script, size=(80, 24))
         assert [o.status for o in app.outcomes] == ["applied", "applied"]
         assert f"- [✓ verbatim] {question} [carried]" in brief(store)  # as the preview said
     [said] = seen
+    [(shown, needed, above_the_hint)] = rows
+    assert shown >= needed > 1 and above_the_hint, rows
     assert isinstance(said, Text)
     words = " ".join(said.plain.split())
     assert item in words and "[✓ verbatim]" in words and "[? unverified]" in words

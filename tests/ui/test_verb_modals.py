@@ -215,10 +215,11 @@ async def done(pilot, n: int) -> None:
     await until(pilot, lambda: len(pilot.app.outcomes) >= n, tries=600)
 
 
-def drive(project: ProjectRef, log: ActionLog, items: tuple[str, ...], script) -> VerbHost:
+def drive(project: ProjectRef, log: ActionLog, items: tuple[str, ...], script,
+          size: tuple[int, int] = SIZE) -> VerbHost:
     async def go() -> VerbHost:
         app = VerbHost(project, log, items)
-        async with app.run_test(size=SIZE) as pilot:
+        async with app.run_test(size=size) as pilot:
             await script(pilot)
         return app
 

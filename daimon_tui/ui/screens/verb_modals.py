@@ -119,6 +119,8 @@ def plan_text(plan: verbs.Plan) -> Text:
 
 # The preview body's height on a terminal with room for it.
 BODY_ROWS = 22
+# #verb-dialog's width in styles/verbs.tcss (its borders and padding take 4 more)
+DIALOG_COLUMNS = 90
 
 
 TOO_SOON = "y came too soon, before the preview could be read: press y again to confirm · n/esc cancel"
@@ -150,16 +152,21 @@ class ConfirmModal(ModalScreen[bool]):
     def log_refusal(self) -> ComposeResult:
         if self.log_problem:
             # a Static wraps: the file and the errno at the end must stay readable
-            yield Static(Text(f"✗ refused: {inert(self.log_problem)}", style="bold"), id="verb-log-problem")
+            yield Static(Text(f"✗ refused: {inert(self.log_problem)}", style="bold"), id="verb-log-problem",
+                         classes="verb-below")
 
     def on_mount(self) -> None:
         self.opened_at = time.monotonic()
 
     def on_resize(self) -> None:
-        # Title, hint and borders take ~10 rows: the body gets what is left,
-        # so the confirm line is never cut off.
+        # Title, hint and borders take ~10 rows, and the lines kept below the body
+        # (a log refusal, a trust warning) the rows they wrap to: the body gets what
+        # is left, so neither they nor the confirm line are ever cut off or covered.
+        width = max(10, min(DIALOG_COLUMNS, self.size.width * 95 // 100) - 4)
+        below = sum(len(line.content.wrap(self.app.console, width))
+                    for line in self.query(".verb-below").results(Static))
         for body in self.query("#verb-body"):
-            body.styles.max_height = max(3, min(BODY_ROWS, self.size.height - 10))
+            body.styles.max_height = max(3, min(BODY_ROWS, self.size.height - 10 - below))
 
     def action_confirm(self) -> None:
         if not self.can_confirm:
@@ -207,7 +214,7 @@ class PlanPreviewModal(ConfirmModal):
                 # outside the scrolled body: a long plan must not push it out of sight before `y`
                 raised = Text("\n").join(Text(f"⚠ {inert(line)}") for line in plan.trust_raised)
                 raised.stylize("bold yellow")
-                yield Static(raised, id="verb-trust-raised")
+                yield Static(raised, id="verb-trust-raised", classes="verb-below")
             yield from self.log_refusal()
             if self.log_problem:
                 hint = "nothing can be written (the action log cannot record it) · n/esc close"
