@@ -53,6 +53,13 @@ def test_o_is_called_what_it_opens() -> None:
     assert issubclass(ItemScreen, ModalScreen)
     words = spec("item").description.lower()
     assert "full-screen" not in words and "full screen" not in words and "window" in words
+    # nor does the detail pane's border, the first place a newcomer reads it
+    import inspect
+
+    from daimon_tui.ui.briefing import detail_pane
+
+    pane = inspect.getsource(detail_pane)
+    assert "o full screen" not in pane and "o open" in pane
 
 
 def test_the_review_summary_names_rows_whole() -> None:

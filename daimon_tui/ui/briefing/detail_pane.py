@@ -74,7 +74,7 @@ class DetailPane(VerticalScroll):
         yield EvidencePanel(id="evidence")
 
     def on_mount(self) -> None:
-        self.border_title = "detail · J/K scroll · o full screen"
+        self.border_title = "detail · J/K scroll · o open"
 
     @property
     def detail(self) -> ItemDetail:
