@@ -17,8 +17,10 @@ from collections.abc import Callable
 from daimon_tui.domain import undo_plan, verbs
 from daimon_tui.domain.action_entries import ActionEntry, LoggedRecord, note_digest
 from daimon_tui.models import ProjectRef
+from daimon_tui.store import paths
 from daimon_tui.store.action_log import ActionLog, ActionLogError
 from daimon_tui.store.child import plan_request, write_request
+from daimon_tui.store.own_files import no_room
 from daimon_tui.store.write import plans
 
 
@@ -93,6 +95,16 @@ async def head_problem(log: ActionLog) -> str | None:
     """What the log's head file says is wrong with its last line, or None
     (the chain cannot vouch for its own last line)."""
     return await asyncio.to_thread(log.head_check)
+
+
+async def store_problem(project: ProjectRef) -> str | None:
+    """Why daimon's store cannot take the write now (no room on its disk, which
+    need not be the log's), or None: said in the preview, before `y`."""
+    bucket = await asyncio.to_thread(paths.bucket_dir, project.slug)
+    if bucket is None:
+        return None
+    full = await asyncio.to_thread(no_room, bucket)
+    return None if full is None else f"daimon's store {bucket} cannot be written: {full.strerror}"
 
 
 async def undo_plan_for(log: ActionLog, project: ProjectRef,

@@ -113,7 +113,14 @@ async def run_verb(app: App, verb: verbs.VerbName, items: tuple[str, ...], proje
                              message=message)
 
     log_problem = await action_log.log_problem(log)
-    if not await _ask(app, PlanPreviewModal(plan, log_problem=log_problem)) or log_problem:
+    store_problem = None if log_problem else await verb_steps.store_problem(project)
+    confirmed = await _ask(app, PlanPreviewModal(plan, log_problem=log_problem, store_problem=store_problem))
+    if store_problem:  # the log can take this refusal: it is logged
+        refusals = tuple(verbs.Refusal(item_id=i, code="store-full", reason=store_problem) for i in logged_items)
+        action_id = verb_steps.log_outcome(log, project, verb, logged_items, "refused", (), refusals, undoes)
+        return verbs.Outcome(verb=verb, status="refused", refusals=refusals, action_id=action_id,
+                             message=store_problem)
+    if not confirmed or log_problem:
         return verbs.Outcome(verb=verb, status="refused" if log_problem else "cancelled",
                              message=log_problem or "")
     typed_id = ""

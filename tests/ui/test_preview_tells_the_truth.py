@@ -48,6 +48,25 @@ def test_a_full_disk_under_the_log_refuses_the_verb_in_its_preview(demo_store, t
     assert RETRY_Q in brief(demo_store)
 
 
+def test_a_full_disk_under_daimons_store_refuses_the_verb_in_its_preview(demo_store, tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The log has room, daimon's store has none (another disk): the preview says so and
+    offers only close; the refusal is logged, and nothing reaches daimon."""
+    from daimon_tui.store import paths
+
+    item = ids(demo_store.project)[RETRY_Q]
+    log = ActionLog(tmp_path / "state" / "actions.jsonl")
+    bucket = paths.bucket_dir(ref(demo_store).slug)
+    assert bucket is not None
+    a_full_disk_under(monkeypatch, bucket)
+    before = len(events(demo_store))
+    seen = refused_in_preview(ref(demo_store), log, item, problem_id="#verb-store-problem")
+    assert "daimon's store" in seen[0] and str(bucket) in seen[0] and "No space left on device" in seen[0]
+    assert len(events(demo_store)) == before
+    [refused] = log.entries()
+    assert (refused.verb, refused.outcome, refused.item_ids) == ("resolve", "refused", (item,))
+
+
 def test_an_undo_that_brings_an_item_back_more_trusted_names_it_in_a_warning_colour(
         sandbox_root: Path, tmp_path: Path) -> None:
     """daimon's rule: a reopen is the item's newest verification, so undoing the

@@ -409,14 +409,15 @@ def test_a_withheld_row_and_the_preview_show_the_chosen_status_and_the_note() ->
     assert "[question · resolved: merged]" in plan_text(again).plain
 
 
-def refused_in_preview(project: ProjectRef, log: ActionLog, item: str) -> list[str]:
+def refused_in_preview(project: ProjectRef, log: ActionLog, item: str,
+                       problem_id: str = "#verb-log-problem") -> list[str]:
     """`r`, Enter, then `y` in a preview whose log cannot take the intent: `y` is
     refused there (only close is offered). The app, and the preview's log problem as shown."""
     seen: list[str] = []
 
     async def script(pilot) -> None:
         await to_preview(pilot)
-        seen.append(str(pilot.app.screen.query_one("#verb-log-problem").render()))
+        seen.append(str(pilot.app.screen.query_one(problem_id).render()))
         await pilot.press("y")  # refused: the preview offers only close
         await pilot.pause(0.1)
         assert isinstance(pilot.app.screen, PlanPreviewModal)

@@ -190,16 +190,17 @@ class ConfirmModal(ModalScreen[bool]):
 
 
 class PlanPreviewModal(ConfirmModal):
-    """Shows a plan and asks y/n. With nothing to write, or an action log that
-    cannot take the verb's intent, it only offers close."""
+    """Shows a plan and asks y/n. With nothing to write, an action log that
+    cannot take the verb's intent, or no room for daimon's store, it only offers close."""
 
-    def __init__(self, plan: verbs.Plan, *, log_problem: str | None = None) -> None:
+    def __init__(self, plan: verbs.Plan, *, log_problem: str | None = None, store_problem: str | None = None) -> None:
         super().__init__(log_problem=log_problem)
         self.plan = plan
+        self.store_problem = store_problem
 
     @property
     def can_confirm(self) -> bool:
-        return self.plan.allowed and super().can_confirm
+        return self.plan.allowed and not self.store_problem and super().can_confirm
 
     def compose(self) -> ComposeResult:
         plan = self.plan
@@ -216,8 +217,13 @@ class PlanPreviewModal(ConfirmModal):
                 raised.stylize("bold yellow")
                 yield Static(raised, id="verb-trust-raised", classes="verb-below")
             yield from self.log_refusal()
+            if self.store_problem:
+                yield Static(Text(f"✗ refused: {inert(self.store_problem)}", style="bold"), id="verb-store-problem",
+                             classes="verb-below")
             if self.log_problem:
                 hint = "nothing can be written (the action log cannot record it) · n/esc close"
+            elif self.store_problem:
+                hint = "nothing can be written (daimon's store has no room) · n/esc close"
             elif plan.allowed:
                 hint = "y confirm · n/esc cancel"
                 if plan.irreversible:
