@@ -82,7 +82,7 @@ class LiveWatch(Widget):
             change = live.apply_events(shown, rows) if rows and shown else None
             if change is not None and shown is not None:
                 self._posted = (shown, change.briefing)
-                self.post_message(LiveApplied(change.briefing))
+                self.post_message(LiveApplied(change.briefing, shown))
                 # the verb's own notice already said what the app wrote
                 others = [row for row in rows if not own_writes.is_own(self.app, row)]
                 told = change if len(others) == len(rows) else live.apply_events(shown, others) if others else None

@@ -13,11 +13,14 @@ if TYPE_CHECKING:
 
 
 class LiveApplied(Message):
-    """The live watch applied appended events to the shown briefing: show it (provisional)."""
+    """The live watch applied appended events to `base`, the briefing it saw
+    shown: show the result (provisional), unless the screen showed another
+    since (a confirmation that read those events, taken first)."""
 
-    def __init__(self, briefing: Briefing) -> None:
+    def __init__(self, briefing: Briefing, base: Briefing) -> None:
         super().__init__()
         self.briefing = briefing
+        self.base = base
 
 
 class ReloadWanted(Message):

@@ -452,6 +452,8 @@ class BriefingScreen(ItemViews, WorldActions, EvidenceActions, Screen):
 
     @on(LiveApplied)
     def live_applied(self, event: LiveApplied) -> None:
+        if event.base is not self.briefing:
+            return  # stale: what it was applied to left the screen (a confirmation that read it came first)
         self.show(event.briefing)
         self.provisional = True
 
