@@ -65,3 +65,11 @@ def test_the_shape_check_sees_module_state() -> None:
                      "def f():\n    global _on\n    _on = True\n")
     assert _mutable_module_state(held) == ["global _on", "_held = {}", "_lock = threading.Lock()"]
     assert _mutable_module_state(ast.parse("KEEP = 3\nPATTERN = re.compile('x')\nKEPT = KeptFold()\n")) == []
+
+
+def test_no_view_runs_an_event_loop_of_its_own() -> None:
+    """A view awaits its services on Textual's loop; `asyncio.run` in `ui/`
+    (a service run to its end in a thread) is a second loop the app cannot cancel."""
+    found = [path.relative_to(PACKAGE).as_posix() for path in (PACKAGE / "ui").rglob("*.py")
+             if "asyncio.run(" in path.read_text(encoding="utf-8")]
+    assert found == []

@@ -107,7 +107,7 @@ async def test_t_on_a_retained_session_shows_the_team_as_of_that_session(demo_st
 async def test_t_says_why_when_the_team_then_cannot_be_read(demo_store: demo.DemoStore, monkeypatch) -> None:
     from daimon_tui.ui.history import screen as history
 
-    def refused(project: object, when: str) -> None:
+    async def refused(project: object, when: str) -> None:
         raise ValueError("no team clone history reaches that far")
 
     monkeypatch.setattr(history, "_team_as_of", refused)

@@ -36,7 +36,7 @@ class ReadOnlyBriefingScreen(GoesBack, BriefingScreen):
         banner: str,
         now: float | None = None,
         inspect_today: bool = True,
-        team_loader: Callable[[], TeamView],
+        team_loader: Callable[[], Awaitable[TeamView]],
     ) -> None:
         # The teammates as they stood for this record (today's team beside a
         # past record would mislead).

@@ -10,7 +10,6 @@ thread the service starts, so daimon's ContextVar configuration follows the read
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import ClassVar
@@ -391,12 +390,11 @@ async def _load_as_of(project: ProjectRef, when: str) -> Briefing:
     return await briefing_as_of(project, when)
 
 
-def _team_as_of(project: ProjectRef, when: str) -> TeamView:
-    """The team feed runs a fixed record's loader in a worker thread of its
-    own (`TeamFeed(loader=…)`, a plain callable): the service runs to its end there."""
+async def _team_as_of(project: ProjectRef, when: str) -> TeamView:
+    """A fixed record's team loader (`TeamFeed(loader=…)`): the teammates as of `when`."""
     from daimon_tui.services.as_of import team_as_of
 
-    return asyncio.run(team_as_of(project, when))
+    return await team_as_of(project, when)
 
 
 class HistoricalScreen(ReadOnlyBriefingScreen):

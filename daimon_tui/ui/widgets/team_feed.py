@@ -4,7 +4,7 @@ shown, re-read when the team copy changes (a sync in another terminal)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from textual.message import Message
@@ -32,7 +32,7 @@ class TeamFeed(Widget):
             self.failed = failed
 
     def __init__(self, project: ProjectRef, now: float | None, *,
-                 loader: Callable[[], TeamView] | None = None) -> None:
+                 loader: Callable[[], Awaitable[TeamView]] | None = None) -> None:
         super().__init__()
         self.project = project
         self.now = now
@@ -46,7 +46,7 @@ class TeamFeed(Widget):
     async def load(self, delay: float = 0.0) -> None:
         if self.loader is not None:
             try:
-                team = await asyncio.to_thread(self.loader)
+                team = await self.loader()
             except (OSError, ValueError) as exc:  # an as-of cut that cannot be made: say so, keep the briefing
                 self.notify(f"The teammates' memory then cannot be shown: {inert(str(exc), limit=200)}",
                             severity="warning")
