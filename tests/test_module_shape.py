@@ -73,3 +73,23 @@ def test_no_view_runs_an_event_loop_of_its_own() -> None:
     found = [path.relative_to(PACKAGE).as_posix() for path in (PACKAGE / "ui").rglob("*.py")
              if "asyncio.run(" in path.read_text(encoding="utf-8")]
     assert found == []
+
+
+def test_no_invisible_widget_acts_as_a_controller() -> None:
+    """A widget draws (issue 39, deliverable 2): one that subclasses Textual's
+    bare `Widget` and defines nothing to draw is a controller in disguise."""
+    import importlib
+    import inspect
+
+    from textual.widget import Widget
+
+    drawless = []
+    for path in sorted((PACKAGE / "ui").rglob("*.py")):
+        module = importlib.import_module("daimon_tui." + path.relative_to(PACKAGE).with_suffix("").as_posix()
+                                         .replace("/", ".").removesuffix(".__init__"))
+        for name, cls in inspect.getmembers(module, inspect.isclass):
+            if cls.__module__ != module.__name__ or Widget not in cls.__bases__:
+                continue
+            if not any(hook in vars(cls) for hook in ("render", "render_line", "render_lines", "compose")):
+                drawless.append(f"{module.__name__}.{name}")
+    assert drawless == []

@@ -3,7 +3,8 @@
 Textual ends the app when a worker raises. A worker here reads daimon's store
 (or asks the judging child, which reads it): a file with a field of a type
 nobody expected must not close the person's session. `work` is Textual's
-decorator around a coroutine that catches what the read raised and shows it
+decorator (on a widget or screen, or on a controller: run on its screen)
+around a coroutine that catches what the read raised and shows it
 in the pane that asked (the detail pane for an item's reads, else a message
 on the screen), naming the project's files; everything else keeps working.
 Cancellation is not an error and passes through.
@@ -17,6 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 import textual
+from textual.dom import DOMNode
 
 from daimon_tui.domain.inert import inert
 from daimon_tui.models import ProjectRef
@@ -42,7 +44,20 @@ def work(method: Callable[..., Any] | None = None, /, **options: Any) -> Any:
                 show_failure(node, what, error)
                 return None
 
-        return textual.work(guarded, **options)
+        on_node = textual.work(guarded, **options)
+
+        @functools.wraps(function)
+        def start(node: Any, *args: Any, **kwargs: Any) -> Any:
+            if isinstance(node, DOMNode):
+                return on_node(node, *args, **kwargs)
+            # a controller (`ui.controller`): its work runs on its screen, which ends it
+            return node.host.run_worker(functools.partial(guarded, node, *args, **kwargs),
+                                        name=options.get("name") or function.__name__,
+                                        group=options.get("group", "default"),
+                                        exclusive=options.get("exclusive", False),
+                                        exit_on_error=options.get("exit_on_error", True))
+
+        return start
 
     return decorate(method) if method is not None else decorate
 

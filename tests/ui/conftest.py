@@ -32,6 +32,6 @@ def instant_confirm(monkeypatch: pytest.MonkeyPatch) -> None:
 def frozen_review_clock(monkeypatch: pytest.MonkeyPatch) -> None:
     """The review's dwell clock stands still: a row counts as read only when a
     test moves the clock (`app.review_clock`), never because the machine was slow."""
-    from daimon_tui.ui.widgets import review_tracker
+    from daimon_tui.ui.briefing import review as review_tracker
 
     monkeypatch.setattr(review_tracker, "monotonic", lambda: 0.0)

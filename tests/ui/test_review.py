@@ -10,8 +10,8 @@ from unittest import mock
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.store.review_place import review_path
 from daimon_tui.ui.app import DaimonTUI
+from daimon_tui.ui.briefing.review import DWELL_S
 from daimon_tui.ui.briefing.screen import BriefingScreen
-from daimon_tui.ui.widgets.review_tracker import DWELL_S
 from tests.ui.settle import settle, wait_until
 
 NOW = demo.DEMO_NOW.timestamp()

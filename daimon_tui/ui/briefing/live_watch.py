@@ -13,12 +13,12 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from textual.timer import Timer
-from textual.widget import Widget
 
 from daimon_tui.domain.inert import inert
 from daimon_tui.services import live
 from daimon_tui.ui import own_writes
 from daimon_tui.ui.briefing.messages import LiveApplied, ReloadWanted
+from daimon_tui.ui.controller import Controller
 from daimon_tui.ui.read_worker import work
 
 if TYPE_CHECKING:
@@ -28,11 +28,9 @@ if TYPE_CHECKING:
 CHANGES_COALESCE_S = 1.0
 
 
-class LiveWatch(Widget):
-    """No pixels of its own: it reads the view's state it is given and posts
-    what changed (`LiveApplied`, `ReloadWanted`) to its screen."""
-
-    DEFAULT_CSS = "LiveWatch { display: none; }"
+class LiveWatch(Controller):
+    """A controller of the briefing screen (`ui.controller`): it reads the view's
+    state it is given and posts what changed (`LiveApplied`, `ReloadWanted`) to its screen."""
 
     def __init__(self, state: BriefingState, slug: str) -> None:
         super().__init__()

@@ -6,9 +6,11 @@ The screen composes and handles messages. The view's truth is one object,
 marks, withheld shown, provisional, the generation stale answers are dropped
 by); the header (widgets.briefing_header), the `/` filter (widgets.filter_box),
 the list (widgets.item_list, its rows from `list_rows`), the detail pane
-(`detail_pane`), world-checks (widgets.world_check), the teammates' section
-(widgets.team_feed, widgets.team_section) and the live watch (`live_watch`)
-draw, read, and post what happened (`messages`)."""
+(`detail_pane`), world-checks (widgets.world_check) and the teammates' rows
+(widgets.team_section) draw and post what happened (`messages`). Three
+controllers, plain objects that run their work on this screen, own a concern
+each: the live watch (`live_watch`), the review (`review`) and the teammates'
+feed (`team_feed`)."""
 
 from __future__ import annotations
 
@@ -35,7 +37,9 @@ from daimon_tui.ui.briefing.item_views import ItemViews
 from daimon_tui.ui.briefing.list_rows import briefing_rows, empty_message, team_rows
 from daimon_tui.ui.briefing.live_watch import LiveWatch
 from daimon_tui.ui.briefing.messages import LiveApplied, PaneRested, ReloadWanted
+from daimon_tui.ui.briefing.review import ReviewTracker, row_review_key
 from daimon_tui.ui.briefing.state import BriefingState
+from daimon_tui.ui.briefing.team_feed import TeamFeed
 from daimon_tui.ui.briefing.world_actions import WorldActions
 from daimon_tui.ui.evidence_actions import EvidenceActions
 from daimon_tui.ui.read_worker import work
@@ -46,10 +50,8 @@ from daimon_tui.ui.widgets.item_detail import ItemDetail
 from daimon_tui.ui.widgets.item_list import ItemList
 from daimon_tui.ui.widgets.item_row import daimon_lines_under, item_row, withheld_row
 from daimon_tui.ui.widgets.key_footer import KeyFooter
-from daimon_tui.ui.widgets.review_tracker import ReviewTracker, row_review_key
 from daimon_tui.ui.widgets.row_list import Entry, RowList
 from daimon_tui.ui.widgets.safe_mode_banner import SafeModeBanner
-from daimon_tui.ui.widgets.team_feed import TeamFeed
 from daimon_tui.ui.widgets.world_check import WorldCheck, world_summary
 
 if TYPE_CHECKING:
@@ -123,8 +125,11 @@ class BriefingScreen(ItemViews, WorldActions, EvidenceActions, Screen):
         self.team_feed = self.make_team_feed()
         self.detail_pane = DetailPane(self.state, project, now, world_extras=self.world_checks.extras,
                                       team=lambda: self.team_feed.team, id="detail-scroll")
+        # The controllers (`ui.controller`): each owns one concern and runs its work on this screen.
         self.live = LiveWatch(self.state, project.slug)
         self.review = ReviewTracker(project, self.state, enabled=self.LATEST)  # what is new since the last review
+        for controller in (self.team_feed, self.live, self.review):
+            controller.attach(self)
 
     def make_team_feed(self) -> TeamFeed:
         return TeamFeed(self.project, self.now)
@@ -207,13 +212,11 @@ class BriefingScreen(ItemViews, WorldActions, EvidenceActions, Screen):
             yield self.item_list
             yield self.detail_pane
         yield self.world_checks
-        yield self.team_feed
-        yield self.live
-        yield self.review
         # The Footer comes after the first painted briefing (`show`): styling
         # its few dozen key widgets cost ~0.1 s of the first frame.
 
     def on_mount(self) -> None:
+        self.review.start()
         self.query_one(ItemDetail).ages_at = self.ages_at()
         self.query_one("#items", RowList).focus()
         # What the app read and asked before opening this screen: used once here, not held.

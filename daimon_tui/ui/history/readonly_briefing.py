@@ -15,9 +15,9 @@ from textual.widgets import Static
 from daimon_tui.domain.inert import inert
 from daimon_tui.models import Briefing, ProjectRef, TeamView
 from daimon_tui.ui.briefing.screen import BriefingScreen
+from daimon_tui.ui.briefing.team_feed import TeamFeed
 from daimon_tui.ui.navigation import GoesBack, navigator
 from daimon_tui.ui.read_worker import work
-from daimon_tui.ui.widgets.team_feed import TeamFeed
 
 # Everything that writes, marks for a write, or probes the world now.
 DISABLED_ACTIONS = frozenset({"verb", "mark", "world_check", "reload"})

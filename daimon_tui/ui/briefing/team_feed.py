@@ -8,21 +8,19 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from textual.message import Message
-from textual.widget import Widget
 
 from daimon_tui.domain.inert import inert
 from daimon_tui.models import ProjectRef
 from daimon_tui.services import team_section
+from daimon_tui.ui.controller import Controller
 from daimon_tui.ui.read_worker import work
 
 if TYPE_CHECKING:
     from daimon_tui.models import TeamView
 
 
-class TeamFeed(Widget):
-    """No pixels of its own: the list shows its rows (widgets.team_section)."""
-
-    DEFAULT_CSS = "TeamFeed { display: none; }"
+class TeamFeed(Controller):
+    """A controller of a briefing screen (`ui.controller`): the list shows its rows (widgets.team_section)."""
 
     class Changed(Message):
         """A new read of the team landed (or the section cannot be shown: `failed`)."""

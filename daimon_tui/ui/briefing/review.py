@@ -1,5 +1,5 @@
 """The review: which rows the person has seen, what changed since, and where
-they stopped. A hidden widget the briefing screen composes; it owns the
+they stopped. A controller of the briefing screen (`ui.controller`); it owns the
 review state (loaded and written in threads: never on the UI thread), the
 dwell that counts a row as read, `n`/`N`, "mark reviewed" and the summary.
 
@@ -25,7 +25,6 @@ from typing import TYPE_CHECKING, Any, Protocol
 from rich.text import Text
 from textual.message import Message
 from textual.timer import Timer
-from textual.widget import Widget
 
 from daimon_tui.domain.review import (
     DWELL_S,
@@ -43,6 +42,7 @@ from daimon_tui.domain.review import (
 from daimon_tui.models import Briefing, Item, ProjectRef
 from daimon_tui.services import action_log
 from daimon_tui.services.review import ReviewFile, open_review
+from daimon_tui.ui.controller import Controller
 from daimon_tui.ui.navigation import navigator, when_shown
 from daimon_tui.ui.read_worker import work
 
@@ -80,8 +80,7 @@ class ShownRows(Protocol):
     row: Any  # the row under the cursor, or None
 
 
-class ReviewTracker(Widget):
-    DEFAULT_CSS = "ReviewTracker { display: none; }"
+class ReviewTracker(Controller):
 
     class Repaint(Message):
         """What changed in the review: the rows whose marker went (`keys`; None: every
@@ -99,7 +98,7 @@ class ReviewTracker(Widget):
             self.direction = direction
 
     def __init__(self, project: ProjectRef, view: ShownRows, *, enabled: bool = True) -> None:
-        super().__init__(id="review-tracker")
+        super().__init__()
         self.project = project
         self.view = view
         self.enabled = enabled
@@ -133,7 +132,8 @@ class ReviewTracker(Widget):
 
     # ---- reading and writing the state (threads) -------------------------------
 
-    def on_mount(self) -> None:
+    def start(self) -> None:
+        """Its screen is mounted: read the review state."""
         if self.enabled:
             self.load()
 
