@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from textual import events
@@ -22,6 +22,7 @@ from daimon_tui.settings import Settings
 from daimon_tui.ui import terminal_end
 from daimon_tui.ui.actions import bindings
 from daimon_tui.ui.briefing.screen import BriefingScreen
+from daimon_tui.ui.briefing.verbs import VerbRequest
 from daimon_tui.ui.commands import ActionCommands
 from daimon_tui.ui.heap import TICK_S, IdleCollector
 from daimon_tui.ui.navigation import Navigator
@@ -294,28 +295,19 @@ class DaimonTUI(App[int]):
             return screen_class(self.project, now=self.now)
         return screen_class(self.project)
 
-    def run_verb(self, verb: str, screen: BriefingScreen) -> None:
+    def run_verb(self, request: VerbRequest, done: Callable[[VerbRequest, verbs.Outcome], None]) -> None:
+        """Run a view's verb on the app, whose worker outlives a screen closed mid-write
+        (an intent logged always gets its outcome); `done` hears how it ended."""
         if self.project is None:
             return
-        self._verb_worker(verb, screen.target_ids(), screen)
+        self._verb_worker(request, done)
 
     @work(exclusive=True, group="verb")
-    async def _verb_worker(self, verb: str, ids: tuple[str, ...], screen: BriefingScreen) -> None:
+    async def _verb_worker(self, request: VerbRequest, done: Callable[[VerbRequest, verbs.Outcome], None]) -> None:
         from daimon_tui.ui.verb_flow import run_verb
 
         assert self.project is not None
-        statuses = {i: screen.prefill_status(i) for i in ids}
-        outcome = await run_verb(self, verb, ids, self.project, self.action_log,  # type: ignore[arg-type]
-                                 status=screen.prefill_status(), statuses=statuses,
-                                 confirmed=screen.world_confirmed(ids), states=screen.item_states(ids),
-                                 texts=screen.item_texts())
-        if outcome.status in ("applied", "partial"):
-            screen.review.verb_acted(ids if verb != "undo" else tuple(r.item_id for r in outcome.results))
-        if outcome.status != "cancelled":
-            screen.marked.clear()
-            # Events rows alone (a resolution, a reopen): the live watch shows them as they land,
-            # and only daimon's confirmation is left to come, not a provisional read of the whole
-            # briefing again (~1 s at 5,000 items). A trust row (a retraction, its release) is
-            # shown by that provisional read, which folds the trust ledger fresh.
-            written = {r.ledger for r in outcome.results if r.outcome == "applied"}
-            screen.load(repaint=written != {verbs.EVENTS})
+        outcome = await run_verb(self, request.verb, request.ids, self.project,  # type: ignore[arg-type]
+                                 self.action_log, status=request.status, statuses=request.statuses,
+                                 confirmed=request.confirmed, states=request.states, texts=request.texts)
+        done(request, outcome)

@@ -7,10 +7,10 @@ marks, withheld shown, provisional, the generation stale answers are dropped
 by); the header (widgets.briefing_header), the `/` filter (widgets.filter_box),
 the list (widgets.item_list, its rows from `list_rows`), the detail pane
 (`detail_pane`), world-checks (widgets.world_check) and the teammates' rows
-(widgets.team_section) draw and post what happened (`messages`). Three
+(widgets.team_section) draw and post what happened (`messages`). Four
 controllers, plain objects that run their work on this screen, own a concern
-each: the live watch (`live_watch`), the review (`review`) and the teammates'
-feed (`team_feed`)."""
+each: the live watch (`live_watch`), the review (`review`), the teammates'
+feed (`team_feed`) and the verbs (`verbs`)."""
 
 from __future__ import annotations
 
@@ -40,6 +40,7 @@ from daimon_tui.ui.briefing.messages import LiveApplied, PaneRested, ReloadWante
 from daimon_tui.ui.briefing.review import ReviewTracker, row_review_key
 from daimon_tui.ui.briefing.state import BriefingState
 from daimon_tui.ui.briefing.team_feed import TeamFeed
+from daimon_tui.ui.briefing.verbs import Verbs
 from daimon_tui.ui.briefing.world_actions import WorldActions
 from daimon_tui.ui.evidence_actions import EvidenceActions
 from daimon_tui.ui.read_worker import work
@@ -128,7 +129,8 @@ class BriefingScreen(ItemViews, WorldActions, EvidenceActions, Screen):
         # The controllers (`ui.controller`): each owns one concern and runs its work on this screen.
         self.live = LiveWatch(self.state, project.slug)
         self.review = ReviewTracker(project, self.state, enabled=self.LATEST)  # what is new since the last review
-        for controller in (self.team_feed, self.live, self.review):
+        self.verbs = Verbs(self.state, self.world_checks, self.review, self.current_row)
+        for controller in (self.team_feed, self.live, self.review, self.verbs):
             controller.attach(self)
 
     def make_team_feed(self) -> TeamFeed:
@@ -426,12 +428,6 @@ class BriefingScreen(ItemViews, WorldActions, EvidenceActions, Screen):
         """What a verb acts on: the marked rows, else the row under the cursor."""
         return self.state.target_ids(self.current_row())
 
-    def item_states(self, ids: tuple[str, ...]) -> tuple[str | None, ...]:
-        return self.state.item_states(ids)
-
-    def item_texts(self) -> dict[str, str]:
-        return self.state.item_texts()
-
     def action_cursor(self, delta: int) -> None:
         self.item_list.cursor(delta)
 
@@ -562,7 +558,7 @@ class BriefingScreen(ItemViews, WorldActions, EvidenceActions, Screen):
                 and verb != "undo":
             self.team_verb(verb, row.team, self.team)
             return
-        self.app.run_verb(verb, self)  # type: ignore[attr-defined]
+        self.verbs.act(verb)
 
     @on(WorldCheck.Checked)
     def world_checked(self) -> None:

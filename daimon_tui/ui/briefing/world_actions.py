@@ -1,6 +1,6 @@
 """The briefing's world-checks: `w` the item under the cursor, `W` every carried
-item, and what a verb reads of their results (the resolve status a
-contradiction names, the items a check confirmed). Mixed into the briefing
+item, and the resolve status a contradiction names (the verbs controller
+reads the results from the `WorldCheck` widget). Mixed into the briefing
 screen, as `EvidenceActions` is; the results stay in the `WorldCheck` widget."""
 
 from __future__ import annotations
@@ -30,10 +30,6 @@ class WorldActions:
             item = self.current_item()
             item_id = item.id if item else None
         return self.world_checks.prefill_status(item_id)
-
-    def world_confirmed(self, item_ids: tuple[str, ...]) -> frozenset[str]:
-        """The items whose claim the world-check confirmed (a resolve flags them)."""
-        return self.world_checks.confirmed(item_ids)
 
     def action_world_check(self, every: bool) -> None:
         if every:
