@@ -146,7 +146,7 @@ def main() -> None:
     # counts as read is the same on every machine however slow it is.
     os.environ["XDG_STATE_HOME"] = tempfile.mkdtemp(prefix="daimon-tui-shots-")
     os.environ.pop("DAIMON_TUI_LOG", None)
-    from daimon_tui.ui.widgets import review_tracker
+    from daimon_tui.ui.briefing import review as review_tracker
 
     review_tracker.monotonic = lambda: 0.0
     asyncio.run(shoot_review())
