@@ -16,14 +16,14 @@ if TYPE_CHECKING:
 
     from daimon_tui.models import Item, ProjectRef
     from daimon_tui.ui.briefing.detail_pane import DetailPane
+    from daimon_tui.ui.briefing.world_checks import WorldChecks
     from daimon_tui.ui.widgets.briefing_rows import Row
-    from daimon_tui.ui.widgets.world_check import WorldCheck
 
 
 class ItemViews:
     project: ProjectRef
     detail_pane: DetailPane
-    world_checks: WorldCheck
+    world_checks: WorldChecks
 
     if TYPE_CHECKING:
         @property

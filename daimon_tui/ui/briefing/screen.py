@@ -6,11 +6,11 @@ The screen composes and handles messages. The view's truth is one object,
 marks, withheld shown, provisional, the generation stale answers are dropped
 by); the header (widgets.briefing_header), the `/` filter (widgets.filter_box),
 the list (widgets.item_list, its rows from `list_rows`), the detail pane
-(`detail_pane`), world-checks (widgets.world_check) and the teammates' rows
-(widgets.team_section) draw and post what happened (`messages`). Four
+(`detail_pane`), the world-checks' progress and the teammates' rows
+(widgets.team_section) draw and post what happened (`messages`). Five
 controllers, plain objects that run their work on this screen, own a concern
 each: the live watch (`live_watch`), the review (`review`), the teammates'
-feed (`team_feed`) and the verbs (`verbs`)."""
+feed (`team_feed`), the verbs (`verbs`) and the world-checks (`world_checks`)."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ from daimon_tui.ui.briefing.review import ReviewTracker, row_review_key
 from daimon_tui.ui.briefing.state import BriefingState
 from daimon_tui.ui.briefing.team_feed import TeamFeed
 from daimon_tui.ui.briefing.verbs import Verbs
-from daimon_tui.ui.briefing.world_actions import WorldActions
+from daimon_tui.ui.briefing.world_checks import WorldChecks, WorldProgress, world_summary
 from daimon_tui.ui.evidence_actions import EvidenceActions
 from daimon_tui.ui.read_worker import work
 from daimon_tui.ui.widgets.briefing_header import BriefingHeader, header_text
@@ -53,7 +53,6 @@ from daimon_tui.ui.widgets.item_row import daimon_lines_under, item_row, withhel
 from daimon_tui.ui.widgets.key_footer import KeyFooter
 from daimon_tui.ui.widgets.row_list import Entry, RowList
 from daimon_tui.ui.widgets.safe_mode_banner import SafeModeBanner
-from daimon_tui.ui.widgets.world_check import WorldCheck, world_summary
 
 if TYPE_CHECKING:
     from daimon_tui.domain.worldcheck import ItemResult
@@ -77,12 +76,9 @@ NARROW_COLUMNS = 100
 
 ESC_NEVER_QUITS = "Esc never quits: press q to quit, ctrl+q from anywhere."
 ESC_TOAST_S = 5.0
-# What `u` says on a row it has nothing to restore for.
-NOTHING_TO_RESTORE = ("u restores a withheld item (retracted, quarantined, resolved or forgotten; h lists them). "
-                      "This item is live in the briefing: there is nothing to restore.")
 
 
-class BriefingScreen(ItemViews, WorldActions, EvidenceActions, Screen):
+class BriefingScreen(ItemViews, EvidenceActions, Screen):
     """The default view."""
 
     VIEW_NAME = "Briefing"
@@ -122,7 +118,8 @@ class BriefingScreen(ItemViews, WorldActions, EvidenceActions, Screen):
         self.header = BriefingHeader(latest=self.LATEST, id="briefing-header")
         self.filter_box = FilterBox(id="filter")
         self.item_list = ItemList(id="items-box", marked=self.state.marked)
-        self.world_checks = WorldCheck(id="world-progress")
+        self.world_progress = WorldProgress(id="world-progress")
+        self.world_checks = WorldChecks(self.world_progress)
         self.team_feed = self.make_team_feed()
         self.detail_pane = DetailPane(self.state, project, now, world_extras=self.world_checks.extras,
                                       team=lambda: self.team_feed.team, id="detail-scroll")
@@ -130,7 +127,7 @@ class BriefingScreen(ItemViews, WorldActions, EvidenceActions, Screen):
         self.live = LiveWatch(self.state, project.slug)
         self.review = ReviewTracker(project, self.state, enabled=self.LATEST)  # what is new since the last review
         self.verbs = Verbs(self.state, self.world_checks, self.review, self.current_row)
-        for controller in (self.team_feed, self.live, self.review, self.verbs):
+        for controller in (self.team_feed, self.live, self.review, self.verbs, self.world_checks):
             controller.attach(self)
 
     def make_team_feed(self) -> TeamFeed:
@@ -213,7 +210,7 @@ class BriefingScreen(ItemViews, WorldActions, EvidenceActions, Screen):
         with Horizontal(id="briefing-body"):
             yield self.item_list
             yield self.detail_pane
-        yield self.world_checks
+        yield self.world_progress
         # The Footer comes after the first painted briefing (`show`): styling
         # its few dozen key widgets cost ~0.1 s of the first frame.
 
@@ -541,14 +538,10 @@ class BriefingScreen(ItemViews, WorldActions, EvidenceActions, Screen):
         self._esc_told_until = now + ESC_TOAST_S
         self.notify(ESC_NEVER_QUITS, timeout=ESC_TOAST_S)
 
-    # ---- verbs (wired by their own modules) and world-checks (world_actions) --------
+    # ---- verbs (the `verbs` controller; a teammate's row: team_flow) and world-checks --------
 
     def action_verb(self, verb: str) -> None:
         row = self.current_row()
-        if verb == "restore" and not self.marked and row is not None and row.item is not None \
-                and row.item.state == "visible":
-            self.notify(NOTHING_TO_RESTORE, title="restore", severity="warning")
-            return
         if row is not None and row.team is not None and row.team.own is not None and not self.target_ids():
             from daimon_tui.ui.widgets.team_section import OWN_QUARANTINE_UNLISTED
 
@@ -560,7 +553,14 @@ class BriefingScreen(ItemViews, WorldActions, EvidenceActions, Screen):
             return
         self.verbs.act(verb)
 
-    @on(WorldCheck.Checked)
+    def action_world_check(self, every: bool) -> None:
+        self.world_checks.ask(self.project, self.briefing, self.current_item(), every=every, now=self.now)
+
+    def prefill_status(self, item_id: str | None = None) -> str:
+        """The resolve status a world contradiction names, for `item_id` or the item under the cursor."""
+        return self.world_checks.prefill_status(item_id if item_id is not None else self.current_id())
+
+    @on(WorldChecks.Checked)
     def world_checked(self) -> None:
         self.rebuild()
 

@@ -20,8 +20,12 @@ from daimon_tui.ui.controller import Controller
 if TYPE_CHECKING:
     from daimon_tui.ui.briefing.review import ReviewTracker
     from daimon_tui.ui.briefing.state import BriefingState
+    from daimon_tui.ui.briefing.world_checks import WorldChecks
     from daimon_tui.ui.widgets.briefing_rows import Row
-    from daimon_tui.ui.widgets.world_check import WorldCheck
+# What `u` says on a row it has nothing to restore for.
+NOTHING_TO_RESTORE = ("u restores a withheld item (retracted, quarantined, resolved or forgotten; h lists them). "
+                      "This item is live in the briefing: there is nothing to restore.")
+
 
 @dataclass(frozen=True, slots=True)
 class VerbRequest:
@@ -37,7 +41,7 @@ class VerbRequest:
 
 
 class Verbs(Controller):
-    def __init__(self, state: BriefingState, world: WorldCheck, review: ReviewTracker,
+    def __init__(self, state: BriefingState, world: WorldChecks, review: ReviewTracker,
                  current_row: Callable[[], Row | None]) -> None:
         super().__init__()
         self.current_row = current_row  # the list's row under the cursor
@@ -55,6 +59,11 @@ class Verbs(Controller):
                            texts=self.state.item_texts())
 
     def act(self, verb: str) -> None:
+        row = self.current_row()
+        if verb == "restore" and not self.state.marked and row is not None and row.item is not None \
+                and row.item.state == "visible":
+            self.notify(NOTHING_TO_RESTORE, title="restore", severity="warning")
+            return
         self.app.run_verb(self.request(verb), self.done)  # type: ignore[attr-defined]
 
     def done(self, request: VerbRequest, outcome: Outcome) -> None:

@@ -1,7 +1,8 @@
-"""`w`/`W`: world-checks of the briefing's items, their progress bar and what they found.
-
-The results stay here, keyed by item id: the list's badges, the detail pane's
-world panel and the resolve preview's status read them."""
+"""`w`/`W`: the briefing's world-check controller (`ui.controller`): it runs
+the checks of the briefing's items on its screen, moves their progress bar
+(`WorldProgress`, which only draws) and keeps what they found, keyed by item
+id: the list's badges, the detail pane's world panel and the verbs' resolve
+status read them."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ from typing import TYPE_CHECKING
 from textual.message import Message
 from textual.widgets import ProgressBar
 
-from daimon_tui.models import Item, ProjectRef
+from daimon_tui.models import Briefing, Item, ProjectRef
+from daimon_tui.ui.controller import Controller
 from daimon_tui.ui.read_worker import work
 
 if TYPE_CHECKING:
@@ -32,19 +34,36 @@ def world_summary(items: int, checkable: int, contradicted: int) -> str:
     return f"World-checked {checkable} of {items} item(s) with a checkable claim: {contradicted} contradicted."
 
 
-class WorldCheck(ProgressBar):
-    """The progress of a run (shown for more than one item) and its results."""
+class WorldProgress(ProgressBar):
+    """A run's progress (shown for more than one item): it only draws."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id, show_eta=False)
+
+
+class WorldChecks(Controller):
+    """The runs of one briefing screen and their results."""
 
     class Checked(Message):
         """A run ended: the list repaints its badges."""
 
-    def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id, show_eta=False)
+    def __init__(self, progress: WorldProgress) -> None:
+        super().__init__()
+        self.progress = progress
         self.results: dict[str, tuple[ItemResult, float]] = {}
         self.stop_event = threading.Event()
 
     def running(self) -> bool:
-        return any(w.group == "world" and w.is_running for w in self.workers)
+        return any(w.group == "world" and w.is_running for w in self.host.workers)
+
+    def ask(self, project: ProjectRef, briefing: Briefing | None, current: Item | None, *, every: bool,
+            now: float | None) -> None:
+        """`w` the item under the cursor, `W` every carried item."""
+        if every:
+            items = [i for i in (briefing.items() if briefing else ()) if i.has_badge("carried")]
+        else:
+            items = [current] if current else []
+        self.start(project, items, every=every, now=now)
 
     def start(self, project: ProjectRef, items: list[Item], *, every: bool, now: float | None) -> None:
         """Check `items`; a second press while a run is going cancels it."""
@@ -65,12 +84,13 @@ class WorldCheck(ProgressBar):
 
     @work(exclusive=True, group="world")
     async def check(self, project: ProjectRef, items: tuple[Item, ...], now: float | None) -> None:
-        self.update(total=len(items), progress=0)
-        self.display = len(items) > 1
+        bar = self.progress
+        bar.update(total=len(items), progress=0)
+        bar.display = len(items) > 1
         stop = self.stop_event
 
         def progress(done: int, total: int) -> None:
-            self.app.call_from_thread(self.update, progress=done)
+            self.app.call_from_thread(bar.update, progress=done)
 
         from daimon_tui.services.world_check import check_items
 
@@ -78,7 +98,7 @@ class WorldCheck(ProgressBar):
             Path(project.path or "."), [(i.id or "", i.text, i.quote) for i in items],
             cancelled=stop.is_set, progress=progress,
         )
-        self.display = False
+        bar.display = False
         checked_at = now if now is not None else time.time()
         for result in report.items:
             self.results[result.item_id] = (result, checked_at)
