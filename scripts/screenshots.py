@@ -118,8 +118,8 @@ async def shoot_review() -> None:
     from datetime import timedelta
 
     from daimon_tui.store.demo import builder as demo
+    from tests.daimon_cli import daimon
     from tests.daimon_records import item_ids
-    from tests.ui.test_review import daimon
 
     with demo_store() as store:
         app = DaimonTUI(project_path=str(store.project), now=DEMO_NOW.timestamp(), demo=True)

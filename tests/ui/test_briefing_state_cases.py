@@ -5,12 +5,9 @@ and a retract under a filter keeps the row reachable (`h`, then `u`)."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import io
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from unittest import mock
 
 import pytest
 
@@ -21,6 +18,7 @@ from daimon_tui.ui.briefing.screen import BriefingScreen
 from daimon_tui.ui.screens.verb_modals import PlanPreviewModal
 from daimon_tui.ui.widgets.evidence import EvidencePanel
 from daimon_tui.ui.widgets.item_detail import ItemDetail
+from tests.daimon_cli import daimon
 from tests.transcript_store import transcript_store
 from tests.ui.settle import press_until, settle, wait_until
 
@@ -84,19 +82,6 @@ async def test_a_filter_to_nothing_during_a_read_clears_the_pane_and_keeps_it_cl
         shown = pane_shown(screen)
         assert "No item under the cursor." in shown
         assert QUOTED_TURN not in shown and "▶" not in shown and RETRY not in shown
-
-
-def daimon(*argv: str) -> int:
-    """daimon's own CLI, in process, as a person at another terminal runs it."""
-    from daimon_briefing import cli as daimon_cli
-
-    class Terminal(io.StringIO):
-        def isatty(self) -> bool:
-            return True
-
-    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()), \
-            mock.patch("sys.stdin", Terminal()):
-        return daimon_cli.main(list(argv))
 
 
 @pytest.mark.parametrize("query", ["", "exponential"], ids=["whole-list", "filtered-to-it"])

@@ -6,9 +6,6 @@ reviewed, the header dim until the next write)."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import io
-from unittest import mock
 
 import pytest
 
@@ -18,6 +15,7 @@ from daimon_tui.store.demo import builder as demo
 from daimon_tui.store.judging.live import EventsTail
 from daimon_tui.ui.app import DaimonTUI
 from daimon_tui.ui.briefing.screen import BriefingScreen
+from tests.daimon_cli import daimon
 from tests.ui.settle import settle, wait_until
 
 NOW = demo.DEMO_NOW.timestamp()
@@ -30,19 +28,6 @@ async def until(check, what: str, timeout: float = 60.0) -> None:
     while not check():
         assert loop.time() < deadline, f"not reached within {timeout}s: {what}"
         await asyncio.sleep(0.02)
-
-
-def daimon(*argv: str) -> int:
-    """daimon's own CLI, in process, as a person at another terminal runs it."""
-    from daimon_briefing import cli as daimon_cli
-
-    class Terminal(io.StringIO):
-        def isatty(self) -> bool:
-            return True
-
-    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()), \
-            mock.patch("sys.stdin", Terminal()):
-        return daimon_cli.main(list(argv))
 
 
 async def test_a_live_change_taken_after_the_confirmation_that_read_it_leaves_nothing_provisional(

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import contextlib
-import io
 from datetime import timedelta
-from unittest import mock
 
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.store.review_place import review_path
 from daimon_tui.ui.app import DaimonTUI
 from daimon_tui.ui.briefing.review import DWELL_S
 from daimon_tui.ui.briefing.screen import BriefingScreen
+from tests.daimon_cli import daimon
 from tests.ui.settle import settle, wait_until
 
 NOW = demo.DEMO_NOW.timestamp()
@@ -99,22 +97,6 @@ async def mark_all(store: demo.DemoStore) -> None:
         await pilot.press("M")
         await settle(pilot)
         assert "nothing new since your last review" in header(screen)
-
-
-class Terminal(io.StringIO):
-    """daimon's human verbs want a terminal at stdin (a person at a keyboard)."""
-
-    def isatty(self) -> bool:
-        return True
-
-
-def daimon(*argv: str) -> int:
-    """daimon's own CLI, in process, as a person at a terminal runs it."""
-    from daimon_briefing import cli as daimon_cli
-
-    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()), \
-            mock.patch("sys.stdin", Terminal()):
-        return daimon_cli.main(list(argv))
 
 
 async def test_a_daimon_cli_verb_and_a_new_session_are_new_with_what_changed(demo_store: demo.DemoStore) -> None:

@@ -7,9 +7,10 @@ from datetime import timedelta
 
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.ui.app import DaimonTUI
+from tests.daimon_cli import daimon
 from tests.daimon_records import item_ids
 from tests.ui.settle import settle, wait_until
-from tests.ui.test_review import daimon, mark_all
+from tests.ui.test_review import mark_all
 
 NOW = demo.DEMO_NOW.timestamp()
 SIZE = (140, 40)
