@@ -8,17 +8,20 @@ the project's files, and the other parts still show."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import TypeVar
 
-from daimon_tui.models import Diagnostic, Frozen, Inspection, ProjectRef
+from daimon_tui.models import Diagnostic, Inspection, ProjectRef
+from daimon_tui.records import Record
 from daimon_tui.store import paths
 from daimon_tui.store.read import history, inspector
 
 Part = TypeVar("Part", history.WitnessReport, history.Timeline)
 
 
-class ItemDetails(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class ItemDetails(Record):
     inspection: Inspection
     witnesses: history.WitnessReport | None = None
     timeline: history.Timeline | None = None

@@ -8,13 +8,15 @@ nothing here writes. The "as of" copy lives in `store.asof`.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Iterable, Mapping
 from typing import Any, Literal
 
 from daimon_tui.domain import verbs
 from daimon_tui.domain.withheld import withheld_ids, withheld_now
-from daimon_tui.models import Diagnostic, Frozen, ProjectRef, SessionSummary
+from daimon_tui.models import Diagnostic, ProjectRef, SessionSummary
+from daimon_tui.records import Record
 from daimon_tui.store.daimon_api import reading as daimon_reading
 from daimon_tui.store.daimon_api.public import schema, store, view
 from daimon_tui.store.daimon_api.public_cli import history as daimon_history
@@ -22,7 +24,8 @@ from daimon_tui.store.daimon_api.public_cli import history as daimon_history
 DemotionKind = Literal["resolution", "supersession", "supersede-candidate", "tombstone"]
 
 
-class Demotion(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class Demotion(Record):
     """A lifecycle row on the bare id that resets corroboration (daimon's demotion rule)."""
 
     kind: DemotionKind
@@ -32,7 +35,8 @@ class Demotion(Frozen):
     note: str | None = None
 
 
-class Witness(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class Witness(Record):
     """One corroboration row: `session_id` observed the item at `ts`."""
 
     session_id: str
@@ -44,7 +48,8 @@ class Witness(Frozen):
     quote: str | None = None
 
 
-class WitnessReport(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class WitnessReport(Record):
     """Every witness of an item and both of daimon's counts.
 
     `counted` is daimon's `why` count (witnesses recorded after the latest
@@ -67,7 +72,8 @@ class WitnessReport(Frozen):
         return self.badge >= self.badge_min
 
 
-class TimelineEvent(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class TimelineEvent(Record):
     ts: str | None
     kind: str | None
     status: str | None
@@ -76,7 +82,8 @@ class TimelineEvent(Frozen):
     decides: bool = False
 
 
-class SessionHold(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class SessionHold(Record):
     """One retained pointer generation holding the item (daimon's lineage)."""
 
     ref: str
@@ -88,7 +95,8 @@ class SessionHold(Frozen):
     withheld: bool = False
 
 
-class Timeline(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class Timeline(Record):
     item_id: str
     events: tuple[TimelineEvent, ...] = ()
     sessions: tuple[SessionHold, ...] = ()
@@ -97,12 +105,14 @@ class Timeline(Frozen):
     diagnostics: tuple[Diagnostic, ...] = ()
 
 
-class SessionListing(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class SessionListing(Record):
     rows: tuple[SessionSummary, ...] = ()
     diagnostics: tuple[Diagnostic, ...] = ()
 
 
-class DiffRow(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class DiffRow(Record):
     """daimon's own change row (`cli.history.changes`), key for key."""
 
     change: str
@@ -118,7 +128,8 @@ class DiffRow(Frozen):
 _REQUIRED = frozenset({"change", "item_id", "kind"})
 
 
-class Generation(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class Generation(Record):
     """One retained pointer of the bucket in daimon's numbering: 0 is
     `latest.json`, N is `prev-N.json` (what `daimon diff --from/--to` take)."""
 
@@ -129,7 +140,8 @@ class Generation(Frozen):
     readable: bool = True
 
 
-class DiffReport(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class DiffReport(Record):
     older: str
     newer: str
     rows: tuple[DiffRow, ...] = ()
@@ -419,6 +431,9 @@ def _edited_note(session_id: str, read_from: str | None) -> Diagnostic:
     )
 
 
+_DIFF_FIELDS = frozenset(f.name for f in dataclasses.fields(DiffRow))
+
+
 def _changes(
     older: tuple[str, view.Opened, str | None], newer: tuple[str, view.Opened, str | None], snap: view.Snapshot,
 ) -> tuple[tuple[DiffRow, ...], tuple[Diagnostic, ...]]:
@@ -432,7 +447,7 @@ def _changes(
     shown = tuple(
         DiffRow(**{"change": "", "item_id": "", "kind": "",
                    **{key: _typed(value, key, where, typed) or ("" if key in _REQUIRED else None)
-                      for key, value in row.items() if key in DiffRow.model_fields}})
+                      for key, value in row.items() if key in _DIFF_FIELDS}})
         for row in rows
     )
     notes.extend(typed)

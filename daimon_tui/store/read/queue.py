@@ -13,11 +13,13 @@ urgent lane. Nothing here writes.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Mapping
 
 from daimon_tui.domain.queue_order import KIND_TITLES, order_key
-from daimon_tui.models import Briefing, Diagnostic, Frozen, Item, ProjectRef
+from daimon_tui.models import Briefing, Diagnostic, Item, ProjectRef
+from daimon_tui.records import Record
 from daimon_tui.store.daimon_api.public import briefing, normalize, pending, refutations, schema, store, view
 from daimon_tui.store.read.reader import load_briefing
 
@@ -41,7 +43,8 @@ LANE_VERBS: dict[str, tuple[str, ...]] = {
 }
 
 
-class RulingBinding(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class RulingBinding(Record):
     """What the person is shown and signs: daimon's content binding computed
     from the record as displayed (`cli/ruling.py`'s ceremony). A ratify carries
     these; daimon's fold ignores it when the text moved since."""
@@ -52,7 +55,8 @@ class RulingBinding(Frozen):
     pending_revision: bool = False
 
 
-class DecideRecord(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class DecideRecord(Record):
     """One row of daimon's decide queue (or a relation proposal), masked text only."""
 
     kind: str
@@ -67,7 +71,8 @@ class DecideRecord(Frozen):
     withheld: bool = False
 
 
-class QueueEntry(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class QueueEntry(Record):
     key: str
     kind: str
     ref: str
@@ -84,7 +89,8 @@ class QueueEntry(Frozen):
     prefill_status: str | None = None
 
 
-class TriageQueue(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class TriageQueue(Record):
     project: ProjectRef
     entries: tuple[QueueEntry, ...] = ()
     notes: tuple[Diagnostic, ...] = ()

@@ -17,12 +17,14 @@ written; a log that cannot take it refuses the verdict.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import Literal
 
 from daimon_tui.domain import verbs as curation
 from daimon_tui.domain.action_entries import ActionEntry, LoggedRecord
-from daimon_tui.models import Frozen, ProjectRef
+from daimon_tui.models import ProjectRef
+from daimon_tui.records import Record
 from daimon_tui.store.action_log import ActionLog, ActionLogError
 from daimon_tui.store.daimon_api.public import (
     Writer,
@@ -131,7 +133,8 @@ PREVIEW = {
 }
 
 
-class Verdict(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class Verdict(Record):
     key: str
     verb: str
     ref: str
