@@ -3,6 +3,10 @@ daimon's dicts or dataclasses: the store layer converts at the seam.
 
 All text fields hold the raw value as daimon stores it; making it inert for a
 terminal is the display layer's job (`domain.inert`).
+
+Every value type is a frozen, slotted `records.Record` dataclass (docs/architecture.md,
+"The model"). This module holds the shared ones; a topic a view holds has a module of
+its own here (`history`, `queue`, `details`), imported only by who needs it.
 """
 
 from __future__ import annotations
