@@ -111,6 +111,10 @@ class Record:
     def model_validate(cls, obj: Any) -> Self:
         return _adapter(cls).validate_python(obj)
 
+    @classmethod
+    def model_validate_json(cls, data: str | bytes) -> Self:
+        return _adapter(cls).validate_json(data)
+
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
 class Diagnostic(Record):

@@ -8,18 +8,18 @@ none of its I/O.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from typing import Literal
 
-from pydantic import Field
-
-from daimon_tui.models import Frozen
+from daimon_tui.records import Record
 
 GENESIS = "0" * 64
 LogOutcome = Literal["applied", "refused", "failed", "not-applied", "world-check", "intent"]
 
 
-class LoggedRecord(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class LoggedRecord(Record):
     """One record written (or attempted) in daimon's ledgers: references only.
     `status` is a lifecycle word from the app's own vocabulary, never free text."""
 
@@ -43,7 +43,8 @@ def note_digest(item_id: str, note: str) -> str:
     return hashlib.sha256(f"daimon-tui-note\0{item_id}\0{note}".encode("utf-8", "surrogatepass")).hexdigest()[:24]
 
 
-class ActionEntry(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class ActionEntry(Record):
     action_id: str
     time: str
     user: str
@@ -60,7 +61,8 @@ class ActionEntry(Frozen):
     prev: str = GENESIS
 
 
-class LogLine(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class LogLine(Record):
     """One line as read: the entry when it parsed, else `problem`."""
 
     number: int
@@ -68,12 +70,13 @@ class LogLine(Frozen):
     problem: str | None = None
 
 
-class ChainReport(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class ChainReport(Record):
     ok: bool
     lines: int = 0
     broken_at: int | None = None
     torn_at: int | None = None
-    bad_lines: tuple[int, ...] = Field(default=())
+    bad_lines: tuple[int, ...] = ()
     unreadable: str | None = None
     head_problem: str | None = None
     unanchored: bool = False
@@ -100,7 +103,8 @@ def line_hash(raw: bytes) -> str:
     return hashlib.sha256(raw).hexdigest()
 
 
-class UndoChoice(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class UndoChoice(Record):
     """What `z` would undo, and the newer actions it would step over."""
 
     entry: ActionEntry | None = None

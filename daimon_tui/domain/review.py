@@ -10,15 +10,15 @@ said in a few words ("new", "was ~ inferred", "+1 witness").
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import secrets
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from pydantic import Field
-
 from daimon_tui.domain.badges import BADGES, MARKS
-from daimon_tui.models import Frozen, Item, TeamItem, WithheldItem
+from daimon_tui.models import Item, TeamItem, WithheldItem
+from daimon_tui.records import Record
 
 FORMAT = 1
 NEW = "new"
@@ -49,13 +49,14 @@ class Reviewed(NamedTuple):
     at: str = ""
 
 
-class ReviewState(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class ReviewState(Record):
     """One project's review: fingerprints by row key, the salt they were hashed
     with, and when the app opened the project (newest last)."""
 
     format: int = FORMAT
-    salt: str = Field(default_factory=lambda: secrets.token_hex(16))
-    rows: dict[str, Reviewed] = Field(default_factory=dict)
+    salt: str = dataclasses.field(default_factory=lambda: secrets.token_hex(16))
+    rows: dict[str, Reviewed] = dataclasses.field(default_factory=dict)
     runs: tuple[str, ...] = ()
 
     def opened(self, when: str) -> ReviewState:

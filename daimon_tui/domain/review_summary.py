@@ -5,11 +5,12 @@ and the review state; ids only, as the log holds."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
 
 from daimon_tui.domain.action_entries import ActionEntry
 from daimon_tui.domain.review import ReviewState
-from daimon_tui.models import Frozen
+from daimon_tui.records import Record
 
 # The log's verb → the summary's word. An undo puts an item back: a restore.
 VERB_WORDS = {"resolve": "resolved", "retract": "retracted", "restore": "restored", "undo": "restored",
@@ -19,7 +20,8 @@ DONE = ("applied", "partial")
 WORDS = ("resolved", "retracted", "restored", "reverified", "forgotten", "undone", "kept")
 
 
-class ReviewSummary(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class ReviewSummary(Record):
     project: str
     since: str | None = None
     resolved: tuple[str, ...] = ()

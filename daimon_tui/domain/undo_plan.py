@@ -4,6 +4,8 @@ refused where daimon's current record is not the app's own write."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from daimon_tui.domain.action_entries import ActionEntry
 from daimon_tui.domain.badges import mark_label, raises_trust
 from daimon_tui.domain.verbs import (
@@ -20,13 +22,14 @@ from daimon_tui.domain.verbs import (
     refuse,
     safe_status,
 )
-from daimon_tui.models import Frozen
+from daimon_tui.records import Record
 
 UNDOABLE_VERBS = frozenset({"resolve", "retract", "restore"})
 UNDOABLE_OPS = frozenset({"resolve", "quarantine", "reopen", "release"})
 
 
-class DoneRecord(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class DoneRecord(Record):
     """One applied write of a logged action, as undo needs it (ids only)."""
 
     item_id: str

@@ -10,14 +10,13 @@ turn them into a `Plan` with per-item refusals that mirror daimon's CLI gates.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import Literal
 
-from pydantic import Field
-
 from daimon_tui.domain.action_entries import LoggedRecord
 from daimon_tui.domain.verb_registry import VerbName, verb
-from daimon_tui.models import Frozen
+from daimon_tui.records import Record
 
 # What one write does to daimon. A verb plans one op per item.
 Op = Literal["resolve", "reopen", "reverify", "quarantine", "release", "forget", "unforget"]
@@ -33,27 +32,31 @@ HUMAN_SOURCES = frozenset({"cli", "cli-tty", "ui"})
 # ---- inputs the person types (typed modal results) -------------------------
 
 
-class ResolveInput(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class ResolveInput(Record):
     """`status` is what the person chose; `per_item` holds each marked item's
     own status where it differs (from its own world-check), and
     `world_confirmed` the items whose claim the world-check confirmed."""
 
     status: str = "resolved"
     note: str = ""
-    per_item: dict[str, str] = Field(default_factory=dict)
+    per_item: dict[str, str] = dataclasses.field(default_factory=dict)
     world_confirmed: frozenset[str] = frozenset()
 
 
-class RetractInput(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class RetractInput(Record):
     reason: str
     evidence: tuple[str, ...]
 
 
-class ReverifyInput(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class ReverifyInput(Record):
     evidence: str = ""
 
 
-class ForgetInput(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class ForgetInput(Record):
     typed_id: str
     reason: str = ""
 
@@ -64,14 +67,15 @@ VerbInput = ResolveInput | RetractInput | ReverifyInput | ForgetInput | None
 # ---- what the store layer tells us -------------------------------------------
 
 
-class StoreGuard(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class StoreGuard(Record):
     """Whether daimon will take a write at all: the kill switch and the health
     word of each ledger (`ok`, `absent`, `degraded`, `transient`, `unreadable`)."""
 
     disabled: bool = False
-    ledgers: dict[str, str] = Field(default_factory=dict)
+    ledgers: dict[str, str] = dataclasses.field(default_factory=dict)
     # verb -> why it is off (safe mode: it needs a private daimon call)
-    verbs_off: dict[str, str] = Field(default_factory=dict)
+    verbs_off: dict[str, str] = dataclasses.field(default_factory=dict)
 
     def refusal(self, ledger: str) -> str | None:
         if self.disabled:
@@ -83,13 +87,15 @@ class StoreGuard(Frozen):
         return None
 
 
-class LatestEvent(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class LatestEvent(Record):
     status: str
     source: str
     ts: str
 
 
-class ForgetReach(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class ForgetReach(Record):
     """What a forget would remove, as the CLI's dry run computes it (ids only)."""
 
     siblings: tuple[str, ...] = ()
@@ -98,7 +104,8 @@ class ForgetReach(Frozen):
     quarantines: tuple[str, ...] = ()
 
 
-class ItemFacts(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class ItemFacts(Record):
     """daimon's current judgement of one item, as far as a plan needs it.
     `text` is for display in the preview only; it never reaches the log."""
 
@@ -187,7 +194,8 @@ def log_status_allowed(op: str, status: str | None) -> bool:
 # ---- the plan -------------------------------------------------------------------
 
 
-class PlannedWrite(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class PlannedWrite(Record):
     item_id: str
     op: Op
     ledger: str
@@ -202,13 +210,15 @@ class PlannedWrite(Frozen):
     undoes: str | None = None
 
 
-class Refusal(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class Refusal(Record):
     item_id: str
     code: str
     reason: str
 
 
-class Plan(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class Plan(Record):
     verb: VerbName
     project: str
     writes: tuple[PlannedWrite, ...] = ()
@@ -487,7 +497,8 @@ def plan_forget(project: str, facts: ItemFacts, guard: StoreGuard, data: ForgetI
 WriteOutcome = Literal["applied", "not-applied", "refused", "failed"]
 
 
-class WrittenRow(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class WrittenRow(Record):
     """One row daimon appended for a write: its ledger, the ref it is
     addressed to, daimon's word (already a log-safe word) and daimon's `ts`."""
 
@@ -497,7 +508,8 @@ class WrittenRow(Frozen):
     ts: str | None = None
 
 
-class WriteResult(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class WriteResult(Record):
     """One write and daimon's verdict re-read afterwards. `outcome` is
     `applied` only when daimon's own judgement changed as intended;
     `not-applied` means the write returned but daimon's state did not move.
@@ -533,7 +545,8 @@ def logged_records(result: WriteResult) -> tuple[LoggedRecord, ...]:
                  for row in result.rows)
 
 
-class Outcome(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class Outcome(Record):
     """What a verb did, for the screen that ran it."""
 
     verb: VerbName

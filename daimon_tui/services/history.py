@@ -3,8 +3,7 @@ two of them, and one session's checkpoint judged like the briefing
 (`store.read.history`). Read-only. The briefing as of a moment:
 `services.as_of`; daimon's own `diff` answer: `services.diff`.
 
-The value types an item's history is shown with (its lifecycle and its
-witnesses) are model values of the history read, re-exported for the views.
+The value types it answers with are the model's (`models.history`): the views import them from there.
 """
 
 from __future__ import annotations
@@ -12,16 +11,11 @@ from __future__ import annotations
 import asyncio
 
 from daimon_tui.models import Briefing, ProjectRef
+from daimon_tui.models.history import DiffReport, SessionListing
 from daimon_tui.store.child import judge_service
 from daimon_tui.store.read import asof, reader
-from daimon_tui.store.read.history import Demotion, DiffReport, SessionListing, Timeline, WitnessReport
 
 __all__ = [
-    "Demotion",
-    "DiffReport",
-    "SessionListing",
-    "Timeline",
-    "WitnessReport",
     "as_of_refusal",
     "session_briefing",
     "session_changes",

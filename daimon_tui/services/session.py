@@ -24,8 +24,6 @@ from daimon_tui.store.read import reader
 from daimon_tui.store.settings_file import load_settings
 
 if TYPE_CHECKING:  # not at start: both import daimon, and the first frame waits for every module imported
-    # an item's details, a model value the briefing's screen names: views name it from here
-    from daimon_tui.store.read.details import ItemDetails as ItemDetails
     from daimon_tui.store.write.recovery import Recovered
 
 

@@ -13,9 +13,9 @@ from textual.widget import Widget
 from textual.widgets import DataTable
 
 from daimon_tui.models import Briefing, Item, ProjectRef, Section
+from daimon_tui.models.history import Demotion, SessionHold, Timeline, TimelineEvent, Witness, WitnessReport
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.store.read import reader
-from daimon_tui.store.read.history import Demotion, SessionHold, Timeline, TimelineEvent, Witness, WitnessReport
 from daimon_tui.ui.history.screen import DiffScreen, HistoricalScreen, HistoryScreen, SessionScreen
 from daimon_tui.ui.widgets.timeline import TimelineView
 from daimon_tui.ui.widgets.witnesses import WitnessList

@@ -324,7 +324,7 @@ def test_the_queue_preselects_the_resolve_status_the_way_the_briefing_does() -> 
     from daimon_tui.domain.world_badges import suggested_status
     from daimon_tui.domain.worldcheck import ClaimResult, ItemResult
     from daimon_tui.models import Item, ProjectRef
-    from daimon_tui.store.read.queue import QueueEntry
+    from daimon_tui.models.queue import QueueEntry
     from daimon_tui.ui.screens.queue import QueueScreen
 
     item = Item(id="o-1", text="Branch feature/x is waiting for review", section="external", kind="external",

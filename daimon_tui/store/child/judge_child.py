@@ -90,14 +90,14 @@ def _plain_or_absent(path: Any) -> bool:
 # its in-process fallback, the same model validates the child's answer.
 READS: dict[str, tuple[str, str]] = {
     "briefing": ("daimon_tui.store.child.first_paint:confirm", "daimon_tui.models:Briefing"),
-    "details": ("daimon_tui.store.read.details:read_details", "daimon_tui.store.read.details:ItemDetails"),
+    "details": ("daimon_tui.store.read.details:read_details", "daimon_tui.models.details:ItemDetails"),
     "evidence": ("daimon_tui.store.read.transcripts:read_evidence", "daimon_tui.store.read.transcripts:Evidence"),
     "evidence-warm": ("daimon_tui.store.read.transcripts:warm", "daimon_tui.store.read.transcripts:Warmed"),
     "transcript": ("daimon_tui.store.read.transcripts:read_full_transcript",
                    "daimon_tui.store.read.transcripts:FullTranscript"),
     "audit": ("daimon_tui.store.read.audit:load_audit", "daimon_tui.domain.audit_report:AuditReport"),
-    "sessions": ("daimon_tui.store.read.history:sessions", "daimon_tui.store.read.history:SessionListing"),
-    "diff": ("daimon_tui.store.read.history:diff", "daimon_tui.store.read.history:DiffReport"),
+    "sessions": ("daimon_tui.store.read.history:sessions", "daimon_tui.models.history:SessionListing"),
+    "diff": ("daimon_tui.store.read.history:diff", "daimon_tui.models.history:DiffReport"),
     "search": ("daimon_tui.store.read.search:search", "daimon_tui.store.read.search:SearchResult"),
     "search-prepare": ("daimon_tui.store.read.search:prepare", "daimon_tui.store.read.search:SearchResult"),
     "plan": ("daimon_tui.store.child.plan_request:plan", "daimon_tui.domain.verbs:Plan"),

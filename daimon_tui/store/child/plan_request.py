@@ -13,10 +13,11 @@ from typing import Any
 
 from daimon_tui.domain import undo_plan, verbs
 from daimon_tui.domain.action_entries import ActionEntry
-from daimon_tui.models import Frozen, ProjectRef
+from daimon_tui.models import ProjectRef
+from daimon_tui.records import Record
 from daimon_tui.store.child import judge_service
 
-_INPUTS: dict[str, type[Frozen]] = {
+_INPUTS: dict[str, type[Record]] = {
     "resolve": verbs.ResolveInput,
     "retract": verbs.RetractInput,
     "reverify": verbs.ReverifyInput,

@@ -24,17 +24,20 @@ called with what happened, for the person.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import Callable
 
 from daimon_tui.domain import verbs
 from daimon_tui.domain.action_entries import ActionEntry, LoggedRecord
-from daimon_tui.models import Frozen, ProjectRef
+from daimon_tui.models import ProjectRef
+from daimon_tui.records import Record
 from daimon_tui.store.action_log import ActionLog
 from daimon_tui.store.child import judge_service
 from daimon_tui.store.write import recovery, writer
 
 
-class Written(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class Written(Record):
     """What `writer.apply_plan` answered, one result per planned write."""
 
     results: tuple[verbs.WriteResult, ...]

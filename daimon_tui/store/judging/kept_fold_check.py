@@ -16,6 +16,7 @@ right is written sealed, as is one built from daimon's full read
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
 import os
 import tempfile
@@ -23,7 +24,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from daimon_tui.models import Frozen, ProjectRef
+from daimon_tui.models import ProjectRef
+from daimon_tui.records import Record
 from daimon_tui.store.daimon_api.public import Health
 from daimon_tui.store.judging import kept_fold, kept_fold_file, kept_fold_persist, kept_fold_rows
 from daimon_tui.store.judging.kept_fold_daimon import Daimon
@@ -48,7 +50,8 @@ from daimon_tui.store.judging.kept_fold_rows import (
 CHECK_BLOCK_BYTES = 1024 * 1024
 
 
-class FoldCheck(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class FoldCheck(Record):
     """What the check found: `discarded` names each kept fold found wrong."""
 
     discarded: tuple[str, ...] = ()

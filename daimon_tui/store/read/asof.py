@@ -19,6 +19,7 @@ historical view.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import json
 import os
@@ -31,7 +32,8 @@ from pathlib import Path
 
 from daimon_tui.domain import verbs
 from daimon_tui.domain.when import parse_when
-from daimon_tui.models import Diagnostic, Frozen, Handoff, ProjectRef
+from daimon_tui.models import Diagnostic, Handoff, ProjectRef
+from daimon_tui.records import Record
 from daimon_tui.store import paths
 from daimon_tui.store.daimon_api import reading as daimon_reading
 from daimon_tui.store.daimon_api.mode import Unavailable
@@ -41,7 +43,8 @@ from daimon_tui.store.read import team_history
 _LOCK = re.compile(r"\.lock$")
 
 
-class AsOfStore(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class AsOfStore(Record):
     """What the copy holds: the moment, the checkpoint then current, and what
     was left out. `project` is the ref to hand daimon's readers inside the
     `as_of` context."""

@@ -11,17 +11,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
-from daimon_tui.models import Diagnostic, Frozen, Inspection, ProjectRef
+from daimon_tui.models import Diagnostic, ProjectRef
+from daimon_tui.models.details import ItemDetails
+from daimon_tui.models.history import Timeline, WitnessReport
 from daimon_tui.store import paths
 from daimon_tui.store.read import history, inspector
 
-Part = TypeVar("Part", history.WitnessReport, history.Timeline)
-
-
-class ItemDetails(Frozen):
-    inspection: Inspection
-    witnesses: history.WitnessReport | None = None
-    timeline: history.Timeline | None = None
+Part = TypeVar("Part", WitnessReport, Timeline)
 
 
 def _part(read: Callable[[], Part], failed: Callable[..., Part], project: ProjectRef, item_id: str,
@@ -41,8 +37,8 @@ def read_details(project: ProjectRef, item_id: str, now: float | None = None) ->
         return ItemDetails(inspection=inspection)
     return ItemDetails(
         inspection=inspection,
-        witnesses=_part(lambda: history.witnesses(project, item_id), history.WitnessReport, project, item_id,
+        witnesses=_part(lambda: history.witnesses(project, item_id), WitnessReport, project, item_id,
                         "the witnesses"),
-        timeline=_part(lambda: history.timeline(project, item_id), history.Timeline, project, item_id,
+        timeline=_part(lambda: history.timeline(project, item_id), Timeline, project, item_id,
                        "the lifecycle"),
     )

@@ -8,138 +8,32 @@ nothing here writes. The "as of" copy lives in `store.asof`.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Iterable, Mapping
-from typing import Any, Literal
+from typing import Any
 
 from daimon_tui.domain import verbs
 from daimon_tui.domain.withheld import withheld_ids, withheld_now
-from daimon_tui.models import Diagnostic, Frozen, ProjectRef, SessionSummary
+from daimon_tui.models import Diagnostic, ProjectRef, SessionSummary
+from daimon_tui.models.history import (
+    Demotion,
+    DemotionKind,
+    DiffReport,
+    DiffRow,
+    Generation,
+    SessionHold,
+    SessionListing,
+    Timeline,
+    TimelineEvent,
+    Witness,
+    WitnessReport,
+)
 from daimon_tui.store.daimon_api import reading as daimon_reading
 from daimon_tui.store.daimon_api.public import schema, store, view
 from daimon_tui.store.daimon_api.public_cli import history as daimon_history
 
-DemotionKind = Literal["resolution", "supersession", "supersede-candidate", "tombstone"]
-
-
-class Demotion(Frozen):
-    """A lifecycle row on the bare id that resets corroboration (daimon's demotion rule)."""
-
-    kind: DemotionKind
-    ts: str | None
-    status: str | None
-    source: str | None
-    note: str | None = None
-
-
-class Witness(Frozen):
-    """One corroboration row: `session_id` observed the item at `ts`."""
-
-    session_id: str
-    ts: str | None
-    source: str | None
-    counts: bool
-    reset_by: Demotion | None = None
-    session_retained: bool = False
-    quote: str | None = None
-
-
-class WitnessReport(Frozen):
-    """Every witness of an item and both of daimon's counts.
-
-    `counted` is daimon's `why` count (witnesses recorded after the latest
-    demotion); `badge` is daimon's badge number, 1 (the item itself) +
-    `counted`, printed only when it reaches `badge_min`."""
-
-    item_id: str
-    witnesses: tuple[Witness, ...] = ()
-    demotions: tuple[Demotion, ...] = ()
-    latest_demotion_ts: str | None = None
-    counted: int = 0
-    badge: int = 1
-    badge_min: int = 2
-    item_quote: str | None = None
-    introspection_origin: bool = False
-    diagnostics: tuple[Diagnostic, ...] = ()
-
-    @property
-    def badge_shown(self) -> bool:
-        return self.badge >= self.badge_min
-
-
-class TimelineEvent(Frozen):
-    ts: str | None
-    kind: str | None
-    status: str | None
-    source: str | None
-    note: str | None
-    decides: bool = False
-
-
-class SessionHold(Frozen):
-    """One retained pointer generation holding the item (daimon's lineage)."""
-
-    ref: str
-    session_id: str | None
-    created: str | None
-    stated: bool
-    carried_from: str | None = None
-    trust: str | None = None
-    withheld: bool = False
-
-
-class Timeline(Frozen):
-    item_id: str
-    events: tuple[TimelineEvent, ...] = ()
-    sessions: tuple[SessionHold, ...] = ()
-    lifecycle: str = "active"
-    decided_by: str = ""
-    diagnostics: tuple[Diagnostic, ...] = ()
-
-
-class SessionListing(Frozen):
-    rows: tuple[SessionSummary, ...] = ()
-    diagnostics: tuple[Diagnostic, ...] = ()
-
-
-class DiffRow(Frozen):
-    """daimon's own change row (`cli.history.changes`), key for key."""
-
-    change: str
-    item_id: str
-    kind: str
-    trust: str | None = None
-    previous_trust: str | None = None
-    text: str | None = None
-    detail: str | None = None
-    where: str | None = None
-
-
 _REQUIRED = frozenset({"change", "item_id", "kind"})
-
-
-class Generation(Frozen):
-    """One retained pointer of the bucket in daimon's numbering: 0 is
-    `latest.json`, N is `prev-N.json` (what `daimon diff --from/--to` take)."""
-
-    index: int
-    pointer: str
-    session_id: str | None = None
-    created: str | None = None
-    readable: bool = True
-
-
-class DiffReport(Frozen):
-    older: str
-    newer: str
-    rows: tuple[DiffRow, ...] = ()
-    diagnostics: tuple[Diagnostic, ...] = ()
-    older_generation: Generation | None = None
-    newer_generation: Generation | None = None
-    # A refused address, as daimon's `diff` refuses it: rc 1 unreadable, 2 bad address.
-    refused: str | None = None
-    refused_rc: int = 0
-    skipped: tuple[Generation, ...] = ()
 
 
 def _failed(what: str, exc: Exception) -> Diagnostic:
@@ -419,6 +313,9 @@ def _edited_note(session_id: str, read_from: str | None) -> Diagnostic:
     )
 
 
+_DIFF_FIELDS = frozenset(f.name for f in dataclasses.fields(DiffRow))
+
+
 def _changes(
     older: tuple[str, view.Opened, str | None], newer: tuple[str, view.Opened, str | None], snap: view.Snapshot,
 ) -> tuple[tuple[DiffRow, ...], tuple[Diagnostic, ...]]:
@@ -432,7 +329,7 @@ def _changes(
     shown = tuple(
         DiffRow(**{"change": "", "item_id": "", "kind": "",
                    **{key: _typed(value, key, where, typed) or ("" if key in _REQUIRED else None)
-                      for key, value in row.items() if key in DiffRow.model_fields}})
+                      for key, value in row.items() if key in _DIFF_FIELDS}})
         for row in rows
     )
     notes.extend(typed)

@@ -16,7 +16,10 @@ instead of the whole fold again in a thread of the app.
 
 from __future__ import annotations
 
-from daimon_tui.models import Diagnostic, Frozen, ProjectRef, ProjectSummary
+import dataclasses
+
+from daimon_tui.models import Diagnostic, ProjectRef, ProjectSummary
+from daimon_tui.records import Record
 from daimon_tui.store import paths
 from daimon_tui.store.daimon_api.public import api
 from daimon_tui.store.judging import verdict_cache
@@ -76,7 +79,8 @@ def briefed_counts(rows: tuple[ProjectSummary, ...]) -> tuple[ProjectSummary, ..
     return tuple(out)
 
 
-class ProjectListing(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class ProjectListing(Record):
     rows: tuple[ProjectSummary, ...] = ()
     notes: tuple[Diagnostic, ...] = ()
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 import dataclasses
 
 from daimon_tui.models import ProjectRef
+from daimon_tui.models.details import ItemDetails
 from daimon_tui.store.daimon_api import mode
 from daimon_tui.store.daimon_api import reading as daimon_reading
 from daimon_tui.store.daimon_api.public import jsonl, view
@@ -41,7 +42,7 @@ def item_snapshot(project: ProjectRef, read: jsonl.Read, forgotten_ids: frozense
     return dataclasses.replace(snap, forgotten_ids=snap.forgotten_ids | forgotten_ids)
 
 
-def read_provisional(project: ProjectRef, item_id: str, now: float | None = None) -> details.ItemDetails | None:
+def read_provisional(project: ProjectRef, item_id: str, now: float | None = None) -> ItemDetails | None:
     """`details.read_details` answered from the item's own rows (see the
     module doc), or None when they cannot be found from bytes. Never raises.
     None in safe mode: it needs daimon's machine walk swapped out."""

@@ -17,7 +17,8 @@ import time
 from collections.abc import Mapping
 
 from daimon_tui.domain.queue_order import KIND_TITLES, order_key
-from daimon_tui.models import Briefing, Diagnostic, Frozen, Item, ProjectRef
+from daimon_tui.models import Briefing, Diagnostic, Item, ProjectRef
+from daimon_tui.models.queue import DecideRecord, QueueEntry, RulingBinding, TriageQueue
 from daimon_tui.store.daimon_api.public import briefing, normalize, pending, refutations, schema, store, view
 from daimon_tui.store.read.reader import load_briefing
 
@@ -39,59 +40,6 @@ LANE_VERBS: dict[str, tuple[str, ...]] = {
     "carried-stale": CURATION,
     "open-loop": CURATION,
 }
-
-
-class RulingBinding(Frozen):
-    """What the person is shown and signs: daimon's content binding computed
-    from the record as displayed (`cli/ruling.py`'s ceremony). A ratify carries
-    these; daimon's fold ignores it when the text moved since."""
-
-    verdict_key: str = ""
-    check_sha256: str = ""
-    policy_sha256: str = ""
-    pending_revision: bool = False
-
-
-class DecideRecord(Frozen):
-    """One row of daimon's decide queue (or a relation proposal), masked text only."""
-
-    kind: str
-    id: str
-    headline: str = ""
-    fields: tuple[tuple[str, str], ...] = ()
-    context: str = ""
-    waiting_since: str | None = None
-    blocking: bool = False
-    item_ids: tuple[str, ...] = ()
-    binding: RulingBinding | None = None
-    withheld: bool = False
-
-
-class QueueEntry(Frozen):
-    key: str
-    kind: str
-    ref: str
-    title: str
-    why: str
-    verbs: tuple[str, ...] = ()
-    item: Item | None = None
-    record: DecideRecord | None = None
-    blocking: bool = False
-    stale_days: float | None = None
-    waiting_since: str | None = None
-    seq: int = 0
-    substitute_id: str | None = None
-    prefill_status: str | None = None
-
-
-class TriageQueue(Frozen):
-    project: ProjectRef
-    entries: tuple[QueueEntry, ...] = ()
-    notes: tuple[Diagnostic, ...] = ()
-    now: float = 0.0
-
-    def find(self, key: str) -> QueueEntry | None:
-        return next((e for e in self.entries if e.key == key), None)
 
 
 def _s(value: object) -> str:

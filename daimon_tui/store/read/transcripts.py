@@ -16,6 +16,7 @@ A withheld item gets no excerpt, and no witness words.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -25,7 +26,8 @@ from typing import Any
 
 from daimon_tui.domain import excerpt, quote_words, verbs
 from daimon_tui.domain.evidence_words import BYTES_WORDS, LOCATOR_WORDS  # noqa: F401 (BYTES_WORDS: its old home)
-from daimon_tui.models import Frozen, ProjectRef
+from daimon_tui.models import ProjectRef
+from daimon_tui.records import Record
 from daimon_tui.store.daimon_api import evidence as daimon_evidence
 from daimon_tui.store.daimon_api.mode import Unavailable
 from daimon_tui.store.daimon_api.public import provenance, schema, serializer, store, view
@@ -37,7 +39,8 @@ MAX_TRANSCRIPT_BYTES = 64 * 1024 * 1024
 # Witnesses read, at most (a corroboration count is small in practice).
 MAX_WITNESSES = 12
 
-class Turn(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class Turn(Record):
     """One turn of a transcript, masked and cut for display."""
 
     index: int
@@ -53,7 +56,8 @@ class Turn(Frozen):
     daimon_output: bool = False
 
 
-class Finding(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class Finding(Record):
     """The app's own search for a quote daimon's matcher does not reproduce,
     never daimon's verdict: the part of the file that holds it (`where`, a
     `transcript_rows.Part` kind), "other-session" (a turn of another transcript
@@ -68,7 +72,8 @@ class Finding(Frozen):
     total: int = 0
 
 
-class Excerpt(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class Excerpt(Record):
     """The turns around a quote in one session's transcript, or why not."""
 
     session_id: str | None = None
@@ -86,12 +91,14 @@ class Excerpt(Frozen):
     finding: Finding | None = None
 
 
-class WitnessWords(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class WitnessWords(Record):
     session_id: str
     excerpt: Excerpt
 
 
-class Evidence(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class Evidence(Record):
     """Everything `o` and the pane show of an item's transcripts."""
 
     item_id: str
@@ -489,7 +496,8 @@ def _read(project: ProjectRef, item_id: str, part: str, brief: bool) -> Evidence
     return Evidence(item_id=item_id, item=main, witnesses=tuple(words))
 
 
-class FullTranscript(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class FullTranscript(Record):
     """The whole transcript as plain, masked text for the person's pager,
     with the line the quoted turn starts on."""
 
@@ -545,7 +553,8 @@ def read_full_transcript(project: ProjectRef, item_id: str) -> FullTranscript:
     return FullTranscript(text="\n".join(lines) + "\n", line=at)
 
 
-class Warmed(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class Warmed(Record):
     """What one warm-up step read, and how many transcripts are left to read."""
 
     read: int = 0

@@ -17,12 +17,15 @@ written; a log that cannot take it refuses the verdict.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import Literal
 
 from daimon_tui.domain import verbs as curation
 from daimon_tui.domain.action_entries import ActionEntry, LoggedRecord
-from daimon_tui.models import Frozen, ProjectRef
+from daimon_tui.models import ProjectRef
+from daimon_tui.models.queue import QueueEntry, RulingBinding
+from daimon_tui.records import Record
 from daimon_tui.store.action_log import ActionLog, ActionLogError
 from daimon_tui.store.daimon_api.public import (
     Writer,
@@ -35,7 +38,6 @@ from daimon_tui.store.daimon_api.public import (
     store,
     trust,
 )
-from daimon_tui.store.read.queue import QueueEntry, RulingBinding
 from daimon_tui.store.write import writer
 from daimon_tui.store.write.rows_written import Tail
 
@@ -131,7 +133,8 @@ PREVIEW = {
 }
 
 
-class Verdict(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class Verdict(Record):
     key: str
     verb: str
     ref: str

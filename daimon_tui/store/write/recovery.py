@@ -17,9 +17,12 @@ logged as the intent's outcome (once) and told to the person.
 
 from __future__ import annotations
 
+import dataclasses
+
 from daimon_tui.domain import verbs
 from daimon_tui.domain.action_entries import ActionEntry, LoggedRecord, note_digest
-from daimon_tui.models import Frozen, ProjectRef
+from daimon_tui.models import ProjectRef
+from daimon_tui.records import Record
 from daimon_tui.store import writer_process
 from daimon_tui.store.action_log import ActionLog, ActionLogError
 from daimon_tui.store.daimon_api.public import api as dapi
@@ -32,7 +35,8 @@ _EVENT_STATUS = {"reopen": "reopened", "reverify": "reopened", "unforget": store
 Taken = frozenset[tuple[str, str, str]]
 
 
-class Recovered(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class Recovered(Record):
     """One interrupted action and what daimon's ledgers say became of it."""
 
     action_id: str

@@ -10,15 +10,17 @@ appended meanwhile are left out by `keep`.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from collections.abc import Callable
 from pathlib import Path
 
-from daimon_tui.models import Frozen
+from daimon_tui.records import Record
 
 
-class Row(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class Row(Record):
     """One appended row as the action log may hold it: ledger, the ref it is
     addressed to, daimon's word for it (`status` in events.jsonl, `event`
     elsewhere), daimon's own `ts`, and the source or channel that wrote it."""

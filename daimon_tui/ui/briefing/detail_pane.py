@@ -24,7 +24,7 @@ from daimon_tui.ui.widgets.item_detail import ItemDetail
 
 if TYPE_CHECKING:
     from daimon_tui.models import TeamView
-    from daimon_tui.services.evidence import ItemDetails
+    from daimon_tui.models.details import ItemDetails
     from daimon_tui.ui.briefing.state import BriefingState, Ticket
 
 # How long the cursor rests on a row before the detail pane shows it.

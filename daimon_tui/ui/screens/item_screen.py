@@ -17,7 +17,7 @@ from textual.widgets import Static
 
 from daimon_tui.domain.inert import inert
 from daimon_tui.models import Item, ProjectRef
-from daimon_tui.services.evidence import ItemDetails
+from daimon_tui.models.details import ItemDetails
 from daimon_tui.ui.actions import bindings
 from daimon_tui.ui.evidence_actions import EvidenceActions
 from daimon_tui.ui.navigation import GoesBack

@@ -26,10 +26,10 @@ from daimon_tui.domain import queue_order, verbs
 from daimon_tui.domain.action_entries import ActionEntry
 from daimon_tui.domain.inert import inert
 from daimon_tui.models import ProjectRef
+from daimon_tui.models.queue import QueueEntry, TriageQueue
 from daimon_tui.services import action_log
 from daimon_tui.services import queue as queue_service
 from daimon_tui.services.action_log import ActionLog
-from daimon_tui.services.queue import QueueEntry, TriageQueue
 from daimon_tui.ui import own_writes
 from daimon_tui.ui.navigation import navigator
 from daimon_tui.ui.read_worker import work

@@ -11,7 +11,7 @@ from textual.widgets import Static
 
 from daimon_tui.domain.inert import inert
 from daimon_tui.domain.short_ids import shortest_unique
-from daimon_tui.services.history import Demotion, WitnessReport
+from daimon_tui.models.history import Demotion, WitnessReport
 from daimon_tui.ui.widgets.by_width import table_by_width
 
 _DEMOTION_WORD = {

@@ -3,11 +3,16 @@ daimon's dicts or dataclasses: the store layer converts at the seam.
 
 All text fields hold the raw value as daimon stores it; making it inert for a
 terminal is the display layer's job (`domain.inert`).
+
+Every value type is a frozen, slotted `records.Record` dataclass (docs/architecture.md,
+"The model"). This module holds the shared ones; a topic a view holds has a module of
+its own here (`history`, `queue`, `details`), imported only by who needs it.
 """
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+import dataclasses
+from typing import Any
 
 # The vocabulary a headless report needs without pydantic (`records`), one definition, named here too.
 from daimon_tui.records import Axis as Axis
@@ -22,22 +27,32 @@ from daimon_tui.records import ItemState as ItemState
 from daimon_tui.records import Mark as Mark
 from daimon_tui.records import ProjectRef as ProjectRef
 from daimon_tui.records import ProjectSummary as ProjectSummary
+from daimon_tui.records import Record
 from daimon_tui.records import Section as Section
 from daimon_tui.records import WithheldItem as WithheldItem
 
 
-class Frozen(BaseModel):
-    # defer_build: a model's validator is built on its first use, not at
-    # import; the app starts (first paint) without building the dozens it
-    # does not need yet.
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
+def __getattr__(name: str) -> Any:
+    # `Frozen`, the old pydantic base, is left only to store/read/health.py's two models until Health's
+    # fold is rewritten (docs/architecture.md, "The model"); built on first use, so importing the model
+    # imports no pydantic.
+    if name == "Frozen":
+        global Frozen
+        from pydantic import BaseModel, ConfigDict
+
+        class Frozen(BaseModel):
+            model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
+
+        return Frozen
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-class SessionSummary(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class SessionSummary(Record):
     session_id: str
     created: str | None = None
     topic: str | None = None
-    counts: dict[str, int] = Field(default_factory=dict)
+    counts: dict[str, int] = dataclasses.field(default_factory=dict)
     # daimon's tamper check of the session file (`view.receipt_state`):
     # unsigned, missing, match, or mismatch (changed after signing).
     receipt: str | None = None
@@ -48,7 +63,8 @@ class SessionSummary(Frozen):
 # ---- team memory ----------------------------------------------------------------
 
 
-class TeamItem(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class TeamItem(Record):
     """One item of a teammate's briefing, as `daimon brief --team` prints it.
     `authors` is everyone whose latest briefing states this id (the reader
     included); more than one is a shared claim, never corroboration."""
@@ -61,7 +77,8 @@ class TeamItem(Frozen):
         return len(self.authors) > 1
 
 
-class Teammate(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class Teammate(Record):
     """A teammate's section of `daimon brief --team`, in daimon's order, plus
     where it came from: their session, their checkout's bucket, the remotes
     holding their directory."""
@@ -71,14 +88,15 @@ class Teammate(Frozen):
     created: str | None = None
     project_slug: str | None = None
     remotes: tuple[str, ...] = ()
-    arrived: str | None = Field(default=None, description="when this checkpoint reached the team clone")
+    arrived: str | None = None  # when this checkpoint reached the team clone
     topic: str | None = None
-    topic_label: str | None = Field(default=None, description="daimon's label when the topic was claimed verbatim")
+    topic_label: str | None = None  # daimon's label when the topic was claimed verbatim
     decisions: tuple[TeamItem, ...] = ()
     decisions_note: str | None = None
 
 
-class TeamRemote(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class TeamRemote(Record):
     """One team remote's local clone, read without touching the remote:
     `last_sync` is when the clone last heard from it (its tracking ref moved)."""
 
@@ -95,7 +113,8 @@ class TeamRemote(Frozen):
     config_warning: str | None = None
 
 
-class TeamQuarantine(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class TeamQuarantine(Record):
     """A quarantine a teammate published and still claims: kind, who, when;
     never a value or id (what `daimon trust list --team` shows at a terminal)."""
 
@@ -104,7 +123,8 @@ class TeamQuarantine(Frozen):
     ts: str
 
 
-class OwnQuarantine(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class OwnQuarantine(Record):
     """One of the reader's own active quarantines and where it is published."""
 
     quarantine_id: str
@@ -118,7 +138,8 @@ NOT_CORROBORATION = "daimon does not count the same claim from several authors a
 SYNC_COMMAND = "daimon team sync"
 
 
-class TeamView(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class TeamView(Record):
     """Team memory as the reader's daimon shows it (read-only)."""
 
     author: str
@@ -131,7 +152,7 @@ class TeamView(Frozen):
     team_quarantines: tuple[TeamQuarantine, ...] = ()
     own_quarantines: tuple[OwnQuarantine, ...] = ()
     routed: bool = False
-    publishes_to: tuple[str, ...] = Field(default=(), description="where a new human quarantine is published now")
+    publishes_to: tuple[str, ...] = ()  # where a new human quarantine is published now
     notes: tuple[Diagnostic, ...] = ()
 
     @property
