@@ -139,4 +139,5 @@ def test_a_rollout_daimon_reads_no_turn_of_says_what_it_holds(empty: demo.DemoSt
     main = excerpt_of(empty, item_id)
     assert main.turns == () and main.unavailable is not None
     assert "holds no conversation turn" not in main.unavailable
-    assert "3 Codex messages" in main.unavailable and "event" in main.unavailable
+    # the three said, and the environment context Codex adds
+    assert "4 Codex messages" in main.unavailable and "event stream" in main.unavailable

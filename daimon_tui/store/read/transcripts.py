@@ -134,6 +134,25 @@ def _row_facts(path: Path | None, stamp: tuple[int, int, int], ids: set[str]) ->
     return known
 
 
+_codex_times: dict[tuple[str, tuple[int, int, int]], tuple[str | None, ...]] = {}
+
+
+def _turn_times(path: Path, parsed: transcript_source.Parsed) -> tuple[str | None, ...]:
+    """Each turn's time in a file whose turns carry no id (a Codex rollout):
+    its n-th event row daimon reads, when their count is the turns' (else
+    none is claimed), kept per file stat."""
+    key = (str(path), parsed.stamp)
+    if key not in _codex_times:
+        try:
+            stamps = transcript_rows.codex_stamps(path) if path.suffix == ".jsonl" else ()
+        except OSError:
+            stamps = ()
+        if len(_codex_times) > transcript_source.KEPT:
+            _codex_times.clear()
+        _codex_times[key] = stamps if len(stamps) == len(parsed.messages or []) else ()
+    return _codex_times[key]
+
+
 def _unread_part(path: Path, stamp: tuple[int, int, int], quote: str) -> transcript_rows.Part | None:
     """The first part of the file daimon's parser skips that daimon's matcher
     finds the quote in (None: no part holds it), kept per file stat."""
@@ -272,14 +291,15 @@ def _window(path: Path, parsed: transcript_source.Parsed, quoted: int | None, qu
     shown = excerpt.window(len(messages), quoted, around)
     facts = _row_facts(path, parsed.stamp, {m["id"] for i in shown if isinstance(m := messages[i], dict)
                                             and isinstance(m.get("id"), str)})
+    times = () if facts.looked else _turn_times(path, parsed)
     turns = []
     masked = 0
     for i in shown:
         message = messages[i] if isinstance(messages[i], dict) else {}
         mid = message.get("id")
         layout = facts.images.get(mid) if isinstance(mid, str) else None
-        turn, count = _turn(i, message, facts.stamps.get(mid) if isinstance(mid, str) else None, quote,
-                            i == quoted, withheld, limit,
+        ts = facts.stamps.get(mid) if isinstance(mid, str) else (times[i] if i < len(times) else None)
+        turn, count = _turn(i, message, ts, quote, i == quoted, withheld, limit,
                             text=transcript_rows.with_images(layout) if layout is not None else None)
         turns.append(turn)
         masked += count
@@ -381,10 +401,16 @@ def excerpt_for(copy: dict[str, Any], quote: str | None, snap: Any, *, around: i
     if messages is None:
         return Excerpt(**base, unavailable="daimon cannot parse this transcript (binary or not UTF-8)")
     if not messages:
-        side = transcript_rows.sidechain_turns(resolution.path) if resolution.path.suffix == ".jsonl" else 0
+        jsonl = resolution.path.suffix == ".jsonl"
+        side = transcript_rows.sidechain_turns(resolution.path) if jsonl else 0
         if side:
             return Excerpt(**base, unavailable=f"daimon reads no turn here: the file holds {side} sub-agent "
                                                "(sidechain) turns, which daimon skips (the app's count)")
+        items = transcript_rows.codex_messages(resolution.path) if jsonl else 0
+        if items:
+            return Excerpt(**base, unavailable=f"daimon reads no turn here: the file holds {items} Codex messages "
+                                               "as response items, and daimon reads a rollout's event stream only "
+                                               "(the app's count)")
         return Excerpt(**base, unavailable="the transcript holds no conversation turn")
     key = (str(resolution.path), parsed.stamp, quote or "", json.dumps(receipt, sort_keys=True) if receipt else "")
     if key not in _matches:
