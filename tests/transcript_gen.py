@@ -160,16 +160,17 @@ class Codex:
     stream daimon reads. `events=False`: an older rollout with response items
     only. `path(home)` is where Codex files it: `sessions/YYYY/MM/DD/rollout-<stamp>-<id>.jsonl`."""
 
-    def __init__(self, session_id: str, *, start: datetime = START, events: bool = True) -> None:
+    def __init__(self, session_id: str, *, start: datetime = START, events: bool = True,
+                 cwd: str = "/home/dev/proj") -> None:
         self.session_id = session_id
         self.start = self.at = start
         self.events = events
         self.calls = 0
         self.rows: list[dict[str, Any]] = []
-        self._add("session_meta", {"id": session_id, "timestamp": _stamp(start), "cwd": "/home/dev/proj",
+        self._add("session_meta", {"id": session_id, "timestamp": _stamp(start), "cwd": cwd,
                                    "originator": "codex_cli_rs", "cli_version": "0.46.0", "instructions": None})
         self.item("message", role="user", content=[{"type": "input_text", "text":
-                  "<environment_context>\n  <cwd>/home/dev/proj</cwd>\n</environment_context>"}])
+                  f"<environment_context>\n  <cwd>{cwd}</cwd>\n</environment_context>"}])
 
     def _add(self, kind: str, payload: dict[str, Any]) -> dict[str, Any]:
         row = {"timestamp": _stamp(self.at), "type": kind, "payload": payload}

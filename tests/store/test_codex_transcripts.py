@@ -141,3 +141,29 @@ def test_a_rollout_daimon_reads_no_turn_of_says_what_it_holds(empty: demo.DemoSt
     assert "holds no conversation turn" not in main.unavailable
     # the three said, and the environment context Codex adds
     assert "4 Codex messages" in main.unavailable and "event stream" in main.unavailable
+
+
+def test_a_quote_in_another_rollout_of_the_project_is_found_there(empty: demo.DemoStore, codex_home: Path) -> None:
+    """The project's other rollouts are those Codex started in the same
+    working directory (`session_meta.cwd`), on any day: not the day's folder,
+    which holds every project's."""
+    from datetime import timedelta
+
+    from tests.transcript_gen import START
+
+    session = opening(Codex(SID))
+    session.user("Let's ship it behind the UPLOAD_RETRY flag.")
+    item_id = captured(empty, session, codex_home)
+    stranger = Codex("0199a0c2-0000-7000-8000-00000000000a", cwd="/home/dev/other", start=START + timedelta(hours=1))
+    stranger.user(f"Elsewhere: {QUOTE}.")
+    stranger.write(codex_home)  # the same day's folder, another project
+    assert excerpt_of(empty, item_id).finding == transcripts.Finding(where="absent")
+    earlier = opening(Codex("0199a0c2-0000-7000-8000-00000000000b", start=START - timedelta(days=3)))
+    earlier.user(f"Then: {QUOTE}, capped at 30 seconds.")
+    earlier.assistant("Agreed.")
+    path = earlier.write(codex_home)
+    main = excerpt_of(empty, item_id)
+    agrees_with_why(empty, item_id, main)
+    found = main.finding
+    assert found is not None and found.where == "other-session" and found.session_id == path.stem
+    assert found.quoted == 2 and found.total == 4
