@@ -220,6 +220,20 @@ def codex_stamps(path: Path) -> tuple[str | None, ...]:
     return tuple(stamps)
 
 
+def rollout_cwd(path: Path) -> str | None:
+    """The working directory a Codex rollout was started in (its first row,
+    `session_meta`); None for any other file."""
+    with path.open("rb") as handle:
+        first = handle.readline(1 << 20)
+    try:
+        row = json.loads(first)
+    except ValueError:
+        return None
+    payload = row.get("payload") if isinstance(row, dict) and row.get("type") == "session_meta" else None
+    cwd = payload.get("cwd") if isinstance(payload, dict) else None
+    return cwd if isinstance(cwd, str) else None
+
+
 def codex_messages(path: Path) -> int:
     """How many person and model messages a Codex rollout holds as response items."""
     return sum(1 for _line, row in _rows(path, b"response_item")

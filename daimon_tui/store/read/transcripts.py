@@ -29,7 +29,7 @@ from daimon_tui.models import Frozen, ProjectRef
 from daimon_tui.store.daimon_api import evidence as daimon_evidence
 from daimon_tui.store.daimon_api.mode import Unavailable
 from daimon_tui.store.daimon_api.public import provenance, schema, serializer, store, view
-from daimon_tui.store.read import transcript_rows, transcript_source
+from daimon_tui.store.read import sibling_transcripts, transcript_rows, transcript_source
 
 # A transcript larger than this is not parsed for the pane (daimon's parser
 # reads it whole); the pager still cannot show it either: it is named.
@@ -306,29 +306,16 @@ def _window(path: Path, parsed: transcript_source.Parsed, quoted: int | None, qu
     return turns, masked
 
 
-# The project's other transcripts searched for a quote its named one lacks, at most.
-MAX_ELSEWHERE = 200
-
-
 _places: dict[tuple, tuple[Path, int] | None] = {}
 # An excerpt as shown, with the snapshot it was masked against.
 _shown: dict[tuple, tuple[Any, Excerpt]] = {}
-
-
-def _others(path: Path) -> tuple[tuple[Path, tuple[int, int, int] | None], ...]:
-    """The other transcripts of the project folder, newest first, each with its identity."""
-    try:
-        found = ((p, transcript_source.stamp_of(p)) for p in path.parent.glob("*.jsonl") if p != path)
-        return tuple(sorted(found, key=lambda f: f[1][2] if f[1] else 0, reverse=True)[:MAX_ELSEWHERE])
-    except OSError:
-        return ()
 
 
 def _place_elsewhere(path: Path, quote: str) -> tuple[Path, int] | None:
     """The other transcript of the same project folder (newest first) and the
     turn in it that daimon's matcher finds `quote` in; kept while no file of the
     folder changes."""
-    others = _others(path)
+    others = sibling_transcripts.others(path)
     key = (str(path), others, quote)
     if key in _places:
         return _places[key]
@@ -419,7 +406,8 @@ def excerpt_for(copy: dict[str, Any], quote: str | None, snap: Any, *, around: i
         _matches[key] = _quoted_turn(messages, quote, receipt)
     quoted, support, multi = _matches[key]
     # A quote daimon does not reproduce is looked for in the project's other files too: their identities count.
-    shown_key = (*key, around, limit, base["bytes"], _others(resolution.path) if support == "not-reproduced" else ())
+    elsewhere = sibling_transcripts.others(resolution.path) if support == "not-reproduced" else ()
+    shown_key = (*key, around, limit, base["bytes"], elsewhere)
     kept = _shown.get(shown_key)
     if kept is not None and kept[0] is snap:  # the same snapshot (shared while no ledger changes): the same masks
         return kept[1]
