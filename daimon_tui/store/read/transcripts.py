@@ -312,9 +312,9 @@ _shown: dict[tuple, tuple[Any, Excerpt]] = {}
 
 
 def _place_elsewhere(path: Path, quote: str) -> tuple[Path, int] | None:
-    """The other transcript of the same project folder (newest first) and the
-    turn in it that daimon's matcher finds `quote` in; kept while no file of the
-    folder changes."""
+    """The project's other transcript (newest first, `sibling_transcripts`) and
+    the turn in it that daimon's matcher finds `quote` in; kept while none of
+    them changes."""
     others = sibling_transcripts.others(path)
     key = (str(path), others, quote)
     if key in _places:
