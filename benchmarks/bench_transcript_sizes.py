@@ -36,7 +36,7 @@ from daimon_briefing import api  # noqa: E402
 
 from daimon_tui.store.demo import transcripts as demo_transcripts  # noqa: E402
 from daimon_tui.store.judging import snapshot_share  # noqa: E402
-from daimon_tui.store.read import transcript_source, transcripts  # noqa: E402
+from daimon_tui.store.read import sibling_transcripts, transcript_source, transcripts  # noqa: E402
 from tests.store.test_transcripts import RETRY, ids, ref  # noqa: E402
 from tests.transcript_gen import Claude, grow  # noqa: E402
 from tests.transcript_store import transcript_store  # noqa: E402
@@ -50,7 +50,7 @@ def forget_ours() -> None:
     transcript_source._digests.clear()
     transcript_source._resolver = None
     for kept in (transcripts._facts, transcripts._matches, transcripts._findings, transcripts._places,
-                 transcripts._shown):
+                 transcripts._shown, transcripts._codex_times, sibling_transcripts._cwds):
         kept.clear()
 
 

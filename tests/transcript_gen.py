@@ -152,34 +152,87 @@ def grow(session: Claude, size: int) -> None:
         step += 1
 
 
+class Codex:
+    """One Codex CLI rollout, row by row, as its tool documents the format:
+    `session_meta`, then per turn a `response_item` (`message`, `reasoning`,
+    `function_call`, `function_call_output`) and, for what the person sees,
+    an `event_msg` (`user_message`, `agent_message`, `agent_reasoning`), the
+    stream daimon reads. `events=False`: an older rollout with response items
+    only. `path(home)` is where Codex files it: `sessions/YYYY/MM/DD/rollout-<stamp>-<id>.jsonl`."""
+
+    def __init__(self, session_id: str, *, start: datetime = START, events: bool = True,
+                 cwd: str = "/home/dev/proj") -> None:
+        self.session_id = session_id
+        self.start = self.at = start
+        self.events = events
+        self.calls = 0
+        self.rows: list[dict[str, Any]] = []
+        self._add("session_meta", {"id": session_id, "timestamp": _stamp(start), "cwd": cwd,
+                                   "originator": "codex_cli_rs", "cli_version": "0.46.0", "instructions": None})
+        self.item("message", role="user", content=[{"type": "input_text", "text":
+                  f"<environment_context>\n  <cwd>{cwd}</cwd>\n</environment_context>"}])
+
+    def _add(self, kind: str, payload: dict[str, Any]) -> dict[str, Any]:
+        row = {"timestamp": _stamp(self.at), "type": kind, "payload": payload}
+        self.rows.append(row)
+        return row
+
+    def item(self, ptype: str, **payload: Any) -> dict[str, Any]:
+        return self._add("response_item", {"type": ptype, **payload})
+
+    def event(self, ptype: str, **payload: Any) -> None:
+        if self.events:
+            self._add("event_msg", {"type": ptype, **payload})
+
+    def user(self, text: str) -> None:
+        self.at += timedelta(seconds=9)
+        self.item("message", role="user", content=[{"type": "input_text", "text": text}])
+        self.event("user_message", message=text, images=[])
+
+    def assistant(self, text: str) -> None:
+        self.at += timedelta(seconds=9)
+        self.item("message", role="assistant", content=[{"type": "output_text", "text": text}])
+        self.event("agent_message", message=text)
+
+    def reasoning(self, text: str) -> None:
+        self.at += timedelta(seconds=3)
+        self.item("reasoning", summary=[{"type": "summary_text", "text": text}], content=None,
+                  encrypted_content="gAAAAB" + "x" * 40)
+        self.event("agent_reasoning", text=text)
+
+    def call(self, command: str, output: str, *, wrapped: bool = False) -> None:
+        """A shell call and its output; `wrapped`: the output as older rollouts
+        store it, a JSON string of `{"output", "metadata"}`."""
+        self.calls += 1
+        self.at += timedelta(seconds=2)
+        call_id = f"call_{self.calls:04d}"
+        self.item("function_call", name="shell", call_id=call_id,
+                  arguments=json.dumps({"command": ["bash", "-lc", command], "timeout_ms": 120000}))
+        body = (json.dumps({"output": output, "metadata": {"exit_code": 0, "duration_seconds": 0.4}}) if wrapped
+                else f"Exit code: 0\nWall time: 0.4 seconds\nOutput:\n{output}")
+        self.item("function_call_output", call_id=call_id, output=body)
+
+    def path(self, home: Path) -> Path:
+        day = self.start.strftime("%Y/%m/%d")
+        return home / "sessions" / day / f"rollout-{self.start.strftime('%Y-%m-%dT%H-%M-%S')}-{self.session_id}.jsonl"
+
+    def write(self, home: Path) -> Path:
+        return write_rows(self.path(home), self.rows)
+
+
 def codex_rollout(session_id: str, turns: list[tuple[str, str]], *, reasoning: str = "",
                   call: tuple[str, str] | None = None) -> list[dict[str, Any]]:
-    """A Codex rollout: each visible turn as a `response_item` message and an
-    `event_msg` (daimon reads the events); `reasoning` and a `function_call`
-    with its output after the first assistant turn."""
-    at = START
-    rows: list[dict[str, Any]] = [{"timestamp": _stamp(at), "type": "session_meta",
-                                   "payload": {"id": session_id, "cwd": "/home/dev/proj", "originator": "codex_cli"}}]
+    """A Codex rollout's rows: `turns`, with `reasoning` and a `function_call`
+    (command, output; the older JSON-wrapped output) after the first assistant turn."""
+    session = Codex(session_id)
     for i, (role, text) in enumerate(turns):
-        at += timedelta(seconds=9)
-        kind = "input_text" if role == "user" else "output_text"
-        rows.append({"timestamp": _stamp(at), "type": "response_item",
-                     "payload": {"type": "message", "role": role, "content": [{"type": kind, "text": text}]}})
-        event = "user_message" if role == "user" else "agent_message"
-        rows.append({"timestamp": _stamp(at), "type": "event_msg", "payload": {"type": event, "message": text}})
+        (session.user if role == "user" else session.assistant)(text)
         if role == "assistant" and i <= 1:
             if reasoning:
-                rows.append({"timestamp": _stamp(at), "type": "response_item", "payload": {
-                    "type": "reasoning", "summary": [{"type": "summary_text", "text": reasoning}],
-                    "encrypted_content": "gAAAA"}})
+                session.reasoning(reasoning)
             if call is not None:
-                rows.append({"timestamp": _stamp(at), "type": "response_item", "payload": {
-                    "type": "function_call", "name": "shell", "call_id": "call_1",
-                    "arguments": json.dumps({"command": ["bash", "-lc", call[0]]})}})
-                rows.append({"timestamp": _stamp(at), "type": "response_item", "payload": {
-                    "type": "function_call_output", "call_id": "call_1",
-                    "output": json.dumps({"output": call[1], "metadata": {"exit_code": 0}})}})
-    return rows
+                session.call(*call, wrapped=True)
+    return session.rows
 
 
 def write_rows(path: Path, rows: list[dict[str, Any]]) -> Path:

@@ -36,6 +36,8 @@ WHERE_WORDS = {
     "summary": "found in a session summary row, which daimon's matcher does not read",
     "system": "found in a system row, which daimon's matcher does not read",
     "reasoning": "found in the model's reasoning, which daimon's matcher does not read",
+    "function-call": "found in a tool call's arguments (Codex), which daimon's matcher does not read",
+    "function-call-output": "found in a tool's output (Codex), which daimon's matcher does not read",
     "response-item": "found in a Codex response item, which daimon's matcher does not read (it reads the events)",
     "absent": "not in this transcript at all",
 }

@@ -1,5 +1,5 @@
 """Into the person's own tools: copy an item's id, text or quote, open its
-transcript at the quoted turn in `$PAGER`, or the file it names at its line
+transcript at the quoted turn in `$PAGER` (else `$EDITOR`), or the file it names at its line
 in `$EDITOR`, read-only, with the app suspended.
 
 The pager gets a masked, inert copy of the transcript (written to a private
@@ -105,7 +105,9 @@ class EvidenceActions:
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o400)
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
                 handle.write(full.text)
-            run_suspended(self.app, command(os.environ.get("PAGER"), path, full.line))  # type: ignore[attr-defined]
+            # No $PAGER: the person's $EDITOR (read-only) before a `less` they may not have.
+            program = os.environ.get("PAGER") or os.environ.get("EDITOR")
+            run_suspended(self.app, command(program, path, full.line))  # type: ignore[attr-defined]
 
     async def action_open_file(self) -> None:
         item = self._item_or_say()

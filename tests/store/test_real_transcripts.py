@@ -217,8 +217,8 @@ def test_a_warm_o_reads_nothing_again(store: demo.DemoStore, monkeypatch: pytest
 
 @pytest.mark.parametrize(("where", "rollout"), [
     ("reasoning", {"reasoning": f"The person wants to {QUOTE}."}),
-    ("tool-input", {"call": (f"echo '{QUOTE}' >> NOTES", "ok")}),
-    ("tool-output", {"call": ("cat NOTES", f"notes: {QUOTE}")}),
+    ("function-call", {"call": (f"echo '{QUOTE}' >> NOTES", "ok")}),
+    ("function-call-output", {"call": ("cat NOTES", f"notes: {QUOTE}")}),
 ])
 def test_a_codex_rollout_gets_the_same_treatment(tmp_path: Path, where: str, rollout: dict) -> None:
     """daimon reads a Codex rollout's event stream; a quote in its reasoning or

@@ -29,7 +29,7 @@ BY_BYTES = 64
 class Part:
     """One piece of a row daimon's matcher does not read."""
 
-    where: str  # thinking | tool-output | tool-input | compact-summary | sidechain | meta | summary | reasoning | ...
+    where: str  # thinking | tool-output | compact-summary | sidechain | reasoning | function-call | ... (WHERE_WORDS)
     text: str
     role: str
     uid: str | None = None
@@ -163,6 +163,20 @@ def _row_parts(row: dict) -> Iterator[tuple[str, str, str]]:
                 yield "tool-output", out, "tool"
 
 
+def _call_output(output: Any) -> str:
+    """A Codex tool's output as the tool printed it: older rollouts store a
+    JSON string of `{"output", "metadata"}`, newer ones the text itself."""
+    text = output if isinstance(output, str) else _text(output)
+    if text.startswith("{"):
+        try:
+            wrapped = json.loads(text)
+        except ValueError:
+            return text
+        if isinstance(wrapped, dict) and isinstance(wrapped.get("output"), str):
+            return wrapped["output"]
+    return text
+
+
 def _codex_parts(row: dict) -> Iterator[tuple[str, str, str]]:
     payload = row.get("payload")
     if not isinstance(payload, dict):
@@ -173,11 +187,58 @@ def _codex_parts(row: dict) -> Iterator[tuple[str, str, str]]:
     elif ptype == "agent_reasoning":
         yield "reasoning", str(payload.get("text") or ""), "assistant"
     elif ptype in ("function_call", "custom_tool_call"):
-        yield "tool-input", str(payload.get("arguments") or payload.get("input") or ""), "assistant"
+        yield "function-call", str(payload.get("arguments") or payload.get("input") or ""), "assistant"
     elif ptype in ("function_call_output", "custom_tool_call_output"):
-        yield "tool-output", str(payload.get("output") or ""), "tool"
+        yield "function-call-output", _call_output(payload.get("output")), "tool"
     elif ptype == "message" and row.get("type") == "response_item":
         yield "response-item", _text(payload.get("content")), str(payload.get("role") or "unknown")
+
+
+def _event_turn(payload: dict) -> bool:
+    """Whether daimon's parser takes a turn from this Codex event (`transcript._from_jsonl`'s rule)."""
+    if payload.get("type") in ("user_message", "agent_message"):
+        message = payload.get("message")
+        return isinstance(message, str) and bool(message.strip())
+    item = payload.get("item")
+    if payload.get("type") != "item_completed" or not isinstance(item, dict):
+        return False
+    blocks = item.get("content")
+    return item.get("type") in ("UserMessage", "AgentMessage") and isinstance(blocks, list) and any(
+        isinstance(b, dict) and str(b.get("type") or "").lower() == "text"
+        and isinstance(b.get("text"), str) and b["text"].strip() for b in blocks)
+
+
+def codex_stamps(path: Path) -> tuple[str | None, ...]:
+    """The timestamps of the Codex events daimon takes a turn from, in order:
+    the n-th is the n-th turn's (Codex turns carry no id to look it up by)."""
+    stamps: list[str | None] = []
+    for _line, row in _rows(path, b"event_msg"):
+        payload = row.get("payload")
+        if row.get("type") == "event_msg" and isinstance(payload, dict) and _event_turn(payload):
+            ts = row.get("timestamp")
+            stamps.append(ts[:40] if isinstance(ts, str) else None)
+    return tuple(stamps)
+
+
+def rollout_cwd(path: Path) -> str | None:
+    """The working directory a Codex rollout was started in (its first row,
+    `session_meta`); None for any other file."""
+    with path.open("rb") as handle:
+        first = handle.readline(1 << 20)
+    try:
+        row = json.loads(first)
+    except ValueError:
+        return None
+    payload = row.get("payload") if isinstance(row, dict) and row.get("type") == "session_meta" else None
+    cwd = payload.get("cwd") if isinstance(payload, dict) else None
+    return cwd if isinstance(cwd, str) else None
+
+
+def codex_messages(path: Path) -> int:
+    """How many person and model messages a Codex rollout holds as response items."""
+    return sum(1 for _line, row in _rows(path, b"response_item")
+               if row.get("type") == "response_item" and isinstance(p := row.get("payload"), dict)
+               and p.get("type") == "message" and p.get("role") in ("user", "assistant"))
 
 
 def unread_parts(path: Path, word: str | None = None) -> Iterator[Part]:

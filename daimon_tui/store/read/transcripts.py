@@ -31,7 +31,7 @@ from daimon_tui.records import Record
 from daimon_tui.store.daimon_api import evidence as daimon_evidence
 from daimon_tui.store.daimon_api.mode import Unavailable
 from daimon_tui.store.daimon_api.public import provenance, schema, serializer, store, view
-from daimon_tui.store.read import transcript_rows, transcript_source
+from daimon_tui.store.read import sibling_transcripts, transcript_rows, transcript_source
 
 # A transcript larger than this is not parsed for the pane (daimon's parser
 # reads it whole); the pager still cannot show it either: it is named.
@@ -139,6 +139,25 @@ def _row_facts(path: Path | None, stamp: tuple[int, int, int], ids: set[str]) ->
             _facts.clear()
         _facts[key] = known
     return known
+
+
+_codex_times: dict[tuple[str, tuple[int, int, int]], tuple[str | None, ...]] = {}
+
+
+def _turn_times(path: Path, parsed: transcript_source.Parsed) -> tuple[str | None, ...]:
+    """Each turn's time in a file whose turns carry no id (a Codex rollout):
+    its n-th event row daimon reads, when their count is the turns' (else
+    none is claimed), kept per file stat."""
+    key = (str(path), parsed.stamp)
+    if key not in _codex_times:
+        try:
+            stamps = transcript_rows.codex_stamps(path) if path.suffix == ".jsonl" else ()
+        except OSError:
+            stamps = ()
+        if len(_codex_times) > transcript_source.KEPT:
+            _codex_times.clear()
+        _codex_times[key] = stamps if len(stamps) == len(parsed.messages or []) else ()
+    return _codex_times[key]
 
 
 def _unread_part(path: Path, stamp: tuple[int, int, int], quote: str) -> transcript_rows.Part | None:
@@ -279,22 +298,19 @@ def _window(path: Path, parsed: transcript_source.Parsed, quoted: int | None, qu
     shown = excerpt.window(len(messages), quoted, around)
     facts = _row_facts(path, parsed.stamp, {m["id"] for i in shown if isinstance(m := messages[i], dict)
                                             and isinstance(m.get("id"), str)})
+    times = () if facts.looked else _turn_times(path, parsed)
     turns = []
     masked = 0
     for i in shown:
         message = messages[i] if isinstance(messages[i], dict) else {}
         mid = message.get("id")
         layout = facts.images.get(mid) if isinstance(mid, str) else None
-        turn, count = _turn(i, message, facts.stamps.get(mid) if isinstance(mid, str) else None, quote,
-                            i == quoted, withheld, limit,
+        ts = facts.stamps.get(mid) if isinstance(mid, str) else (times[i] if i < len(times) else None)
+        turn, count = _turn(i, message, ts, quote, i == quoted, withheld, limit,
                             text=transcript_rows.with_images(layout) if layout is not None else None)
         turns.append(turn)
         masked += count
     return turns, masked
-
-
-# The project's other transcripts searched for a quote its named one lacks, at most.
-MAX_ELSEWHERE = 200
 
 
 _places: dict[tuple, tuple[Path, int] | None] = {}
@@ -302,20 +318,11 @@ _places: dict[tuple, tuple[Path, int] | None] = {}
 _shown: dict[tuple, tuple[Any, Excerpt]] = {}
 
 
-def _others(path: Path) -> tuple[tuple[Path, tuple[int, int, int] | None], ...]:
-    """The other transcripts of the project folder, newest first, each with its identity."""
-    try:
-        found = ((p, transcript_source.stamp_of(p)) for p in path.parent.glob("*.jsonl") if p != path)
-        return tuple(sorted(found, key=lambda f: f[1][2] if f[1] else 0, reverse=True)[:MAX_ELSEWHERE])
-    except OSError:
-        return ()
-
-
 def _place_elsewhere(path: Path, quote: str) -> tuple[Path, int] | None:
-    """The other transcript of the same project folder (newest first) and the
-    turn in it that daimon's matcher finds `quote` in; kept while no file of the
-    folder changes."""
-    others = _others(path)
+    """The project's other transcript (newest first, `sibling_transcripts`) and
+    the turn in it that daimon's matcher finds `quote` in; kept while none of
+    them changes."""
+    others = sibling_transcripts.others(path)
     key = (str(path), others, quote)
     if key in _places:
         return _places[key]
@@ -388,10 +395,16 @@ def excerpt_for(copy: dict[str, Any], quote: str | None, snap: Any, *, around: i
     if messages is None:
         return Excerpt(**base, unavailable="daimon cannot parse this transcript (binary or not UTF-8)")
     if not messages:
-        side = transcript_rows.sidechain_turns(resolution.path) if resolution.path.suffix == ".jsonl" else 0
+        jsonl = resolution.path.suffix == ".jsonl"
+        side = transcript_rows.sidechain_turns(resolution.path) if jsonl else 0
         if side:
             return Excerpt(**base, unavailable=f"daimon reads no turn here: the file holds {side} sub-agent "
                                                "(sidechain) turns, which daimon skips (the app's count)")
+        items = transcript_rows.codex_messages(resolution.path) if jsonl else 0
+        if items:
+            return Excerpt(**base, unavailable=f"daimon reads no turn here: the file holds {items} Codex messages "
+                                               "as response items, and daimon reads a rollout's event stream only "
+                                               "(the app's count)")
         return Excerpt(**base, unavailable="the transcript holds no conversation turn")
     key = (str(resolution.path), parsed.stamp, quote or "", json.dumps(receipt, sort_keys=True) if receipt else "")
     if key not in _matches:
@@ -400,7 +413,8 @@ def excerpt_for(copy: dict[str, Any], quote: str | None, snap: Any, *, around: i
         _matches[key] = _quoted_turn(messages, quote, receipt)
     quoted, support, multi = _matches[key]
     # A quote daimon does not reproduce is looked for in the project's other files too: their identities count.
-    shown_key = (*key, around, limit, base["bytes"], _others(resolution.path) if support == "not-reproduced" else ())
+    elsewhere = sibling_transcripts.others(resolution.path) if support == "not-reproduced" else ()
+    shown_key = (*key, around, limit, base["bytes"], elsewhere)
     kept = _shown.get(shown_key)
     if kept is not None and kept[0] is snap:  # the same snapshot (shared while no ledger changes): the same masks
         return kept[1]
