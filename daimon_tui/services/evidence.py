@@ -15,16 +15,15 @@ from pathlib import Path
 
 from daimon_tui.models import Item, ProjectRef
 from daimon_tui.models.details import ItemDetails
+from daimon_tui.models.evidence import Evidence, FullTranscript, Warmed
 from daimon_tui.store.child import judge_service
 from daimon_tui.store.read import provisional_details
-from daimon_tui.store.read.transcripts import Evidence, Excerpt, Finding, FullTranscript, Turn, Warmed
 from daimon_tui.store.world import evidence as world
 from daimon_tui.store.world.evidence import FileEvidence, RefEvidence, WorldEvidence
 
 __all__ = [
-    "Evidence", "Excerpt", "FileEvidence", "Finding", "FullTranscript", "RefEvidence", "Turn",
-    "Warmed", "WorldEvidence", "full_transcript", "item_details", "provisional_item_details", "read_ahead",
-    "transcript_excerpt", "witness_words", "world_evidence",
+    "FileEvidence", "RefEvidence", "WorldEvidence", "full_transcript", "item_details", "provisional_item_details",
+    "read_ahead", "transcript_excerpt", "witness_words", "world_evidence",
 ]
 
 

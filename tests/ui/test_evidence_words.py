@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from rich.console import Console, RenderableType
 
+from daimon_tui.models.evidence import Excerpt, Finding, Turn
 from daimon_tui.models.history import Witness, WitnessReport
-from daimon_tui.store.read.transcripts import Excerpt, Finding, Turn
 from daimon_tui.ui.widgets.evidence import excerpt_renderable
 from daimon_tui.ui.widgets.witnesses import witness_renderable
 

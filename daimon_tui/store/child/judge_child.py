@@ -91,10 +91,10 @@ def _plain_or_absent(path: Any) -> bool:
 READS: dict[str, tuple[str, str]] = {
     "briefing": ("daimon_tui.store.child.first_paint:confirm", "daimon_tui.models:Briefing"),
     "details": ("daimon_tui.store.read.details:read_details", "daimon_tui.models.details:ItemDetails"),
-    "evidence": ("daimon_tui.store.read.transcripts:read_evidence", "daimon_tui.store.read.transcripts:Evidence"),
-    "evidence-warm": ("daimon_tui.store.read.transcripts:warm", "daimon_tui.store.read.transcripts:Warmed"),
+    "evidence": ("daimon_tui.store.read.transcripts:read_evidence", "daimon_tui.models.evidence:Evidence"),
+    "evidence-warm": ("daimon_tui.store.read.transcripts:warm", "daimon_tui.models.evidence:Warmed"),
     "transcript": ("daimon_tui.store.read.transcripts:read_full_transcript",
-                   "daimon_tui.store.read.transcripts:FullTranscript"),
+                   "daimon_tui.models.evidence:FullTranscript"),
     "audit": ("daimon_tui.store.read.audit:load_audit", "daimon_tui.domain.audit_report:AuditReport"),
     "sessions": ("daimon_tui.store.read.history:sessions", "daimon_tui.models.history:SessionListing"),
     "diff": ("daimon_tui.store.read.history:diff", "daimon_tui.models.history:DiffReport"),

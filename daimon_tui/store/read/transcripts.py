@@ -16,7 +16,6 @@ A withheld item gets no excerpt, and no witness words.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
 import re
@@ -27,7 +26,7 @@ from typing import Any
 from daimon_tui.domain import excerpt, quote_words, verbs
 from daimon_tui.domain.evidence_words import BYTES_WORDS, LOCATOR_WORDS  # noqa: F401 (BYTES_WORDS: its old home)
 from daimon_tui.models import ProjectRef
-from daimon_tui.records import Record
+from daimon_tui.models.evidence import Evidence, Excerpt, Finding, FullTranscript, Turn, Warmed, WitnessWords
 from daimon_tui.store.daimon_api import evidence as daimon_evidence
 from daimon_tui.store.daimon_api.mode import Unavailable
 from daimon_tui.store.daimon_api.public import provenance, schema, serializer, store, view
@@ -38,74 +37,6 @@ from daimon_tui.store.read import sibling_transcripts, transcript_rows, transcri
 MAX_TRANSCRIPT_BYTES = 64 * 1024 * 1024
 # Witnesses read, at most (a corroboration count is small in practice).
 MAX_WITNESSES = 12
-
-@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
-class Turn(Record):
-    """One turn of a transcript, masked and cut for display."""
-
-    index: int
-    role: str
-    speaker: str | None = None
-    ts: str | None = None
-    text: str
-    hidden_before: int = 0
-    hidden_after: int = 0
-    quoted: bool = False
-    spans: tuple[tuple[int, int], ...] = ()  # the quote, in `text`
-    masks: tuple[tuple[int, int], ...] = ()  # withheld markers, in `text`
-    daimon_output: bool = False
-
-
-@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
-class Finding(Record):
-    """The app's own search for a quote daimon's matcher does not reproduce,
-    never daimon's verdict: the part of the file that holds it (`where`, a
-    `transcript_rows.Part` kind), "other-session" (a turn of another transcript
-    of the project holds it), or "absent" (in no part of the file)."""
-
-    where: str
-    turn: Turn | None = None
-    # "other-session": the session whose transcript holds it, and the turns around it there
-    session_id: str | None = None
-    turns: tuple[Turn, ...] = ()
-    quoted: int | None = None
-    total: int = 0
-
-
-@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
-class Excerpt(Record):
-    """The turns around a quote in one session's transcript, or why not."""
-
-    session_id: str | None = None
-    host: str | None = None
-    locator: str = "unsupported"
-    bytes: str = "unknown"
-    support: str = "not-checked"
-    quote: str | None = None
-    turns: tuple[Turn, ...] = ()
-    quoted: int | None = None
-    total: int = 0
-    unavailable: str | None = None
-    masked: int = 0
-    multi_turn: bool = False
-    finding: Finding | None = None
-
-
-@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
-class WitnessWords(Record):
-    session_id: str
-    excerpt: Excerpt
-
-
-@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
-class Evidence(Record):
-    """Everything `o` and the pane show of an item's transcripts."""
-
-    item_id: str
-    withheld: bool = False
-    item: Excerpt | None = None
-    witnesses: tuple[WitnessWords, ...] = ()
-    error: str | None = None
 
 
 def _find(checkpoint: Mapping | None, item_id: str) -> dict | None:
@@ -510,16 +441,6 @@ def _read(project: ProjectRef, item_id: str, part: str, brief: bool) -> Evidence
     return Evidence(item_id=item_id, item=main, witnesses=tuple(words))
 
 
-@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
-class FullTranscript(Record):
-    """The whole transcript as plain, masked text for the person's pager,
-    with the line the quoted turn starts on."""
-
-    text: str = ""
-    line: int = 1
-    unavailable: str | None = None
-
-
 # The pager copy: each turn cut at this, the whole at MAX_PAGER_CHARS.
 PAGER_TURN_CHARS = 50_000
 MAX_PAGER_CHARS = 8_000_000
@@ -565,14 +486,6 @@ def read_full_transcript(project: ProjectRef, item_id: str) -> FullTranscript:
             lines.append(f"… [transcript cut at {MAX_PAGER_CHARS:,} characters]")
             break
     return FullTranscript(text="\n".join(lines) + "\n", line=at)
-
-
-@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
-class Warmed(Record):
-    """What one warm-up step read, and how many transcripts are left to read."""
-
-    read: int = 0
-    left: int = 0
 
 
 def warm(project: ProjectRef, budget: int = 1) -> Warmed:

@@ -29,7 +29,8 @@ from daimon_tui.ui.read_worker import work
 
 if TYPE_CHECKING:
     from daimon_tui.models import Item, ProjectRef
-    from daimon_tui.services.evidence import Evidence, Excerpt, FileEvidence, RefEvidence, Turn, WorldEvidence
+    from daimon_tui.models.evidence import Evidence, Excerpt, Turn
+    from daimon_tui.services.evidence import FileEvidence, RefEvidence, WorldEvidence
 
 QUOTE_STYLE = "bold black on green"
 MASK_STYLE = "bold white on red"
