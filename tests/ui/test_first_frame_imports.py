@@ -7,9 +7,9 @@ import subprocess
 import sys
 
 # The evidence readers (git, our world and transcript readers) serve the detail pane's and
-# the item view's reads, which come after the first frame.
+# the item view's reads, and pygments (rich's Syntax) paints a file's lines: all after the first frame.
 NOT_AT_START = ("git", "daimon_tui.services.evidence", "daimon_tui.store.world.evidence",
-                "daimon_tui.store.read.transcripts")
+                "daimon_tui.store.read.transcripts", "pygments")
 
 LOADED = ("import sys\n"
           "import daimon_tui.cli\n"

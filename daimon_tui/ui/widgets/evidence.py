@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any
 
 from rich.console import Group, RenderableType
 from rich.padding import Padding
-from rich.syntax import Syntax
 from rich.text import Text
 from textual.widgets import Static
 
@@ -174,6 +173,8 @@ def witnesses_renderable(evidence: Evidence, *, brief: bool) -> RenderableType |
 
 
 def _lexer(path: str, code: str) -> str:
+    from rich.syntax import Syntax  # here, not at start: pygments (~50 ms) would delay the first frame
+
     try:
         return Syntax.guess_lexer(path, code)
     except Exception:
@@ -181,6 +182,8 @@ def _lexer(path: str, code: str) -> str:
 
 
 def file_renderable(f: FileEvidence, *, brief: bool) -> RenderableType:
+    from rich.syntax import Syntax  # here, not at start: pygments (~50 ms) would delay the first frame
+
     parts: list[RenderableType] = []
     head = Text(inert(f.path, limit=200), style="bold")
     if f.named:
