@@ -1,10 +1,13 @@
 """What any Textual app on this machine costs before it reads a byte, against ours and `daimon brief`.
 
-    python benchmarks/bench_floor.py --store /tmp/small [--store /tmp/heavy ...] [--repeats 7] [--out FILE.md]
+    python benchmarks/bench_floor.py --store /tmp/small [--store /tmp/heavy ...] [--repeats 7]
+        [--baseline DIR] [--out FILE.md]
 
 In a real terminal (tmux, 120x40), per store, alternating: a one-line Textual
 app showing the store's first item's text (the floor), and a later open of
-ours (one untimed open first fills our cache), each from its spawn to that text
+ours (one untimed open first fills our cache; with `--baseline DIR` also one of
+the daimon_tui in DIR, e.g. an older commit's `git archive HEAD~3 daimon_tui
+styles`), each from its spawn to that text
 on screen (`capture-pane` polled every 10 ms); ours also until daimon has
 confirmed (no "confirming" line left). Medians of `--repeats`, and ours as a
 ratio of the floor measured beside it.
@@ -88,35 +91,39 @@ def _first_item(env: dict[str, str], cwd: str) -> str:
     return next(s["items"][0]["text"] for s in sections if s["items"])[:NEEDLE_CHARS]
 
 
-def terminal(store: Path, repeats: int) -> dict:
-    """One store: the floor and our later open, alternating, in tmux."""
+def terminal(store: Path, repeats: int, trees: dict[str, Path | None]) -> dict:
+    """One store: the floor and a later open of each of our trees, alternating, in tmux."""
     heavy = manifest_file.load(store)
-    env = term.with_our_tree(manifest_file.child_env(heavy))
     cwd = heavy["main_project"]
-    needle = _first_item(env, cwd)
-    term.run_once("first-open", term.ours_argv(), env, cwd, needle, until_confirmed=True)  # fills our cache
-    floors, shown, settled = [], [], []
+    envs = {name: term.with_tree(manifest_file.child_env(heavy), tree) for name, tree in trees.items()}
+    needle = _first_item(envs["ours"], cwd)
+    for name, env in envs.items():  # a first open fills each tree's cache (the trees share one)
+        term.run_once(f"first-{name}", term.ours_argv(), env, cwd, needle, until_confirmed=True)
+    floors: list[float] = []
+    seen: dict[str, list[term.Seen]] = {name: [] for name in envs}
     for n in range(repeats):
-        floors.append(term.run_once(f"floor-{n}", term.floor_argv(needle), env, cwd, needle).shown_s)
-        ours = term.run_once(f"ours-{n}", term.ours_argv(), env, cwd, needle, until_confirmed=True)
-        shown.append(ours.shown_s)
-        settled.append(ours.settled_s)
+        floors.append(term.run_once(f"floor-{n}", term.floor_argv(needle), envs["ours"], cwd, needle).shown_s)
+        for name, env in envs.items():
+            seen[name].append(term.run_once(f"{name}-{n}", term.ours_argv(), env, cwd, needle, until_confirmed=True))
     floor = statistics.median(floors)
+    opens = {name: {"shown": statistics.median(s.shown_s for s in runs),
+                    "settled": statistics.median(s.settled_s or 0.0 for s in runs),
+                    "runs": [s.shown_s for s in runs]} for name, runs in seen.items()}
     return {"store": str(store), "shape": heavy.get("shape", {}), "needle": needle, "floor": floor,
-            "floors": floors, "shown": statistics.median(shown), "shown_runs": shown,
-            "settled": statistics.median(settled), "ratio": statistics.median(shown) / floor}
+            "floors": floors, "opens": opens}
 
 
 def _rows(stores: list[dict]) -> list[str]:
-    lines = ["| store | one-line Textual app | our later open: first item on screen | ratio | "
-             "our later open: confirmed | runs (floor / ours, s) |", "|---|---|---|---|---|---|"]
+    lines = ["| store | tree | one-line Textual app | later open: first item on screen | ratio | "
+             "later open: confirmed | runs (floor / this, s) |", "|---|---|---|---|---|---|---|"]
     for s in stores:
         shape = s["shape"]
         what = (f"{Path(s['store']).name}: {shape.get('main_sessions', '?')} sessions, "
                 f"{shape.get('latest_items', '?')} items, {shape.get('main_events_rows', '?')} event rows")
-        runs = " ".join(f"{f:.2f}/{o:.2f}" for f, o in zip(s["floors"], s["shown_runs"], strict=True))
-        lines.append(f"| {what} | {s['floor']:.3f} s | {s['shown']:.3f} s | **{s['ratio']:.2f}x** | "
-                     f"{s['settled']:.3f} s | {runs} |")
+        for name, o in s["opens"].items():
+            runs = " ".join(f"{f:.2f}/{t:.2f}" for f, t in zip(s["floors"], o["runs"], strict=True))
+            lines.append(f"| {what} | {name} | {s['floor']:.3f} s | {o['shown']:.3f} s | "
+                         f"**{o['shown'] / s['floor']:.2f}x** | {o['settled']:.3f} s | {runs} |")
     return lines
 
 
@@ -127,6 +134,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=7)
     parser.add_argument("--terminal-only", action="store_true", help="only the real-terminal runs")
     parser.add_argument("--out", type=Path, help="also write the report here (markdown)")
+    parser.add_argument("--baseline", type=Path, metavar="DIR",
+                        help="also time a later open of the daimon_tui in DIR (e.g. `git archive` of an older "
+                             "commit), in the same alternation")
     args = parser.parse_args(argv)
     report = ["# Floor: a later open against a one-line Textual app", "",
               f"`python benchmarks/bench_floor.py {' '.join(sys.argv[1:] if argv is None else argv)}`", "",
@@ -134,7 +144,10 @@ def main(argv: list[str] | None = None) -> int:
               "every 10 ms), the floor and ours alternating, medians.", "", f"Load before: `{_load()}`", ""]
     term.start_server()
     try:
-        stores = [terminal(store, args.repeats) for store in args.store]
+        trees: dict[str, Path | None] = {"ours": None}
+        if args.baseline is not None:
+            trees = {"baseline": args.baseline, **trees}
+        stores = [terminal(store, args.repeats, trees) for store in args.store]
     finally:
         term.stop_server()
     report += _rows(stores)

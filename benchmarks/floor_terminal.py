@@ -132,7 +132,8 @@ def ours_argv() -> list[str]:
     return [sys.executable, "-c", OUR_APP]
 
 
-def with_our_tree(env: dict[str, str]) -> dict[str, str]:
-    """The checkout this script is in wins over the installed package (in the app and its judging child)."""
-    tree = str(Path(__file__).resolve().parents[1])
-    return {**env, "PYTHONPATH": os.pathsep.join(p for p in (tree, env.get("PYTHONPATH", "")) if p)}
+def with_tree(env: dict[str, str], tree: Path | None = None) -> dict[str, str]:
+    """`tree` (by default the checkout this script is in) wins over the installed package, in the app
+    and its judging child."""
+    tree = Path(__file__).resolve().parents[1] if tree is None else tree
+    return {**env, "PYTHONPATH": os.pathsep.join(p for p in (str(tree), env.get("PYTHONPATH", "")) if p)}
