@@ -22,3 +22,23 @@ def test_the_app_imports_no_evidence_reader_before_its_first_frame() -> None:
                           stdin=subprocess.DEVNULL)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+# `daimon-tui --demo` up to the app's run (replaced: no terminal here), counting the collector's full passes
+FULL_PASSES = ("import gc, sys\n"
+               "import textual.app\n"
+               "import daimon_tui.cli as cli\n"
+               "full = []\n"
+               "gc.callbacks.append(lambda phase, info: phase == 'start' and info['generation'] == 2\n"
+               "                    and full.append(1))\n"
+               "textual.app.App.run = lambda self, *a, **k: print('full passes', len(full), flush=True)\n"
+               "cli._cannot_draw = lambda: None\n"
+               "sys.exit(cli.main(['--demo']))\n")
+
+
+def test_no_full_collection_walks_the_imports_on_the_way_to_the_first_frame() -> None:
+    """The app's imports make most of the objects it will ever hold, all alive until it ends: a full
+    pass of the collector over them (one, with dozens of young ones) only delayed the first frame."""
+    done = subprocess.run([sys.executable, "-c", FULL_PASSES], capture_output=True, text=True, timeout=300,
+                          stdin=subprocess.DEVNULL)
+    assert "full passes 0" in done.stdout.splitlines(), (done.stdout, done.stderr[-2000:])
