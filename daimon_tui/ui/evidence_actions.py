@@ -20,8 +20,10 @@ from typing import TYPE_CHECKING
 from textual.app import SuspendNotSupported
 
 from daimon_tui.domain.inert import inert
-from daimon_tui.services import evidence as evidence_service
 from daimon_tui.ui.suspend import suspended
+
+# `services.evidence` is imported where it is used, not here: it brings git and our world and
+# transcript readers, and the first frame waits for every module imported at start.
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -93,6 +95,7 @@ class EvidenceActions:
         self.app.notify(f"Copied the {what} ({len(value):,} chars).")  # type: ignore[attr-defined]
 
     async def action_open_transcript(self) -> None:
+        from daimon_tui.services import evidence as evidence_service
         item = self._item_or_say()
         if item is None or not item.id:
             return
@@ -110,6 +113,7 @@ class EvidenceActions:
             run_suspended(self.app, command(program, path, full.line))  # type: ignore[attr-defined]
 
     async def action_open_file(self) -> None:
+        from daimon_tui.services import evidence as evidence_service
         item = self._item_or_say()
         if item is None:
             return

@@ -16,11 +16,13 @@ from textual.containers import VerticalScroll
 from textual.css.query import NoMatches
 
 from daimon_tui.models import Item, ProjectRef
-from daimon_tui.services import evidence as evidence_service
 from daimon_tui.ui.briefing.messages import PaneRested
 from daimon_tui.ui.read_worker import work
 from daimon_tui.ui.widgets.evidence import EvidencePanel
 from daimon_tui.ui.widgets.item_detail import ItemDetail
+
+# `services.evidence` is imported where it is used, not here: it brings git and our world and
+# transcript readers, and the first frame waits for every module imported at start.
 
 if TYPE_CHECKING:
     from daimon_tui.models import TeamView
@@ -150,6 +152,7 @@ class DetailPane(VerticalScroll):
 
     @work(exclusive=True, group="inspect")
     async def inspect(self, item: Item, ticket: Ticket) -> None:
+        from daimon_tui.services import evidence as evidence_service
         # exclusive: moving the cursor cancels the previous (sleeping) lookup;
         # one lookup at a time, and a result for a row the cursor left is kept
         # but not painted.
@@ -167,6 +170,7 @@ class DetailPane(VerticalScroll):
 
     @work(exclusive=True, group="inspect")
     async def inspect_provisionally(self, item: Item, ticket: Ticket) -> None:
+        from daimon_tui.services import evidence as evidence_service
         # While the child confirms: daimon's readers over the item's own rows,
         # in a thread of this process (a byte search, a few rows folded).
         await asyncio.sleep(max(0.0, INSPECT_REST_S - DETAIL_REST_S))
@@ -187,6 +191,7 @@ class DetailPane(VerticalScroll):
             return None
 
         async def read() -> ItemDetails:
+            from daimon_tui.services import evidence as evidence_service
             details = await evidence_service.item_details(self.project, item.id or "", self.now)
             self.details[item.id or ""] = details
             return details

@@ -17,15 +17,16 @@ from typing import TYPE_CHECKING, Any
 
 from rich.console import Group, RenderableType
 from rich.padding import Padding
-from rich.syntax import Syntax
 from rich.text import Text
 from textual.widgets import Static
 
 from daimon_tui.domain import excerpt as shaping
 from daimon_tui.domain.evidence_words import APP_FINDING, BYTES_WORDS, LOCATOR_WORDS, SUPPORT_WORDS, where_words
 from daimon_tui.domain.inert import inert
-from daimon_tui.services import evidence as evidence_service
 from daimon_tui.ui.read_worker import work
+
+# `services.evidence` is imported where it is used, not here: it brings git and our world and
+# transcript readers, and the first frame waits for every module imported at start.
 
 if TYPE_CHECKING:
     from daimon_tui.models import Item, ProjectRef
@@ -173,6 +174,8 @@ def witnesses_renderable(evidence: Evidence, *, brief: bool) -> RenderableType |
 
 
 def _lexer(path: str, code: str) -> str:
+    from rich.syntax import Syntax  # here, not at start: pygments (~50 ms) would delay the first frame
+
     try:
         return Syntax.guess_lexer(path, code)
     except Exception:
@@ -180,6 +183,8 @@ def _lexer(path: str, code: str) -> str:
 
 
 def file_renderable(f: FileEvidence, *, brief: bool) -> RenderableType:
+    from rich.syntax import Syntax  # here, not at start: pygments (~50 ms) would delay the first frame
+
     parts: list[RenderableType] = []
     head = Text(inert(f.path, limit=200), style="bold")
     if f.named:
@@ -324,6 +329,7 @@ class EvidencePanel(Static):
         """The item's excerpt first (the judging child answers it from the
         snapshot it holds), then the witnesses' words and the world's
         evidence; each painted only while the item is still shown."""
+        from daimon_tui.services import evidence as evidence_service
         evidence = await evidence_service.transcript_excerpt(project, item.id or "", self.brief)
         if self._showing(item):
             self._paint(item, evidence, None)
