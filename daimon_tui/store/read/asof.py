@@ -37,6 +37,7 @@ from daimon_tui.store.daimon_api import reading as daimon_reading
 from daimon_tui.store.daimon_api.mode import Unavailable
 from daimon_tui.store.daimon_api.public import config, store, surfaces, view
 from daimon_tui.store.read import team_history
+from daimon_tui.store.read.asof_pass import LedgerPass
 
 _LOCK = re.compile(r"\.lock$")
 
@@ -226,10 +227,23 @@ def _is_forget_row(line: str) -> bool:
     return _forgets(_parsed(line))
 
 
-def _cut_ledger(src: Path, dst: Path, cutoff: str, *, forgets_only: bool = False) -> int:
+def _classify(body: str) -> tuple[str | None, bool]:
+    row = _parsed(body)
+    return _time_of(row), _forgets(row)
+
+
+def ledger_pass() -> LedgerPass:
+    """The ledgers of a pass over moments oldest first (`as_of(..., into=, ledgers=)`): each read once."""
+    return LedgerPass(_classify)
+
+
+def _cut_ledger(src: Path, dst: Path, cutoff: str, *, forgets_only: bool = False,
+                ledgers: LedgerPass | None = None) -> int:
     """Copy `src` keeping rows stamped at or before `cutoff`, every forget
     row, and lines with no time (torn lines keep the ledger's health).
-    Returns how many rows were left out."""
+    Returns how many rows were left out. With `ledgers`, through the pass (`asof_pass`)."""
+    if ledgers is not None:
+        return ledgers.cut(src, dst, cutoff, forgets_only=forgets_only)
     kept, cut = [], 0
     with src.open("r", encoding="utf-8", errors="surrogateescape", newline="") as handle:
         for line in handle:
@@ -282,14 +296,14 @@ def _clear_but_ledgers(copy_root: Path) -> None:
         path.unlink()
 
 
-def _copy_bucket(src: Path, dst: Path, cutoff: str, ledgers: frozenset[str]) -> int:
+def _copy_bucket(src: Path, dst: Path, cutoff: str, ledgers: frozenset[str], passing: LedgerPass | None) -> int:
     dst.mkdir(parents=True, exist_ok=True)
     cut = 0
     for path in sorted(src.iterdir()):
         if not path.is_file() or _LOCK.search(path.name) or daimon_reading.is_pointer_name(path.name):
             continue
         if path.name in ledgers or path.suffix == ".jsonl":
-            cut += _cut_ledger(path, dst / path.name, cutoff)
+            cut += _cut_ledger(path, dst / path.name, cutoff, ledgers=passing)
         else:
             shutil.copy2(path, dst / path.name)
     return cut
@@ -364,7 +378,7 @@ def _edited_after(session_id: str, path: Path, *, kept: bool) -> Diagnostic:
         "it had then: shown as it is now"))
 
 
-def _copy_team(dst: Path, cutoff: str) -> None:
+def _copy_team(dst: Path, cutoff: str, passing: LedgerPass | None) -> None:
     """Teammates' published ledgers: tombstones whole (a forget is never
     undone by going back), quarantines cut at the moment."""
     team = config.team_dir()
@@ -382,7 +396,7 @@ def _copy_team(dst: Path, cutoff: str) -> None:
         if path.name == tombstones:
             shutil.copy2(path, target)
         else:
-            _cut_ledger(path, target, cutoff)
+            _cut_ledger(path, target, cutoff, ledgers=passing)
 
 
 def _settings(copy_root: Path) -> dict[str, str]:
@@ -412,7 +426,8 @@ def _settings(copy_root: Path) -> dict[str, str]:
     return mapping
 
 
-def _build(project: ProjectRef, moment: datetime, named: str | None, copy_root: Path) -> AsOfStore:
+def _build(project: ProjectRef, moment: datetime, named: str | None, copy_root: Path,
+           passing: LedgerPass | None = None) -> AsOfStore:
     cutoff = stamp(moment)
     root = config.checkpoint_dir()
     slug = project.slug
@@ -423,7 +438,7 @@ def _build(project: ProjectRef, moment: datetime, named: str | None, copy_root: 
     notes: list[Diagnostic] = []
     cut = 0
     if bucket.is_dir():
-        cut += _copy_bucket(bucket, dst_root / slug, cutoff, ledgers)
+        cut += _copy_bucket(bucket, dst_root / slug, cutoff, ledgers, passing)
     else:
         notes.append(Diagnostic(message=f"no bucket {slug} in the store"))
     # Other buckets matter only for the machine-wide forgotten set.
@@ -431,8 +446,8 @@ def _build(project: ProjectRef, moment: datetime, named: str | None, copy_root: 
         events = other / "events.jsonl"
         if events.is_file():
             (dst_root / other.name).mkdir(exist_ok=True)
-            _cut_ledger(events, dst_root / other.name / "events.jsonl", cutoff, forgets_only=True)
-    _copy_team(copy_root / "team", cutoff)
+            _cut_ledger(events, dst_root / other.name / "events.jsonl", cutoff, forgets_only=True, ledgers=passing)
+    _copy_team(copy_root / "team", cutoff, passing)
     team_history.copy_arrived(copy_root / "team", moment.timestamp())
     held = _session_files(root, slug, cutoff)
     noted: set[str] = set()  # sessions whose bytes then a note already qualifies
@@ -483,7 +498,8 @@ def refusal() -> str | None:
 
 
 @contextlib.contextmanager
-def as_of(project: ProjectRef, when: str | datetime, *, into: Path | None = None) -> Iterator[AsOfStore]:
+def as_of(project: ProjectRef, when: str | datetime, *, into: Path | None = None,
+          ledgers: LedgerPass | None = None) -> Iterator[AsOfStore]:
     """The store as it stood at `when` (an ISO-8601 time or a session id).
 
     Inside the context daimon reads the copy (calling context only: the
@@ -491,7 +507,8 @@ def as_of(project: ProjectRef, when: str | datetime, *, into: Path | None = None
     `asyncio.to_thread` started inside). The copy is removed on exit; with
     `into` (a private directory of the caller's, for moments read oldest
     first), the copy is made there and kept: the next moment's ledgers grow
-    by the rows between the two. Raises `Unavailable` in safe mode (the copy
+    by the rows between the two; with `ledgers` too (`ledger_pass()`, one for
+    the pass), each ledger is read once and the copy only grows. Raises `Unavailable` in safe mode (the copy
     needs daimon's private names)."""
     refused = refusal()
     if refused:
@@ -504,7 +521,7 @@ def as_of(project: ProjectRef, when: str | datetime, *, into: Path | None = None
             copy_root = into
             _clear_but_ledgers(copy_root)
         os.chmod(copy_root, 0o700)
-        built = _build(project, moment, named, copy_root)
+        built = _build(project, moment, named, copy_root, ledgers)
         mapping = _settings(copy_root)
         with contextlib.ExitStack() as stack:
             stack.enter_context(config.settings_override(mapping))

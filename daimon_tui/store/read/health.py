@@ -134,7 +134,7 @@ def health_points(project: ProjectRef, *, limit: int = SESSIONS_CHARTED,
     (a note says why). `now`: the moment stale marks are judged at; None: the clock."""
     from daimon_tui.store import paths
     from daimon_tui.store.daimon_api.mode import Unavailable
-    from daimon_tui.store.read.asof import as_of
+    from daimon_tui.store.read.asof import as_of, ledger_pass
     from daimon_tui.store.read.history import sessions
     from daimon_tui.store.read.reader import load_briefing
 
@@ -158,15 +158,17 @@ def health_points(project: ProjectRef, *, limit: int = SESSIONS_CHARTED,
     receipts, receipt_notes = _failing_by_session(project)
     notes.extend(receipt_notes)
     kept = _kept(project, {row.session_id: row.created for row in rows})
-    # one copy of the store for the whole pass, oldest first: each moment's ledgers grow by the rows since the last
+    # one copy of the store for the whole pass, oldest first: each ledger is read once,
+    # and each moment's copy grows by the rows since the last (its kept fold folds those alone)
     passing = Path(tempfile.mkdtemp(prefix="daimon-tui-health-"))
+    ledgers = ledger_pass()
     try:
         for n, row in enumerate(rows):
             counts = kept.get(row.session_id)
             if counts is None:
                 try:
                     # daimon's reader over the store as it stood then
-                    with as_of(project, row.session_id, into=passing) as cut:
+                    with as_of(project, row.session_id, into=passing, ledgers=ledgers) as cut:
                         briefing = load_briefing(cut.project, now=cut.timestamp)
                 except Unavailable as exc:  # safe mode: no session can be read as of then
                     notes.append(Diagnostic(level="info", message=str(exc)))
