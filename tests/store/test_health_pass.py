@@ -97,3 +97,13 @@ def test_each_moments_copy_folds_as_the_exact_cut_does(tmp_path_factory: pytest.
         if not late_forget:
             assert data.startswith(before)  # the copy only grew: its kept fold folds the new rows alone
         before = data
+
+
+def test_the_moments_worked_out_once_are_the_ones_as_of_works_out(demo_store: demo.DemoStore) -> None:
+    from daimon_tui.store.read.health import _kept
+    from daimon_tui.store.read.history import sessions
+
+    project = reader.resolve_project(str(demo_store.project))
+    kept = _kept(project, {row.session_id: row.created for row in sessions(project).rows})
+    assert sorted(kept.moments) == ["S-day1", "S-day2", "S-day3"]
+    assert kept.moments == {sid: _cutoff(project, sid) for sid in kept.moments}

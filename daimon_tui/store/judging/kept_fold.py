@@ -169,6 +169,14 @@ class KeptFold:
             self.persisted.clear()
             self.pending.clear()
 
+    def forget_under(self, folder: str) -> None:
+        """Drop what is kept in memory for the ledgers under `folder` (a copy removed)."""
+        prefix = os.path.join(os.path.abspath(folder), "")
+        with self.lock:
+            for held in (self.held, self.persisted, self.pending):
+                for key in [k for k in held if k.startswith(prefix)]:
+                    del held[key]
+
     def untrusted(self) -> list[str]:
         """The ledgers whose kept fold came from disk and is not checked yet."""
         with self.lock:
@@ -371,6 +379,8 @@ rows_of = KEPT.rows_of
 tombstone_rows = KEPT.tombstone_rows
 sealed_only = KEPT.sealed_only
 forget_held = KEPT.forget_held
+forget_under = KEPT.forget_under
+in_memory_only = kept_fold_persist.in_memory_only
 untrusted = KEPT.untrusted
 defer_builds = KEPT.defer_builds
 build_pending = KEPT.build_pending

@@ -166,8 +166,16 @@ def forget_times(bucket: Path) -> tuple[str, ...]:
 def session_rows(bucket: Path) -> dict[str, tuple[str, ...]]:
     """session id -> the `ts` of the rows its capture wrote naming it
     (`corroborated-by:<session>` in the bucket's events ledger)."""
+    rows = _status_rows(bucket, verbs.WITNESS_PREFIX.casefold())
+    return dict(_by_session(rows))
+
+
+@functools.lru_cache(maxsize=2)
+def _by_session(rows: tuple[tuple[str, str], ...]) -> dict[str, tuple[str, ...]]:
+    # keyed by the rows `_status_rows_of` kept for one state of the ledger (a hit is that very
+    # object: hashing it costs milliseconds, grouping it a second); Health asks once per charted session
     out: dict[str, list[str]] = {}
-    for status, ts in _status_rows(bucket, verbs.WITNESS_PREFIX.casefold()):
+    for status, ts in rows:
         if status.startswith(verbs.WITNESS_PREFIX):
             out.setdefault(status[len(verbs.WITNESS_PREFIX):].strip(), []).append(ts)
     return {sid: tuple(stamps) for sid, stamps in out.items()}
@@ -316,17 +324,32 @@ def _session_files(root: Path, slug: str, cutoff: str) -> list[tuple[str, str, P
     out = []
     own_rows, rewrites = session_rows(root / slug), forget_times(root / slug)
     for path in daimon_reading.session_files(root):
-        try:
-            raw = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+        slug_of, created = _slug_and_created(path)
+        if slug_of != slug:
             continue
-        if not isinstance(raw, dict) or raw.get("project_slug") != slug:
-            continue
-        created = raw.get("created")
         if isinstance(created, str) and written_at(path, created, own_rows.get(path.stem, ()), rewrites) <= cutoff:
             out.append((created, path.stem, path))
     out.sort()
     return out
+
+
+def _slug_and_created(path: Path) -> tuple[object, object]:
+    """A session file's `project_slug` and `created` (None, None when unreadable)."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None, None
+    return _slug_and_created_of(str(path), (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino))
+
+
+@functools.lru_cache(maxsize=4096)
+def _slug_and_created_of(path: str, _state: tuple[int, ...]) -> tuple[object, object]:
+    # parsed once per state of the file (its stat key, ctime included): Health cuts a copy per charted session
+    try:
+        raw = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None, None
+    return (raw.get("project_slug"), raw.get("created")) if isinstance(raw, dict) else (None, None)
 
 
 def _retained_bytes(bucket: Path, session_id: str) -> bytes | None:
@@ -499,7 +522,7 @@ def refusal() -> str | None:
 
 @contextlib.contextmanager
 def as_of(project: ProjectRef, when: str | datetime, *, into: Path | None = None,
-          ledgers: LedgerPass | None = None) -> Iterator[AsOfStore]:
+          ledgers: LedgerPass | None = None, moment: datetime | None = None) -> Iterator[AsOfStore]:
     """The store as it stood at `when` (an ISO-8601 time or a session id).
 
     Inside the context daimon reads the copy (calling context only: the
@@ -508,12 +531,14 @@ def as_of(project: ProjectRef, when: str | datetime, *, into: Path | None = None
     `into` (a private directory of the caller's, for moments read oldest
     first), the copy is made there and kept: the next moment's ledgers grow
     by the rows between the two; with `ledgers` too (`ledger_pass()`, one for
-    the pass), each ledger is read once and the copy only grows. Raises `Unavailable` in safe mode (the copy
+    the pass), each ledger is read once and the copy only grows. `moment`:
+    the moment the session id `when` names, when the caller worked it out
+    already (`health_kept`, from the same inputs as `resolve_when`). Raises `Unavailable` in safe mode (the copy
     needs daimon's private names)."""
     refused = refusal()
     if refused:
         raise Unavailable(refused)
-    moment, named = resolve_when(project, when)
+    moment, named = (moment, str(when)) if moment is not None else resolve_when(project, when)
     with contextlib.ExitStack() as held:
         if into is None:
             copy_root = Path(held.enter_context(tempfile.TemporaryDirectory(prefix="daimon-tui-asof-")))

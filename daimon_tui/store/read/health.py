@@ -134,7 +134,8 @@ def health_points(project: ProjectRef, *, limit: int = SESSIONS_CHARTED,
     (a note says why). `now`: the moment stale marks are judged at; None: the clock."""
     from daimon_tui.store import paths
     from daimon_tui.store.daimon_api.mode import Unavailable
-    from daimon_tui.store.read.asof import as_of, ledger_pass
+    from daimon_tui.store.judging import kept_fold
+    from daimon_tui.store.read.asof import as_of, ledger_pass, parse_time
     from daimon_tui.store.read.history import sessions
     from daimon_tui.store.read.reader import load_briefing
 
@@ -166,9 +167,12 @@ def health_points(project: ProjectRef, *, limit: int = SESSIONS_CHARTED,
         for n, row in enumerate(rows):
             counts = kept.get(row.session_id)
             if counts is None:
+                moment = kept.moments.get(row.session_id)  # what `as_of` works out from the session id
                 try:
-                    # daimon's reader over the store as it stood then
-                    with as_of(project, row.session_id, into=passing, ledgers=ledgers) as cut:
+                    # daimon's reader over the store as it stood then; the copy's kept fold is never written
+                    with (kept_fold.in_memory_only(),
+                          as_of(project, row.session_id, into=passing, ledgers=ledgers,
+                                moment=parse_time(moment) if moment else None) as cut):
                         briefing = load_briefing(cut.project, now=cut.timestamp)
                 except Unavailable as exc:  # safe mode: no session can be read as of then
                     notes.append(Diagnostic(level="info", message=str(exc)))
@@ -189,6 +193,7 @@ def health_points(project: ProjectRef, *, limit: int = SESSIONS_CHARTED,
             yield report()
     finally:
         shutil.rmtree(passing, ignore_errors=True)
+        kept_fold.forget_under(str(passing))
     kept.save()
     points[-1] = _now(project, receipts, notes, now)
     yield report()
