@@ -107,3 +107,30 @@ def test_the_moments_worked_out_once_are_the_ones_as_of_works_out(demo_store: de
     kept = _kept(project, {row.session_id: row.created for row in sessions(project).rows})
     assert sorted(kept.moments) == ["S-day1", "S-day2", "S-day3"]
     assert kept.moments == {sid: _cutoff(project, sid) for sid in kept.moments}
+
+
+def test_the_columns_come_before_the_listing_opens_any_session(demo_store: demo.DemoStore,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Health view shows its table at once: daimon's listing alone, not the
+    history listing (which opens and judges every session: a full fold on a cold store)."""
+    from daimon_tui.store.read import history
+    from daimon_tui.store.read.health import NOW, health_points
+
+    project = reader.resolve_project(str(demo_store.project))
+    opened: list[str] = []
+    real = history.sessions
+
+    def counted(p):  # type: ignore[no-untyped-def]
+        opened.append("listing")
+        return real(p)
+
+    monkeypatch.setattr(history, "sessions", counted)
+    points = health_points(project)
+    first = next(points)
+    assert opened == []
+    assert [s.session_id for s in first.sessions] == ["S-day1", "S-day2", "S-day3", NOW]
+    assert not any(s.counts for s in first.sessions)
+    *_, whole = points
+    assert opened == ["listing"]
+    assert first.retained == whole.retained and [s.session_id for s in whole.sessions] == [
+        s.session_id for s in first.sessions]

@@ -128,15 +128,16 @@ def _kept(project: ProjectRef, created: dict[str, str | None]) -> KeptNumbers:
 
 def health_points(project: ProjectRef, *, limit: int = SESSIONS_CHARTED,
                   now: float | None = None) -> Iterator[HealthReport]:
-    """The report as it fills: first every charted point with no number yet,
-    then again after each point is read (oldest first, then now); the last
-    is the whole report, where a session that could not be read is left out
-    (a note says why). `now`: the moment stale marks are judged at; None: the clock."""
+    """The report as it fills: first every charted point with no number yet
+    (from daimon's listing alone, then with the listing's notes), then again
+    after each point is read (oldest first, then now); the last is the whole
+    report, where a session that could not be read is left out (a note says
+    why). `now`: the moment stale marks are judged at; None: the clock."""
     from daimon_tui.store import paths
     from daimon_tui.store.daimon_api.mode import Unavailable
     from daimon_tui.store.judging import kept_fold
     from daimon_tui.store.read.asof import as_of, ledger_pass, parse_time
-    from daimon_tui.store.read.history import sessions
+    from daimon_tui.store.read.history import listed, sessions
     from daimon_tui.store.read.reader import load_briefing
 
     refused = paths.refusals(project.slug)
@@ -144,6 +145,11 @@ def health_points(project: ProjectRef, *, limit: int = SESSIONS_CHARTED,
         yield HealthReport(project=project, diagnostics=tuple(
             Diagnostic(level="error", source="daimon-tui", message=m) for m in refused))
         return
+    light = listed(project)
+    if light is not None:  # the columns at once, before the listing opens and judges every session
+        yield HealthReport(project=project, retained=len(light), sessions=(
+            *(SessionHealth(session_id=sid, created=made) for sid, made in reversed(light[:limit])),
+            SessionHealth(session_id=NOW)))
     listing = sessions(project)
     notes = list(listing.diagnostics)
     rows = list(reversed(listing.rows[:limit]))
