@@ -134,3 +134,18 @@ def test_the_columns_come_before_the_listing_opens_any_session(demo_store: demo.
     assert opened == ["listing"]
     assert first.retained == whole.retained and [s.session_id for s in whole.sessions] == [
         s.session_id for s in first.sessions]
+
+
+@given(moment=st.datetimes(), text=st.text(alphabet="0123456789-:TZ.+ ", max_size=25))
+def test_a_rows_time_reads_the_same_by_the_short_way(moment, text) -> None:  # type: ignore[no-untyped-def]
+    """`_time_of` returns a stamp already in daimon's form as it is: the same as formatting it again."""
+
+    def slow(ts: str) -> str | None:
+        try:
+            return asof.stamp(asof.parse_time(ts))
+        except ValueError:
+            return None
+
+    for ts in (moment.strftime("%Y-%m-%dT%H:%M:%SZ"), f"{moment.year:04d}" + moment.strftime("-%m-%dT%H:%M:%SZ"),
+               text, "٢٠٢٦-01-01T00:00:00Z"):
+        assert asof._time_of({"ts": ts}) == slow(ts), ts

@@ -218,9 +218,15 @@ def _time_of(row: dict | None) -> str | None:
     if not isinstance(ts, str):
         return None
     try:
-        return stamp(parse_time(ts))
+        moment = parse_time(ts)
     except ValueError:
         return None
+    # already daimon's stamp (nearly every row): it is its own normal form, without
+    # formatting it again (strftime was a third of reading a year's ledger)
+    return ts if _STAMPED.fullmatch(ts) and moment.year >= 1000 else stamp(moment)
+
+
+_STAMPED = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z")
 
 
 def _forgets(row: dict | None) -> bool:
