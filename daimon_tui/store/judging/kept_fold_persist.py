@@ -5,10 +5,6 @@ verified bytes."""
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterator
-from contextvars import ContextVar
-
 from daimon_tui.store.judging import kept_fold_file, kept_fold_rows
 from daimon_tui.store.judging.kept_fold_ledger import RowsAt
 from daimon_tui.store.judging.kept_fold_protocol import KeptFoldJobs
@@ -17,19 +13,6 @@ from daimon_tui.store.judging.kept_fold_rows import Kept, Unplaced
 # Written again only once this much was appended since the copy on disk (the
 # next run folds at most that much again): a write is ~1 s of JSON at 200k rows.
 PERSIST_EVERY_BYTES = 1024 * 1024
-
-# Off while reading a copy we made and remove after (Health's pass): its fold on disk would never be read again.
-_ON_DISK: ContextVar[bool] = ContextVar("daimon_tui_kept_on_disk", default=True)
-
-
-@contextlib.contextmanager
-def in_memory_only() -> Iterator[None]:
-    """In this context a kept fold is held in memory only, never written to our cache."""
-    token = _ON_DISK.set(False)
-    try:
-        yield
-    finally:
-        _ON_DISK.reset(token)
 
 
 def rebuild(spans: kept_fold_file.Spans, rows_at: RowsAt) -> Kept | None:
@@ -66,7 +49,9 @@ def keep(fold: KeptFoldJobs, key: str, kept: Kept, *, grown: bool = False, persi
     copy there."""
     with fold.lock:
         fold.held[key] = kept
-    if not persist or not _ON_DISK.get() or (grown and kept.size - fold.persisted.get(key, 0) < PERSIST_EVERY_BYTES):
+    if not persist or not fold.on_disk.get():  # a copy of ours, removed after (Health's pass)
+        return
+    if grown and kept.size - fold.persisted.get(key, 0) < PERSIST_EVERY_BYTES:
         return
     save(fold, key, kept)
 
