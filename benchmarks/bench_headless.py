@@ -95,15 +95,20 @@ def _baseline(args: list[str], heavy: dict, repeats: int) -> float:
     return statistics.median(walls)
 
 
-def _headless(heavy: dict, scratch: Path, query: str, repeats: int) -> list[bench.Metric]:
+def _headless(heavy: dict, scratch: Path, query: str, repeats: int,
+              only: str | None = None) -> list[bench.Metric]:
     env = our_env(heavy, scratch)
     cwd = heavy["main_project"]
-    bench.daimon_cli(["recall", query], heavy)  # daimon's first recall (re)builds its index: not what is timed
-    base = {"brief": _baseline(["brief"], heavy, repeats), "recall": _baseline(["recall", query], heavy, repeats)}
-    print(f"daimon brief {base['brief']:.2f} s, daimon recall {base['recall']:.2f} s "
-          f"(median of {repeats})", file=sys.stderr)
+    commands = [c for c in COMMANDS if only is None or c[0].split()[0] == only]
+    base: dict[str, float] = {}
+    if any(c[2] == "recall" for c in commands):
+        bench.daimon_cli(["recall", query], heavy)  # daimon's first recall (re)builds its index: not what is timed
+        base["recall"] = _baseline(["recall", query], heavy, repeats)
+    base["brief"] = _baseline(["brief"], heavy, repeats)
+    print(", ".join(f"daimon {name} {wall:.2f} s" for name, wall in base.items()) + f" (median of {repeats})",
+          file=sys.stderr)
     metrics: list[bench.Metric] = []
-    for label, argv, against, warm_limit, cold_limit in COMMANDS:
+    for label, argv, against, warm_limit, cold_limit in commands:
         argv = [a.replace("{query}", query) for a in argv]
         shutil.rmtree(scratch / "cache", ignore_errors=True)
         cold, cold_textual = _ours(argv, env, cwd)
@@ -165,6 +170,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=1,
                         help="runs of each daimon baseline (median); on the small store, rounds of every command")
     parser.add_argument("--small", type=Path, help="also every report fresh on this small store (made on first use)")
+    parser.add_argument("--only", choices=sorted({label.split()[0] for label, *_ in COMMANDS}),
+                        help="on --store, only this command (and only the baselines it is held to)")
     args = parser.parse_args(argv)
     if args.store is None and args.small is None:
         parser.error("give --store, --small or both")
@@ -175,7 +182,7 @@ def main(argv: list[str] | None = None) -> int:
     metrics: list[bench.Metric] = []
     if args.store is not None:
         heavy = manifest_file.load(args.store.resolve())
-        metrics += _headless(heavy, args.scratch.resolve(), args.query, args.repeats)
+        metrics += _headless(heavy, args.scratch.resolve(), args.query, args.repeats, args.only)
     if args.small:
         metrics += _small(args.small.resolve(), args.scratch.resolve(), args.query, args.repeats)
     after = os.getloadavg()

@@ -109,6 +109,8 @@ class KeptFold:
         self.on: ContextVar[bool] = ContextVar("daimon_tui_kept_fold", default=False)
         # One ref's rows (`rows_of`), or TOMBSTONES (`tombstone_rows`); None: every row (`active`).
         self.for_ref: ContextVar[str | None] = ContextVar("daimon_tui_kept_ref", default=None)
+        # Off while reading a copy we made and remove after (Health's pass): its fold on disk would never be read.
+        self.on_disk: ContextVar[bool] = ContextVar("daimon_tui_kept_on_disk", default=True)
 
     # -- where it answers --------------------------------------------------------
 
@@ -168,6 +170,23 @@ class KeptFold:
             self.held.clear()
             self.persisted.clear()
             self.pending.clear()
+
+    @contextlib.contextmanager
+    def in_memory_only(self) -> Iterator[None]:
+        """In this context a kept fold is held in memory only, never written to our cache."""
+        token = self.on_disk.set(False)
+        try:
+            yield
+        finally:
+            self.on_disk.reset(token)
+
+    def forget_under(self, folder: str) -> None:
+        """Drop what is kept in memory for the ledgers under `folder` (a copy removed)."""
+        prefix = os.path.join(os.path.abspath(folder), "")
+        with self.lock:
+            for held in (self.held, self.persisted, self.pending):
+                for key in [k for k in held if k.startswith(prefix)]:
+                    del held[key]
 
     def untrusted(self) -> list[str]:
         """The ledgers whose kept fold came from disk and is not checked yet."""
@@ -371,6 +390,8 @@ rows_of = KEPT.rows_of
 tombstone_rows = KEPT.tombstone_rows
 sealed_only = KEPT.sealed_only
 forget_held = KEPT.forget_held
+forget_under = KEPT.forget_under
+in_memory_only = KEPT.in_memory_only
 untrusted = KEPT.untrusted
 defer_builds = KEPT.defer_builds
 build_pending = KEPT.build_pending

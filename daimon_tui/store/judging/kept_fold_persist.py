@@ -49,7 +49,9 @@ def keep(fold: KeptFoldJobs, key: str, kept: Kept, *, grown: bool = False, persi
     copy there."""
     with fold.lock:
         fold.held[key] = kept
-    if not persist or (grown and kept.size - fold.persisted.get(key, 0) < PERSIST_EVERY_BYTES):
+    if not persist or not fold.on_disk.get():  # a copy of ours, removed after (Health's pass)
+        return
+    if grown and kept.size - fold.persisted.get(key, 0) < PERSIST_EVERY_BYTES:
         return
     save(fold, key, kept)
 

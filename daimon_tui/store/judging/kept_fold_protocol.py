@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import threading
 from contextlib import AbstractContextManager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -39,6 +40,7 @@ class KeptFoldJobs(Protocol):
     lock: threading.Lock
     build_lock: threading.Lock  # one build at a time
     builder: threading.Thread | None
+    on_disk: ContextVar[bool]  # False: a fold is held in memory only (`in_memory_only`)
 
     def active(self) -> AbstractContextManager[None]: ...
 

@@ -39,6 +39,7 @@ from daimon_tui.store.daimon_api import reading as daimon_reading
 from daimon_tui.store.daimon_api.mode import Unavailable
 from daimon_tui.store.daimon_api.public import config, store, surfaces, view
 from daimon_tui.store.read import team_history
+from daimon_tui.store.read.asof_pass import LedgerPass
 
 _LOCK = re.compile(r"\.lock$")
 
@@ -168,8 +169,16 @@ def forget_times(bucket: Path) -> tuple[str, ...]:
 def session_rows(bucket: Path) -> dict[str, tuple[str, ...]]:
     """session id -> the `ts` of the rows its capture wrote naming it
     (`corroborated-by:<session>` in the bucket's events ledger)."""
+    rows = _status_rows(bucket, verbs.WITNESS_PREFIX.casefold())
+    return dict(_by_session(rows))
+
+
+@functools.lru_cache(maxsize=2)
+def _by_session(rows: tuple[tuple[str, str], ...]) -> dict[str, tuple[str, ...]]:
+    # keyed by the rows `_status_rows_of` kept for one state of the ledger (a hit is that very
+    # object: hashing it costs milliseconds, grouping it a second); Health asks once per charted session
     out: dict[str, list[str]] = {}
-    for status, ts in _status_rows(bucket, verbs.WITNESS_PREFIX.casefold()):
+    for status, ts in rows:
         if status.startswith(verbs.WITNESS_PREFIX):
             out.setdefault(status[len(verbs.WITNESS_PREFIX):].strip(), []).append(ts)
     return {sid: tuple(stamps) for sid, stamps in out.items()}
@@ -212,9 +221,15 @@ def _time_of(row: dict | None) -> str | None:
     if not isinstance(ts, str):
         return None
     try:
-        return stamp(parse_time(ts))
+        moment = parse_time(ts)
     except ValueError:
         return None
+    # already daimon's stamp (nearly every row): it is its own normal form, without
+    # formatting it again (strftime was a third of reading a year's ledger)
+    return ts if _STAMPED.fullmatch(ts) and moment.year >= 1000 else stamp(moment)
+
+
+_STAMPED = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z")
 
 
 def _forgets(row: dict | None) -> bool:
@@ -229,10 +244,23 @@ def _is_forget_row(line: str) -> bool:
     return _forgets(_parsed(line))
 
 
-def _cut_ledger(src: Path, dst: Path, cutoff: str, *, forgets_only: bool = False) -> int:
+def _classify(body: str) -> tuple[str | None, bool]:
+    row = _parsed(body)
+    return _time_of(row), _forgets(row)
+
+
+def ledger_pass() -> LedgerPass:
+    """The ledgers of a pass over moments oldest first (`as_of(..., into=, ledgers=)`): each read once."""
+    return LedgerPass(_classify)
+
+
+def _cut_ledger(src: Path, dst: Path, cutoff: str, *, forgets_only: bool = False,
+                ledgers: LedgerPass | None = None) -> int:
     """Copy `src` keeping rows stamped at or before `cutoff`, every forget
     row, and lines with no time (torn lines keep the ledger's health).
-    Returns how many rows were left out."""
+    Returns how many rows were left out. With `ledgers`, through the pass (`asof_pass`)."""
+    if ledgers is not None:
+        return ledgers.cut(src, dst, cutoff, forgets_only=forgets_only)
     kept, cut = [], 0
     with src.open("r", encoding="utf-8", errors="surrogateescape", newline="") as handle:
         for line in handle:
@@ -285,14 +313,14 @@ def _clear_but_ledgers(copy_root: Path) -> None:
         path.unlink()
 
 
-def _copy_bucket(src: Path, dst: Path, cutoff: str, ledgers: frozenset[str]) -> int:
+def _copy_bucket(src: Path, dst: Path, cutoff: str, ledgers: frozenset[str], passing: LedgerPass | None) -> int:
     dst.mkdir(parents=True, exist_ok=True)
     cut = 0
     for path in sorted(src.iterdir()):
         if not path.is_file() or _LOCK.search(path.name) or daimon_reading.is_pointer_name(path.name):
             continue
         if path.name in ledgers or path.suffix == ".jsonl":
-            cut += _cut_ledger(path, dst / path.name, cutoff)
+            cut += _cut_ledger(path, dst / path.name, cutoff, ledgers=passing)
         else:
             shutil.copy2(path, dst / path.name)
     return cut
@@ -305,17 +333,32 @@ def _session_files(root: Path, slug: str, cutoff: str) -> list[tuple[str, str, P
     out = []
     own_rows, rewrites = session_rows(root / slug), forget_times(root / slug)
     for path in daimon_reading.session_files(root):
-        try:
-            raw = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+        slug_of, created = _slug_and_created(path)
+        if slug_of != slug:
             continue
-        if not isinstance(raw, dict) or raw.get("project_slug") != slug:
-            continue
-        created = raw.get("created")
         if isinstance(created, str) and written_at(path, created, own_rows.get(path.stem, ()), rewrites) <= cutoff:
             out.append((created, path.stem, path))
     out.sort()
     return out
+
+
+def _slug_and_created(path: Path) -> tuple[object, object]:
+    """A session file's `project_slug` and `created` (None, None when unreadable)."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None, None
+    return _slug_and_created_of(str(path), (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino))
+
+
+@functools.lru_cache(maxsize=4096)
+def _slug_and_created_of(path: str, _state: tuple[int, ...]) -> tuple[object, object]:
+    # parsed once per state of the file (its stat key, ctime included): Health cuts a copy per charted session
+    try:
+        raw = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None, None
+    return (raw.get("project_slug"), raw.get("created")) if isinstance(raw, dict) else (None, None)
 
 
 def _retained_bytes(bucket: Path, session_id: str) -> bytes | None:
@@ -367,7 +410,7 @@ def _edited_after(session_id: str, path: Path, *, kept: bool) -> Diagnostic:
         "it had then: shown as it is now"))
 
 
-def _copy_team(dst: Path, cutoff: str) -> None:
+def _copy_team(dst: Path, cutoff: str, passing: LedgerPass | None) -> None:
     """Teammates' published ledgers: tombstones whole (a forget is never
     undone by going back), quarantines cut at the moment."""
     team = config.team_dir()
@@ -385,7 +428,7 @@ def _copy_team(dst: Path, cutoff: str) -> None:
         if path.name == tombstones:
             shutil.copy2(path, target)
         else:
-            _cut_ledger(path, target, cutoff)
+            _cut_ledger(path, target, cutoff, ledgers=passing)
 
 
 def _settings(copy_root: Path) -> dict[str, str]:
@@ -415,7 +458,8 @@ def _settings(copy_root: Path) -> dict[str, str]:
     return mapping
 
 
-def _build(project: ProjectRef, moment: datetime, named: str | None, copy_root: Path) -> AsOfStore:
+def _build(project: ProjectRef, moment: datetime, named: str | None, copy_root: Path,
+           passing: LedgerPass | None = None) -> AsOfStore:
     cutoff = stamp(moment)
     root = config.checkpoint_dir()
     slug = project.slug
@@ -426,7 +470,7 @@ def _build(project: ProjectRef, moment: datetime, named: str | None, copy_root: 
     notes: list[Diagnostic] = []
     cut = 0
     if bucket.is_dir():
-        cut += _copy_bucket(bucket, dst_root / slug, cutoff, ledgers)
+        cut += _copy_bucket(bucket, dst_root / slug, cutoff, ledgers, passing)
     else:
         notes.append(Diagnostic(message=f"no bucket {slug} in the store"))
     # Other buckets matter only for the machine-wide forgotten set.
@@ -434,8 +478,8 @@ def _build(project: ProjectRef, moment: datetime, named: str | None, copy_root: 
         events = other / "events.jsonl"
         if events.is_file():
             (dst_root / other.name).mkdir(exist_ok=True)
-            _cut_ledger(events, dst_root / other.name / "events.jsonl", cutoff, forgets_only=True)
-    _copy_team(copy_root / "team", cutoff)
+            _cut_ledger(events, dst_root / other.name / "events.jsonl", cutoff, forgets_only=True, ledgers=passing)
+    _copy_team(copy_root / "team", cutoff, passing)
     team_history.copy_arrived(copy_root / "team", moment.timestamp())
     held = _session_files(root, slug, cutoff)
     noted: set[str] = set()  # sessions whose bytes then a note already qualifies
@@ -486,7 +530,8 @@ def refusal() -> str | None:
 
 
 @contextlib.contextmanager
-def as_of(project: ProjectRef, when: str | datetime, *, into: Path | None = None) -> Iterator[AsOfStore]:
+def as_of(project: ProjectRef, when: str | datetime, *, into: Path | None = None,
+          ledgers: LedgerPass | None = None, moment: datetime | None = None) -> Iterator[AsOfStore]:
     """The store as it stood at `when` (an ISO-8601 time or a session id).
 
     Inside the context daimon reads the copy (calling context only: the
@@ -494,12 +539,15 @@ def as_of(project: ProjectRef, when: str | datetime, *, into: Path | None = None
     `asyncio.to_thread` started inside). The copy is removed on exit; with
     `into` (a private directory of the caller's, for moments read oldest
     first), the copy is made there and kept: the next moment's ledgers grow
-    by the rows between the two. Raises `Unavailable` in safe mode (the copy
+    by the rows between the two; with `ledgers` too (`ledger_pass()`, one for
+    the pass), each ledger is read once and the copy only grows. `moment`:
+    the moment the session id `when` names, when the caller worked it out
+    already (`health_kept`, from the same inputs as `resolve_when`). Raises `Unavailable` in safe mode (the copy
     needs daimon's private names)."""
     refused = refusal()
     if refused:
         raise Unavailable(refused)
-    moment, named = resolve_when(project, when)
+    moment, named = (moment, str(when)) if moment is not None else resolve_when(project, when)
     with contextlib.ExitStack() as held:
         if into is None:
             copy_root = Path(held.enter_context(tempfile.TemporaryDirectory(prefix="daimon-tui-asof-")))
@@ -507,7 +555,7 @@ def as_of(project: ProjectRef, when: str | datetime, *, into: Path | None = None
             copy_root = into
             _clear_but_ledgers(copy_root)
         os.chmod(copy_root, 0o700)
-        built = _build(project, moment, named, copy_root)
+        built = _build(project, moment, named, copy_root, ledgers)
         mapping = _settings(copy_root)
         with contextlib.ExitStack() as stack:
             stack.enter_context(config.settings_override(mapping))

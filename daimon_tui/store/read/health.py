@@ -128,14 +128,16 @@ def _kept(project: ProjectRef, created: dict[str, str | None]) -> KeptNumbers:
 
 def health_points(project: ProjectRef, *, limit: int = SESSIONS_CHARTED,
                   now: float | None = None) -> Iterator[HealthReport]:
-    """The report as it fills: first every charted point with no number yet,
-    then again after each point is read (oldest first, then now); the last
-    is the whole report, where a session that could not be read is left out
-    (a note says why). `now`: the moment stale marks are judged at; None: the clock."""
+    """The report as it fills: first every charted point with no number yet
+    (from daimon's listing alone, then with the listing's notes), then again
+    after each point is read (oldest first, then now); the last is the whole
+    report, where a session that could not be read is left out (a note says
+    why). `now`: the moment stale marks are judged at; None: the clock."""
     from daimon_tui.store import paths
     from daimon_tui.store.daimon_api.mode import Unavailable
-    from daimon_tui.store.read.asof import as_of
-    from daimon_tui.store.read.history import sessions
+    from daimon_tui.store.judging import kept_fold
+    from daimon_tui.store.read.asof import as_of, ledger_pass, parse_time
+    from daimon_tui.store.read.history import listed, sessions
     from daimon_tui.store.read.reader import load_briefing
 
     refused = paths.refusals(project.slug)
@@ -143,6 +145,11 @@ def health_points(project: ProjectRef, *, limit: int = SESSIONS_CHARTED,
         yield HealthReport(project=project, diagnostics=tuple(
             Diagnostic(level="error", source="daimon-tui", message=m) for m in refused))
         return
+    light = listed(project)
+    if light is not None:  # the columns at once, before the listing opens and judges every session
+        yield HealthReport(project=project, retained=len(light), sessions=(
+            *(SessionHealth(session_id=sid, created=made) for sid, made in reversed(light[:limit])),
+            SessionHealth(session_id=NOW)))
     listing = sessions(project)
     notes = list(listing.diagnostics)
     rows = list(reversed(listing.rows[:limit]))
@@ -158,15 +165,20 @@ def health_points(project: ProjectRef, *, limit: int = SESSIONS_CHARTED,
     receipts, receipt_notes = _failing_by_session(project)
     notes.extend(receipt_notes)
     kept = _kept(project, {row.session_id: row.created for row in rows})
-    # one copy of the store for the whole pass, oldest first: each moment's ledgers grow by the rows since the last
+    # one copy of the store for the whole pass, oldest first: each ledger is read once,
+    # and each moment's copy grows by the rows since the last (its kept fold folds those alone)
     passing = Path(tempfile.mkdtemp(prefix="daimon-tui-health-"))
+    ledgers = ledger_pass()
     try:
         for n, row in enumerate(rows):
             counts = kept.get(row.session_id)
             if counts is None:
+                moment = kept.moments.get(row.session_id)  # what `as_of` works out from the session id
                 try:
-                    # daimon's reader over the store as it stood then
-                    with as_of(project, row.session_id, into=passing) as cut:
+                    # daimon's reader over the store as it stood then; the copy's kept fold is never written
+                    with (kept_fold.in_memory_only(),
+                          as_of(project, row.session_id, into=passing, ledgers=ledgers,
+                                moment=parse_time(moment) if moment else None) as cut):
                         briefing = load_briefing(cut.project, now=cut.timestamp)
                 except Unavailable as exc:  # safe mode: no session can be read as of then
                     notes.append(Diagnostic(level="info", message=str(exc)))
@@ -187,6 +199,7 @@ def health_points(project: ProjectRef, *, limit: int = SESSIONS_CHARTED,
             yield report()
     finally:
         shutil.rmtree(passing, ignore_errors=True)
+        kept_fold.forget_under(str(passing))
     kept.save()
     points[-1] = _now(project, receipts, notes, now)
     yield report()

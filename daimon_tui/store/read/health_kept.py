@@ -127,8 +127,9 @@ class KeptNumbers:
     key still holds, `put` what was read, `save` once at the end."""
 
     def __init__(self, project_slug: str, keys: dict[str, str], points: dict[str, dict],
-                 state: dict, target: Path | None) -> None:
+                 state: dict, target: Path | None, moments: dict[str, str] | None = None) -> None:
         self.slug = project_slug
+        self.moments = moments or {}  # session id -> its moment (`asof.resolve_when`'s), worked out once
         self.keys = keys  # session id -> what its numbers depend on now
         self.points = points
         self.state = state
@@ -229,4 +230,4 @@ def kept_numbers(project_slug: str, created: dict[str, str | None], sources: Ite
     elif earliest:  # a session at or after the first appended row would now see it
         points = {sid: p for sid, p in points.items() if sid in cutoffs and cutoffs[sid] < earliest}
     state = {"format": FORMAT, "world": world, "ledgers": now_ledgers}
-    return KeptNumbers(project_slug, keys, dict(points), state, target)
+    return KeptNumbers(project_slug, keys, dict(points), state, target, cutoffs)

@@ -233,6 +233,16 @@ def _withheld_today(project: ProjectRef) -> frozenset[str] | None:
         return None
 
 
+def listed(project: ProjectRef) -> tuple[tuple[str, str | None], ...] | None:
+    """(session id, created) of the sessions `sessions` lists, newest first,
+    from daimon's listing alone (nothing opened or judged: Health's columns
+    at once); None when it cannot be read (`sessions` says why)."""
+    try:
+        return tuple((r.session_id, _str(r.created)) for r in view.sessions(project.target).rows)
+    except Exception:
+        return None
+
+
 def sessions(project: ProjectRef) -> SessionListing:
     """The project's retained session files, newest first, with item counts by
     trust class. A file that cannot be opened is a diagnostic."""
