@@ -121,12 +121,13 @@ def test_a_verb_asked_while_the_child_is_retired_is_written_once_by_a_new_child(
     assert plan.allowed
     resting = threading.Event()
 
-    def slow_rest() -> None:  # the retirement takes a while: the verb is asked meanwhile
+    def slow_end(proc: object) -> bool:  # the child said it ends, and takes a while: the verb is asked meanwhile
+        ends = judge_service.JudgeService._ends_at_rest(service, proc)
         resting.set()
         time.sleep(0.5)
-        judge_service.JudgeService._rest(service)
+        return ends
 
-    monkeypatch.setattr(service, "_rest", slow_rest, raising=False)
+    monkeypatch.setattr(service, "_ends_at_rest", slow_end, raising=False)
     told: list[str] = []
 
     async def scenario() -> tuple:
