@@ -261,9 +261,9 @@ def at_rest_lines(ours: dict, brief_mb: float | None, brief_s: float | None) -> 
     if idle:
         last, verbs = idle[-1], ours.get("verbs") or [ours["rest"]]
         held = (last.get("app") or 0) + (last.get("child") or 0)
-        lines.append(f"at rest, {last['t'] - verbs[-1]['t']:.0f} s after the last verb: app {_mb(last.get('app'))} + child "
-                     f"{_mb(last.get('child'))} (children given back: {back.get('rested', '?')}, idle time "
-                     f"{back.get('idle_s')} s) = {held:.0f} MB")
+        lines.append(f"at rest, {last['t'] - verbs[-1]['t']:.0f} s after the last verb: "
+                     f"app {_mb(last.get('app'))} + child {_mb(last.get('child'))} = {held:.0f} MB "
+                     f"(children given back: {back.get('rested', '?')}, idle time {back.get('idle_s')} s)")
         if brief_mb:
             ratio = held / brief_mb
             lines.append(f"at rest vs daimon brief's peak {brief_mb:.0f} MB: {ratio:.2f}x <= {AT_REST_TARGET}x "
