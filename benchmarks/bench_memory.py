@@ -241,8 +241,9 @@ def summary(ours: dict, brief_mb: float | None, args_all: bool = False, brief_s:
             slope = slope_mb_per_min(points)
             values = [v for _, v in points]
             lines.append(f"idle {key:<5} over {idle[-1]['t'] - t0:.0f} s: {min(values):.1f}–{max(values):.1f} MB, "
-                         f"slope {slope if slope is not None else float('nan'):+.2f} MB/min" if values else
-                         f"idle {key}: no samples")
+                         f"slope {slope if slope is not None else float('nan'):+.2f} MB/min "
+                         f"(running in {len(values)} of {len(idle)} samples)" if values else
+                         f"idle {key}: not running in any of {len(idle)} samples")
     lines += at_rest_lines(ours, brief_mb, brief_s)
     if ours.get("growth"):
         lines.append("tracemalloc, largest growth in the app:")
