@@ -222,7 +222,8 @@ def summary(ours: dict, brief_mb: float | None, args_all: bool = False, brief_s:
     errors = [f"{v['n']} {v['verb']}: {v['error']}" for v in verbs if v.get("error")]
     lines = [
         f"verbs run: {len(verbs)} ({len(errors)} with an error{': ' + '; '.join(errors[:5]) if errors else ''})",
-        f"after open:        app {_mb(opened.get('app'))}, child {_mb(opened.get('child'))}",
+        f"after open:        app {_mb(opened.get('app'))}, child {_mb(opened.get('child'))} "
+        f"(peaks so far: app {_mb(opened.get('app_peak'))}, child {_mb(opened.get('child_peak'))})",
     ]
     for v in verbs:
         if args_all or v["n"] in (1, 10, 20, 30, 40, 50) or v is last:
@@ -271,7 +272,8 @@ def at_rest_lines(ours: dict, brief_mb: float | None, brief_s: float | None) -> 
                          f"{'PASS' if ratio <= AT_REST_TARGET else 'FAIL'}")
     if back.get("confirm_s") is not None:
         confirmed = back.get("confirmed", {})
-        line = (f"confirmation on a new child: {back['confirm_s']:.2f} s ({back['items']} items, "
+        which = "a new child" if back.get("child_before") is None else "the running child (not given back yet)"
+        line = (f"confirmation on {which}: {back['confirm_s']:.2f} s ({back['items']} items, "
                 f"{'provisional' if back['provisional'] else 'confirmed'}); then app {_mb(confirmed.get('app'))}, "
                 f"child {_mb(confirmed.get('child'))} (peak {_mb(confirmed.get('child_peak'))})")
         if brief_s:
