@@ -1,8 +1,10 @@
 """Memory of the app and its judging child over many verbs, at rest, and idle.
 
-    python benchmarks/generate_store.py --out /tmp/daimon-heavy
-    cp -a /tmp/daimon-heavy /tmp/daimon-heavy-mem      # the verbs leave rows behind
+    python benchmarks/generate_store.py --out /tmp/daimon-heavy-mem   # the verbs leave rows behind
     python benchmarks/bench_memory.py --store /tmp/daimon-heavy-mem --verbs 50 --idle 100
+
+(A copy made with `cp -a` still reads and writes the original: `store.json`
+names absolute paths. A store of its own per run, then.)
 
 One run: `daimon brief` (its peak RSS is the budget), then our app (`DaimonTUI`,
 headless, Pilot) in a child process:
