@@ -57,10 +57,13 @@ PRIORITY = {"write": -1, "details": 0, "plan": 0, "search": 0, "briefing": 1, "s
 CHILD_MODULE = early_child.CHILD_MODULE
 # Give the child back after this long without a request (the settings' default);
 # a child that was busy is asked again this much later; one that does not
-# answer the request to end within REST_WAIT_S is killed (nothing waits on it).
+# answer the request to end within REST_WAIT_S, or has not ended REST_EXIT_S
+# after it said it would, is killed (it is idle: nothing waits on it, and a
+# request asked meanwhile waits no longer than that for a new child).
 IDLE_S = 60.0
 REST_RETRY_S = 5.0
 REST_WAIT_S = 10.0
+REST_EXIT_S = 2.0
 REST_REQUEST = b'{"what": "rest"}\n'
 
 _EMPTY_ENV: Path | None = None
@@ -207,7 +210,7 @@ class JudgeService:
                 self._retry_at = time.monotonic() + REST_RETRY_S
                 return
             with contextlib.suppress(subprocess.TimeoutExpired):
-                proc.wait(timeout=REST_WAIT_S)
+                proc.wait(timeout=REST_EXIT_S)
             self._close_locked()
             self.rested += 1
 
