@@ -1,8 +1,10 @@
 """Memory of the app and its judging child over many verbs, at rest, and idle.
 
-    python benchmarks/generate_store.py --out /tmp/daimon-heavy
-    cp -a /tmp/daimon-heavy /tmp/daimon-heavy-mem      # the verbs leave rows behind
-    python benchmarks/bench_memory.py --store /tmp/daimon-heavy-mem --verbs 50 --idle 600
+    python benchmarks/generate_store.py --out /tmp/daimon-heavy-mem   # the verbs leave rows behind
+    python benchmarks/bench_memory.py --store /tmp/daimon-heavy-mem --verbs 50 --idle 100
+
+(A copy made with `cp -a` still reads and writes the original: `store.json`
+names absolute paths. A store of its own per run, then.)
 
 One run: `daimon brief` (its peak RSS is the budget), then our app (`DaimonTUI`,
 headless, Pilot) in a child process:
@@ -16,7 +18,14 @@ headless, Pilot) in a child process:
   (`VmHWM`);
 * at rest: samples both again `--rest` seconds after the last verb;
 * idle with the live watch running: samples both every `--every` seconds for
-  `--idle` seconds and fits a slope (least squares, MB per minute).
+  `--idle` seconds and fits a slope (least squares, MB per minute); the last
+  sample is the figure **at rest** (issue 42.3: app + child ≤ 0.3× `daimon
+  brief`'s peak RSS), after the judging child was given back (its idle time,
+  the setting `judging_child_idle_s`, 60 s by default);
+* then the child's way back: daimon's confirmation asked again (as the live
+  watch asks it after a change), timed from the request to the confirmed
+  briefing on a new child (against `daimon brief`'s time: the confirmation
+  budget, ≤ 0.5×), and one resolve and its undo through the keys on it.
 
 `--trace N` starts tracemalloc in the app after N verbs and prints the
 allocation sites that grew the most by the last verb (the app's process only).
@@ -132,6 +141,26 @@ def _top_growth(first: Any, last: Any, limit: int = 15) -> list[str]:
     return lines
 
 
+async def _respawn(pilot: Any, app: Any, screen: Any) -> dict[str, Any]:
+    """After the idle: the confirmation on a new child, then a verb and its undo on it."""
+    from daimon_tui.store.child import first_paint, judge_service
+
+    service = judge_service.service()
+    out: dict[str, Any] = {"idle_s": service.idle_s, "rested": service.rested, "child_before": service.pid}
+    t0 = time.perf_counter()
+    briefing = await first_paint.confirm_async(screen.project, screen.now)
+    out.update(confirm_s=round(time.perf_counter() - t0, 2), items=len(briefing.items()),
+               provisional=briefing.provisional, notes=[n.message for n in briefing.notes][:3],
+               child_after=service.pid, confirmed=sample())
+    verbs = []
+    for verb in ("resolve", "undo"):
+        t0 = time.perf_counter()
+        error = await _verb(pilot, app, verb)
+        verbs.append({"verb": verb, "s": round(time.perf_counter() - t0, 2), "error": error, **sample()})
+    out["verbs"] = verbs
+    return out
+
+
 def child_main(args: argparse.Namespace) -> int:
     factory = bench._app_factory()
     assert factory is not None
@@ -169,13 +198,14 @@ def child_main(args: argparse.Namespace) -> int:
                 tracemalloc.stop()
             result["items"] = len(screen.briefing.items())
             await pilot.pause(args.rest)
-            result["rest"] = sample()
+            result["rest"], result["rest_s"] = sample(), args.rest
             idle = []
             end = time.monotonic() + args.idle
             while time.monotonic() < end:
                 await pilot.pause(args.every)
                 idle.append(sample())
             result["idle"] = idle
+            result["respawn"] = await _respawn(pilot, app, screen)
 
     asyncio.run(scenario())
     print(json.dumps(result))
@@ -186,7 +216,7 @@ def _mb(value: float | None) -> str:
     return "—" if value is None else f"{value:.0f} MB"
 
 
-def summary(ours: dict, brief_mb: float | None, args_all: bool = False) -> list[str]:
+def summary(ours: dict, brief_mb: float | None, args_all: bool = False, brief_s: float | None = None) -> list[str]:
     verbs = ours.get("verbs", [])
     opened, rest = ours.get("opened", {}), ours.get("rest", {})
     last = verbs[-1] if verbs else {}
@@ -194,13 +224,15 @@ def summary(ours: dict, brief_mb: float | None, args_all: bool = False) -> list[
     errors = [f"{v['n']} {v['verb']}: {v['error']}" for v in verbs if v.get("error")]
     lines = [
         f"verbs run: {len(verbs)} ({len(errors)} with an error{': ' + '; '.join(errors[:5]) if errors else ''})",
-        f"after open:        app {_mb(opened.get('app'))}, child {_mb(opened.get('child'))}",
+        f"after open:        app {_mb(opened.get('app'))}, child {_mb(opened.get('child'))} "
+        f"(peaks so far: app {_mb(opened.get('app_peak'))}, child {_mb(opened.get('child_peak'))})",
     ]
     for v in verbs:
         if args_all or v["n"] in (1, 10, 20, 30, 40, 50) or v is last:
             lines.append(f"after verb {v['n']:>2} ({v['verb']:<7}) app {_mb(v['app'])}, child {_mb(v['child'])}  "
                          f"({v['s']:.1f} s)")
-    lines.append(f"at rest:           app {_mb(rest.get('app'))}, child {_mb(rest.get('child'))}")
+    lines.append(f"{ours.get('rest_s', 20):.0f} s after:       app {_mb(rest.get('app'))}, "
+                 f"child {_mb(rest.get('child'))}")
     if peak is not None and brief_mb:
         lines.append(f"peaks added (app VmHWM + child VmHWM): {peak:.0f} MB vs daimon brief {brief_mb:.0f} MB: "
                      f"{peak / brief_mb:.2f}x {'PASS' if peak <= brief_mb else 'FAIL'}")
@@ -212,11 +244,50 @@ def summary(ours: dict, brief_mb: float | None, args_all: bool = False) -> list[
             slope = slope_mb_per_min(points)
             values = [v for _, v in points]
             lines.append(f"idle {key:<5} over {idle[-1]['t'] - t0:.0f} s: {min(values):.1f}–{max(values):.1f} MB, "
-                         f"slope {slope if slope is not None else float('nan'):+.2f} MB/min" if values else
-                         f"idle {key}: no samples")
+                         f"slope {slope if slope is not None else float('nan'):+.2f} MB/min "
+                         f"(running in {len(values)} of {len(idle)} samples)" if values else
+                         f"idle {key}: not running in any of {len(idle)} samples")
+    lines += at_rest_lines(ours, brief_mb, brief_s)
     if ours.get("growth"):
         lines.append("tracemalloc, largest growth in the app:")
         lines += [f"  {line}" for line in ours["growth"]]
+    return lines
+
+
+AT_REST_TARGET = 0.3  # app + child at rest, to `daimon brief`'s peak RSS (issue 42.3)
+CONFIRM_TARGET = 0.5  # a confirmation on a new child, to `daimon brief`'s time (the confirmation budget)
+
+
+def at_rest_lines(ours: dict, brief_mb: float | None, brief_s: float | None) -> list[str]:
+    """The figure at rest (the last idle sample) and the child's way back, each with its ratio."""
+    idle, back = ours.get("idle", []), ours.get("respawn") or {}
+    lines = []
+    if idle:
+        last, verbs = idle[-1], ours.get("verbs") or [ours["rest"]]
+        held = (last.get("app") or 0) + (last.get("child") or 0)
+        lines.append(f"at rest, {last['t'] - verbs[-1]['t']:.0f} s after the last verb: "
+                     f"app {_mb(last.get('app'))} + child {_mb(last.get('child'))} = {held:.0f} MB "
+                     f"(children given back: {back.get('rested', '?')}, idle time {back.get('idle_s')} s)")
+        if brief_mb:
+            ratio = held / brief_mb
+            lines.append(f"at rest vs daimon brief's peak {brief_mb:.0f} MB: {ratio:.2f}x <= {AT_REST_TARGET}x "
+                         f"{'PASS' if ratio <= AT_REST_TARGET else 'FAIL'}")
+    if back.get("confirm_s") is not None:
+        confirmed = back.get("confirmed", {})
+        which = "a new child" if back.get("child_before") is None else "the running child (not given back yet)"
+        line = (f"confirmation on {which}: {back['confirm_s']:.2f} s ({back['items']} items, "
+                f"{'provisional' if back['provisional'] else 'confirmed'}); then app {_mb(confirmed.get('app'))}, "
+                f"child {_mb(confirmed.get('child'))} (peak {_mb(confirmed.get('child_peak'))})")
+        if brief_s:
+            ratio = back["confirm_s"] / brief_s
+            line += f"; vs daimon brief {brief_s:.2f} s: {ratio:.2f}x <= {CONFIRM_TARGET}x " + (
+                "PASS" if ratio <= CONFIRM_TARGET else "FAIL")
+        lines.append(line)
+        if back.get("notes"):
+            lines.append(f"  its notes: {'; '.join(back['notes'])}")
+        for v in back.get("verbs", []):
+            lines.append(f"then {v['verb']:<7} on it: {v['s']:.1f} s{' ERROR ' + v['error'] if v['error'] else ''}; "
+                         f"app {_mb(v['app'])}, child {_mb(v['child'])}")
     return lines
 
 
@@ -243,7 +314,7 @@ def parent_main(args: argparse.Namespace) -> int:
         return 0
     print(f"store {store_dir}; load average {load0[0]:.1f} -> {load1[0]:.1f} on {os.cpu_count()} cores")
     print(f"daimon brief: {brief.wall:.2f} s, peak {_mb(brief.rss_mb)}")
-    print("\n".join(summary(ours, brief.rss_mb, args.all)))
+    print("\n".join(summary(ours, brief.rss_mb, args.all, brief.wall)))
     return 0
 
 
@@ -253,7 +324,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--store", type=Path, required=True, help="a store made by generate_store.py (a copy)")
     parser.add_argument("--verbs", type=int, default=50)
     parser.add_argument("--rest", type=float, default=20.0, help="seconds after the last verb")
-    parser.add_argument("--idle", type=float, default=600.0, help="seconds of idle live watch sampled")
+    parser.add_argument("--idle", type=float, default=100.0,
+                        help="seconds of idle live watch sampled after --rest (their sum: the time at rest)")
     parser.add_argument("--every", type=float, default=15.0, help="seconds between idle samples")
     parser.add_argument("--trace", type=int, default=None, help="tracemalloc from this verb to the last")
     parser.add_argument("--all", action="store_true", help="a line per verb")

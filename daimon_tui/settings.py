@@ -1,6 +1,7 @@
 """User settings: `$XDG_CONFIG_HOME/daimon-tui/config.toml` (or `DAIMON_TUI_CONFIG`).
 
     theme = "textual-light"
+    judging_child_idle_s = 60   # give the judging child back after this long unused (0: keep it)
     [keys]                  # action id (see `?`) = keys, comma-separated
     "verb.resolve" = "R"
     "cursor.down" = "j,ctrl+n"
@@ -12,7 +13,7 @@ the app opens with its defaults rather than not at all. Reading the file is
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from daimon_tui.action_specs import ACTIONS
 
@@ -23,6 +24,9 @@ class Settings(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     theme: str | None = None
+    # Seconds without a request before the judging child (and the fold it
+    # holds) is given back; the next read starts a new one. 0 keeps it.
+    judging_child_idle_s: float = Field(default=60.0, ge=0)
     keys: dict[str, str] = {}
 
     @field_validator("keys")

@@ -64,6 +64,11 @@ def child_started() -> bool:
     return judge_service.service().started()
 
 
+def rest_child_after(seconds: float) -> None:
+    """Give the judging child back once unused for `seconds` (0: keep it for the app's life)."""
+    judge_service.service().rest_after(seconds)
+
+
 def close_child() -> None:
     """The app ends: its judging child with it."""
     judge_service.service().close()

@@ -105,6 +105,7 @@ class DaimonTUI(App[int]):
         terminal_end.install(self)
         self.heap.start()
         self.set_interval(TICK_S, self.heap.tick, name="idle-gc")
+        session.rest_child_after(self.settings.judging_child_idle_s)
         if self.settings.theme and self.settings.theme in self.available_themes:
             self.theme = self.settings.theme
         if self.settings.keys:

@@ -273,6 +273,21 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+# The app retires an idle child (`judge_service`) by asking it this; the child
+# ends only when nothing of its own still runs, else it answers "busy".
+REST = "rest"
+
+
+def may_rest(warming: threading.Thread | None) -> bool:
+    """Nothing would be lost by ending now: the early warm is over and no kept
+    fold is being built (or waiting to be: its thread waits for the idle time)."""
+    if warming is not None and warming.is_alive():
+        return False
+    from daimon_tui.store.judging import kept_fold
+
+    return not kept_fold.building()
+
+
 def _serve(answers: Any, rest: AtRest, argv: list[str]) -> None:
     global _idle_since
     calls: dict[str, Callable[..., Any]] | None = None
@@ -285,13 +300,21 @@ def _serve(answers: Any, rest: AtRest, argv: list[str]) -> None:
                                    daemon=True)
         warming.start()
     for line in sys.stdin.buffer:
-        _idle_since = None
         try:
             request = json.loads(line)
         except ValueError:
             answers.write(b'{"ok": false, "error": "unreadable request"}\n')
             answers.flush()
             continue
+        if isinstance(request, dict) and request.get("what") == REST:
+            # not work: the idle clock a kept fold's build waits on keeps running
+            resting = may_rest(warming)
+            answers.write(json.dumps({"ok": True, "value": "resting" if resting else "busy"}).encode() + b"\n")
+            answers.flush()
+            if resting:
+                return
+            continue
+        _idle_since = None
         if warming is not None:
             turn.judged.wait()  # the kept answer may answer this request before the other reads are imported
         answer = early_answer.take(request)

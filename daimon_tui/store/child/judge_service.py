@@ -13,6 +13,13 @@ times out kills the child, and the next request starts a new one, as it does
 for a child that died. Waiting requests are sent by priority (`PRIORITY`: what
 a person waits on at the cursor first, the background audit last), and one
 whose caller stopped waiting (the cursor moved on) is dropped unsent.
+
+At rest the child is given back: once no request came for `idle_s` (the
+person's `judging_child_idle_s`), the sending thread asks it to end, under the
+same lock as an exchange, so no request can cross its going: one asked
+meanwhile waits and starts a new child, which reads its state back from the
+kept fold on disk. A child still busy with work of its own (a kept fold being
+built) answers "busy" and is asked again later.
 """
 
 from __future__ import annotations
@@ -29,6 +36,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -47,6 +55,17 @@ TIMEOUT_S = 900.0
 PRIORITY = {"write": -1, "details": 0, "plan": 0, "search": 0, "briefing": 1, "search-prepare": 1, "sessions": 1,
             "projects": 1, "diff": 1, "fold-check": 2, "audit": 2, "evidence-warm": 2}
 CHILD_MODULE = early_child.CHILD_MODULE
+# Give the child back after this long without a request (the settings' default);
+# a child that was busy is asked again this much later; one that does not
+# answer the request to end within REST_WAIT_S, or has not ended REST_EXIT_S
+# after it said it would, is killed (it is idle: nothing waits on it, and a
+# request asked meanwhile waits no longer than that for a new child).
+IDLE_S = 60.0
+REST_RETRY_S = 5.0
+REST_WAIT_S = 10.0
+REST_EXIT_S = 2.0
+REST_REQUEST = b'{"what": "rest"}\n'
+
 _EMPTY_ENV: Path | None = None
 
 Model = TypeVar("Model", bound=BaseModel | Record)  # a pydantic model, or a record of `records`
@@ -102,6 +121,16 @@ class JudgeService:
         self._ready = threading.Condition()
         self._sender: threading.Thread | None = None
         self.dropped = 0  # requests nobody waited for any more, never sent
+        self.idle_s: float | None = IDLE_S  # None: the child is kept for the app's life
+        self._used = time.monotonic()  # when the last exchange ended
+        self._retry_at = 0.0  # a busy child is not asked to end again before this
+        self.rested = 0  # children given back at rest
+
+    def rest_after(self, seconds: float | None) -> None:
+        """Give the child back after `seconds` without a request (None or 0: never)."""
+        with self._ready:
+            self.idle_s = seconds or None
+            self._ready.notify()
 
     async def call(self, what: str, project: ProjectRef, *args: Any, model: type[Model],
                    timeout: float = TIMEOUT_S) -> Model:
@@ -140,10 +169,20 @@ class JudgeService:
         while True:
             with self._ready:
                 while not self._waiting:
-                    if not self._ready.wait(timeout=30):
+                    due = self._rest_in()
+                    if due is not None and due <= 0:
+                        break
+                    if not self._ready.wait(timeout=30 if due is None else due) and due is None:
                         self._sender = None
                         return
-                *_order, request, env, timeout, future = heapq.heappop(self._waiting)
+                if not self._waiting:
+                    job = None
+                else:
+                    *_order, request, env, timeout, future = heapq.heappop(self._waiting)
+                    job = future
+            if job is None:
+                self._rest()
+                continue
             if not future.set_running_or_notify_cancel():
                 self.dropped += 1
                 continue
@@ -151,6 +190,49 @@ class JudgeService:
                 future.set_result(self._exchange(request, env, timeout))
             except BaseException as error:  # the caller raises it
                 future.set_exception(error)
+            finally:
+                self._used = time.monotonic()
+
+    def _rest_in(self) -> float | None:
+        """Seconds until the child is due to be given back; None: no child, or never."""
+        if self.idle_s is None or self.pid is None:
+            return None
+        return max(self._used + self.idle_s, self._retry_at) - time.monotonic()
+
+    def _rest(self) -> None:
+        """Ask the idle child to end (the sending thread, between exchanges)."""
+        with self._lock:
+            proc = self._proc
+            due = self._rest_in()
+            if proc is None or due is None or due > 0 or self._waiting:
+                return  # asked meanwhile: not idle
+            if not self._ends_at_rest(proc):
+                self._retry_at = time.monotonic() + REST_RETRY_S
+                return
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(timeout=REST_EXIT_S)
+            self._close_locked()
+            self.rested += 1
+
+    def _ends_at_rest(self, proc: subprocess.Popen[bytes]) -> bool:
+        """Ask the idle child to end: False if it is busy with work of its
+        own. A child that answers anything else (or nothing) is ended too."""
+        assert proc.stdin is not None and proc.stdout is not None
+        watchdog = threading.Timer(REST_WAIT_S, self._kill, args=(proc,))
+        watchdog.start()
+        try:
+            proc.stdin.write(REST_REQUEST)
+            proc.stdin.flush()
+            line = proc.stdout.readline()
+        except (OSError, ValueError):
+            line = b""
+        finally:
+            watchdog.cancel()
+        try:
+            answer = json.loads(line)
+        except ValueError:
+            answer = None
+        return not (isinstance(answer, dict) and answer.get("value") == "busy")
 
     def _exchange(self, request: bytes, env: dict[str, str], timeout: float) -> bytes:
         with self._lock:
