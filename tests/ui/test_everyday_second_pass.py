@@ -619,11 +619,11 @@ async def test_a_table_too_wide_for_the_screen_shows_the_cursor_rows_long_column
             # whole: in the table at 140, under it at 80 (the line below follows after a refresh,
             # which a loaded machine may not have drawn when the workers are done)
             await wait_until(pilot, lambda app=app, newest=newest: _screen_lines(app).count(newest) == 1,
-                             what=f"the newest topic shown once at {width}")
+                             timeout=30, what=f"the newest topic shown once at {width}")
             await pilot.press("j")
             await settle(pilot)
             await wait_until(pilot, lambda app=app: topics[0] in _screen_lines(app),
-                             what=f"the older topic at {width}")
+                             timeout=30, what=f"the older topic at {width}")
             await pilot.press("P")  # the project switcher: its topic column, the same way
             await settle(pilot, rounds=4)
             below = app.screen.query_one("#projects-row", RowBelow)

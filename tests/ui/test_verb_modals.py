@@ -417,6 +417,8 @@ def refused_in_preview(project: ProjectRef, log: ActionLog, item: str,
 
     async def script(pilot) -> None:
         await to_preview(pilot)
+        # the preview is up before its parts are all mounted: wait for the problem line itself
+        await until(pilot, lambda: bool(pilot.app.screen.query(problem_id)))
         seen.append(str(pilot.app.screen.query_one(problem_id).render()))
         await pilot.press("y")  # refused: the preview offers only close
         await pilot.pause(0.1)
