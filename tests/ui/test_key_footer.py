@@ -37,6 +37,8 @@ async def test_a_recomposed_footer_holds_only_its_current_keys() -> None:
     that watcher: every recompose (each modal, each verb) left its old keys,
     styles and strips reachable from the footer. Failed before the fix: 12
     keys alive after three recomposes of a footer showing three."""
+    # keys another test of this process left alive are not this footer's (under xdist a worker runs many)
+    before = {id(key) for key in _alive_keys()}
     app = _Keys()
     async with app.run_test(size=(80, 10)) as pilot:
         footer = app.query_one(KeyFooter)
@@ -49,7 +51,7 @@ async def test_a_recomposed_footer_holds_only_its_current_keys() -> None:
             await pilot.pause()
         shown = [child for child in footer.children if isinstance(child, FooterKey)]
         assert len(shown) == 3 and not {id(key) for key in shown} & seen  # recomposed: new keys
-        alive = _alive_keys()
+        alive = [key for key in _alive_keys() if id(key) not in before]
         assert {id(key) for key in alive} == {id(key) for key in shown}
         watchers = getattr(footer, "__watchers", {})
         bound = [node for pairs in watchers.values() for node, _callback in pairs if isinstance(node, FooterKey)]
