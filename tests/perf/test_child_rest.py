@@ -15,9 +15,7 @@ from pathlib import Path
 import pytest
 
 from daimon_tui.domain import verbs
-from daimon_tui.domain.action_entries import ActionEntry, LoggedRecord
 from daimon_tui.models import Briefing, ProjectRef
-from daimon_tui.store.action_log import ActionLog
 from daimon_tui.store.child import judge_child, judge_service, write_request
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.store.judging import kept_fold
@@ -25,6 +23,7 @@ from daimon_tui.store.read import reader
 from daimon_tui.store.write import plans
 from tests.daimon_records import events
 from tests.daimon_records import item_ids as ids
+from tests.perf.test_write_request import _intent
 
 NOW = demo.DEMO_NOW.timestamp()
 IDLE_S = 0.5
@@ -62,15 +61,6 @@ async def _until_gone(service: judge_service.JudgeService, pid: int, within: flo
             return True
         await asyncio.sleep(0.05)
     return False
-
-
-def _intent(tmp_path: Path, plan: verbs.Plan) -> ActionEntry:
-    planned = tuple(LoggedRecord(item_id=w.item_id, op=w.op, outcome="intent", ledger=w.ledger,
-                                 ref=w.quarantine_id, status=verbs.logged_status(w.op, w.status))
-                    for w in plan.writes)
-    return ActionLog(tmp_path / "actions.jsonl").intend(project=plan.project, verb=plan.verb,
-                                                         item_ids=tuple(w.item_id for w in plan.writes),
-                                                         planned=planned)
 
 
 def _ui_rows(store_: demo.DemoStore, item: str) -> list[dict]:

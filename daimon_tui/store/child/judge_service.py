@@ -214,20 +214,26 @@ class JudgeService:
             self._close_locked()
             self.rested += 1
 
+    def _ask(self, proc: subprocess.Popen[bytes], request: bytes, timeout: float) -> bytes:
+        """One line to the child and its one line back; a child silent past
+        `timeout` is killed (its line then comes back cut)."""
+        assert proc.stdin is not None and proc.stdout is not None
+        watchdog = threading.Timer(timeout, self._kill, args=(proc,))
+        watchdog.start()
+        try:
+            proc.stdin.write(request)
+            proc.stdin.flush()
+            return proc.stdout.readline()
+        finally:
+            watchdog.cancel()
+
     def _ends_at_rest(self, proc: subprocess.Popen[bytes]) -> bool:
         """Ask the idle child to end: False if it is busy with work of its
         own. A child that answers anything else (or nothing) is ended too."""
-        assert proc.stdin is not None and proc.stdout is not None
-        watchdog = threading.Timer(REST_WAIT_S, self._kill, args=(proc,))
-        watchdog.start()
         try:
-            proc.stdin.write(REST_REQUEST)
-            proc.stdin.flush()
-            line = proc.stdout.readline()
+            line = self._ask(proc, REST_REQUEST, REST_WAIT_S)
         except (OSError, ValueError):
             line = b""
-        finally:
-            watchdog.cancel()
         try:
             answer = json.loads(line)
         except ValueError:
@@ -239,18 +245,11 @@ class JudgeService:
             if self._proc is not None and (self._proc.poll() is not None or env != self._env):
                 self._close_locked()  # it died, or the sandbox changed (tests): a new child
             proc = self._proc or self._adopt(env) or self._start(env)
-            assert proc.stdin is not None and proc.stdout is not None
-            watchdog = threading.Timer(timeout, self._kill, args=(proc,))
-            watchdog.start()
             try:
-                proc.stdin.write(request)
-                proc.stdin.flush()
-                line = proc.stdout.readline()
+                line = self._ask(proc, request, timeout)
             except (OSError, ValueError) as error:
                 self._close_locked()
                 raise JudgeFailed(f"the child went away: {error}") from error
-            finally:
-                watchdog.cancel()
             if not line.endswith(b"\n"):
                 tail = self._stderr_tail()
                 timed_out = proc.poll() == -9
