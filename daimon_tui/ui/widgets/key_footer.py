@@ -11,7 +11,7 @@ dropped by Textual only when `compact` changes, which it never does here. The
 footer recomposes whenever the bindings change (each modal, each verb), so
 every key it ever showed, with its styles and rendered strips, stayed
 reachable for as long as the screen lived: ~30 keys, ~1 MB, per verb on the
-briefing (issue 29.2, measured by `benchmarks/bench_memory.py`)."""
+briefing (issue 29.2, measured by the memory benchmark)."""
 
 from __future__ import annotations
 
