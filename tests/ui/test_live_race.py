@@ -9,7 +9,7 @@ import asyncio
 
 import pytest
 
-from daimon_tui.services import live
+from daimon_tui.services import live, session
 from daimon_tui.store import paths
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.store.judging.live import EventsTail
@@ -21,7 +21,7 @@ from tests.ui.settle import settle, wait_until
 NOW = demo.DEMO_NOW.timestamp()
 
 
-async def until(check, what: str, timeout: float = 60.0) -> None:
+async def until(check, what: str, timeout: float = 20.0) -> None:
     """`wait_until` without the pilot's pause, which waits for the (held) screen's messages."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
@@ -43,7 +43,7 @@ async def test_a_live_change_taken_after_the_confirmation_that_read_it_leaves_no
     async with app.run_test(size=(140, 40)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, BriefingScreen) and app.screen.briefing is not None
                          and not app.screen.provisional and app.screen.live.started,
-                         timeout=60, what="daimon's confirmed briefing, watched")
+                         timeout=40, what="daimon's confirmed briefing, watched")
         screen = app.screen
         assert isinstance(screen, BriefingScreen)
         tail = EventsTail(paths.bucket_dir(screen.project.slug) / "events.jsonl")
@@ -52,15 +52,23 @@ async def test_a_live_change_taken_after_the_confirmation_that_read_it_leaves_no
         rows = tail.appended()
         assert rows
 
-        held = asyncio.Event()
+        held, answer = asyncio.Event(), asyncio.Event()
+        confirmation = session.confirmation
+
+        async def confirming(*args, **kwargs):  # daimon still reading when the watch sees the rows
+            await answer.wait()
+            return await confirmation(*args, **kwargs)
 
         async def busy() -> None:  # the screen busy painting: its messages wait their turn
             await held.wait()
 
+        monkeypatch.setattr(session, "confirmation", confirming)
         screen.call_later(busy)
         screen.load(repaint=False)
         await until(lambda: screen.live._confirming is not None, "the confirmation reading")
         await batches.put(live.BucketChange(frozenset({"events.jsonl"}), rows, tail.offset))
+        await until(lambda: screen.live._posted is not None, "the watch's message posted")
+        answer.set()
         await until(lambda: not screen.provisional, "the confirmation shown")
         held.set()
         await settle(pilot)
