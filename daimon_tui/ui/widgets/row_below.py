@@ -106,6 +106,11 @@ class RowBelow(Static):
         if not self.is_attached:
             return
         table = table or self._table()
+        if table is not None and table.display and table.row_count and not table.size.width:
+            # shown a moment ago (a first fill) and not laid out yet: its width, which no
+            # watched value reports, comes with the next layout
+            self.follow_later()
+            return
         cut = cut_cells(table, self.wholes) if table is not None and table.display else []
         self.set_class(not cut, "-empty")
         lines = [Text.assemble((f"{label}: ", "bold"), inert(text, limit=2000)) for label, text in cut]
