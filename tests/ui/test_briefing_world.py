@@ -29,7 +29,7 @@ async def test_world_check_contradiction_prefills_resolve(demo_store: demo.DemoS
         assert item.badges[0].kind == "world-contradicted"
         shown = screen.query_one(ItemDetail).plain()
         assert "PR #42 merged in" in shown and "review as PR #42" in shown
-        assert screen.prefill_status() == "merged"
+        assert screen.verbs.request("resolve").status == "merged"  # what a resolve of it prefills
         await pilot.press("r")
         await settle(pilot)
         assert app.screen.status == "merged"

@@ -556,10 +556,6 @@ class BriefingScreen(ItemViews, EvidenceActions, Screen):
     def action_world_check(self, every: bool) -> None:
         self.world_checks.ask(self.project, self.briefing, self.current_item(), every=every, now=self.now)
 
-    def prefill_status(self, item_id: str | None = None) -> str:
-        """The resolve status a world contradiction names, for `item_id` or the item under the cursor."""
-        return self.world_checks.prefill_status(item_id if item_id is not None else self.current_id())
-
     @on(WorldChecks.Checked)
     def world_checked(self) -> None:
         self.rebuild()
