@@ -67,10 +67,22 @@ def private_action_log(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     return path
 
 
+@pytest.fixture(scope="session")
+def receipt_kit() -> Iterator[demo.ReceiptKit]:
+    """The receipt signer and daimon's keys for it, made once per process (each
+    xdist worker): a store then starts the signer only to sign, not to probe it
+    and derive its key again (those two starts were most of a store's cost)."""
+    base = Path(tempfile.mkdtemp(prefix=SANDBOX_PREFIX, dir=sandbox_base())).resolve()
+    try:
+        yield demo.make_receipt_kit(base)
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
 @pytest.fixture
-def empty_store(sandbox_root: Path) -> Iterator[demo.DemoStore]:
+def empty_store(sandbox_root: Path, receipt_kit: demo.ReceiptKit) -> Iterator[demo.DemoStore]:
     """An active sandbox with a project directory and no checkpoint yet."""
-    with demo.sandboxed(sandbox_root) as store:
+    with demo.sandboxed(sandbox_root, kit=receipt_kit) as store:
         yield store
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import shutil
 import stat
 import subprocess
 import sys
@@ -22,10 +23,13 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import cryptography
+
 from daimon_tui.store.daimon_api import writing as daimon_writing
-from daimon_tui.store.daimon_api.public import Writer, capture, serializer, store, testing
+from daimon_tui.store.daimon_api.public import Writer, capture, config, serializer, store, testing
 
 DEMO_NOW = datetime(2026, 12, 2, 9, 0, tzinfo=UTC)
+SIGNER_NAME = "vitni-demo"
 
 
 @dataclass(frozen=True)
@@ -40,11 +44,17 @@ def _stamp(when: datetime) -> str:
 
 
 def write_signer(directory: Path) -> Path:
-    """An executable wrapper that runs `signer` with this interpreter."""
-    path = directory / "vitni-demo"
+    """An executable wrapper that runs `signer` with this interpreter.
+
+    daimon starts it once per receipt, so it starts lean: isolated and without
+    `site` (`-IS`: no .pth files, no editable-install finders), with only the
+    directory that holds `cryptography` on its path."""
+    path = directory / SIGNER_NAME
     signer = str(Path(__file__).with_name("signer.py"))
+    packages = str(Path(cryptography.__file__).resolve().parent.parent)
     path.write_text(
-        f"#!{sys.executable}\nimport runpy\nrunpy.run_path({signer!r}, run_name='__main__')\n",
+        f"#!{sys.executable} -IS\nimport sys\nsys.path.append({packages!r})\n"
+        f"import runpy\nrunpy.run_path({signer!r}, run_name='__main__')\n",
         encoding="utf-8",
     )
     path.chmod(path.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
@@ -63,14 +73,41 @@ def demo_settings(root: Path, project: Path, signer: Path | None) -> dict[str, s
     return settings
 
 
+@dataclass(frozen=True)
+class ReceiptKit:
+    """A signer and the signing keys daimon made with it, shared by stores built
+    one after another (the tests'). daimon starts the signer to probe it (once
+    per process and signer path) and to derive a store's public key (once per
+    keys directory): a kit leaves each store only its own signatures to make."""
+
+    signer: Path
+    keys: Path
+
+
+def make_receipt_kit(directory: Path) -> ReceiptKit:
+    """Write the signer into `directory` and have daimon make its keys there,
+    by signing one checkpoint in a throwaway sandbox (`directory/daimon`, which
+    must suit `testing.sandbox`: empty, outside $HOME and any git work tree)."""
+    with sandboxed(directory) as kit_store:
+        testing.seed_checkpoint(kit_store.project, session("S-kit", DEMO_NOW, "Signing keys"), session_id="S-kit")
+        keys = config.keys_dir()
+    if not any(keys.iterdir()):
+        raise RuntimeError(f"daimon made no signing keys in {keys}")
+    return ReceiptKit(directory / SIGNER_NAME, keys)
+
+
 @contextlib.contextmanager
-def sandboxed(root: Path, *, receipts: bool = True, settings: Mapping[str, str] | None = None) -> Iterator[DemoStore]:
+def sandboxed(root: Path, *, receipts: bool = True, settings: Mapping[str, str] | None = None,
+              kit: ReceiptKit | None = None) -> Iterator[DemoStore]:
     """Enter daimon's sandbox at `root/daimon`, with a project inside it
-    (`settings` adds daimon settings, e.g. a byte budget)."""
+    (`settings` adds daimon settings, e.g. a byte budget). Receipts are signed
+    by the kit's signer with its keys copied in, else by a new signer."""
     sandbox_root = root / "daimon"
     project = sandbox_root / "proj"
-    signer = write_signer(root) if receipts else None
+    signer = (kit.signer if kit else write_signer(root)) if receipts else None
     with testing.sandbox(sandbox_root, settings={**demo_settings(root, project, signer), **(settings or {})}) as sb:
+        if receipts and kit is not None:
+            shutil.copytree(kit.keys, config.keys_dir(), dirs_exist_ok=True)
         project.mkdir(exist_ok=True)
         yield DemoStore(sb.root, project.resolve(), sb.checkpoint_dir)
 

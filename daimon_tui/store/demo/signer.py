@@ -17,7 +17,6 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
     Ed25519PrivateKey,
     Ed25519PublicKey,
 )
-from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 
 def _b64url(raw: bytes) -> str:
@@ -34,7 +33,7 @@ def _private_key(seed_b64: str) -> Ed25519PrivateKey:
 
 def _keygen(req: dict) -> dict:
     public = _private_key(req["seed_b64"]).public_key()
-    raw = public.public_bytes(Encoding.Raw, PublicFormat.Raw)
+    raw = public.public_bytes_raw()
     return {"jwk": {"kty": "OKP", "crv": "Ed25519", "x": _b64url(raw)}}
 
 
