@@ -18,6 +18,7 @@ import pytest
 from daimon_tui.store import writer_process
 from daimon_tui.store.daimon_api import mode
 from daimon_tui.store.demo import builder as demo
+from tests.receipt_kit import shared_kit
 from tests.sandbox_paths import SANDBOX_PREFIX, sandbox_base
 from tests.team_store import TeamStore
 from tests.team_store import team_store as build_team_store
@@ -68,15 +69,11 @@ def private_action_log(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
 
 
 @pytest.fixture(scope="session")
-def receipt_kit() -> Iterator[demo.ReceiptKit]:
+def receipt_kit() -> demo.ReceiptKit:
     """The receipt signer and daimon's keys for it, made once per process (each
     xdist worker): a store then starts the signer only to sign, not to probe it
     and derive its key again (those two starts were most of a store's cost)."""
-    base = Path(tempfile.mkdtemp(prefix=SANDBOX_PREFIX, dir=sandbox_base())).resolve()
-    try:
-        yield demo.make_receipt_kit(base)
-    finally:
-        shutil.rmtree(base, ignore_errors=True)
+    return shared_kit()
 
 
 @pytest.fixture

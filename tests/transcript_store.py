@@ -10,6 +10,7 @@ from pathlib import Path
 
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.store.demo import transcripts as demo_transcripts
+from tests.receipt_kit import shared_kit
 
 
 @contextlib.contextmanager
@@ -17,7 +18,7 @@ def transcript_store(root: Path, turns: Mapping[str, tuple] | None = None) -> It
     saved = dict(demo_transcripts.DEMO_TURNS)
     demo_transcripts.DEMO_TURNS.update(turns or {})
     try:
-        with demo.sandboxed(root) as st:
+        with demo.sandboxed(root, kit=shared_kit()) as st:
             demo.populate(st.project, transcripts=True)
             yield st
     finally:

@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.store.read import reader
+from tests.receipt_kit import shared_kit
 
 KINDS = ("number", "string", "list", "object", "null")
 CLAIM_KEY = "ab" * 32
@@ -131,7 +132,7 @@ def damaged(base: Path, field: Field, value: Any) -> Iterator[None]:
 
 @contextlib.contextmanager
 def sweep_store(root: Path) -> Iterator[tuple[demo.DemoStore, tuple[Field, ...]]]:
-    with demo.sandboxed(root) as store:
+    with demo.sandboxed(root, kit=shared_kit()) as store:
         demo.populate(store.project)
         demo.tamper(store.checkpoint_dir, "S-day2")
         seed_ledgers(store.project)

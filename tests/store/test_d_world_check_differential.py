@@ -15,6 +15,7 @@ from hypothesis import example, given, settings
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.store.read import reader
 from tests.daimon_records import project_ref
+from tests.receipt_kit import shared_kit
 from tests.store.test_differential import COMMON, WORLD_MOVES, Built, Programs, _run_both, build, world_histories
 from tests.ui.test_as_daimon_world_check import item_blocks
 
@@ -35,7 +36,7 @@ def d_agrees(root: Path, b: Built, programs: Programs) -> None:
 
 
 def check_d(which: str, steps: list) -> None:
-    with tempfile.TemporaryDirectory(prefix="dtui-diff-") as tmp, demo.sandboxed(Path(tmp)) as d:
+    with tempfile.TemporaryDirectory(prefix="dtui-diff-") as tmp, demo.sandboxed(Path(tmp), kit=shared_kit()) as d:
         programs = Programs(Path(tmp), which)
         build(d, steps, each=lambda b: d_agrees(Path(tmp), b, programs))
 

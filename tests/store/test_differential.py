@@ -80,6 +80,7 @@ from daimon_tui.store.read.asof import stamp
 from daimon_tui.store.read.queue import build_queue
 from tests import team_store
 from tests.daimon_records import events_stamped, tree_hashes
+from tests.receipt_kit import shared_kit
 from tests.store.test_reader_compat import assert_agrees, daimon_render
 
 START = demo.DEMO_NOW - timedelta(days=30)
@@ -341,7 +342,7 @@ def build(d: demo.DemoStore, steps: list, start: datetime = START, team: team_st
 
 @contextlib.contextmanager
 def generated(steps: list) -> Iterator[Built]:
-    with tempfile.TemporaryDirectory(prefix="dtui-diff-") as tmp, demo.sandboxed(Path(tmp)) as d:
+    with tempfile.TemporaryDirectory(prefix="dtui-diff-") as tmp, demo.sandboxed(Path(tmp), kit=shared_kit()) as d:
         yield build(d, steps)
 
 
@@ -689,7 +690,7 @@ def check_world(programs: str, steps: list) -> None:
     slug) is daimon's brief in that environment. daimon's own brief runs after
     each step, so its committed world-check rows and stamps are part of the
     history, as on a machine where it runs at every session start."""
-    with tempfile.TemporaryDirectory(prefix="dtui-diff-") as tmp, demo.sandboxed(Path(tmp)) as d:
+    with tempfile.TemporaryDirectory(prefix="dtui-diff-") as tmp, demo.sandboxed(Path(tmp), kit=shared_kit()) as d:
         world = Programs(Path(tmp), programs)
 
         def each(b: Built) -> None:
