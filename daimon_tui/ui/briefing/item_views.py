@@ -47,7 +47,7 @@ class ItemViews:
             self.notify("No item under the cursor." if row is None else
                         "daimon shows nothing of a withheld item beyond what the pane says.")
             return
-        from daimon_tui.ui.screens.item_screen import ItemScreen
+        from daimon_tui.ui.item.screen import ItemScreen
 
         item = row.item
         cached = self.detail_pane.details.get(item.id or "")
@@ -58,7 +58,7 @@ class ItemViews:
 
     def action_full_text(self) -> None:
         """`enter` on a row: the item's whole text, however long."""
-        from daimon_tui.ui.screens.full_text import FullTextScreen
+        from daimon_tui.ui.item.full_text import FullTextScreen
 
         item = self.current_item()
         if item is None:

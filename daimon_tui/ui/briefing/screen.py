@@ -42,7 +42,7 @@ from daimon_tui.ui.briefing.state import BriefingState
 from daimon_tui.ui.briefing.team_feed import TeamFeed
 from daimon_tui.ui.briefing.verbs import Verbs
 from daimon_tui.ui.briefing.world_checks import WorldChecks, WorldProgress, world_summary
-from daimon_tui.ui.evidence_actions import EvidenceActions
+from daimon_tui.ui.item.evidence import EvidenceActions
 from daimon_tui.ui.read_worker import work
 from daimon_tui.ui.widgets.briefing_header import BriefingHeader, header_text
 from daimon_tui.ui.widgets.briefing_rows import Row, row_key

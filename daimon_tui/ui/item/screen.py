@@ -19,10 +19,10 @@ from daimon_tui.domain.inert import inert
 from daimon_tui.models import Item, ProjectRef
 from daimon_tui.models.details import ItemDetails
 from daimon_tui.ui.actions import bindings
-from daimon_tui.ui.evidence_actions import EvidenceActions
+from daimon_tui.ui.item.evidence import EvidenceActions
+from daimon_tui.ui.item.full_text import full_text
 from daimon_tui.ui.navigation import GoesBack
 from daimon_tui.ui.read_worker import work
-from daimon_tui.ui.screens.full_text import full_text
 from daimon_tui.ui.widgets.evidence import EvidencePanel
 from daimon_tui.ui.widgets.item_detail import ItemDetail
 
