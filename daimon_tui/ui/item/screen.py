@@ -19,7 +19,7 @@ from daimon_tui.domain.inert import inert
 from daimon_tui.models import Item, ProjectRef
 from daimon_tui.models.details import ItemDetails
 from daimon_tui.ui.actions import bindings
-from daimon_tui.ui.item.evidence import EvidenceActions
+from daimon_tui.ui.item.evidence import EvidenceController
 from daimon_tui.ui.item.full_text import full_text
 from daimon_tui.ui.navigation import GoesBack
 from daimon_tui.ui.read_worker import work
@@ -29,7 +29,7 @@ from daimon_tui.ui.widgets.item_detail import ItemDetail
 Extras = Callable[[ItemDetails], tuple[RenderableType, ...]]
 
 
-class ItemScreen(GoesBack, EvidenceActions, ModalScreen[None]):
+class ItemScreen(GoesBack, ModalScreen[None]):
     VIEW_NAME = "Item view (o)"
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -45,7 +45,9 @@ class ItemScreen(GoesBack, EvidenceActions, ModalScreen[None]):
         super().__init__()
         self.item = item
         # The project whose transcripts and files are read (None: no evidence).
-        self.project = project  # type: ignore[assignment]
+        self.project = project
+        self.evidence = EvidenceController(project, self.current_item)  # type: ignore[arg-type]
+        self.evidence.attach(self)
         self.details = details
         self.extras = extras
         # How to read the details when the pane had not yet: None leaves them out.
@@ -88,3 +90,13 @@ class ItemScreen(GoesBack, EvidenceActions, ModalScreen[None]):
 
     def action_scroll(self, delta: int) -> None:
         self.query_one("#item-full", VerticalScroll).scroll_relative(y=delta * 3, animate=False)
+
+    # The `Evidence` keys, handed to the evidence controller.
+    def action_copy(self, what: str) -> None:
+        self.evidence.copy(what)
+
+    async def action_open_transcript(self) -> None:
+        await self.evidence.open_transcript()
+
+    async def action_open_file(self) -> None:
+        await self.evidence.open_file()
