@@ -28,6 +28,10 @@ from daimon_tui.ui.widgets.item_detail import ItemDetail
 
 Extras = Callable[[ItemDetails], tuple[RenderableType, ...]]
 
+# Textual stops the app's bindings at a modal screen: the keys that work everywhere (views, help, palette,
+# quit), which the footer beneath and `?` show, are bound here too. `q` and Esc are this view's Close.
+EVERYWHERE = [b for b in bindings({"Views", "App"}) if b.id not in {"back", "escape"}]
+
 
 class ItemScreen(GoesBack, ModalScreen[None]):
     VIEW_NAME = "Item view (o)"
@@ -37,6 +41,7 @@ class ItemScreen(GoesBack, ModalScreen[None]):
         Binding("j,down", "scroll(1)", "Scroll down", show=False),
         Binding("k,up", "scroll(-1)", "Scroll up", show=False),
         *bindings({"Evidence"}),
+        *EVERYWHERE,
     ]
 
     def __init__(self, item: Item, details: ItemDetails | None, extras: Extras,
@@ -87,6 +92,11 @@ class ItemScreen(GoesBack, ModalScreen[None]):
 
     def current_item(self) -> Item | None:
         return self.item
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # While this view is open, the view below's `screen.…` keys (verbs, marks, `h`) resolve to it:
+        # none runs here, so the footer beneath must not offer them.
+        return hasattr(self, f"action_{action}")
 
     def action_scroll(self, delta: int) -> None:
         self.query_one("#item-full", VerticalScroll).scroll_relative(y=delta * 3, animate=False)
