@@ -18,7 +18,7 @@ from textual.widgets import Static
 from daimon_tui.domain.inert import inert
 from daimon_tui.models import Item, ProjectRef
 from daimon_tui.models.details import ItemDetails
-from daimon_tui.ui.actions import bindings
+from daimon_tui.ui.actions import bindings, everywhere_bindings
 from daimon_tui.ui.item.evidence import EvidenceController
 from daimon_tui.ui.item.full_text import full_text
 from daimon_tui.ui.navigation import GoesBack
@@ -27,10 +27,6 @@ from daimon_tui.ui.widgets.evidence import EvidencePanel
 from daimon_tui.ui.widgets.item_detail import ItemDetail
 
 Extras = Callable[[ItemDetails], tuple[RenderableType, ...]]
-
-# Textual stops the app's bindings at a modal screen: the keys that work everywhere (views, help, palette,
-# quit), which the footer beneath and `?` show, are bound here too. `q` and Esc are this view's Close.
-EVERYWHERE = [b for b in bindings({"Views", "App"}) if b.id not in {"back", "escape"}]
 
 
 class ItemScreen(GoesBack, ModalScreen[None]):
@@ -41,7 +37,7 @@ class ItemScreen(GoesBack, ModalScreen[None]):
         Binding("j,down", "scroll(1)", "Scroll down", show=False),
         Binding("k,up", "scroll(-1)", "Scroll up", show=False),
         *bindings({"Evidence"}),
-        *EVERYWHERE,
+        *everywhere_bindings(),
     ]
 
     def __init__(self, item: Item, details: ItemDetails | None, extras: Extras,
