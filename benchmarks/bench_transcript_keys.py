@@ -56,7 +56,7 @@ async def one_run(project: Path, sized: Path, path: Path) -> tuple[float, float]
     a fresh app; `sized` is copied over the item's transcript `path` just before."""
     from daimon_tui.ui.app import DaimonTUI
     from daimon_tui.ui.briefing.screen import BriefingScreen
-    from daimon_tui.ui.screens.item_screen import ItemScreen
+    from daimon_tui.ui.item.screen import ItemScreen
     from daimon_tui.ui.widgets.evidence import EvidencePanel
 
     app = DaimonTUI(project_path=str(project), now=NOW)

@@ -82,7 +82,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
                    show=v.name in SHOWN_VERBS, short=v.name)
         for v in VERBS
     ),
-    # Evidence into the person's own tools (daimon_tui/ui/evidence_actions.py).
+    # Evidence into the person's own tools (daimon_tui/ui/item/evidence.py).
     ActionSpec("open.transcript", "O", "screen.open_transcript",
                "Open the transcript at the quoted turn in $PAGER (read-only, masked)", "Evidence"),
     ActionSpec("open.file", "E", "screen.open_file", "Open the file the item names at its line in $EDITOR (read-only)",

@@ -4,6 +4,9 @@ lines, and the kept fold holds its state in its object, not in module globals.""
 from __future__ import annotations
 
 import ast
+import importlib
+import inspect
+from collections.abc import Iterator
 from pathlib import Path
 
 import daimon_tui
@@ -75,21 +78,36 @@ def test_no_view_runs_an_event_loop_of_its_own() -> None:
     assert found == []
 
 
-def test_no_invisible_widget_acts_as_a_controller() -> None:
-    """A widget draws (issue 39, deliverable 2): one that subclasses Textual's
-    bare `Widget` and defines nothing to draw is a controller in disguise."""
-    import importlib
-    import inspect
-
-    from textual.widget import Widget
-
-    drawless = []
+def _ui_classes() -> Iterator[tuple[str, type]]:
+    """Each class defined in a module of `ui/`, with its dotted name."""
     for path in sorted((PACKAGE / "ui").rglob("*.py")):
         module = importlib.import_module("daimon_tui." + path.relative_to(PACKAGE).with_suffix("").as_posix()
                                          .replace("/", ".").removesuffix(".__init__"))
         for name, cls in inspect.getmembers(module, inspect.isclass):
-            if cls.__module__ != module.__name__ or Widget not in cls.__bases__:
-                continue
-            if not any(hook in vars(cls) for hook in ("render", "render_line", "render_lines", "compose")):
-                drawless.append(f"{module.__name__}.{name}")
+            if cls.__module__ == module.__name__:
+                yield f"{module.__name__}.{name}", cls
+
+
+def test_no_invisible_widget_acts_as_a_controller() -> None:
+    """A widget draws (issue 39, deliverable 2): one that subclasses Textual's
+    bare `Widget` and defines nothing to draw is a controller in disguise."""
+    from textual.widget import Widget
+
+    drawless = [name for name, cls in _ui_classes() if Widget in cls.__bases__
+                and not any(hook in vars(cls) for hook in ("render", "render_line", "render_lines", "compose"))]
     assert drawless == []
+
+
+def test_no_screen_takes_keys_from_a_mixin() -> None:
+    """A screen's key actions are its own methods, each handing the work to a
+    controller it owns (issue 39, deliverable 2): no base class brings key
+    handlers in. A screen's bases are Textual's classes, another screen, or
+    the navigation's `GoesBack` (Esc asks the navigator)."""
+    from textual.screen import Screen
+
+    from daimon_tui.ui.navigation import GoesBack
+
+    mixed = [f"{name}({base.__name__})" for name, cls in _ui_classes() if issubclass(cls, Screen)
+             for base in cls.__bases__
+             if not (base is GoesBack or base.__module__.startswith("textual.") or issubclass(base, Screen))]
+    assert mixed == []

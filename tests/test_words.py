@@ -48,7 +48,7 @@ def test_o_is_called_what_it_opens() -> None:
     from textual.screen import ModalScreen
 
     from daimon_tui.action_specs import spec
-    from daimon_tui.ui.screens.item_screen import ItemScreen
+    from daimon_tui.ui.item.screen import ItemScreen
 
     assert issubclass(ItemScreen, ModalScreen)
     words = spec("item").description.lower()

@@ -6,7 +6,7 @@ from textual.binding import Binding
 
 from daimon_tui.action_specs import ACTIONS, ActionSpec, spec
 
-__all__ = ["ACTIONS", "ActionSpec", "bindings", "lead_bindings", "spec"]
+__all__ = ["ACTIONS", "ActionSpec", "bindings", "everywhere_bindings", "lead_bindings", "spec"]
 
 
 def bindings(group_filter: set[str] | None = None) -> list[Binding]:
@@ -26,3 +26,11 @@ def lead_bindings(back_word: str = "back") -> list[Binding]:
         word = back_word if spec_.id == "back" else spec_.short
         out.append(Binding(spec_.keys, spec_.action, word, id=spec_.id, tooltip=spec_.description))
     return out
+
+
+def everywhere_bindings() -> list[Binding]:
+    """The app's keys (views, help, palette, quit) for a modal screen to bind:
+    Textual stops the app's bindings at a modal screen, so the keys the footer
+    beneath and `?` show would do nothing there. `q` and Esc are left to the
+    screen's own Close."""
+    return [b for b in bindings({"Views", "App"}) if b.id not in {"back", "escape"}]

@@ -16,7 +16,7 @@ END = "<!-- /keys -->"
 
 
 def view_classes() -> list[type[Screen]]:
-    from daimon_tui.ui.screens.item_screen import ItemScreen
+    from daimon_tui.ui.item.screen import ItemScreen
 
     views: list[type[Screen]] = [BriefingScreen, ItemScreen]
     for module_name, class_name in VIEWS.values():

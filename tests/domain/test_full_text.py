@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from daimon_tui.models import Item
-from daimon_tui.ui.screens.full_text import full_text
+from daimon_tui.ui.item.full_text import full_text
 
 
 def test_megabytes_are_kept_whole_and_inert() -> None:

@@ -199,7 +199,7 @@ async def test_notifications_never_parse_markup(demo_store: demo.DemoStore) -> N
 async def test_enter_shows_the_whole_text(demo_store: demo.DemoStore) -> None:
     from textual.widgets import TextArea
 
-    from daimon_tui.ui.screens.full_text import FullTextScreen
+    from daimon_tui.ui.item.full_text import FullTextScreen
 
     app = make_app(demo_store)
     async with app.run_test(size=SIZE) as pilot:

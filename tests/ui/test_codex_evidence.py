@@ -11,7 +11,7 @@ import pytest
 
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.ui.app import DaimonTUI
-from daimon_tui.ui.screens.item_screen import ItemScreen
+from daimon_tui.ui.item.screen import ItemScreen
 from daimon_tui.ui.widgets.evidence import EvidencePanel
 from tests.store.test_codex_transcripts import ITEM, QUOTE, SID, captured, opening
 from tests.transcript_gen import Codex, tool_output

@@ -89,7 +89,7 @@ async def test_the_read_only_session_view_offers_no_verb_under_full_text(demo_st
 
     from daimon_tui.store.read import reader
     from daimon_tui.ui.history.screen import SessionScreen
-    from daimon_tui.ui.screens.full_text import FullTextScreen
+    from daimon_tui.ui.item.full_text import FullTextScreen
 
     app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
     async with app.run_test(size=SIZE) as pilot:
@@ -145,7 +145,7 @@ async def test_full_text_says_how_to_close_it(demo_store: demo.DemoStore) -> Non
     """Point 13 (part): the full-text view names its closing keys."""
     from textual.widgets import Static
 
-    from daimon_tui.ui.screens.full_text import FullTextScreen
+    from daimon_tui.ui.item.full_text import FullTextScreen
 
     app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
     async with app.run_test(size=SIZE) as pilot:
@@ -342,7 +342,7 @@ async def test_a_two_megabyte_item_opens_wrapped_and_esc_closes_it(empty_store: 
     to re-measure), and the first Esc closes it. (How fast: benchmarks/.)"""
     from textual.widgets import TextArea
 
-    from daimon_tui.ui.screens.full_text import FullTextScreen
+    from daimon_tui.ui.item.full_text import FullTextScreen
 
     cp = demo.session("S-huge", demo.DEMO_NOW - timedelta(hours=1), "huge")
     cp["working_context"]["open_questions"] = [{"text": "Huge " + "z" * 2_000_000, "trust": "inferred"}]

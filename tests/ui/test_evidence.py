@@ -16,8 +16,8 @@ import pytest
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.ui.app import DaimonTUI
 from daimon_tui.ui.briefing.screen import BriefingScreen
+from daimon_tui.ui.item.screen import ItemScreen
 from daimon_tui.ui.key_table import class_bindings
-from daimon_tui.ui.screens.item_screen import ItemScreen
 from daimon_tui.ui.widgets.evidence import EvidencePanel
 from daimon_tui.ui.widgets.item_detail import ItemDetail
 from tests.transcript_store import transcript_store
@@ -217,7 +217,7 @@ def test_snapshot_of_the_pane(snap_compare, sandbox_root: Path) -> None:
 
 
 def test_pager_and_editor_commands() -> None:
-    from daimon_tui.ui.evidence_actions import command
+    from daimon_tui.ui.item.evidence import command
 
     path = Path("/tmp/x.txt")
     assert command("less -S", path, 12) == ["less", "-S", "+12", "/tmp/x.txt"]

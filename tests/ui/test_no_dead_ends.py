@@ -196,7 +196,7 @@ async def test_enter_on_an_audit_receipt_opens_that_session(demo_store: demo.Dem
 async def test_detail_pane_scrolls_from_the_list_and_opens_full_screen(demo_store: demo.DemoStore) -> None:
     from textual.containers import VerticalScroll
 
-    from daimon_tui.ui.screens.item_screen import ItemScreen
+    from daimon_tui.ui.item.screen import ItemScreen
     from daimon_tui.ui.widgets.item_detail import ItemDetail
     from daimon_tui.ui.widgets.row_list import RowList
 

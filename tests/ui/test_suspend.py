@@ -19,7 +19,7 @@ from pathlib import Path
 from textual.app import App
 from textual.widgets import Static
 from daimon_tui.ui import terminal_end
-from daimon_tui.ui.evidence_actions import run_suspended
+from daimon_tui.ui.item.evidence import run_suspended
 
 marks, program = Path(sys.argv[1]), sys.argv[2:]
 

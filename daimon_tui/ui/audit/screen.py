@@ -24,9 +24,11 @@ from daimon_tui.services import audit as audit_service
 from daimon_tui.ui.actions import bindings, lead_bindings
 from daimon_tui.ui.navigation import navigator
 from daimon_tui.ui.read_worker import work
+from daimon_tui.ui.table_filter import TableFilter
+from daimon_tui.ui.widgets.filter_box import FilterBox
 from daimon_tui.ui.widgets.key_footer import KeyFooter
 from daimon_tui.ui.widgets.row_below import RowBelow
-from daimon_tui.ui.widgets.row_filter import RowFilter, RowFilterView, filter_binding
+from daimon_tui.ui.widgets.row_filter import RowFilter, filter_binding
 
 STATE_STYLES = {
     "signature-valid": "green",
@@ -108,7 +110,7 @@ def rejection_detail(rej: Rejection | None) -> Text:
     return text
 
 
-class AuditScreen(RowFilterView, Screen):
+class AuditScreen(Screen):
     """The audit view of one project."""
 
     VIEW_NAME = "Audit"
@@ -123,6 +125,8 @@ class AuditScreen(RowFilterView, Screen):
     def __init__(self, project: ProjectRef) -> None:
         super().__init__(id="audit")
         self.project = project
+        self.table_filter = TableFilter(self.refilter, lambda: self.query_one("#audit-receipts", DataTable))
+        self.table_filter.attach(self)
         self.report: AuditReport | None = None
         # the rows the `/` filter leaves, in table order
         self.receipts: list[ReceiptRow] = []
@@ -182,25 +186,37 @@ class AuditScreen(RowFilterView, Screen):
         report = await audit_service.audit_by_child(self.project)
         self.show(report)
 
-    def filter_target(self) -> DataTable:
-        return self.query_one("#audit-receipts", DataTable)
-
     def refilter(self) -> None:
         if self.report is not None:
             self.show(self.report)
+
+    # The `/` filter's keys and messages, handed to its controller (`ui.table_filter`).
+    def action_filter(self) -> None:
+        self.table_filter.open()
+
+    def action_clear_or_back(self) -> None:
+        self.table_filter.clear_or_back()
+
+    @on(FilterBox.Applied)
+    def filter_applied(self, event: FilterBox.Applied) -> None:
+        self.table_filter.applied(event.text)
+
+    @on(FilterBox.Left)
+    def filter_left(self) -> None:
+        self.table_filter.left()
 
     def show(self, report: AuditReport) -> None:
         self.report = report
         title = Text(f"{self.VIEW_NAME} · ", style="bold")
         self.query_one("#audit-summary", Static).update(title + summary_text(report))
-        match = self.row_query.matches
+        match = self.table_filter.query.matches
         self.receipts = [r for r in report.receipts
                          if match((r.state, state_label(r.state), r.session_id, r.created, r.cause, r.daimon_state))]
         self.rejections = [r for r in report.rejections
                            if match((r.ts, r.item_ref, r.check, r.reason, r.retained, r.explanation))]
         ledger_rows = self.ledger_rows = [r for r in report.ledgers if match((r.state, r.name, r.detail, r.command))]
         total = len(report.receipts) + len(report.rejections) + len(report.ledgers)
-        self.row_filter.count(len(self.receipts) + len(self.rejections) + len(ledger_rows), total)
+        self.table_filter.box.count(len(self.receipts) + len(self.rejections) + len(ledger_rows), total)
         receipts = self.query_one("#audit-receipts", DataTable)
         receipts.clear()
         # ids as git shows hashes; the line under the table and Enter keep the full id

@@ -1,16 +1,14 @@
-"""Screen 1: the briefing, daimon's sections in daimon's order, with a detail
-pane that follows the cursor.
+"""Screen 1: the briefing, daimon's sections in daimon's order, with a detail pane that follows the cursor.
 
-The screen composes and handles messages. The view's truth is one object,
-`state.BriefingState` (the briefing, rows, the row under the cursor, filter,
-marks, withheld shown, provisional, the generation stale answers are dropped
-by); the header (widgets.briefing_header), the `/` filter (widgets.filter_box),
-the list (widgets.item_list, its rows from `list_rows`), the detail pane
-(`detail_pane`), the world-checks' progress and the teammates' rows
-(widgets.team_section) draw and post what happened (`messages`). Five
-controllers, plain objects that run their work on this screen, own a concern
-each: the live watch (`live_watch`), the review (`review`), the teammates'
-feed (`team_feed`), the verbs (`verbs`) and the world-checks (`world_checks`)."""
+The screen composes and handles messages. The view's truth is one object, `state.BriefingState` (the
+briefing, rows, the row under the cursor, filter, marks, withheld shown, provisional, the generation stale
+answers are dropped by); the header (widgets.briefing_header), the `/` filter (widgets.filter_box), the list
+(widgets.item_list, its rows from `list_rows`), the detail pane (`detail_pane`), the world-checks' progress and
+the teammates' rows (widgets.team_section) draw and post what happened (`messages`). Controllers, plain objects
+that run their work on this screen, own a concern each: the live watch (`live_watch`), the review (`review`),
+the teammates' feed (`team_feed`), the verbs (`verbs`), the world-checks (`world_checks`), the item view and
+whole text (`item_views`) and the evidence keys (`ui.item.evidence`); each key's action is a line that hands
+the key to its controller."""
 
 from __future__ import annotations
 
@@ -42,7 +40,7 @@ from daimon_tui.ui.briefing.state import BriefingState
 from daimon_tui.ui.briefing.team_feed import TeamFeed
 from daimon_tui.ui.briefing.verbs import Verbs
 from daimon_tui.ui.briefing.world_checks import WorldChecks, WorldProgress, world_summary
-from daimon_tui.ui.evidence_actions import EvidenceActions
+from daimon_tui.ui.item.evidence import EvidenceController
 from daimon_tui.ui.read_worker import work
 from daimon_tui.ui.widgets.briefing_header import BriefingHeader, header_text
 from daimon_tui.ui.widgets.briefing_rows import Row, row_key
@@ -58,7 +56,6 @@ if TYPE_CHECKING:
     from daimon_tui.domain.worldcheck import ItemResult
     from daimon_tui.models import TeamView
     from daimon_tui.models.details import ItemDetails
-    from daimon_tui.ui.widgets.team_section import TeamRow
 
 # Names other modules and tests import from here.
 __all__ = ["FILTER_MAX", "BriefingScreen", "Row", "detail_extras", "header_text", "row_key", "world_summary"]
@@ -78,7 +75,7 @@ ESC_NEVER_QUITS = "Esc never quits: press q to quit, ctrl+q from anywhere."
 ESC_TOAST_S = 5.0
 
 
-class BriefingScreen(ItemViews, EvidenceActions, Screen):
+class BriefingScreen(Screen):
     """The default view."""
 
     VIEW_NAME = "Briefing"
@@ -97,9 +94,8 @@ class BriefingScreen(ItemViews, EvidenceActions, Screen):
     # Rows as daimon prints them (its exact line) instead of the compact row.
     as_daimon: reactive[bool] = reactive(False, init=False)
 
-    def __init__(self, project: ProjectRef, *, now: float | None = None,
-                 first: Briefing | None = None, first_receipts: int = 0,
-                 confirming: asyncio.Future[Briefing] | None = None) -> None:
+    def __init__(self, project: ProjectRef, *, now: float | None = None, first: Briefing | None = None,
+                 first_receipts: int = 0, confirming: asyncio.Future[Briefing] | None = None) -> None:
         super().__init__()
         self.project = project
         self.now = now
@@ -127,7 +123,10 @@ class BriefingScreen(ItemViews, EvidenceActions, Screen):
         self.live = LiveWatch(self.state, project.slug)
         self.review = ReviewTracker(project, self.state, enabled=self.LATEST)  # what is new since the last review
         self.verbs = Verbs(self.state, self.world_checks, self.review, self.current_row)
-        for controller in (self.team_feed, self.live, self.review, self.verbs, self.world_checks):
+        self.item_views = ItemViews(project, self.detail_pane, self.world_checks, self.current_row)  # `o`, `enter`
+        self.evidence = EvidenceController(project, self.current_item)  # copy, pager, editor
+        for controller in (self.team_feed, self.live, self.review, self.verbs, self.world_checks, self.item_views,
+                           self.evidence):
             controller.attach(self)
 
     def make_team_feed(self) -> TeamFeed:
@@ -549,7 +548,7 @@ class BriefingScreen(ItemViews, EvidenceActions, Screen):
             return
         if row is not None and row.team is not None and row.team.own is None and self.team is not None \
                 and verb != "undo":
-            self.team_verb(verb, row.team, self.team)
+            self.team_feed.act(verb, row.team, self.team)
             return
         self.verbs.act(verb)
 
@@ -574,18 +573,23 @@ class BriefingScreen(ItemViews, EvidenceActions, Screen):
         else:
             self.rebuild()
 
-    @work(exclusive=True, group="verb")
-    async def team_verb(self, verb: str, row: TeamRow, team: TeamView) -> None:
-        from daimon_tui.ui.team_flow import run_team_verb
+    # ---- one item: the item view, its whole text (`item_views`), its evidence (`ui.item.evidence`) ----
 
-        outcome = await run_team_verb(self.app, verb, row, self.project, self.app.action_log,  # type: ignore[attr-defined]
-                                      team)
-        if outcome.status == "applied":
-            self.load()
-            self.team_feed.load()
-
-    # ---- the detail pane, full screen, full text (item_views) -------------------
+    def action_open_item(self) -> None:
+        self.item_views.open_item()
 
     @on(RowList.Selected, "#items")
-    def selected(self) -> None:
-        self.action_full_text()
+    def action_full_text(self) -> None:
+        self.item_views.full_text()
+
+    def action_scroll_detail(self, direction: int) -> None:  # the list keeps the focus
+        self.detail_pane.scroll_half_page(direction)
+
+    def action_copy(self, what: str) -> None:
+        self.evidence.copy(what)
+
+    async def action_open_transcript(self) -> None:
+        await self.evidence.open_transcript()
+
+    async def action_open_file(self) -> None:
+        await self.evidence.open_file()

@@ -17,6 +17,7 @@ from daimon_tui.ui.read_worker import work
 
 if TYPE_CHECKING:
     from daimon_tui.models import TeamView
+    from daimon_tui.ui.widgets.team_section import TeamRow
 
 
 class TeamFeed(Controller):
@@ -61,6 +62,17 @@ class TeamFeed(Controller):
         if self.is_attached:
             self.team = team
             self.post_message(self.Changed())
+
+    @work(exclusive=True, group="verb")
+    async def act(self, verb: str, row: TeamRow, team: TeamView) -> None:
+        """A verb on a teammate's row (`ui.team_flow`); applied, the briefing and the team are read again."""
+        from daimon_tui.ui.team_flow import run_team_verb
+
+        outcome = await run_team_verb(self.app, verb, row, self.project, self.app.action_log,  # type: ignore[attr-defined]
+                                      team)
+        if outcome.status == "applied":
+            self.host.load()  # type: ignore[attr-defined]
+            self.load()
 
     @work(exclusive=True, group="team-live")
     async def watch_copy(self) -> None:

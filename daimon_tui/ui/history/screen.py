@@ -30,9 +30,11 @@ from daimon_tui.ui.actions import lead_bindings
 from daimon_tui.ui.history.readonly_briefing import ReadOnlyBriefingScreen
 from daimon_tui.ui.navigation import GoesBack, navigator
 from daimon_tui.ui.read_worker import work
+from daimon_tui.ui.table_filter import TableFilter
+from daimon_tui.ui.widgets.filter_box import FilterBox
 from daimon_tui.ui.widgets.key_footer import KeyFooter
 from daimon_tui.ui.widgets.row_below import RowBelow
-from daimon_tui.ui.widgets.row_filter import RowFilter, RowFilterView, filter_binding
+from daimon_tui.ui.widgets.row_filter import RowFilter, filter_binding
 from daimon_tui.ui.widgets.safe_input import SafeInput
 
 # "withheld now" is not Health's "withheld": see domain/withheld.py
@@ -55,7 +57,7 @@ def _notes(diagnostics: tuple[Diagnostic, ...]) -> Text:
     return Text("\n".join(f"⚠ {inert(d.message)}" for d in diagnostics), style="yellow")
 
 
-class HistoryScreen(RowFilterView, Screen[None]):
+class HistoryScreen(Screen[None]):
     VIEW_NAME = "History"
     BINDINGS: ClassVar[list[BindingType]] = [
         *lead_bindings(),
@@ -73,6 +75,8 @@ class HistoryScreen(RowFilterView, Screen[None]):
     def __init__(self, project: ProjectRef) -> None:
         super().__init__(id="history")
         self.project = project
+        self.table_filter = TableFilter(self.refilter)
+        self.table_filter.attach(self)
         self.rows: tuple[SessionSummary, ...] = ()
         self.diagnostics: tuple[Diagnostic, ...] = ()
         self.marked: str | None = None
@@ -108,6 +112,21 @@ class HistoryScreen(RowFilterView, Screen[None]):
     def refilter(self) -> None:
         self.fill()
 
+    # The `/` filter's keys and messages, handed to its controller (`ui.table_filter`).
+    def action_filter(self) -> None:
+        self.table_filter.open()
+
+    def action_clear_or_back(self) -> None:
+        self.table_filter.clear_or_back()
+
+    @on(FilterBox.Applied)
+    def filter_applied(self, event: FilterBox.Applied) -> None:
+        self.table_filter.applied(event.text)
+
+    @on(FilterBox.Left)
+    def filter_left(self) -> None:
+        self.table_filter.left()
+
     def fill(self) -> None:
         """The sessions the `/` filter leaves, the cursor kept on its session where it can be."""
         table = self.query_one("#history-table", DataTable)
@@ -118,7 +137,7 @@ class HistoryScreen(RowFilterView, Screen[None]):
         # topic gets the room; Enter opens the session under its full id.
         short = shortest_unique(row.session_id for row in self.rows)
         shown = [row for row in self.rows
-                 if self.row_query.matches((row.session_id, row.created, row.topic,
+                 if self.table_filter.query.matches((row.session_id, row.created, row.topic,
                                             "edited" if row.receipt == "mismatch" else ""))]
         for row in shown:
             counts = [str(row.counts.get(k, 0)) for k in COUNT_KEYS]
@@ -131,7 +150,7 @@ class HistoryScreen(RowFilterView, Screen[None]):
                 _safe(row.topic, 200),
                 key=row.session_id,
             )
-        self.row_filter.count(len(shown), len(self.rows))
+        self.table_filter.box.count(len(shown), len(self.rows))
         notes = self.diagnostics
         if not self.rows:
             notes = (Diagnostic(level="info", message="no retained session for this project"), *notes)

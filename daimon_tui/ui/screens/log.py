@@ -22,8 +22,10 @@ from daimon_tui.services import action_log
 from daimon_tui.services.action_log import ActionLog
 from daimon_tui.ui.actions import lead_bindings
 from daimon_tui.ui.read_worker import work
+from daimon_tui.ui.table_filter import TableFilter
+from daimon_tui.ui.widgets.filter_box import FilterBox
 from daimon_tui.ui.widgets.key_footer import KeyFooter
-from daimon_tui.ui.widgets.row_filter import RowFilter, RowFilterView, filter_binding
+from daimon_tui.ui.widgets.row_filter import RowFilter, filter_binding
 
 _OUTCOME_STYLE = {"applied": "bold", "refused": "reverse", "failed": "reverse", "not-applied": "reverse"}
 _OUTCOME_MARK = {"applied": "✓", "refused": "✗", "failed": "✗", "not-applied": "∅", "world-check": "◎"}
@@ -33,7 +35,7 @@ def _cell(value: object, style: str = "") -> Text:
     return Text(inert(value, limit=200), style=style)
 
 
-class LogScreen(RowFilterView, Screen):
+class LogScreen(Screen):
     VIEW_NAME = "Action log"
     BINDINGS: ClassVar[list[BindingType]] = [
         *lead_bindings(),
@@ -49,6 +51,8 @@ class LogScreen(RowFilterView, Screen):
     def __init__(self, project: ProjectRef | None = None, log: ActionLog | None = None) -> None:
         super().__init__(classes="log-screen")
         self.project = project
+        self.table_filter = TableFilter(self.refilter)
+        self.table_filter.attach(self)
         self.actions_log = log or action_log.open_log()
         # keyed by line number: an action's intent and outcome lines share its id
         self.entry_of: dict[str, ActionEntry] = {}
@@ -134,6 +138,21 @@ class LogScreen(RowFilterView, Screen):
         if self.last_read is not None:
             self.show(*self.last_read)
 
+    # The `/` filter's keys and messages, handed to its controller (`ui.table_filter`).
+    def action_filter(self) -> None:
+        self.table_filter.open()
+
+    def action_clear_or_back(self) -> None:
+        self.table_filter.clear_or_back()
+
+    @on(FilterBox.Applied)
+    def filter_applied(self, event: FilterBox.Applied) -> None:
+        self.table_filter.applied(event.text)
+
+    @on(FilterBox.Left)
+    def filter_left(self) -> None:
+        self.table_filter.left()
+
     def show(self, lines: list[LogLine], report: ChainReport) -> None:
         self.last_read = (lines, report)
         banner = self.query_one("#log-chain", Label)
@@ -166,7 +185,7 @@ class LogScreen(RowFilterView, Screen):
         for line in reversed(lines):
             if line.entry is None:
                 total += 1
-                if not self.row_query.matches((f"line {line.number}", line.problem or "unreadable")):
+                if not self.table_filter.query.matches((f"line {line.number}", line.problem or "unreadable")):
                     continue
                 table.add_row(_cell(f"line {line.number}"), _cell(""),
                               _cell(line.problem or "unreadable", "reverse"), _cell(""), _cell(""))
@@ -176,9 +195,9 @@ class LogScreen(RowFilterView, Screen):
             if self.project is not None and line.entry.project != self.project.slug:
                 continue
             total += 1
-            if self.row_query.matches(entry_words(line.entry)):
+            if self.table_filter.query.matches(entry_words(line.entry)):
                 self._row(table, line.entry, line.number)
-        self.row_filter.count(table.row_count, total)
+        self.table_filter.box.count(table.row_count, total)
         if keep is not None and keep.value is not None and keep in table.rows:
             # the cursor stays on the action it was on (a reload adds lines on top)
             table.move_cursor(row=table.get_row_index(keep))

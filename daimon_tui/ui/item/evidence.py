@@ -14,12 +14,14 @@ import os
 import shlex
 import subprocess
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textual.app import SuspendNotSupported
 
 from daimon_tui.domain.inert import inert
+from daimon_tui.ui.controller import Controller
 from daimon_tui.ui.suspend import suspended
 
 # `services.evidence` is imported where it is used, not here: it brings git and our world and
@@ -68,40 +70,41 @@ def run_suspended(app: App, argv: list[str]) -> int:
         return NOT_STARTED
 
 
-class EvidenceActions:
-    """Actions for a screen that has an item under its cursor (`current_item`)
-    and a `project`. Mixed into the briefing and the item view."""
+class EvidenceController(Controller):
+    """The `Evidence` keys (registry group) of a screen with an item under its
+    cursor: the screen's `action_copy`, `action_open_transcript` and
+    `action_open_file` hand them here. The briefing and the item view own one each."""
 
-    project: ProjectRef
-
-    def current_item(self) -> Item | None:  # pragma: no cover - the screen's own
-        raise NotImplementedError
+    def __init__(self, project: ProjectRef, current_item: Callable[[], Item | None]) -> None:
+        super().__init__()
+        self.project = project  # whose transcripts and files are read
+        self.current_item = current_item
 
     def _item_or_say(self) -> Item | None:
         item = self.current_item()
         if item is None:
-            self.app.notify("No item under the cursor (daimon shows nothing of a withheld one).")  # type: ignore[attr-defined]
+            self.app.notify("No item under the cursor (daimon shows nothing of a withheld one).")
         return item
 
-    def action_copy(self, what: str) -> None:
+    def copy(self, what: str) -> None:
         item = self._item_or_say()
         if item is None:
             return
         value = {"id": item.id, "text": item.text, "quote": item.quote}.get(what)
         if not value:
-            self.app.notify(f"This item has no {what} to copy.", severity="warning")  # type: ignore[attr-defined]
+            self.app.notify(f"This item has no {what} to copy.", severity="warning")
             return
-        self.app.copy_to_clipboard(value)  # type: ignore[attr-defined]
-        self.app.notify(f"Copied the {what} ({len(value):,} chars).")  # type: ignore[attr-defined]
+        self.app.copy_to_clipboard(value)
+        self.app.notify(f"Copied the {what} ({len(value):,} chars).")
 
-    async def action_open_transcript(self) -> None:
+    async def open_transcript(self) -> None:
         from daimon_tui.services import evidence as evidence_service
         item = self._item_or_say()
         if item is None or not item.id:
             return
         full = await evidence_service.full_transcript(self.project, item.id)
         if full.unavailable:
-            self.app.notify(f"Transcript not shown: {inert(full.unavailable, limit=200)}", severity="warning")  # type: ignore[attr-defined]
+            self.app.notify(f"Transcript not shown: {inert(full.unavailable, limit=200)}", severity="warning")
             return
         with tempfile.TemporaryDirectory(prefix="daimon-tui-") as folder:
             path = Path(folder) / f"transcript-{item.id}.txt"
@@ -110,22 +113,22 @@ class EvidenceActions:
                 handle.write(full.text)
             # No $PAGER: the person's $EDITOR (read-only) before a `less` they may not have.
             program = os.environ.get("PAGER") or os.environ.get("EDITOR")
-            run_suspended(self.app, command(program, path, full.line))  # type: ignore[attr-defined]
+            run_suspended(self.app, command(program, path, full.line))
 
-    async def action_open_file(self) -> None:
+    async def open_file(self) -> None:
         from daimon_tui.services import evidence as evidence_service
         item = self._item_or_say()
         if item is None:
             return
         if not self.project.path:
-            self.app.notify("The project directory is not known (opened by slug).", severity="warning")  # type: ignore[attr-defined]
+            self.app.notify("The project directory is not known (opened by slug).", severity="warning")
             return
         root = Path(self.project.path)
         world = await evidence_service.world_evidence(root, item)
         shown = next((f for f in world.files if f.lines), None)
         if shown is None:
-            self.app.notify("This item names no readable text file in the project.", severity="warning")  # type: ignore[attr-defined]
+            self.app.notify("This item names no readable text file in the project.", severity="warning")
             return
         line = shown.named[0] if shown.named else 1
         program = os.environ.get("EDITOR") or os.environ.get("PAGER")
-        run_suspended(self.app, command(program, root / shown.path, line))  # type: ignore[attr-defined]
+        run_suspended(self.app, command(program, root / shown.path, line))

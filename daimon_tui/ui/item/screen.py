@@ -18,18 +18,18 @@ from textual.widgets import Static
 from daimon_tui.domain.inert import inert
 from daimon_tui.models import Item, ProjectRef
 from daimon_tui.models.details import ItemDetails
-from daimon_tui.ui.actions import bindings
-from daimon_tui.ui.evidence_actions import EvidenceActions
+from daimon_tui.ui.actions import bindings, everywhere_bindings
+from daimon_tui.ui.item.evidence import EvidenceController
+from daimon_tui.ui.item.full_text import full_text
 from daimon_tui.ui.navigation import GoesBack
 from daimon_tui.ui.read_worker import work
-from daimon_tui.ui.screens.full_text import full_text
 from daimon_tui.ui.widgets.evidence import EvidencePanel
 from daimon_tui.ui.widgets.item_detail import ItemDetail
 
 Extras = Callable[[ItemDetails], tuple[RenderableType, ...]]
 
 
-class ItemScreen(GoesBack, EvidenceActions, ModalScreen[None]):
+class ItemScreen(GoesBack, ModalScreen[None]):
     VIEW_NAME = "Item view (o)"
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -37,6 +37,7 @@ class ItemScreen(GoesBack, EvidenceActions, ModalScreen[None]):
         Binding("j,down", "scroll(1)", "Scroll down", show=False),
         Binding("k,up", "scroll(-1)", "Scroll up", show=False),
         *bindings({"Evidence"}),
+        *everywhere_bindings(),
     ]
 
     def __init__(self, item: Item, details: ItemDetails | None, extras: Extras,
@@ -45,7 +46,9 @@ class ItemScreen(GoesBack, EvidenceActions, ModalScreen[None]):
         super().__init__()
         self.item = item
         # The project whose transcripts and files are read (None: no evidence).
-        self.project = project  # type: ignore[assignment]
+        self.project = project
+        self.evidence = EvidenceController(project, self.current_item)  # type: ignore[arg-type]
+        self.evidence.attach(self)
         self.details = details
         self.extras = extras
         # How to read the details when the pane had not yet: None leaves them out.
@@ -86,5 +89,20 @@ class ItemScreen(GoesBack, EvidenceActions, ModalScreen[None]):
     def current_item(self) -> Item | None:
         return self.item
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # While this view is open, the view below's `screen.…` keys (verbs, marks, `h`) resolve to it:
+        # none runs here, so the footer beneath must not offer them.
+        return hasattr(self, f"action_{action}")
+
     def action_scroll(self, delta: int) -> None:
         self.query_one("#item-full", VerticalScroll).scroll_relative(y=delta * 3, animate=False)
+
+    # The `Evidence` keys, handed to the evidence controller.
+    def action_copy(self, what: str) -> None:
+        self.evidence.copy(what)
+
+    async def action_open_transcript(self) -> None:
+        await self.evidence.open_transcript()
+
+    async def action_open_file(self) -> None:
+        await self.evidence.open_file()

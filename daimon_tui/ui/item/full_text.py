@@ -13,6 +13,7 @@ from textual.widgets import Static, TextArea
 
 from daimon_tui.domain.inert import inert
 from daimon_tui.models import Item
+from daimon_tui.ui.actions import everywhere_bindings
 from daimon_tui.ui.navigation import GoesBack
 
 # Past this many characters the text is broken into lines here, once, instead of
@@ -40,7 +41,7 @@ def full_text(item: Item) -> str:
 
 
 class FullTextScreen(GoesBack, ModalScreen[None]):
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "go_back", "Close")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "go_back", "Close"), *everywhere_bindings()]
 
     def __init__(self, item: Item) -> None:
         super().__init__()

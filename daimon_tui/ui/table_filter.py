@@ -1,0 +1,46 @@
+"""The `/` filter of a table view (History, Audit, Log) as a controller
+(`ui.controller`): it keeps the query, opens and clears the screen's
+`RowFilter` box, and asks the screen to `refilter` when the query changes;
+Esc clears a filter before it goes back. The screen's `action_filter`,
+`action_clear_or_back` and its two `FilterBox` handlers hand the keys here."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from textual.widgets import DataTable
+
+from daimon_tui.domain.row_words import RowQuery, read
+from daimon_tui.ui.controller import Controller
+from daimon_tui.ui.navigation import navigator
+from daimon_tui.ui.widgets.row_filter import RowFilter
+
+
+class TableFilter(Controller):
+    def __init__(self, refilter: Callable[[], None], table: Callable[[], DataTable] | None = None) -> None:
+        super().__init__()
+        self.query = RowQuery()  # what the rows must match (every row, until `/`)
+        self.refilter = refilter  # the screen shows its rows again under `query`
+        self.table = table  # the table the focus goes back to (default: the screen's first)
+
+    @property
+    def box(self) -> RowFilter:
+        return self.query_one(RowFilter)
+
+    def open(self) -> None:
+        self.box.open()
+
+    def applied(self, text: str) -> None:
+        self.query = read(text)
+        self.refilter()
+
+    def left(self) -> None:
+        (self.table() if self.table is not None else self.query_one(DataTable)).focus()
+
+    def clear_or_back(self) -> None:
+        """Esc: a filter first (as in the briefing), then back."""
+        box = self.box
+        if box.has_focus or box.value:
+            box.clear_and_close()
+        else:
+            navigator(self.app).back(self.host)
