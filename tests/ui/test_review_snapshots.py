@@ -10,7 +10,7 @@ from daimon_tui.ui.app import DaimonTUI
 from tests.daimon_cli import daimon
 from tests.daimon_records import item_ids
 from tests.ui.settle import settle, wait_until
-from tests.ui.test_review import mark_all
+from tests.ui.test_review import FakeClock, mark_all
 
 NOW = demo.DEMO_NOW.timestamp()
 SIZE = (140, 40)
@@ -26,6 +26,8 @@ def test_markers_say_what_changed(snap_compare, demo_store: demo.DemoStore) -> N
     nightly = item_ids(demo_store.project)["Switch the nightly job to its own bucket prefix"]
     assert daimon("resolve", nightly, "--project", str(demo_store.project)) == 0
     app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    # Frozen: no rest counts, however long a loaded machine takes between the keys.
+    app.review_clock = FakeClock()  # type: ignore[attr-defined]
 
     async def run_before(pilot) -> None:
         await settle(pilot)
