@@ -55,7 +55,7 @@ VIEWS = {
     "audit": ("daimon_tui.ui.audit.screen", "AuditScreen"),
     "log": ("daimon_tui.ui.screens.log", "LogScreen"),
     "search": ("daimon_tui.ui.search.screen", "SearchScreen"),
-    "health": ("daimon_tui.ui.screens.health", "HealthScreen"),
+    "health": ("daimon_tui.ui.health.screen", "HealthScreen"),
 }
 
 
