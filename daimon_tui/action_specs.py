@@ -92,6 +92,16 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("copy.quote", "Y", "screen.copy('quote')", "Copy the item's quote", "Evidence"),
     ActionSpec("world.one", "w", "screen.world_check(False)", "World-check this item", "World"),
     ActionSpec("world.all", "W", "screen.world_check(True)", "World-check every carried item", "World"),
+    # The other views' own keys, a group per view, read by that screen's `BINDINGS` (issue 39). Not in the
+    # palette: it lists every action whatever the view, and these act only on their own view.
+    # A table view's `/` filter (`ui.widgets.row_filter`): Esc clears it before it goes back.
+    ActionSpec("rows.clear_or_back", "escape", "screen.clear_or_back", "Clear the filter, then back", "Rows",
+               palette=False),
+    ActionSpec("log.reload", "ctrl+r", "screen.reload", "Reload", "Log", show=True, palette=False),
+    ActionSpec("log.undo", "z", "screen.undo_row", "Undo this action", "Log", show=True, palette=False),
+    ActionSpec("log.down", "j", "screen.cursor(1)", "Next entry", "Log", palette=False),
+    ActionSpec("log.up", "k", "screen.cursor(-1)", "Previous entry", "Log", palette=False),
+    ActionSpec("log.open", "enter", "screen.open", "Open the entry's item in the briefing", "Log", palette=False),
 )
 
 

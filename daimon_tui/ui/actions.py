@@ -6,7 +6,7 @@ from textual.binding import Binding
 
 from daimon_tui.action_specs import ACTIONS, ActionSpec, spec
 
-__all__ = ["ACTIONS", "ActionSpec", "bindings", "lead_bindings", "spec"]
+__all__ = ["ACTIONS", "ActionSpec", "bindings", "filter_binding", "lead_bindings", "row_filter_bindings", "spec"]
 
 
 def bindings(group_filter: set[str] | None = None) -> list[Binding]:
@@ -26,3 +26,16 @@ def lead_bindings(back_word: str = "back") -> list[Binding]:
         word = back_word if spec_.id == "back" else spec_.short
         out.append(Binding(spec_.keys, spec_.action, word, id=spec_.id, tooltip=spec_.description))
     return out
+
+
+def filter_binding() -> Binding:
+    """`/` under the registry's `filter` id, so a remap in settings `[keys]` moves
+    it on every table view too; a table's rows take the short word and hint."""
+    filter_spec = spec("filter")
+    return Binding(filter_spec.keys, filter_spec.action, "filter", id=filter_spec.id,
+                   tooltip="Filter the rows by words (-word leaves rows out)")
+
+
+def row_filter_bindings() -> list[Binding]:
+    """A table view's filter keys (`ui.widgets.row_filter.RowFilterView`): Esc, then `/`."""
+    return [*bindings({"Rows"}), filter_binding()]

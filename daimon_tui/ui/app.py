@@ -53,7 +53,7 @@ VIEWS = {
     "history": ("daimon_tui.ui.history.screen", "HistoryScreen"),
     "queue": ("daimon_tui.ui.screens.queue", "QueueScreen"),
     "audit": ("daimon_tui.ui.audit.screen", "AuditScreen"),
-    "log": ("daimon_tui.ui.screens.log", "LogScreen"),
+    "log": ("daimon_tui.ui.log.screen", "LogScreen"),
     "search": ("daimon_tui.ui.search.screen", "SearchScreen"),
     "health": ("daimon_tui.ui.health.screen", "HealthScreen"),
 }

@@ -277,7 +277,7 @@ async def test_the_log_is_one_row_per_action_refusals_marked_and_fits_at_120(dem
 
     from daimon_tui.store.action_log import ActionLog
     from daimon_tui.store.read import reader
-    from daimon_tui.ui.screens.log import LogScreen
+    from daimon_tui.ui.log.screen import LogScreen
 
     slug = reader.resolve_project(str(demo_store.project)).slug
     log = ActionLog(tmp_path / "actions.jsonl")

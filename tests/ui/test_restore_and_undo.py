@@ -15,7 +15,7 @@ from daimon_tui.domain import verbs
 from daimon_tui.store.action_log import ActionLog
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.store.write import plans, writer
-from daimon_tui.ui.screens.log import LogScreen
+from daimon_tui.ui.log.screen import LogScreen
 from daimon_tui.ui.screens.queue import QueueScreen
 from daimon_tui.ui.screens.verb_modals import PlanPreviewModal, ReverifyModal
 from daimon_tui.ui.verb_flow import _resolve_input

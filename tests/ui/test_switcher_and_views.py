@@ -96,7 +96,7 @@ async def test_history_filters_its_sessions_and_esc_clears_then_goes_back(demo_s
 async def test_the_log_filters_its_actions(demo_store: demo.DemoStore, tmp_path) -> None:  # type: ignore[no-untyped-def]
     from daimon_tui.store.action_log import ActionLog
     from daimon_tui.store.read import reader
-    from daimon_tui.ui.screens.log import LogScreen
+    from daimon_tui.ui.log.screen import LogScreen
 
     slug = reader.resolve_project(str(demo_store.project)).slug
     log = ActionLog(tmp_path / "actions.jsonl")

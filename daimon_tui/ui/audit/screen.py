@@ -21,12 +21,12 @@ from daimon_tui.domain.receipt_check import state_label
 from daimon_tui.domain.short_ids import shortest_unique
 from daimon_tui.models import ProjectRef
 from daimon_tui.services import audit as audit_service
-from daimon_tui.ui.actions import bindings, lead_bindings
+from daimon_tui.ui.actions import bindings, lead_bindings, row_filter_bindings
 from daimon_tui.ui.navigation import navigator
 from daimon_tui.ui.read_worker import work
 from daimon_tui.ui.widgets.key_footer import KeyFooter
 from daimon_tui.ui.widgets.row_below import RowBelow
-from daimon_tui.ui.widgets.row_filter import RowFilter, RowFilterView, filter_binding
+from daimon_tui.ui.widgets.row_filter import RowFilter, RowFilterView
 
 STATE_STYLES = {
     "signature-valid": "green",
@@ -114,8 +114,7 @@ class AuditScreen(RowFilterView, Screen):
     VIEW_NAME = "Audit"
     BINDINGS: ClassVar[list[BindingType]] = [
         *lead_bindings(),
-        Binding("escape", "clear_or_back", "Clear the filter, then back", show=False),
-        filter_binding(),
+        *row_filter_bindings(),
         *bindings({"Move"}),
         Binding("ctrl+r", "reload", "Reload", show=False),
     ]

@@ -26,13 +26,13 @@ from daimon_tui.domain.short_ids import short_id, shortest_unique
 from daimon_tui.domain.when import HINT, parse_when
 from daimon_tui.models import Briefing, Diagnostic, ProjectRef, SessionSummary, TeamView
 from daimon_tui.services import history as history_service
-from daimon_tui.ui.actions import lead_bindings
+from daimon_tui.ui.actions import lead_bindings, row_filter_bindings
 from daimon_tui.ui.history.readonly_briefing import ReadOnlyBriefingScreen
 from daimon_tui.ui.navigation import GoesBack, navigator
 from daimon_tui.ui.read_worker import work
 from daimon_tui.ui.widgets.key_footer import KeyFooter
 from daimon_tui.ui.widgets.row_below import RowBelow
-from daimon_tui.ui.widgets.row_filter import RowFilter, RowFilterView, filter_binding
+from daimon_tui.ui.widgets.row_filter import RowFilter, RowFilterView
 from daimon_tui.ui.widgets.safe_input import SafeInput
 
 # "withheld now" is not Health's "withheld": see domain/withheld.py
@@ -59,8 +59,7 @@ class HistoryScreen(RowFilterView, Screen[None]):
     VIEW_NAME = "History"
     BINDINGS: ClassVar[list[BindingType]] = [
         *lead_bindings(),
-        Binding("escape", "clear_or_back", "Clear the filter, then back", show=False),
-        filter_binding(),
+        *row_filter_bindings(),
         Binding("space", "mark", "Mark"),
         Binding("d", "diff", "Diff marked ↔ cursor"),
         Binding("@", "as_of", "As of…"),

@@ -2,28 +2,19 @@
 as the briefing's (type to narrow, Enter keeps, Esc clears), matching words in
 any column (`domain.row_words`).
 
-`RowFilterView` is the screen's side: it binds `/`, keeps the query, and asks
-the screen to `refilter()` when it changes; Esc clears a filter before it goes
-back."""
+`RowFilterView` is the screen's side (its keys: `ui.actions.row_filter_bindings`):
+it keeps the query, and asks the screen to `refilter()` when it changes; Esc
+clears a filter before it goes back."""
 
 from __future__ import annotations
 
-from textual.binding import Binding
 from textual.widgets import DataTable
 
-from daimon_tui.action_specs import spec
 from daimon_tui.domain.row_words import RowQuery, read
 from daimon_tui.ui.navigation import navigator
 from daimon_tui.ui.widgets.filter_box import FilterBox
 
 PLACEHOLDER = "filter: words in any column, -word leaves rows out (enter keeps, esc clears)"
-
-
-def filter_binding() -> Binding:
-    """`/` under the registry's `filter` id, so a remap in settings `[keys]` moves it here too."""
-    filter_spec = spec("filter")
-    return Binding(filter_spec.keys, filter_spec.action, "filter", id=filter_spec.id,
-                   tooltip="Filter the rows by words (-word leaves rows out)")
 
 
 class RowFilter(FilterBox):
