@@ -102,6 +102,8 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("log.down", "j", "screen.cursor(1)", "Next entry", "Log", palette=False),
     ActionSpec("log.up", "k", "screen.cursor(-1)", "Previous entry", "Log", palette=False),
     ActionSpec("log.open", "enter", "screen.open", "Open the entry's item in the briefing", "Log", palette=False),
+    ActionSpec("health.back", "escape", "screen.go_back", "Back", "Health", palette=False),
+    ActionSpec("health.reload", "ctrl+r", "screen.reload", "Reload", "Health", show=True, palette=False),
 )
 
 
