@@ -104,6 +104,13 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("log.open", "enter", "screen.open", "Open the entry's item in the briefing", "Log", palette=False),
     ActionSpec("health.back", "escape", "screen.go_back", "Back", "Health", palette=False),
     ActionSpec("health.reload", "ctrl+r", "screen.reload", "Reload", "Health", show=True, palette=False),
+    # The projects list types into its filter box: only keys that type nothing move the cursor.
+    ActionSpec("projects.clear_or_close", "escape", "screen.clear_or_close", "Clear the filter, then close",
+               "Projects", show=True, palette=False),
+    ActionSpec("projects.down", "down", "screen.cursor(1)", "", "Projects", palette=False),
+    ActionSpec("projects.up", "up", "screen.cursor(-1)", "", "Projects", palette=False),
+    ActionSpec("projects.page_down", "pagedown", "screen.cursor(10)", "", "Projects", palette=False),
+    ActionSpec("projects.page_up", "pageup", "screen.cursor(-10)", "", "Projects", palette=False),
 )
 
 

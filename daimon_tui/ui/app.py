@@ -146,7 +146,7 @@ class DaimonTUI(App[int]):
                 confirming.cancel()
             where = self.project.target if self.project else (self.project_path or "this directory")
             where = self.shown(where)
-            from daimon_tui.ui.screens.projects import ProjectsScreen
+            from daimon_tui.ui.projects.screen import ProjectsScreen
 
             self.navigator.open(
                 ProjectsScreen(self.project, reason=f"No daimon checkpoint for {where}. Projects that have one:"),
@@ -229,7 +229,7 @@ class DaimonTUI(App[int]):
     # ---- actions -------------------------------------------------------------
 
     def action_projects(self) -> None:
-        from daimon_tui.ui.screens.projects import ProjectsScreen
+        from daimon_tui.ui.projects.screen import ProjectsScreen
 
         self.navigator.open(ProjectsScreen(self.project), self._switched)
 

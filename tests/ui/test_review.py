@@ -291,7 +291,7 @@ async def test_the_project_switcher_draws_a_sparkline_per_project(demo_store: de
     from textual.renderables.sparkline import Sparkline
     from textual.widgets import DataTable
 
-    from daimon_tui.ui.screens.projects import ProjectsScreen
+    from daimon_tui.ui.projects.screen import ProjectsScreen
 
     app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
     async with app.run_test(size=(140, 40)) as pilot:

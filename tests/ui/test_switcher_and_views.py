@@ -148,7 +148,7 @@ def two_projects(store: demo.DemoStore) -> None:
 
 
 async def test_the_switcher_narrows_as_you_type_and_esc_clears_then_closes(demo_store: demo.DemoStore) -> None:
-    from daimon_tui.ui.screens.projects import ProjectsScreen
+    from daimon_tui.ui.projects.screen import ProjectsScreen
 
     two_projects(demo_store)
     app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
@@ -171,7 +171,7 @@ async def test_the_switcher_narrows_as_you_type_and_esc_clears_then_closes(demo_
 
 async def test_the_switcher_is_opaque(demo_store: demo.DemoStore) -> None:
     """The briefing must not show through the switcher's edge."""
-    from daimon_tui.ui.screens.projects import ProjectsScreen
+    from daimon_tui.ui.projects.screen import ProjectsScreen
 
     app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
     async with app.run_test(size=NARROW) as pilot:
@@ -189,7 +189,7 @@ async def test_the_switcher_counts_come_from_the_judging_child(demo_store: demo.
     again in a thread, which on a year of memory kept the counts at "…" for seconds
     (measured on the heavy store: 44 s in the app, 0.3 s from the child)."""
     from daimon_tui.store.read import reader
-    from daimon_tui.ui.screens.projects import ProjectsScreen
+    from daimon_tui.ui.projects.screen import ProjectsScreen
 
     two_projects(demo_store)
     folded_here: list[str] = []

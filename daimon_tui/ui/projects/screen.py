@@ -27,6 +27,7 @@ from daimon_tui.domain.short_ids import shortest_unique
 from daimon_tui.models import Diagnostic, ProjectRef, ProjectSummary
 from daimon_tui.services import session
 from daimon_tui.services.projects import project_listing, quick_projects, session_trend
+from daimon_tui.ui.actions import bindings
 from daimon_tui.ui.navigation import navigator
 from daimon_tui.ui.read_worker import work
 from daimon_tui.ui.widgets.row_below import RowBelow
@@ -37,13 +38,7 @@ TREND_WIDTH = 12
 
 
 class ProjectsScreen(ModalScreen[ProjectRef | None]):
-    BINDINGS: ClassVar[list[Binding]] = [
-        Binding("escape", "clear_or_close", "Clear the filter, then close"),
-        Binding("down", "cursor(1)", show=False),
-        Binding("up", "cursor(-1)", show=False),
-        Binding("pagedown", "cursor(10)", show=False),
-        Binding("pageup", "cursor(-10)", show=False),
-    ]
+    BINDINGS: ClassVar[list[Binding]] = bindings({"Projects"})
 
     def __init__(self, current: ProjectRef | None, *, reason: str = "") -> None:
         super().__init__()
