@@ -111,6 +111,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("projects.up", "up", "screen.cursor(-1)", "", "Projects", palette=False),
     ActionSpec("projects.page_down", "pagedown", "screen.cursor(10)", "", "Projects", palette=False),
     ActionSpec("projects.page_up", "pageup", "screen.cursor(-10)", "", "Projects", palette=False),
+    ActionSpec("help.close", "escape,q,question_mark", "screen.go_back", "Close", "Help", show=True, palette=False),
 )
 
 

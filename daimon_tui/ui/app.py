@@ -234,7 +234,7 @@ class DaimonTUI(App[int]):
         self.navigator.open(ProjectsScreen(self.project), self._switched)
 
     def action_help(self) -> None:
-        from daimon_tui.ui.screens.help import HelpScreen
+        from daimon_tui.ui.help.screen import HelpScreen
 
         self.navigator.open(HelpScreen(self.screen))
 

@@ -122,7 +122,7 @@ def _help_text(screen) -> str:  # type: ignore[no-untyped-def]
 async def test_help_shows_the_remapped_keys_and_the_action_ids(demo_store: demo.DemoStore, tmp_path,  # type: ignore[no-untyped-def]
                                                                monkeypatch) -> None:
     """Point 4: `?` lists the keys as remapped in settings, with each action's id."""
-    from daimon_tui.ui.screens.help import HelpScreen
+    from daimon_tui.ui.help.screen import HelpScreen
 
     config = tmp_path / "config.toml"
     config.write_text('[keys]\n"withheld" = "H"\n')

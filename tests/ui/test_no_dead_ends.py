@@ -118,7 +118,7 @@ async def test_filter_semantics_for_withheld_rows_and_bad_facets(demo_store: dem
 async def test_help_lists_the_screens_keys_first_then_the_global_ones(demo_store: demo.DemoStore) -> None:
     from textual.widgets import Static
 
-    from daimon_tui.ui.screens.help import HelpScreen
+    from daimon_tui.ui.help.screen import HelpScreen
 
     app = make_app(demo_store)
     async with app.run_test(size=SIZE) as pilot:

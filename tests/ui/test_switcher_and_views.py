@@ -221,8 +221,8 @@ def screen_text(app: DaimonTUI) -> str:
 async def test_help_and_full_text_say_how_to_close_them_in_view_at_80x24(demo_store: demo.DemoStore, key: str,
                                                                          said: str) -> None:
     """The closing keys are on screen, not below tables the person must scroll past."""
+    from daimon_tui.ui.help.screen import HelpScreen
     from daimon_tui.ui.screens.full_text import FullTextScreen
-    from daimon_tui.ui.screens.help import HelpScreen
 
     app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
     async with app.run_test(size=NARROW) as pilot:
