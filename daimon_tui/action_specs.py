@@ -112,6 +112,9 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("projects.page_down", "pagedown", "screen.cursor(10)", "", "Projects", palette=False),
     ActionSpec("projects.page_up", "pageup", "screen.cursor(-10)", "", "Projects", palette=False),
     ActionSpec("help.close", "escape,q,question_mark", "screen.go_back", "Close", "Help", show=True, palette=False),
+    # The review's summary (`S`, and on quitting after verbs): `q` there quits when it was quitting.
+    ActionSpec("summary.close", "escape,S", "screen.go_back", "Close", "Summary", show=True, palette=False),
+    ActionSpec("summary.quit", "q", "screen.leave", "Quit", "Summary", palette=False),
 )
 
 

@@ -176,7 +176,7 @@ async def resolve_here(pilot, screen: BriefingScreen):
 
 
 async def test_a_verb_marks_reviewed_and_quitting_after_it_shows_the_summary(demo_store: demo.DemoStore) -> None:
-    from daimon_tui.ui.screens.review_summary import ReviewSummaryScreen
+    from daimon_tui.ui.briefing.review_summary import ReviewSummaryScreen
 
     app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
     app.review_clock = FakeClock()  # type: ignore[attr-defined]
