@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from daimon_tui.domain.queue_keys import QUEUE_KEYS
 from daimon_tui.domain.verb_registry import VERBS
 
 # The verbs the footer names; the rest are in `?` and the palette.
@@ -115,6 +116,15 @@ ACTIONS: tuple[ActionSpec, ...] = (
     # The review's summary (`S`, and on quitting after verbs): `q` there quits when it was quitting.
     ActionSpec("summary.close", "escape,S", "screen.go_back", "Close", "Summary", show=True, palette=False),
     ActionSpec("summary.quit", "q", "screen.leave", "Quit", "Summary", palette=False),
+    # The queue (its own keys line draws them: no footer). A verb key's action names the key, which
+    # `domain.queue_keys` resolves to the verb that fits the entry.
+    ActionSpec("queue.next", "n", "screen.move(1)", "Next", "Queue", show=True, palette=False),
+    ActionSpec("queue.previous", "p", "screen.move(-1)", "Previous", "Queue", show=True, palette=False),
+    ActionSpec("queue.skip", "s", "screen.skip", "Skip", "Queue", show=True, palette=False),
+    *(ActionSpec(f"queue.{k.name}", k.key, f"screen.verb('{k.key}')", k.words, "Queue", palette=False)
+      for k in QUEUE_KEYS),
+    ActionSpec("queue.reload", "ctrl+r", "screen.reload", "Reload", "Queue", palette=False),
+    ActionSpec("queue.undo", "z", "screen.undo", "Undo", "Queue", palette=False),
 )
 
 

@@ -51,7 +51,7 @@ STYLES = styles_dir()
 # module is not there says so instead of failing.
 VIEWS = {
     "history": ("daimon_tui.ui.history.screen", "HistoryScreen"),
-    "queue": ("daimon_tui.ui.screens.queue", "QueueScreen"),
+    "queue": ("daimon_tui.ui.queue.screen", "QueueScreen"),
     "audit": ("daimon_tui.ui.audit.screen", "AuditScreen"),
     "log": ("daimon_tui.ui.log.screen", "LogScreen"),
     "search": ("daimon_tui.ui.search.screen", "SearchScreen"),

@@ -466,7 +466,7 @@ async def test_the_queue_names_the_item_by_its_text_in_the_dialog_and_the_toast(
     resolve dialog and its toast show the item's text, not only its id."""
     from textual.widgets import Label
 
-    from daimon_tui.ui.screens.queue import QueueScreen
+    from daimon_tui.ui.queue.screen import QueueScreen
     from daimon_tui.ui.screens.verb_modals import PlanPreviewModal, ResolveModal
 
     app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
@@ -476,7 +476,7 @@ async def test_the_queue_names_the_item_by_its_text_in_the_dialog_and_the_toast(
         await settle(pilot, rounds=5)
         queue = app.screen
         assert isinstance(queue, QueueScreen)
-        entry = queue.current
+        entry = queue.state.current
         assert entry is not None and entry.item is not None and entry.item.text
         text = entry.item.text
         await pilot.press("r")
