@@ -125,6 +125,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
       for k in QUEUE_KEYS),
     ActionSpec("queue.reload", "ctrl+r", "screen.reload", "Reload", "Queue", palette=False),
     ActionSpec("queue.undo", "z", "screen.undo", "Undo", "Queue", palette=False),
+    ActionSpec("audit.reload", "ctrl+r", "screen.reload", "Reload", "Audit", palette=False),
 )
 
 

@@ -10,7 +10,7 @@ from typing import ClassVar
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
@@ -112,12 +112,7 @@ class AuditScreen(RowFilterView, Screen):
     """The audit view of one project."""
 
     VIEW_NAME = "Audit"
-    BINDINGS: ClassVar[list[BindingType]] = [
-        *lead_bindings(),
-        *row_filter_bindings(),
-        *bindings({"Move"}),
-        Binding("ctrl+r", "reload", "Reload", show=False),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = [*lead_bindings(), *row_filter_bindings(), *bindings({"Move", "Audit"})]
 
     def __init__(self, project: ProjectRef) -> None:
         super().__init__(id="audit")
