@@ -126,6 +126,19 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("queue.reload", "ctrl+r", "screen.reload", "Reload", "Queue", palette=False),
     ActionSpec("queue.undo", "z", "screen.undo", "Undo", "Queue", palette=False),
     ActionSpec("audit.reload", "ctrl+r", "screen.reload", "Reload", "Audit", palette=False),
+    ActionSpec("history.mark", "space", "screen.mark", "Mark", "History", show=True, palette=False),
+    ActionSpec("history.diff", "d", "screen.diff", "Diff marked ↔ cursor", "History", show=True, palette=False),
+    ActionSpec("history.as_of", "@", "screen.as_of", "As of…", "History", show=True, palette=False),
+    ActionSpec("history.down", "j", "screen.cursor(1)", "Next session", "History", palette=False),
+    ActionSpec("history.up", "k", "screen.cursor(-1)", "Previous session", "History", palette=False),
+    ActionSpec("history.open", "enter", "screen.open", "Open the session read-only", "History", palette=False),
+    ActionSpec("history.reload", "ctrl+r", "screen.reload", "Reload", "History", palette=False),
+    # History's diff of two sessions, and a session (or a moment) opened read-only.
+    ActionSpec("diff.back", "escape", "screen.go_back", "Back", "Diff", palette=False),
+    ActionSpec("diff.down", "j", "screen.cursor(1)", "Next change", "Diff", palette=False),
+    ActionSpec("diff.up", "k", "screen.cursor(-1)", "Previous change", "Diff", palette=False),
+    ActionSpec("readonly.back", "q", "screen.go_back", "Back", "Read-only", show=True, palette=False),
+    ActionSpec("as_of.cancel", "escape", "screen.cancel", "Cancel", "As of", show=True, palette=False),
 )
 
 

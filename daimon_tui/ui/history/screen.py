@@ -17,7 +17,7 @@ from typing import ClassVar
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Input, Static
 
@@ -26,7 +26,7 @@ from daimon_tui.domain.short_ids import short_id, shortest_unique
 from daimon_tui.domain.when import HINT, parse_when
 from daimon_tui.models import Briefing, Diagnostic, ProjectRef, SessionSummary, TeamView
 from daimon_tui.services import history as history_service
-from daimon_tui.ui.actions import lead_bindings, row_filter_bindings
+from daimon_tui.ui.actions import bindings, lead_bindings, row_filter_bindings
 from daimon_tui.ui.history.readonly_briefing import ReadOnlyBriefingScreen
 from daimon_tui.ui.navigation import GoesBack, navigator
 from daimon_tui.ui.read_worker import work
@@ -60,13 +60,7 @@ class HistoryScreen(RowFilterView, Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         *lead_bindings(),
         *row_filter_bindings(),
-        Binding("space", "mark", "Mark"),
-        Binding("d", "diff", "Diff marked ↔ cursor"),
-        Binding("@", "as_of", "As of…"),
-        Binding("j", "cursor(1)", "Next session", show=False),
-        Binding("k", "cursor(-1)", "Previous session", show=False),
-        Binding("enter", "open", "Open the session read-only", show=False),
-        Binding("ctrl+r", "reload", "Reload", show=False),
+        *bindings({"History"}),
     ]
 
     def __init__(self, project: ProjectRef) -> None:
@@ -250,12 +244,7 @@ class DiffScreen(GoesBack, Screen[None]):
     """daimon's change rows between two sessions (older → newer)."""
 
     VIEW_NAME = "Diff"
-    BINDINGS: ClassVar[list[BindingType]] = [
-        *lead_bindings(),
-        Binding("escape", "go_back", "Back", show=False),
-        Binding("j", "cursor(1)", "Next change", show=False),
-        Binding("k", "cursor(-1)", "Previous change", show=False),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = [*lead_bindings(), *bindings({"Diff"})]
 
     def __init__(self, project: ProjectRef, older: str, newer: str) -> None:
         super().__init__(id="diff")
@@ -334,7 +323,7 @@ class DiffScreen(GoesBack, Screen[None]):
 class AsOfPicker(ModalScreen[str | None]):
     """Pick a session or type an ISO-8601 time."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = bindings({"As of"})
 
     def __init__(self, sessions: tuple[SessionSummary, ...], *, default: str = "") -> None:
         super().__init__(id="as-of-picker")
