@@ -139,6 +139,24 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("diff.up", "k", "screen.cursor(-1)", "Previous change", "Diff", palette=False),
     ActionSpec("readonly.back", "q", "screen.go_back", "Back", "Read-only", show=True, palette=False),
     ActionSpec("as_of.cancel", "escape", "screen.cancel", "Cancel", "As of", show=True, palette=False),
+    # Search: in its box every key types (a query may be "429"); the view keys, j/k, space and the verbs
+    # act once Tab (or Esc, Enter, down) has left it for the hits.
+    ActionSpec("search.switch_focus", "tab,shift+tab", "screen.switch_focus",
+               "Between the search box, where every key types (digits too), and the hits, "
+               "where the view keys (1-6), j/k, space and the verbs work", "Search", show=True, palette=False,
+               short="box⇄hits"),
+    ActionSpec("search.all_projects", "ctrl+o", "screen.toggle_all", "All projects", "Search", show=True,
+               palette=False),
+    ActionSpec("search.team", "ctrl+t", "screen.toggle_team", "Teammates", "Search", show=True, palette=False),
+    ActionSpec("search.box", "slash", "screen.focus_box", "Search box", "Search", palette=False),
+    ActionSpec("search.down", "j", "screen.move(1)", "Next", "Search", palette=False),
+    ActionSpec("search.up", "k", "screen.move(-1)", "Previous", "Search", palette=False),
+    ActionSpec("search.mark", "space", "screen.mark", "Mark", "Search", palette=False),
+    ActionSpec("search.back", "q", "screen.back", "Back", "Search", palette=False),
+    ActionSpec("search.escape", "escape", "screen.escape", "Leave the box for the hits, then back", "Search",
+               palette=False),
+    *(ActionSpec(f"search.verb.{v.name}", v.key, f"screen.verb('{v.name}')", v.title, "Search", palette=False)
+      for v in VERBS if v.name != "undo"),
 )
 
 
