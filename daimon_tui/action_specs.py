@@ -157,6 +157,11 @@ ACTIONS: tuple[ActionSpec, ...] = (
                palette=False),
     *(ActionSpec(f"search.verb.{v.name}", v.key, f"screen.verb('{v.name}')", v.title, "Search", palette=False)
       for v in VERBS if v.name != "undo"),
+    # The briefing's arrows (no word: j and k name the move) and its Esc, after its other keys.
+    ActionSpec("briefing.down", "down", "screen.cursor(1)", "", "Briefing list", palette=False),
+    ActionSpec("briefing.up", "up", "screen.cursor(-1)", "", "Briefing list", palette=False),
+    ActionSpec("briefing.escape", "escape", "screen.escape", "Clear the filter, then the marks (never quits)",
+               "Briefing list", palette=False),
 )
 
 
