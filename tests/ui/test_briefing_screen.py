@@ -126,7 +126,7 @@ async def test_project_switch(demo_store: demo.DemoStore) -> None:
         await pilot.press("P")
         await settle(pilot)
         assert isinstance(app.screen, ProjectsScreen)
-        names = [p.name for p in app.screen.projects]
+        names = [p.name for p in app.screen.state.projects]
         assert sorted(names) == ["other", "proj"]
         index = names.index("other")
         for _ in range(index):

@@ -300,8 +300,8 @@ async def test_the_project_switcher_draws_a_sparkline_per_project(demo_store: de
         await settle(pilot, rounds=5)
         screen = app.screen
         assert isinstance(screen, ProjectsScreen)
-        await wait_until(pilot, lambda: app.project.slug in screen.trends, what="the trend")
-        assert screen.trends[app.project.slug] == (7, 7, 12)  # items per retained session, oldest first
+        await wait_until(pilot, lambda: app.project.slug in screen.state.trends, what="the trend")
+        assert screen.state.trends[app.project.slug] == (7, 7, 12)  # items per retained session, oldest first
         table = screen.query_one(DataTable)
         assert isinstance(table.get_cell(app.project.slug, screen.trend_column), Sparkline)
 

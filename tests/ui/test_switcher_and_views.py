@@ -206,7 +206,7 @@ async def test_the_switcher_counts_come_from_the_judging_child(demo_store: demo.
         await press_settled(pilot, "P")
         screen = app.screen
         assert isinstance(screen, ProjectsScreen)
-        await wait_until(pilot, lambda: not screen.provisional, what="the confirmed listing")
+        await wait_until(pilot, lambda: not screen.state.provisional, what="the confirmed listing")
         counts = {name: row[4] for name, row in projects_shown(app).items()}
         assert counts["proj"] == "11", counts
         assert folded_here == []
@@ -258,7 +258,8 @@ def test_switcher_filtered_at_80x24_snapshot(snap_compare, demo_store: demo.Demo
     async def run_before(pilot) -> None:  # type: ignore[no-untyped-def]
         await settle(pilot)
         await press_settled(pilot, "P")
-        await wait_until(pilot, lambda: not app.screen.provisional and bool(app.screen.trends), what="confirmed")
+        await wait_until(pilot, lambda: not app.screen.state.provisional and bool(app.screen.state.trends),
+                         what="confirmed")
         app.screen.query_one("#projects-filter").cursor_blink = False  # on or off by the clock
         await press_settled(pilot, "o", "t", "h")
 
