@@ -65,7 +65,7 @@ def test_o_is_called_what_it_opens() -> None:
 def test_the_review_summary_names_rows_whole() -> None:
     """Issue 40 point 10: the review summary cut ids (at 60) and texts (at 70)."""
     from daimon_tui.domain.review_summary import ReviewSummary
-    from daimon_tui.ui.screens.review_summary import summary_text
+    from daimon_tui.ui.briefing.review_summary import summary_text
 
     key = "team:" + "alice@example.org/" + "f" * 60
     said = "Whether src/upload/retry.py still reads the old RETRY_MAX setting after the rollout of the flag"

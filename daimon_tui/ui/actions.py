@@ -6,7 +6,8 @@ from textual.binding import Binding
 
 from daimon_tui.action_specs import ACTIONS, ActionSpec, spec
 
-__all__ = ["ACTIONS", "ActionSpec", "bindings", "everywhere_bindings", "lead_bindings", "spec"]
+__all__ = ["ACTIONS", "ActionSpec", "bindings", "everywhere_bindings", "filter_binding", "lead_bindings",
+           "row_filter_bindings", "spec"]
 
 
 def bindings(group_filter: set[str] | None = None) -> list[Binding]:
@@ -34,3 +35,16 @@ def everywhere_bindings() -> list[Binding]:
     beneath and `?` show would do nothing there. `q` and Esc are left to the
     screen's own Close."""
     return [b for b in bindings({"Views", "App"}) if b.id not in {"back", "escape"}]
+
+
+def filter_binding() -> Binding:
+    """`/` under the registry's `filter` id, so a remap in settings `[keys]` moves
+    it on every table view too; a table's rows take the short word and hint."""
+    filter_spec = spec("filter")
+    return Binding(filter_spec.keys, filter_spec.action, "filter", id=filter_spec.id,
+                   tooltip="Filter the rows by words (-word leaves rows out)")
+
+
+def row_filter_bindings() -> list[Binding]:
+    """A table view's filter keys (its controller: `ui.table_filter.TableFilter`): Esc, then `/`."""
+    return [*bindings({"Rows"}), filter_binding()]

@@ -51,11 +51,11 @@ STYLES = styles_dir()
 # module is not there says so instead of failing.
 VIEWS = {
     "history": ("daimon_tui.ui.history.screen", "HistoryScreen"),
-    "queue": ("daimon_tui.ui.screens.queue", "QueueScreen"),
+    "queue": ("daimon_tui.ui.queue.screen", "QueueScreen"),
     "audit": ("daimon_tui.ui.audit.screen", "AuditScreen"),
-    "log": ("daimon_tui.ui.screens.log", "LogScreen"),
+    "log": ("daimon_tui.ui.log.screen", "LogScreen"),
     "search": ("daimon_tui.ui.search.screen", "SearchScreen"),
-    "health": ("daimon_tui.ui.screens.health", "HealthScreen"),
+    "health": ("daimon_tui.ui.health.screen", "HealthScreen"),
 }
 
 
@@ -146,7 +146,7 @@ class DaimonTUI(App[int]):
                 confirming.cancel()
             where = self.project.target if self.project else (self.project_path or "this directory")
             where = self.shown(where)
-            from daimon_tui.ui.screens.projects import ProjectsScreen
+            from daimon_tui.ui.projects.screen import ProjectsScreen
 
             self.navigator.open(
                 ProjectsScreen(self.project, reason=f"No daimon checkpoint for {where}. Projects that have one:"),
@@ -229,12 +229,12 @@ class DaimonTUI(App[int]):
     # ---- actions -------------------------------------------------------------
 
     def action_projects(self) -> None:
-        from daimon_tui.ui.screens.projects import ProjectsScreen
+        from daimon_tui.ui.projects.screen import ProjectsScreen
 
         self.navigator.open(ProjectsScreen(self.project), self._switched)
 
     def action_help(self) -> None:
-        from daimon_tui.ui.screens.help import HelpScreen
+        from daimon_tui.ui.help.screen import HelpScreen
 
         self.navigator.open(HelpScreen(self.screen))
 

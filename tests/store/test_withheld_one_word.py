@@ -70,7 +70,7 @@ def test_history_health_stats_and_header_hold_to_one_definition(demo_store: demo
 def test_help_defines_each_word() -> None:
     from rich.console import Console
 
-    from daimon_tui.ui.screens.help import words_table
+    from daimon_tui.ui.help.screen import words_table
 
     out = io.StringIO()
     Console(file=out, width=160).print(words_table())

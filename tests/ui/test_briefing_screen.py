@@ -10,8 +10,8 @@ from textual.widgets import Input
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.ui.app import DaimonTUI
 from daimon_tui.ui.briefing.screen import BriefingScreen
-from daimon_tui.ui.screens.help import HelpScreen
-from daimon_tui.ui.screens.projects import ProjectsScreen
+from daimon_tui.ui.help.screen import HelpScreen
+from daimon_tui.ui.projects.screen import ProjectsScreen
 from daimon_tui.ui.widgets.item_detail import ItemDetail
 from daimon_tui.ui.widgets.row_list import RowList
 from tests.ui.settle import settle, wait_until
@@ -126,7 +126,7 @@ async def test_project_switch(demo_store: demo.DemoStore) -> None:
         await pilot.press("P")
         await settle(pilot)
         assert isinstance(app.screen, ProjectsScreen)
-        names = [p.name for p in app.screen.projects]
+        names = [p.name for p in app.screen.state.projects]
         assert sorted(names) == ["other", "proj"]
         index = names.index("other")
         for _ in range(index):

@@ -17,8 +17,8 @@ from daimon_tui.store.demo import builder as demo
 from daimon_tui.store.read import history, reader
 from daimon_tui.ui.app import DaimonTUI
 from daimon_tui.ui.audit.screen import AuditScreen
+from daimon_tui.ui.health.screen import HealthScreen
 from daimon_tui.ui.history.screen import DiffScreen, HistoryScreen
-from daimon_tui.ui.screens.health import HealthScreen
 from tests.ui.settle import settle, wait_until
 
 NOW = demo.DEMO_NOW.timestamp()

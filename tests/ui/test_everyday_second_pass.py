@@ -122,7 +122,7 @@ def _help_text(screen) -> str:  # type: ignore[no-untyped-def]
 async def test_help_shows_the_remapped_keys_and_the_action_ids(demo_store: demo.DemoStore, tmp_path,  # type: ignore[no-untyped-def]
                                                                monkeypatch) -> None:
     """Point 4: `?` lists the keys as remapped in settings, with each action's id."""
-    from daimon_tui.ui.screens.help import HelpScreen
+    from daimon_tui.ui.help.screen import HelpScreen
 
     config = tmp_path / "config.toml"
     config.write_text('[keys]\n"withheld" = "H"\n')
@@ -277,7 +277,7 @@ async def test_the_log_is_one_row_per_action_refusals_marked_and_fits_at_120(dem
 
     from daimon_tui.store.action_log import ActionLog
     from daimon_tui.store.read import reader
-    from daimon_tui.ui.screens.log import LogScreen
+    from daimon_tui.ui.log.screen import LogScreen
 
     slug = reader.resolve_project(str(demo_store.project)).slug
     log = ActionLog(tmp_path / "actions.jsonl")
@@ -466,7 +466,7 @@ async def test_the_queue_names_the_item_by_its_text_in_the_dialog_and_the_toast(
     resolve dialog and its toast show the item's text, not only its id."""
     from textual.widgets import Label
 
-    from daimon_tui.ui.screens.queue import QueueScreen
+    from daimon_tui.ui.queue.screen import QueueScreen
     from daimon_tui.ui.screens.verb_modals import PlanPreviewModal, ResolveModal
 
     app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
@@ -476,7 +476,7 @@ async def test_the_queue_names_the_item_by_its_text_in_the_dialog_and_the_toast(
         await settle(pilot, rounds=5)
         queue = app.screen
         assert isinstance(queue, QueueScreen)
-        entry = queue.current
+        entry = queue.state.current
         assert entry is not None and entry.item is not None and entry.item.text
         text = entry.item.text
         await pilot.press("r")

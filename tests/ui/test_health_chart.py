@@ -17,8 +17,8 @@ from textual.widgets import DataTable
 
 from daimon_tui.models import ProjectRef
 from daimon_tui.services.health import METRICS, NOW, HealthReport, SessionHealth
-from daimon_tui.ui.screens import health as health_screen
-from daimon_tui.ui.screens.health import HealthScreen
+from daimon_tui.ui.health import screen as health_screen
+from daimon_tui.ui.health.screen import HealthScreen
 from tests.ui.settle import wait_until
 
 GLYPH_EIGHTHS = {" ": 0, "▁": 1, "▂": 2, "▃": 3, "▄": 4, "▅": 5, "▆": 6, "▇": 7, "█": 8, "↑": 8}

@@ -31,7 +31,7 @@ async def test_a_burst_of_ledger_changes_is_one_toast(demo_store) -> None:
 
 
 async def test_a_log_that_cannot_be_opened_is_named_not_called_broken(demo_store, tmp_path: Path) -> None:
-    from daimon_tui.ui.screens.log import LogScreen
+    from daimon_tui.ui.log.screen import LogScreen
 
     where = tmp_path / "actions.jsonl"
     where.mkdir()  # a directory where the log file should be
@@ -47,7 +47,7 @@ async def test_a_log_that_cannot_be_opened_is_named_not_called_broken(demo_store
 
 
 async def test_an_empty_log_says_what_will_be_logged(demo_store, tmp_path: Path) -> None:
-    from daimon_tui.ui.screens.log import LogScreen
+    from daimon_tui.ui.log.screen import LogScreen
 
     app = DaimonTUI(project_path=str(demo_store.project), now=NOW, action_log=ActionLog(tmp_path / "actions.jsonl"))
     async with app.run_test(size=(140, 30)) as pilot:

@@ -6,7 +6,7 @@ from textual.widgets import DataTable
 
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.ui.app import DaimonTUI
-from daimon_tui.ui.screens.projects import ProjectsScreen
+from daimon_tui.ui.projects.screen import ProjectsScreen
 from tests.ui.settle import settle, wait_until
 
 NOW = demo.DEMO_NOW.timestamp()

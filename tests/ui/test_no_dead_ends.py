@@ -118,7 +118,7 @@ async def test_filter_semantics_for_withheld_rows_and_bad_facets(demo_store: dem
 async def test_help_lists_the_screens_keys_first_then_the_global_ones(demo_store: demo.DemoStore) -> None:
     from textual.widgets import Static
 
-    from daimon_tui.ui.screens.help import HelpScreen
+    from daimon_tui.ui.help.screen import HelpScreen
 
     app = make_app(demo_store)
     async with app.run_test(size=SIZE) as pilot:
@@ -308,7 +308,7 @@ async def test_queue_keys_past_the_end_say_why(demo_store: demo.DemoStore) -> No
         await settle(pilot)
         await pilot.press("3")
         await settle(pilot)
-        entries = len(app.screen.queue.entries)
+        entries = len(app.screen.state.queue.entries)
         await pilot.press(*["n"] * (entries + 1))
         await settle(pilot)
         before = len(app._notifications)
@@ -325,7 +325,7 @@ def test_the_queue_preselects_the_resolve_status_the_way_the_briefing_does() -> 
     from daimon_tui.domain.worldcheck import ClaimResult, ItemResult
     from daimon_tui.models import Item, ProjectRef
     from daimon_tui.models.queue import QueueEntry
-    from daimon_tui.ui.screens.queue import QueueScreen
+    from daimon_tui.ui.queue.screen import QueueScreen
 
     item = Item(id="o-1", text="Branch feature/x is waiting for review", section="external", kind="external",
                 mark="verbatim", field="external", stored_mark="verbatim")
@@ -336,6 +336,6 @@ def test_the_queue_preselects_the_resolve_status_the_way_the_briefing_does() -> 
     entry = QueueEntry(key="o-1", kind="contradicted", ref="o-1", title="t", why="w", item=item,
                        prefill_status="resolved")
     screen = QueueScreen(ProjectRef(slug="p", name="p"), world_check=False)
-    assert screen.resolve_status(entry) == "resolved"
-    screen.world_results["o-1"] = result
-    assert screen.resolve_status(entry) == suggested_status(result) == "merged"
+    assert screen.state.resolve_status(entry) == "resolved"
+    screen.state.world_results["o-1"] = result
+    assert screen.state.resolve_status(entry) == suggested_status(result) == "merged"

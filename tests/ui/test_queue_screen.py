@@ -12,7 +12,7 @@ from textual.app import App
 from daimon_tui.models import ProjectRef
 from daimon_tui.store.action_log import ActionLog
 from daimon_tui.store.demo import builder as demo
-from daimon_tui.ui.screens.queue import QueueScreen
+from daimon_tui.ui.queue.screen import QueueScreen
 from daimon_tui.ui.screens.verb_modals import ConfirmModal, ResolveModal, RetractModal
 from tests.ui.settle import press_until, wait_until
 
@@ -54,8 +54,8 @@ def fixed_store(tmp_path, sandbox_root):
 async def _settle(pilot, screen: QueueScreen) -> None:
     await wait_until(
         pilot,
-        lambda: screen.queue is not None
-        and not screen.busy
+        lambda: screen.state.queue is not None
+        and not screen.state.busy
         and not any(w.is_running for w in screen.workers if w.group != "queue-summary"),
         timeout=20,
         what="the queue loaded and idle",
@@ -77,8 +77,8 @@ async def test_a_pilot_run_through_the_whole_queue(fixed_store):
         screen = app.screen
         assert isinstance(screen, QueueScreen)
         await _settle(pilot, screen)
-        assert next(e.kind for e in screen.queue.entries) == "agent-claim"
-        assert screen.progress() == "1 of 12"
+        assert next(e.kind for e in screen.state.queue.entries) == "agent-claim"
+        assert screen.state.progress() == "1 of 12"
         # agent claim: confirm as resolved
         await pilot.press("a")
         await _preview_then_y(pilot)
@@ -107,7 +107,7 @@ async def test_a_pilot_run_through_the_whole_queue(fixed_store):
         await _preview_then_y(pilot)
         await _settle(pilot, screen)
         # carried external item: retract (reason and evidence in the curation modal)
-        assert screen.current.kind == "carried-external"
+        assert screen.state.current.kind == "carried-external"
         await pilot.press("x")
         await wait_until(pilot, lambda: isinstance(app.screen, RetractModal), what="the retract dialog")
         await pilot.press(*"the spike branch was never pushed")
@@ -115,17 +115,18 @@ async def test_a_pilot_run_through_the_whole_queue(fixed_store):
         await _preview_then_y(pilot)
         await _settle(pilot, screen)
         # carried open loop: resolve with a note
-        assert screen.current.kind == "carried-open-loop", screen.current
+        assert screen.state.current.kind == "carried-open-loop", screen.state.current
         await pilot.press("r")
         await wait_until(pilot, lambda: isinstance(app.screen, ResolveModal), what="the resolve dialog")
         await pilot.press("enter")
         await _preview_then_y(pilot)
         await _settle(pilot, screen)
         # the open loops `daimon loops` lists, in its order: skip the amended one, resolve the next
-        assert screen.current.kind == "open-loop" and screen.current.ref == ids[recipe.PR7], screen.current
+        current = screen.state.current
+        assert current.kind == "open-loop" and current.ref == ids[recipe.PR7], current
         await pilot.press("s")
         await _settle(pilot, screen)
-        assert screen.current.ref == ids[recipe.CACHE2]
+        assert screen.state.current.ref == ids[recipe.CACHE2]
         await pilot.press("r")
         await wait_until(pilot, lambda: isinstance(app.screen, ResolveModal), what="the resolve dialog")
         await pilot.press("enter")
@@ -133,11 +134,11 @@ async def test_a_pilot_run_through_the_whole_queue(fixed_store):
         await _settle(pilot, screen)
         await pilot.press("s")
         await _settle(pilot, screen)
-        assert screen.current is None
-        assert screen.progress() == (
+        assert screen.state.current is None
+        assert screen.state.progress() == (
             "12 of 12; 3 resolved, 1 retracted, 1 reopened, 2 ratified, 1 confirmed, 1 rejected, 3 skipped"
         )
-        done = dict(screen.done)
+        done = dict(screen.state.done)
     p = project.target
     assert done[f"agent-claim:{ids[recipe.EXPORT]}"] == "claim-confirm"
     assert done[f"trust:{ids['tid']}"] == "skip"
@@ -181,7 +182,7 @@ async def test_not_activated_when_the_ruling_text_changed(fixed_store):
         await pilot.pause()
         screen = app.screen
         await _settle(pilot, screen)
-        await press_until(pilot, "n", lambda: screen.current.kind == "ruling", limit=len(KINDS))
+        await press_until(pilot, "n", lambda: screen.state.current.kind == "ruling", limit=len(KINDS))
         refutations.revise(
             ids["rid"],
             channel="cli-agent",
@@ -192,9 +193,9 @@ async def test_not_activated_when_the_ruling_text_changed(fixed_store):
         await pilot.press("a")
         await _preview_then_y(pilot)
         await _settle(pilot, screen)
-        assert screen.current.kind == "ruling"  # it stays: nothing was activated
-        assert screen.done[screen.current.key] == "not activated"
-        assert "1 not activated" in screen.progress()
+        assert screen.state.current.kind == "ruling"  # it stays: nothing was activated
+        assert screen.state.done[screen.state.current.key] == "not activated"
+        assert "1 not activated" in screen.state.progress()
     assert refutations.get(ids["rid"], project_dir=project.target)["state"] == "candidate"
     assert log.entries()[-1].reason == "not-activated"
 
@@ -223,7 +224,7 @@ def test_snapshot_of_each_kind(snap_compare, fixed_store, position):
         for _ in range(position):
             await pilot.press("n")
         await pilot.pause()
-        assert pilot.app.screen.current.kind == KINDS[position]
+        assert pilot.app.screen.state.current.kind == KINDS[position]
 
     assert snap_compare(QueueHost(project, log), terminal_size=SIZE, run_before=go)
 
@@ -249,13 +250,13 @@ def test_snapshot_of_the_end_of_queue_summary(snap_compare, fixed_store):
         await _settle(pilot, screen)
         pilot.app.clear_notifications()  # toasts expire on a timer: keep them out of the picture
         await wait_until(pilot, lambda: not pilot.app.screen.query("Toast"), what="toasts gone")
-        assert screen.current is None
+        assert screen.state.current is None
 
     assert snap_compare(QueueHost(project, log), terminal_size=SIZE, run_before=go)
 
 
 async def test_a_verdict_preview_with_an_unwritable_log_offers_only_close(fixed_store, tmp_path):
-    from daimon_tui.ui.screens.queue import DecisionModal
+    from daimon_tui.ui.queue.decision_modal import DecisionModal
 
     project, _ids, _log = fixed_store
     blocker = tmp_path / "state"
@@ -265,7 +266,7 @@ async def test_a_verdict_preview_with_an_unwritable_log_offers_only_close(fixed_
         await pilot.pause()
         screen = app.screen
         await _settle(pilot, screen)
-        first = screen.current
+        first = screen.state.current
         await pilot.press("a")
         for _ in range(100):
             await pilot.pause(0.05)
@@ -279,7 +280,7 @@ async def test_a_verdict_preview_with_an_unwritable_log_offers_only_close(fixed_
         assert isinstance(app.screen, DecisionModal)
         await pilot.press("n")
         await _settle(pilot, screen)
-        assert screen.current is first and screen.progress() == "1 of 12"
+        assert screen.state.current is first and screen.state.progress() == "1 of 12"
 
 
 async def test_the_queue_asks_the_world_check_service_and_shows_its_findings(fixed_store, monkeypatch) -> None:
@@ -308,5 +309,5 @@ async def test_the_queue_asks_the_world_check_service_and_shows_its_findings(fix
         screen = app.screen
         assert isinstance(screen, QueueScreen)
         await _settle(pilot, screen)
-        await wait_until(pilot, lambda: bool(screen.world), timeout=20, what="the world-check's findings")
-        assert asked and list(screen.world.values()) == ["contradicted: src/app.py does not exist"]
+        await wait_until(pilot, lambda: bool(screen.state.world), timeout=20, what="the world-check's findings")
+        assert asked and list(screen.state.world.values()) == ["contradicted: src/app.py does not exist"]

@@ -15,8 +15,8 @@ from daimon_tui.domain import verbs
 from daimon_tui.store.action_log import ActionLog
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.store.write import plans, writer
-from daimon_tui.ui.screens.log import LogScreen
-from daimon_tui.ui.screens.queue import QueueScreen
+from daimon_tui.ui.log.screen import LogScreen
+from daimon_tui.ui.queue.screen import QueueScreen
 from daimon_tui.ui.screens.verb_modals import PlanPreviewModal, ReverifyModal
 from daimon_tui.ui.verb_flow import _resolve_input
 from tests.daimon_records import events
@@ -320,7 +320,7 @@ def test_z_in_the_queue_undoes_the_last_action(demo_store, tmp_path: Path) -> No
     async def go() -> None:
         app = Host(lambda: QueueScreen(ref(demo_store), now=NOW, log=log, world_check=False))
         async with app.run_test(size=SIZE) as pilot:
-            await _until(pilot, lambda: app.screen.queue is not None)
+            await _until(pilot, lambda: app.screen.state.queue is not None)
             await pilot.press("z")
             await _until(pilot, lambda: isinstance(app.screen, PlanPreviewModal))
             await pilot.press("y")

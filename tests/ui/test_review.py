@@ -176,7 +176,7 @@ async def resolve_here(pilot, screen: BriefingScreen):
 
 
 async def test_a_verb_marks_reviewed_and_quitting_after_it_shows_the_summary(demo_store: demo.DemoStore) -> None:
-    from daimon_tui.ui.screens.review_summary import ReviewSummaryScreen
+    from daimon_tui.ui.briefing.review_summary import ReviewSummaryScreen
 
     app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
     app.review_clock = FakeClock()  # type: ignore[attr-defined]
@@ -291,7 +291,7 @@ async def test_the_project_switcher_draws_a_sparkline_per_project(demo_store: de
     from textual.renderables.sparkline import Sparkline
     from textual.widgets import DataTable
 
-    from daimon_tui.ui.screens.projects import ProjectsScreen
+    from daimon_tui.ui.projects.screen import ProjectsScreen
 
     app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
     async with app.run_test(size=(140, 40)) as pilot:
@@ -300,8 +300,8 @@ async def test_the_project_switcher_draws_a_sparkline_per_project(demo_store: de
         await settle(pilot, rounds=5)
         screen = app.screen
         assert isinstance(screen, ProjectsScreen)
-        await wait_until(pilot, lambda: app.project.slug in screen.trends, what="the trend")
-        assert screen.trends[app.project.slug] == (7, 7, 12)  # items per retained session, oldest first
+        await wait_until(pilot, lambda: app.project.slug in screen.state.trends, what="the trend")
+        assert screen.state.trends[app.project.slug] == (7, 7, 12)  # items per retained session, oldest first
         table = screen.query_one(DataTable)
         assert isinstance(table.get_cell(app.project.slug, screen.trend_column), Sparkline)
 

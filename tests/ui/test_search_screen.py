@@ -11,7 +11,7 @@ from daimon_tui.store.demo import builder as demo
 from daimon_tui.store.read.search import SearchHit
 from daimon_tui.ui.app import DaimonTUI
 from daimon_tui.ui.briefing.screen import BriefingScreen
-from daimon_tui.ui.screens.help import HelpScreen
+from daimon_tui.ui.help.screen import HelpScreen
 from daimon_tui.ui.search.screen import HitSessionScreen, SearchScreen, hit_detail, hit_row
 from daimon_tui.ui.widgets.row_list import RowList
 from tests.team_store import BOB_TOPIC, BOB_VERBATIM, TeamStore

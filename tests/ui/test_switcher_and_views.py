@@ -96,7 +96,7 @@ async def test_history_filters_its_sessions_and_esc_clears_then_goes_back(demo_s
 async def test_the_log_filters_its_actions(demo_store: demo.DemoStore, tmp_path) -> None:  # type: ignore[no-untyped-def]
     from daimon_tui.store.action_log import ActionLog
     from daimon_tui.store.read import reader
-    from daimon_tui.ui.screens.log import LogScreen
+    from daimon_tui.ui.log.screen import LogScreen
 
     slug = reader.resolve_project(str(demo_store.project)).slug
     log = ActionLog(tmp_path / "actions.jsonl")
@@ -148,7 +148,7 @@ def two_projects(store: demo.DemoStore) -> None:
 
 
 async def test_the_switcher_narrows_as_you_type_and_esc_clears_then_closes(demo_store: demo.DemoStore) -> None:
-    from daimon_tui.ui.screens.projects import ProjectsScreen
+    from daimon_tui.ui.projects.screen import ProjectsScreen
 
     two_projects(demo_store)
     app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
@@ -171,7 +171,7 @@ async def test_the_switcher_narrows_as_you_type_and_esc_clears_then_closes(demo_
 
 async def test_the_switcher_is_opaque(demo_store: demo.DemoStore) -> None:
     """The briefing must not show through the switcher's edge."""
-    from daimon_tui.ui.screens.projects import ProjectsScreen
+    from daimon_tui.ui.projects.screen import ProjectsScreen
 
     app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
     async with app.run_test(size=NARROW) as pilot:
@@ -189,7 +189,7 @@ async def test_the_switcher_counts_come_from_the_judging_child(demo_store: demo.
     again in a thread, which on a year of memory kept the counts at "…" for seconds
     (measured on the heavy store: 44 s in the app, 0.3 s from the child)."""
     from daimon_tui.store.read import reader
-    from daimon_tui.ui.screens.projects import ProjectsScreen
+    from daimon_tui.ui.projects.screen import ProjectsScreen
 
     two_projects(demo_store)
     folded_here: list[str] = []
@@ -206,7 +206,7 @@ async def test_the_switcher_counts_come_from_the_judging_child(demo_store: demo.
         await press_settled(pilot, "P")
         screen = app.screen
         assert isinstance(screen, ProjectsScreen)
-        await wait_until(pilot, lambda: not screen.provisional, what="the confirmed listing")
+        await wait_until(pilot, lambda: not screen.state.provisional, what="the confirmed listing")
         counts = {name: row[4] for name, row in projects_shown(app).items()}
         assert counts["proj"] == "11", counts
         assert folded_here == []
@@ -221,8 +221,8 @@ def screen_text(app: DaimonTUI) -> str:
 async def test_help_and_full_text_say_how_to_close_them_in_view_at_80x24(demo_store: demo.DemoStore, key: str,
                                                                          said: str) -> None:
     """The closing keys are on screen, not below tables the person must scroll past."""
+    from daimon_tui.ui.help.screen import HelpScreen
     from daimon_tui.ui.item.full_text import FullTextScreen
-    from daimon_tui.ui.screens.help import HelpScreen
 
     app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
     async with app.run_test(size=NARROW) as pilot:
@@ -258,7 +258,8 @@ def test_switcher_filtered_at_80x24_snapshot(snap_compare, demo_store: demo.Demo
     async def run_before(pilot) -> None:  # type: ignore[no-untyped-def]
         await settle(pilot)
         await press_settled(pilot, "P")
-        await wait_until(pilot, lambda: not app.screen.provisional and bool(app.screen.trends), what="confirmed")
+        await wait_until(pilot, lambda: not app.screen.state.provisional and bool(app.screen.state.trends),
+                         what="confirmed")
         app.screen.query_one("#projects-filter").cursor_blink = False  # on or off by the clock
         await press_settled(pilot, "o", "t", "h")
 

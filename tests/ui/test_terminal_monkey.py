@@ -50,14 +50,14 @@ TRACEBACK_SIGNS = ("Traceback (most recent call last)", "ScreenStackError", "NoS
 def bound_keys() -> list[str]:
     """Every key bound in the action registry or on a screen or widget class of the app."""
     keys = {key for action in ACTIONS for key in action.keys.split(",")}
-    for package in ("daimon_tui.ui.screens", "daimon_tui.ui.widgets"):
-        for module_info in pkgutil.iter_modules(importlib.import_module(package).__path__):
-            module = importlib.import_module(f"{package}.{module_info.name}")
-            for cls in vars(module).values():
-                if inspect.isclass(cls) and cls.__module__ == module.__name__:
-                    for binding in cls.__dict__.get("BINDINGS", []):
-                        key = binding.key if hasattr(binding, "key") else binding[0]
-                        keys.update(k.strip() for k in key.split(","))
+    ui = importlib.import_module("daimon_tui.ui")
+    for module_info in pkgutil.walk_packages(ui.__path__, "daimon_tui.ui."):  # every view's folder too
+        module = importlib.import_module(module_info.name)
+        for cls in vars(module).values():
+            if inspect.isclass(cls) and cls.__module__ == module.__name__:
+                for binding in cls.__dict__.get("BINDINGS", []):
+                    key = binding.key if hasattr(binding, "key") else binding[0]
+                    keys.update(k.strip() for k in key.split(","))
     return sorted(keys - QUITTING)
 
 

@@ -19,7 +19,7 @@ from daimon_tui.domain.verbs import ForgetReach, ItemFacts, LatestEvent, StoreGu
 from daimon_tui.models import ProjectRef
 from daimon_tui.store.action_log import ActionLog
 from daimon_tui.store.write import plans
-from daimon_tui.ui.screens.log import LogScreen
+from daimon_tui.ui.log.screen import LogScreen
 from daimon_tui.ui.screens.verb_modals import (
     ForgetConfirmModal,
     PlanPreviewModal,

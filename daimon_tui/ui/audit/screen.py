@@ -10,7 +10,7 @@ from typing import ClassVar
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
@@ -21,14 +21,14 @@ from daimon_tui.domain.receipt_check import state_label
 from daimon_tui.domain.short_ids import shortest_unique
 from daimon_tui.models import ProjectRef
 from daimon_tui.services import audit as audit_service
-from daimon_tui.ui.actions import bindings, lead_bindings
+from daimon_tui.ui.actions import bindings, lead_bindings, row_filter_bindings
 from daimon_tui.ui.navigation import navigator
 from daimon_tui.ui.read_worker import work
 from daimon_tui.ui.table_filter import TableFilter
 from daimon_tui.ui.widgets.filter_box import FilterBox
 from daimon_tui.ui.widgets.key_footer import KeyFooter
 from daimon_tui.ui.widgets.row_below import RowBelow
-from daimon_tui.ui.widgets.row_filter import RowFilter, filter_binding
+from daimon_tui.ui.widgets.row_filter import RowFilter
 
 STATE_STYLES = {
     "signature-valid": "green",
@@ -114,13 +114,7 @@ class AuditScreen(Screen):
     """The audit view of one project."""
 
     VIEW_NAME = "Audit"
-    BINDINGS: ClassVar[list[BindingType]] = [
-        *lead_bindings(),
-        Binding("escape", "clear_or_back", "Clear the filter, then back", show=False),
-        filter_binding(),
-        *bindings({"Move"}),
-        Binding("ctrl+r", "reload", "Reload", show=False),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = [*lead_bindings(), *row_filter_bindings(), *bindings({"Move", "Audit"})]
 
     def __init__(self, project: ProjectRef) -> None:
         super().__init__(id="audit")

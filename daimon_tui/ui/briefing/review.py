@@ -391,7 +391,7 @@ class ReviewTracker(Controller):
 
     @work(group="review-summary")
     async def show_summary(self, quitting: bool) -> None:
-        from daimon_tui.ui.screens.review_summary import ReviewSummaryScreen
+        from daimon_tui.ui.briefing.review_summary import ReviewSummaryScreen
 
         try:
             entries = await action_log.read_entries(self.app.action_log)  # type: ignore[attr-defined]

@@ -82,10 +82,7 @@ class BriefingScreen(Screen):
 
     BINDINGS: ClassVar[list[Binding]] = [
         *lead_bindings("quit"),
-        *bindings({"Move", "Briefing", "Review", "Verbs", "World", "Evidence"}),
-        Binding("down", "cursor(1)", show=False),
-        Binding("up", "cursor(-1)", show=False),
-        Binding("escape", "escape", "Clear the filter, then the marks (never quits)", show=False),
+        *bindings({"Move", "Briefing", "Review", "Verbs", "World", "Evidence", "Briefing list"}),
     ]
 
     # Whether this screen shows the project's latest checkpoint (the read-only views do not).

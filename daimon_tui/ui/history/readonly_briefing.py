@@ -9,11 +9,12 @@ from typing import ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.widgets import Static
 
 from daimon_tui.domain.inert import inert
 from daimon_tui.models import Briefing, ProjectRef, TeamView
+from daimon_tui.ui.actions import bindings
 from daimon_tui.ui.briefing.screen import BriefingScreen
 from daimon_tui.ui.briefing.team_feed import TeamFeed
 from daimon_tui.ui.navigation import GoesBack, navigator
@@ -25,7 +26,7 @@ DISABLED_ACTIONS = frozenset({"verb", "mark", "world_check", "reload"})
 
 class ReadOnlyBriefingScreen(GoesBack, BriefingScreen):
     VIEW_NAME = "Read-only briefing"
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("q", "go_back", "Back")]
+    BINDINGS: ClassVar[list[BindingType]] = bindings({"Read-only"})
     LATEST: ClassVar[bool] = False
 
     def __init__(

@@ -17,7 +17,7 @@ from typing import ClassVar
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Input, Static
 
@@ -26,7 +26,7 @@ from daimon_tui.domain.short_ids import short_id, shortest_unique
 from daimon_tui.domain.when import HINT, parse_when
 from daimon_tui.models import Briefing, Diagnostic, ProjectRef, SessionSummary, TeamView
 from daimon_tui.services import history as history_service
-from daimon_tui.ui.actions import lead_bindings
+from daimon_tui.ui.actions import bindings, lead_bindings, row_filter_bindings
 from daimon_tui.ui.history.readonly_briefing import ReadOnlyBriefingScreen
 from daimon_tui.ui.navigation import GoesBack, navigator
 from daimon_tui.ui.read_worker import work
@@ -34,7 +34,7 @@ from daimon_tui.ui.table_filter import TableFilter
 from daimon_tui.ui.widgets.filter_box import FilterBox
 from daimon_tui.ui.widgets.key_footer import KeyFooter
 from daimon_tui.ui.widgets.row_below import RowBelow
-from daimon_tui.ui.widgets.row_filter import RowFilter, filter_binding
+from daimon_tui.ui.widgets.row_filter import RowFilter
 from daimon_tui.ui.widgets.safe_input import SafeInput
 
 # "withheld now" is not Health's "withheld": see domain/withheld.py
@@ -61,15 +61,8 @@ class HistoryScreen(Screen[None]):
     VIEW_NAME = "History"
     BINDINGS: ClassVar[list[BindingType]] = [
         *lead_bindings(),
-        Binding("escape", "clear_or_back", "Clear the filter, then back", show=False),
-        filter_binding(),
-        Binding("space", "mark", "Mark"),
-        Binding("d", "diff", "Diff marked ↔ cursor"),
-        Binding("@", "as_of", "As of…"),
-        Binding("j", "cursor(1)", "Next session", show=False),
-        Binding("k", "cursor(-1)", "Previous session", show=False),
-        Binding("enter", "open", "Open the session read-only", show=False),
-        Binding("ctrl+r", "reload", "Reload", show=False),
+        *row_filter_bindings(),
+        *bindings({"History"}),
     ]
 
     def __init__(self, project: ProjectRef) -> None:
@@ -270,12 +263,7 @@ class DiffScreen(GoesBack, Screen[None]):
     """daimon's change rows between two sessions (older → newer)."""
 
     VIEW_NAME = "Diff"
-    BINDINGS: ClassVar[list[BindingType]] = [
-        *lead_bindings(),
-        Binding("escape", "go_back", "Back", show=False),
-        Binding("j", "cursor(1)", "Next change", show=False),
-        Binding("k", "cursor(-1)", "Previous change", show=False),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = [*lead_bindings(), *bindings({"Diff"})]
 
     def __init__(self, project: ProjectRef, older: str, newer: str) -> None:
         super().__init__(id="diff")
@@ -354,7 +342,7 @@ class DiffScreen(GoesBack, Screen[None]):
 class AsOfPicker(ModalScreen[str | None]):
     """Pick a session or type an ISO-8601 time."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = bindings({"As of"})
 
     def __init__(self, sessions: tuple[SessionSummary, ...], *, default: str = "") -> None:
         super().__init__(id="as-of-picker")

@@ -6,14 +6,14 @@ from __future__ import annotations
 from typing import ClassVar
 
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static, TextArea
 
 from daimon_tui.domain.inert import inert
 from daimon_tui.models import Item
-from daimon_tui.ui.actions import everywhere_bindings
+from daimon_tui.ui.actions import bindings, everywhere_bindings
 from daimon_tui.ui.navigation import GoesBack
 
 # Past this many characters the text is broken into lines here, once, instead of
@@ -41,7 +41,7 @@ def full_text(item: Item) -> str:
 
 
 class FullTextScreen(GoesBack, ModalScreen[None]):
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "go_back", "Close"), *everywhere_bindings()]
+    BINDINGS: ClassVar[list[BindingType]] = [*bindings({"Full text"}), *everywhere_bindings()]
 
     def __init__(self, item: Item) -> None:
         super().__init__()

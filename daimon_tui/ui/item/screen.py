@@ -10,7 +10,7 @@ from typing import ClassVar
 from rich.console import RenderableType
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
@@ -33,10 +33,7 @@ class ItemScreen(GoesBack, ModalScreen[None]):
     VIEW_NAME = "Item view (o)"
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q,o", "go_back", "Close"),
-        Binding("j,down", "scroll(1)", "Scroll down", show=False),
-        Binding("k,up", "scroll(-1)", "Scroll up", show=False),
-        *bindings({"Evidence"}),
+        *bindings({"Item", "Evidence"}),
         *everywhere_bindings(),
     ]
 

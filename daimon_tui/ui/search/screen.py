@@ -15,17 +15,17 @@ from typing import TYPE_CHECKING, ClassVar
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import Input, Static
 
 from daimon_tui.domain.inert import inert
 from daimon_tui.domain.search_query import parse_query
-from daimon_tui.domain.verb_registry import VERBS
 from daimon_tui.models import ProjectRef
 from daimon_tui.services import search as search_service
 from daimon_tui.services.search import SearchHit, SearchResult
+from daimon_tui.ui.actions import bindings
 from daimon_tui.ui.briefing.screen import BriefingScreen
 from daimon_tui.ui.history.screen import SessionScreen
 from daimon_tui.ui.navigation import navigator
@@ -144,20 +144,7 @@ class SearchScreen(Screen):
     VIEW_NAME = "Search"
     # In the box every key types (a query may be "429"): the view keys, j/k,
     # space and the verbs act once Tab (or Esc, Enter, down) has left it for the hits.
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("tab,shift+tab", "switch_focus", "box⇄hits", show=True,
-                tooltip="Between the search box, where every key types (digits too), and the hits, "
-                        "where the view keys (1-6), j/k, space and the verbs work"),
-        Binding("ctrl+o", "toggle_all", "All projects", show=True),
-        Binding("ctrl+t", "toggle_team", "Teammates", show=True),
-        Binding("slash", "focus_box", "Search box", show=False),
-        Binding("j", "move(1)", "Next", show=False),
-        Binding("k", "move(-1)", "Previous", show=False),
-        Binding("space", "mark", "Mark", show=False),
-        Binding("q", "back", "Back", show=False),
-        Binding("escape", "escape", "Leave the box for the hits, then back", show=False),
-        *(Binding(v.key, f"verb('{v.name}')", v.title, show=False) for v in VERBS if v.name != "undo"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = bindings({"Search"})
 
     def __init__(self, project: ProjectRef, *, now: float | None = None, log: ActionLog | None = None) -> None:
         super().__init__(classes="search-screen")

@@ -5,19 +5,9 @@ screen's side (the query, Esc) is its controller, `ui.table_filter`."""
 
 from __future__ import annotations
 
-from textual.binding import Binding
-
-from daimon_tui.action_specs import spec
 from daimon_tui.ui.widgets.filter_box import FilterBox
 
 PLACEHOLDER = "filter: words in any column, -word leaves rows out (enter keeps, esc clears)"
-
-
-def filter_binding() -> Binding:
-    """`/` under the registry's `filter` id, so a remap in settings `[keys]` moves it here too."""
-    filter_spec = spec("filter")
-    return Binding(filter_spec.keys, filter_spec.action, "filter", id=filter_spec.id,
-                   tooltip="Filter the rows by words (-word leaves rows out)")
 
 
 class RowFilter(FilterBox):

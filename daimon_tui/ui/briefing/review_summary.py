@@ -8,13 +8,14 @@ from typing import ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from daimon_tui.domain.inert import inert
 from daimon_tui.domain.review_summary import WORDS, ReviewSummary
+from daimon_tui.ui.actions import bindings
 from daimon_tui.ui.navigation import GoesBack, navigator
 
 # Rows listed per word before "… N more".
@@ -60,10 +61,7 @@ def summary_text(summary: ReviewSummary, *, quitting: bool, name: str | None = N
 
 
 class ReviewSummaryScreen(GoesBack, ModalScreen[None]):
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,S", "go_back", "Close"),
-        Binding("q", "leave", "Quit" , show=False),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = bindings({"Summary"})
 
     def __init__(self, summary: ReviewSummary, *, quitting: bool, name: str | None = None,
                  text_of: Callable[[str], str | None] = lambda _key: None) -> None:

@@ -10,7 +10,7 @@ from typing import ClassVar
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.screen import Screen
 from textual.widgets import DataTable, Label, Static
 
@@ -20,12 +20,12 @@ from daimon_tui.domain.short_ids import shortest_unique
 from daimon_tui.models import ProjectRef
 from daimon_tui.services import action_log
 from daimon_tui.services.action_log import ActionLog
-from daimon_tui.ui.actions import lead_bindings
+from daimon_tui.ui.actions import bindings, lead_bindings, row_filter_bindings
 from daimon_tui.ui.read_worker import work
 from daimon_tui.ui.table_filter import TableFilter
 from daimon_tui.ui.widgets.filter_box import FilterBox
 from daimon_tui.ui.widgets.key_footer import KeyFooter
-from daimon_tui.ui.widgets.row_filter import RowFilter, filter_binding
+from daimon_tui.ui.widgets.row_filter import RowFilter
 
 _OUTCOME_STYLE = {"applied": "bold", "refused": "reverse", "failed": "reverse", "not-applied": "reverse"}
 _OUTCOME_MARK = {"applied": "✓", "refused": "✗", "failed": "✗", "not-applied": "∅", "world-check": "◎"}
@@ -37,16 +37,7 @@ def _cell(value: object, style: str = "") -> Text:
 
 class LogScreen(Screen):
     VIEW_NAME = "Action log"
-    BINDINGS: ClassVar[list[BindingType]] = [
-        *lead_bindings(),
-        Binding("escape", "clear_or_back", "Clear the filter, then back", show=False),
-        filter_binding(),
-        Binding("ctrl+r", "reload", "Reload"),
-        Binding("z", "undo_row", "Undo this action"),
-        Binding("j", "cursor(1)", "Next entry", show=False),
-        Binding("k", "cursor(-1)", "Previous entry", show=False),
-        Binding("enter", "open", "Open the entry's item in the briefing", show=False),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = [*lead_bindings(), *row_filter_bindings(), *bindings({"Log"})]
 
     def __init__(self, project: ProjectRef | None = None, log: ActionLog | None = None) -> None:
         super().__init__(classes="log-screen")

@@ -4,7 +4,8 @@ the current project has none.
 Type to narrow the list (the letters go to the filter, as in the command
 palette; up/down move, Enter opens, Esc clears the filter, then closes). The
 rows come at once from the bucket envelopes and the counts of the last read,
-then the judging child confirms them (`services.projects`)."""
+then the judging child confirms them (`services.projects`). What is listed,
+filtered and confirmed is `state.ProjectsState`; the screen draws it."""
 
 from __future__ import annotations
 
@@ -21,13 +22,14 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Input, Static
 
 from daimon_tui.domain.inert import inert
-from daimon_tui.domain.row_words import RowQuery
 from daimon_tui.domain.row_words import read as read_words
 from daimon_tui.domain.short_ids import shortest_unique
 from daimon_tui.models import Diagnostic, ProjectRef, ProjectSummary
 from daimon_tui.services import session
 from daimon_tui.services.projects import project_listing, quick_projects, session_trend
+from daimon_tui.ui.actions import bindings
 from daimon_tui.ui.navigation import navigator
+from daimon_tui.ui.projects.state import ProjectsState
 from daimon_tui.ui.read_worker import work
 from daimon_tui.ui.widgets.row_below import RowBelow
 from daimon_tui.ui.widgets.safe_input import SafeInput
@@ -37,23 +39,12 @@ TREND_WIDTH = 12
 
 
 class ProjectsScreen(ModalScreen[ProjectRef | None]):
-    BINDINGS: ClassVar[list[Binding]] = [
-        Binding("escape", "clear_or_close", "Clear the filter, then close"),
-        Binding("down", "cursor(1)", show=False),
-        Binding("up", "cursor(-1)", show=False),
-        Binding("pagedown", "cursor(10)", show=False),
-        Binding("pageup", "cursor(-10)", show=False),
-    ]
+    BINDINGS: ClassVar[list[Binding]] = bindings({"Projects"})
 
     def __init__(self, current: ProjectRef | None, *, reason: str = "") -> None:
         super().__init__()
-        self.current = current
         self.reason = reason
-        self.projects: tuple[ProjectSummary, ...] = ()
-        self.notes: tuple[Diagnostic, ...] = ()
-        self.provisional = True
-        self.query_words = RowQuery()
-        self.trends: dict[str, tuple[int, ...]] = {}
+        self.state = ProjectsState(current)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="projects-box"):
@@ -77,8 +68,7 @@ class ProjectsScreen(ModalScreen[ProjectRef | None]):
         table = self.query_one(DataTable)
         if not 0 <= row < table.row_count:
             return None
-        slug = table.ordered_rows[row].key.value
-        return next((p.topic for p in self.projects if p.slug == slug), None)
+        return self.state.topic(table.ordered_rows[row].key.value)
 
     def on_resize(self) -> None:
         self.query_one(RowBelow).follow_later()
@@ -93,7 +83,7 @@ class ProjectsScreen(ModalScreen[ProjectRef | None]):
             quick, quick_notes = (), ()
         if quick:
             self.fill(quick, quick_notes, provisional=True)
-        rows, notes = await project_listing(self.current)
+        rows, notes = await project_listing(self.state.current)
         self.fill(rows, notes, provisional=False)
         self.read_trends(rows)
 
@@ -109,44 +99,37 @@ class ProjectsScreen(ModalScreen[ProjectRef | None]):
                 values = await session_trend(row.slug)
             except Exception:  # a project that cannot be listed keeps its dash
                 continue
-            self.trends[row.slug] = values
+            self.state.trends[row.slug] = values
             if self.is_attached and row.slug in table.rows:
                 table.update_cell(row.slug, self.trend_column, self.trend_cell(row.slug))
 
-    def fill(self, projects: tuple[ProjectSummary, ...], notes: tuple, *, provisional: bool) -> None:
-        self.projects, self.notes, self.provisional = projects, notes, provisional
+    def fill(self, projects: tuple[ProjectSummary, ...], notes: tuple[Diagnostic, ...], *,
+             provisional: bool) -> None:
+        self.state.listed(projects, notes, provisional=provisional)
         self.show_rows()
 
     def show_rows(self) -> None:
         """The projects the filter leaves, the cursor kept on its project where it can be."""
-        projects, notes, provisional = self.projects, self.notes, self.provisional
+        state = self.state
         table = self.query_one(DataTable)
         keep = self.cursor_slug()
         table.clear()
         # each project's latest session, as git shows hashes (the full id: Enter opens it)
-        short = shortest_unique(row.session_id for row in projects if row.session_id)
-        shown = [row for row in projects
-                 if self.query_words.matches((row.name, row.slug, row.session_id, row.created, row.topic))]
+        short = shortest_unique(row.session_id for row in state.projects if row.session_id)
+        shown = state.shown()
         for row in shown:
-            here = "▶" if self.current and row.slug == self.current.slug else ""
+            here = "▶" if state.is_current(row.slug) else ""
             table.add_row(
                 here,
                 Text(inert(row.name, limit=40)),
                 Text(inert(short.get(row.session_id or "", row.session_id) or "—", limit=40)),
                 Text(inert(row.created or "—", limit=20)),
-                self.count_cell(row, provisional),
+                self.count_cell(row, state.provisional),
                 self.trend_cell(row.slug),
                 Text(inert(row.topic or "", limit=60)),
                 key=row.slug,
             )
-        message = "\n".join(f"⚠ {inert(n.message)}" for n in notes)
-        if not projects:
-            message = "daimon has no checkpoints on this machine yet." + ("\n" + message if message else "")
-        elif not shown:
-            message = "no project matches the filter (esc clears it)" + ("\n" + message if message else "")
-        if provisional:
-            message = "counts from the last read, confirming with daimon…" + ("\n" + message if message else "")
-        self.query_one("#projects-notes", Static).update(Text(message, style="yellow"))
+        self.query_one("#projects-notes", Static).update(Text(state.status(len(shown)), style="yellow"))
         if keep is not None and keep in table.rows:
             table.move_cursor(row=table.get_row_index(keep))
         self.query_one(RowBelow).follow_later()
@@ -159,7 +142,7 @@ class ProjectsScreen(ModalScreen[ProjectRef | None]):
 
     @on(Input.Changed, "#projects-filter")
     def narrowed(self, event: Input.Changed) -> None:
-        self.query_words = read_words(event.value)
+        self.state.query = read_words(event.value)
         self.show_rows()
 
     @on(Input.Submitted, "#projects-filter")
@@ -177,7 +160,7 @@ class ProjectsScreen(ModalScreen[ProjectRef | None]):
 
     def trend_cell(self, slug: str) -> RenderableType:
         """A sparkline of items per retained session (Textual's own renderable)."""
-        values = self.trends.get(slug)
+        values = self.state.trends.get(slug)
         if not values:
             return Text("…" if values is None else "—", style="dim")
         return Sparkline(values, width=min(TREND_WIDTH, max(len(values), 1) * 3))
@@ -195,7 +178,7 @@ class ProjectsScreen(ModalScreen[ProjectRef | None]):
     @on(DataTable.RowSelected)
     def chosen(self, event: DataTable.RowSelected) -> None:
         slug = event.row_key.value
-        if any(p.slug == slug for p in self.projects):
+        if self.state.knows(slug):
             self.open_chosen(str(slug))
 
     @work(exclusive=True, group="projects-open")

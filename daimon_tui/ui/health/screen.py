@@ -12,7 +12,7 @@ from typing import ClassVar
 from rich.console import RenderableType
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.screen import Screen
 from textual.widgets import DataTable, ProgressBar, Static
 
@@ -20,7 +20,7 @@ from daimon_tui.domain.inert import inert
 from daimon_tui.domain.short_ids import shortest_unique
 from daimon_tui.models import ProjectRef
 from daimon_tui.services.health import METRICS, NOW, HealthReport, SessionHealth, health_as_read
-from daimon_tui.ui.actions import lead_bindings
+from daimon_tui.ui.actions import bindings, lead_bindings
 from daimon_tui.ui.navigation import GoesBack
 from daimon_tui.ui.read_worker import work
 from daimon_tui.ui.widgets.column_bar import LINES, ColumnBar, scale_label, scale_top
@@ -72,11 +72,7 @@ def table_rows(report: HealthReport) -> list[tuple[str, int, list[RenderableType
 
 class HealthScreen(GoesBack, Screen):
     VIEW_NAME = "Health"
-    BINDINGS: ClassVar[list[BindingType]] = [
-        *lead_bindings(),
-        Binding("escape", "go_back", "Back", show=False),
-        Binding("ctrl+r", "reload", "Reload"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = [*lead_bindings(), *bindings({"Health"})]
 
     def __init__(self, project: ProjectRef, *, now: float | None = None) -> None:
         super().__init__()

@@ -9,13 +9,14 @@ from typing import ClassVar
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
 from daimon_tui.domain.badges import BADGES, MARKS, NOT_BRIEFED
 from daimon_tui.domain.withheld import WORDS
+from daimon_tui.ui.actions import bindings
 from daimon_tui.ui.key_table import LEAD_IDS, class_bindings, global_id_rows, id_rows, with_keymap
 from daimon_tui.ui.navigation import GoesBack
 
@@ -70,7 +71,7 @@ def words_table() -> Table:
 
 
 class HelpScreen(GoesBack, ModalScreen[None]):
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,question_mark", "go_back", "Close")]
+    BINDINGS: ClassVar[list[BindingType]] = bindings({"Help"})
 
     def __init__(self, under: Screen) -> None:
         super().__init__()
