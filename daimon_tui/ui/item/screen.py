@@ -33,7 +33,8 @@ class ItemScreen(GoesBack, ModalScreen[None]):
     VIEW_NAME = "Item view (o)"
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        *bindings({"Item", "Evidence"}),
+        *bindings({"Item"}),
+        *bindings({"Evidence"}),
         *everywhere_bindings(),
     ]
 
