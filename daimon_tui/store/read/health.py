@@ -10,17 +10,17 @@ session receipts that fail today among the sessions retained by then
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pydantic import Field
-
 from daimon_tui.domain.review import CONTRADICTIONS
 from daimon_tui.domain.withheld import withheld_count
-from daimon_tui.models import Briefing, Diagnostic, Frozen, ProjectRef
+from daimon_tui.models import Briefing, Diagnostic, ProjectRef
+from daimon_tui.records import Record
 
 if TYPE_CHECKING:
     from daimon_tui.store.read.health_kept import KeptNumbers
@@ -45,15 +45,17 @@ METRICS: tuple[tuple[str, str], ...] = (
 )
 
 
-class SessionHealth(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class SessionHealth(Record):
     """One point; a number not in `counts` is not known (not read yet, or unreadable)."""
 
     session_id: str
     created: str | None = None
-    counts: dict[str, int] = Field(default_factory=dict)
+    counts: dict[str, int] = dataclasses.field(default_factory=dict)
 
 
-class HealthReport(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class HealthReport(Record):
     project: ProjectRef
     sessions: tuple[SessionHealth, ...] = ()  # oldest first
     retained: int = 0
