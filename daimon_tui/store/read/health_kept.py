@@ -2,7 +2,8 @@
 computed once and kept in our cache, keyed by what its as-of read
 (`asof._build`) depends on, and checked like the kept fold:
 
-- its moment, worked out again each run from the same inputs `asof.resolve_when` reads;
+- its moment, worked out again each run from the same inputs `asof.resolve_when` reads
+  (what the events ledger says of it kept with the ledger's stat key: `_moment_rows`);
 - the bucket's ledgers: a ledger that only grew (its kept bytes hash the
   same) keeps the numbers of every session its new rows come after (the copy
   cuts rows stamped after the moment); a new forget row, a row with no time,
@@ -154,11 +155,30 @@ class KeptNumbers:
             own_files.write_private_json(self.target, {**self.state, "points": points}, prefix=".health-")
 
 
-def _cutoffs_and_sessions(root: Path, slug: str, created: dict[str, str | None]) -> tuple[dict, dict]:
-    """Each charted session's moment (as `asof.resolve_when` works it out), and
-    each of the project's session files' state: (when written, bytes, receipt, a pointer's bytes, mtime)."""
+def _moment_rows(bucket: Path, kept: object) -> tuple[dict[str, tuple[str, ...]], tuple[str, ...], dict]:
+    """What the events ledger says of each session's moment: its deciding
+    witness rows (`asof.deciding_rows`) and the forget times, with what is
+    kept of them. Kept with the ledger's stat key (daimon's own memo key,
+    ctime included: a write moves it), so a later run reads no row of the
+    ledger while it stands; read whole again once it moved."""
+    stat = _stat(bucket / "events.jsonl")  # before the read: a write meanwhile moves it, and this is read again
+    if isinstance(kept, dict) and stat is not None and kept.get("stat") == stat:
+        own, forgets = kept.get("own"), kept.get("forgets")
+        if (isinstance(own, dict) and isinstance(forgets, list) and all(isinstance(t, str) for t in forgets)
+                and all(isinstance(r, list) and all(isinstance(t, str) for t in r) for r in own.values())):
+            return {sid: tuple(rows) for sid, rows in own.items()}, tuple(forgets), kept
+    own = {sid: asof.deciding_rows(rows) for sid, rows in asof.session_rows(bucket).items()}
+    forgets = asof.forget_times(bucket)
+    return own, forgets, {"stat": stat, "own": {sid: list(rows) for sid, rows in own.items()},
+                          "forgets": list(forgets)}
+
+
+def _cutoffs_and_sessions(root: Path, slug: str, created: dict[str, str | None],
+                          own_rows: dict[str, tuple[str, ...]], rewrites: tuple[str, ...]) -> tuple[dict, dict]:
+    """Each charted session's moment (as `asof.resolve_when` works it out from
+    `own_rows` and `rewrites`: `_moment_rows`), and each of the project's
+    session files' state: (when written, bytes, receipt, a pointer's bytes, mtime)."""
     bucket = root / slug
-    own_rows, rewrites = asof.session_rows(bucket), asof.forget_times(bucket)
     pointers: dict[str, str | None] = {}
     for path in sorted(bucket.glob("*.json")):
         if daimon_reading.is_pointer_name(path.name):
@@ -220,7 +240,8 @@ def kept_numbers(project_slug: str, created: dict[str, str | None], sources: Ite
         if earliest is not None:
             since = _appended_since(path, old, kind) if isinstance(old, dict) else None
             earliest = None if since is None else (min(earliest, since) if earliest and since else earliest or since)
-    cutoffs, sessions = _cutoffs_and_sessions(root, project_slug, created)
+    own_rows, rewrites, moment_rows = _moment_rows(bucket, kept.get("moments") if kept.get("world") == world else None)
+    cutoffs, sessions = _cutoffs_and_sessions(root, project_slug, created, own_rows, rewrites)
     keys = {}
     for sid, cutoff in cutoffs.items():
         held = sorted((s, state) for s, state in sessions.items() if state[0] <= cutoff)
@@ -229,5 +250,5 @@ def kept_numbers(project_slug: str, created: dict[str, str | None], sources: Ite
         points = {}
     elif earliest:  # a session at or after the first appended row would now see it
         points = {sid: p for sid, p in points.items() if sid in cutoffs and cutoffs[sid] < earliest}
-    state = {"format": FORMAT, "world": world, "ledgers": now_ledgers}
+    state = {"format": FORMAT, "world": world, "ledgers": now_ledgers, "moments": moment_rows}
     return KeptNumbers(project_slug, keys, dict(points), state, target, cutoffs)
