@@ -225,3 +225,31 @@ def test_a_sessions_deciding_rows_give_the_moment_all_its_rows_give(stamps, crea
     kept = asof.deciding_rows(rows)
     assert len(kept) <= 2
     assert asof.written_at(None, made, kept) == asof.written_at(None, made, rows)
+
+
+def test_the_listing_is_kept_while_what_it_reads_stands(demo_store: demo.DemoStore,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Over kept numbers the history listing (its rows and notes) is not
+    opened again: it is kept with the stat of every file it reads. A
+    tampered session file (a receipt note) opens it again, and the report,
+    notes included, is the one read with nothing kept."""
+    from daimon_tui.store.read import history
+
+    project = reader.resolve_project(str(demo_store.project))
+    first = health(project)
+    opened: list[str] = []
+    real = history.sessions
+
+    def counted(of):  # type: ignore[no-untyped-def]
+        opened.append(of.slug)
+        return real(of)
+
+    monkeypatch.setattr(history, "sessions", counted)
+    assert health(project) == first
+    assert opened == []
+    demo.tamper(demo_store.checkpoint_dir, "S-day2")
+    kept = health(project)
+    assert opened == [project.slug]
+    assert any("S-day2" in d.message for d in kept.diagnostics)
+    assert health(project) == kept == _fresh(project)
+    assert opened == [project.slug, project.slug]  # the last: nothing kept
