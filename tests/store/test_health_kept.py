@@ -253,3 +253,15 @@ def test_the_listing_is_kept_while_what_it_reads_stands(demo_store: demo.DemoSto
     assert any("S-day2" in d.message for d in kept.diagnostics)
     assert health(project) == kept == _fresh(project)
     assert opened == [project.slug, project.slug]  # the last: nothing kept
+
+
+def test_a_kept_listing_not_of_our_shape_is_read_again() -> None:
+    """The cache is our file but untrusted input: a listing of any other shape is not taken."""
+    good = {"key": "k", "rows": [["S-1", "2026-11-01T09:00:00Z"], ["S-2", None]],
+            "notes": [{"level": "info", "source": "daimon", "message": "m", "repair": None}]}
+    assert health_kept._listed(good, "k") == (
+        (("S-1", "2026-11-01T09:00:00Z"), ("S-2", None)), (health_kept.Diagnostic(level="info", message="m"),))
+    assert health_kept._listed(good, "other") is None
+    for bad in ({**good, "rows": [["S-1"]]}, {**good, "rows": [[1, None]]}, {**good, "notes": [{"level": "loud"}]},
+                {**good, "notes": [{**good["notes"][0], "message": 3}]}, {**good, "rows": "S-1"}, []):
+        assert health_kept._listed(bad, "k") is None, bad

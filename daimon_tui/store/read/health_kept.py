@@ -14,8 +14,11 @@ computed once and kept in our cache, keyed by what its as-of read
 - everything else (the bucket's other files, the team dir and its git refs,
   daimon's settings, daimon's version, this code): any change keeps nothing.
 
-The now point and the failing receipts (judged today) are never kept. A
-cache that cannot be read or written is only a slower read."""
+Also kept: the history listing Health charts from (its rows and notes),
+keyed by the stat of every file it reads (`_listing_key`). The now point
+and the failing receipts are never kept: they are judged today (daimon's
+stale mark is a span of time from now). A cache that cannot be read or
+written is only a slower read."""
 
 from __future__ import annotations
 
@@ -25,9 +28,11 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
+from daimon_tui.models import Diagnostic
 from daimon_tui.store import own_files, paths
 from daimon_tui.store.daimon_api import reading as daimon_reading
 from daimon_tui.store.daimon_api.mode import installed_version
+from daimon_tui.store.daimon_api.public import config
 from daimon_tui.store.read import asof
 
 FORMAT = 1
@@ -123,18 +128,72 @@ def _appended_since(path: Path, kept: dict, kind: str) -> str | None:
     return earliest
 
 
+Listed = tuple[tuple[tuple[str, str | None], ...], tuple[Diagnostic, ...]]  # (session id, created) rows, notes
+
+
+def _listing_key(root: Path, bucket: Path, world: str, ledgers: dict[str, dict]) -> str:
+    """What the history listing reads, by stat (ctime included: a write moves
+    it): every file of the checkpoint dir (each project's session files and
+    receipts) and of the bucket (its pointers), the ledgers, daimon's keys;
+    and `world` (daimon's version and settings, this code)."""
+
+    def files(folder: Path) -> list:
+        try:
+            return [(p.name, _stat(p)) for p in sorted(folder.iterdir()) if p.is_file()]
+        except OSError:
+            return []
+
+    return _digest({"world": world, "ledgers": {name: held.get("stat") for name, held in ledgers.items()},
+                    "root": files(root), "bucket": files(bucket), "keys": files(Path(config.keys_dir()))})
+
+
+def _diagnostic(held: object) -> Diagnostic | None:
+    if not isinstance(held, dict) or held.get("level") not in ("info", "warning", "error"):
+        return None
+    source, message, repair = held.get("source"), held.get("message"), held.get("repair")
+    if not isinstance(source, str) or not isinstance(message, str) or not isinstance(repair, str | None):
+        return None
+    return Diagnostic(level=held["level"], source=source, message=message, repair=repair)
+
+
+def _listed(held: object, key: str | None) -> Listed | None:
+    """The kept listing when it was kept under `key`, else None."""
+    if key is None or not isinstance(held, dict) or held.get("key") != key:
+        return None
+    rows, notes = held.get("rows"), held.get("notes")
+    if not isinstance(rows, list) or not isinstance(notes, list):
+        return None
+    if not all(isinstance(r, list) and len(r) == 2 and isinstance(r[0], str) and isinstance(r[1], str | None)
+               for r in rows):
+        return None
+    diagnostics = [_diagnostic(n) for n in notes]
+    if any(d is None for d in diagnostics):
+        return None
+    return tuple((sid, made) for sid, made in rows), tuple(d for d in diagnostics if d is not None)
+
+
 class KeptNumbers:
     """The kept numbers of one project's sessions: `get` a session's when its
-    key still holds, `put` what was read, `save` once at the end."""
+    key still holds, `put` what was read, `save` once at the end; `listing`,
+    the history listing when it still holds (`keep_listing` what was read)."""
 
     def __init__(self, project_slug: str, keys: dict[str, str], points: dict[str, dict],
-                 state: dict, target: Path | None, moments: dict[str, str] | None = None) -> None:
+                 state: dict, target: Path | None, moments: dict[str, str] | None = None,
+                 listing_key: str | None = None, listing: Listed | None = None) -> None:
         self.slug = project_slug
         self.moments = moments or {}  # session id -> its moment (`asof.resolve_when`'s), worked out once
         self.keys = keys  # session id -> what its numbers depend on now
         self.points = points
         self.state = state
         self.target = target
+        self.listing_key = listing_key  # what the listing depends on now (None: nothing is kept)
+        self.listing = listing
+
+    def keep_listing(self, listing: Listed) -> None:
+        if self.listing_key is not None:
+            rows, notes = listing
+            self.state["listing"] = {"key": self.listing_key, "rows": [list(r) for r in rows],
+                                     "notes": [n.json_tree() for n in notes]}
 
     def get(self, session_id: str) -> dict[str, int] | None:
         point = self.points.get(session_id)
@@ -251,4 +310,8 @@ def kept_numbers(project_slug: str, created: dict[str, str | None], sources: Ite
     elif earliest:  # a session at or after the first appended row would now see it
         points = {sid: p for sid, p in points.items() if sid in cutoffs and cutoffs[sid] < earliest}
     state = {"format": FORMAT, "world": world, "ledgers": now_ledgers, "moments": moment_rows}
-    return KeptNumbers(project_slug, keys, dict(points), state, target, cutoffs)
+    listing_key = _listing_key(root, bucket, world, now_ledgers)
+    listing = _listed(kept.get("listing"), listing_key)
+    if listing is not None:
+        state["listing"] = kept["listing"]
+    return KeptNumbers(project_slug, keys, dict(points), state, target, cutoffs, listing_key, listing)
