@@ -117,9 +117,8 @@ def written_at(path: Path | None, created: str, own_rows: tuple[str, ...] = (),
 
 
 def deciding_rows(own_rows: tuple[str, ...]) -> tuple[str, ...]:
-    """The rows of `own_rows` that `written_at` decides by: the earliest, and
-    the latest within WRITE_WINDOW_S of it (what Health keeps of a session's
-    witness rows: the same moment from two rows, not a whole ledger's)."""
+    """The rows of `own_rows` `written_at` decides by (what Health keeps of a
+    session's): the earliest, and the latest within WRITE_WINDOW_S of it."""
     timed = sorted((t, r) for r in own_rows if (t := _moment(r)) is not None)
     if not timed:
         return ()
