@@ -78,8 +78,6 @@ _PYDANTIC_MODULES = {
     "store/action_log.py": "reads our action log back (ValidationError)",
     "store/review_file.py": "reads the review's file back (ValidationError)",
     "store/child/judge_service.py": "validates the child's answers",
-    "models/__init__.py": "the old `Frozen` base, built on first use, for store/read/health.py alone",
-    "store/read/health.py": "left with its two Frozen models until Health's fold is rewritten",
 }
 _MODEL_BASES = {"Frozen", "BaseModel"}
 

@@ -12,7 +12,6 @@ its own here (`history`, `queue`, `details`), imported only by who needs it.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
 
 # The vocabulary a headless report needs without pydantic (`records`), one definition, named here too.
 from daimon_tui.records import Axis as Axis
@@ -30,21 +29,6 @@ from daimon_tui.records import ProjectSummary as ProjectSummary
 from daimon_tui.records import Record
 from daimon_tui.records import Section as Section
 from daimon_tui.records import WithheldItem as WithheldItem
-
-
-def __getattr__(name: str) -> Any:
-    # `Frozen`, the old pydantic base, is left only to store/read/health.py's two models until Health's
-    # fold is rewritten (docs/architecture.md, "The model"); built on first use, so importing the model
-    # imports no pydantic.
-    if name == "Frozen":
-        global Frozen
-        from pydantic import BaseModel, ConfigDict
-
-        class Frozen(BaseModel):
-            model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
-
-        return Frozen
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)

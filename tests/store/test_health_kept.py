@@ -10,12 +10,14 @@ import itertools
 import json
 import shutil
 from collections.abc import Iterator
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 from daimon_briefing import store as daimon_store
 from daimon_briefing.surfaces import Writer
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from daimon_tui.store import own_files
 from daimon_tui.store.demo import builder as demo
@@ -179,3 +181,87 @@ def test_one_copy_for_the_pass_grows_its_ledger_and_reads_as_fresh_copies(demo_s
     assert len({inode for inode, _ in seen}) == 1  # the same file, appended to
     assert all(later.startswith(earlier) for (_, earlier), (_, later) in itertools.pairwise(seen))
     assert len(seen[-1][1]) > len(seen[0][1])  # rows came between the moments
+
+
+def test_the_moments_are_kept_while_the_events_ledger_stands(demo_store: demo.DemoStore,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """Over kept numbers the witness rows of the whole ledger are not read
+    again: each session's moment comes from the rows kept with the events
+    ledger's stat key; a changed ledger reads them again, and the moments
+    are still the ones `as_of` works out."""
+    from daimon_tui.store.read.health import _kept
+    from daimon_tui.store.read.history import sessions
+
+    project = reader.resolve_project(str(demo_store.project))
+    created = {row.session_id: row.created for row in sessions(project).rows}
+    first = health(project)
+    moments = {sid: _cutoff(project, sid) for sid in created}
+    scans: list[str] = []
+    real = asof.session_rows
+
+    def counted(bucket: Path) -> dict[str, tuple[str, ...]]:
+        scans.append(bucket.name)
+        return real(bucket)
+
+    monkeypatch.setattr(asof, "session_rows", counted)
+    assert _kept(project, created).moments == moments
+    assert scans == []  # a later run: what the ledger says of each moment was kept
+    assert health(project) == first
+    _append_resolution(demo_store.project, demo.DEMO_NOW + timedelta(hours=1))
+    scans.clear()
+    assert _kept(project, created).moments == moments  # the row came after every session
+    assert scans == [project.slug]
+
+
+@settings(max_examples=300)
+@given(stamps=st.lists(st.datetimes(min_value=datetime(2026, 1, 1), max_value=datetime(2026, 1, 3)), max_size=12),
+       created=st.datetimes(min_value=datetime(2025, 12, 31), max_value=datetime(2026, 1, 3)),
+       junk=st.booleans())
+def test_a_sessions_deciding_rows_give_the_moment_all_its_rows_give(stamps, created, junk) -> None:  # type: ignore[no-untyped-def]
+    """What is kept of a session's witness rows (`asof.deciding_rows`) gives
+    the moment `written_at` works out from all of them."""
+    rows = tuple(asof.stamp(s.replace(tzinfo=UTC)) for s in stamps) + (("not a time",) if junk else ())
+    made = asof.stamp(created.replace(tzinfo=UTC))
+    kept = asof.deciding_rows(rows)
+    assert len(kept) <= 2
+    assert asof.written_at(None, made, kept) == asof.written_at(None, made, rows)
+
+
+def test_the_listing_is_kept_while_what_it_reads_stands(demo_store: demo.DemoStore,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Over kept numbers the history listing (its rows and notes) is not
+    opened again: it is kept with the stat of every file it reads. A
+    tampered session file (a receipt note) opens it again, and the report,
+    notes included, is the one read with nothing kept."""
+    from daimon_tui.store.read import history
+
+    project = reader.resolve_project(str(demo_store.project))
+    first = health(project)
+    opened: list[str] = []
+    real = history.sessions
+
+    def counted(of):  # type: ignore[no-untyped-def]
+        opened.append(of.slug)
+        return real(of)
+
+    monkeypatch.setattr(history, "sessions", counted)
+    assert health(project) == first
+    assert opened == []
+    demo.tamper(demo_store.checkpoint_dir, "S-day2")
+    kept = health(project)
+    assert opened == [project.slug]
+    assert any("S-day2" in d.message for d in kept.diagnostics)
+    assert health(project) == kept == _fresh(project)
+    assert opened == [project.slug, project.slug]  # the last: nothing kept
+
+
+def test_a_kept_listing_not_of_our_shape_is_read_again() -> None:
+    """The cache is our file but untrusted input: a listing of any other shape is not taken."""
+    good = {"key": "k", "rows": [["S-1", "2026-11-01T09:00:00Z"], ["S-2", None]],
+            "notes": [{"level": "info", "source": "daimon", "message": "m", "repair": None}]}
+    assert health_kept._listed(good, "k") == (
+        (("S-1", "2026-11-01T09:00:00Z"), ("S-2", None)), (health_kept.Diagnostic(level="info", message="m"),))
+    assert health_kept._listed(good, "other") is None
+    for bad in ({**good, "rows": [["S-1"]]}, {**good, "rows": [[1, None]]}, {**good, "notes": [{"level": "loud"}]},
+                {**good, "notes": [{**good["notes"][0], "message": 3}]}, {**good, "rows": "S-1"}, []):
+        assert health_kept._listed(bad, "k") is None, bad

@@ -84,6 +84,9 @@ class Kept:
     # False for a fold rebuilt from the file on disk (our own cache: untrusted
     # input) until `check_against_full` has compared it with daimon's fold
     trusted: bool = field(default=True, compare=False)
+    # an item -> its keys in `witnesses` (built on the first refold, then grown
+    # by each absorb): a refold looks up the items its rows name, no walk of every key
+    index: dict[str, frozenset[tuple]] | None = field(default=None, compare=False, repr=False)
     _rows: KeptRows | None = field(default=None, init=False, repr=False)
 
     def rows(self) -> KeptRows:
@@ -143,8 +146,9 @@ class Kept:
         if self.tombstones is not None and len(starts) == len(rows):
             tombstones = self.tombstones + [start for row, start in zip(rows, starts, strict=True)
                                             if may_be_tombstone(row)]
-        return Kept(size, digest, winners, witnesses, refs, self._refold(daimon, witnesses, rows), tombstones,
-                     unparsed, trusted=self.trusted)
+        corroborations, index = self._refold(daimon, witnesses, rows)
+        return Kept(size, digest, winners, witnesses, refs, corroborations, tombstones,
+                    unparsed, trusted=self.trusted, index=index)
 
     def witness_groups(self) -> dict[str, list[int]]:
         """Where the witness rows start, by item (what `kept_fold_file` keeps)."""
@@ -156,22 +160,41 @@ class Kept:
             groups.setdefault(ref_key(item), []).extend(starts)
         return groups
 
-    def _refold(self, daimon: Daimon, witnesses: dict[tuple, tuple[int, dict]], rows: list[dict]) -> dict | None:
+    def _refold(self, daimon: Daimon, witnesses: dict[tuple, tuple[int, dict]],
+                rows: list[dict]) -> tuple[dict | None, dict[str, frozenset[tuple]] | None]:
         """The corroboration fold after `rows`, from this one's: the items the
-        rows name folded again over their witness rows, the rest kept."""
+        rows name folded again over their witness rows, the rest kept; and
+        the index of `witnesses` by item."""
         if self.corroborations is None:
-            return None
+            return None, self.index
+        index = self._index(witnesses)
         named = {item for row in rows if (key := witness_key(row)) is not None and (item := item_of(key))}
         if not named:
-            return self.corroborations
-        # an item's witness keys, looked up rather than found by a walk of every key
-        statuses = {key[1] for key in witnesses if len(key) == 2}
-        keys = [(item,) for item in named] + [(CORROBORATION_PREFIX + item, status)
-                                              for item in named for status in statuses]
-        again = daimon.fold_corroborations([witnesses[key][1] for key in keys if key in witnesses])
+            return self.corroborations, index
+        keys = [key for item in named for key in index.get(item, ())]
+        again = daimon.fold_corroborations([witnesses[key][1] for key in keys])
         kept = {item: entry for item, entry in self.corroborations.items() if item not in named}
         kept.update(again)
-        return kept
+        return kept, index
+
+    def _index(self, witnesses: dict[tuple, tuple[int, dict]]) -> dict[str, frozenset[tuple]]:
+        """`witnesses` by item: this fold's index with the keys added since
+        (an absorb only adds keys: a later row replaces the row of its key)."""
+        if self.index is None:
+            found: dict[str, set[tuple]] = {}
+            for key in witnesses:
+                found.setdefault(item_of(key), set()).add(key)
+            return {item: frozenset(keys) for item, keys in found.items()}
+        added = witnesses.keys() - self.witnesses.keys()
+        if not added:
+            return self.index
+        grown: dict[str, set[tuple]] = {}
+        for key in added:
+            grown.setdefault(item_of(key), set()).add(key)
+        index = dict(self.index)
+        for item, keys in grown.items():
+            index[item] = index.get(item, frozenset()) | keys
+        return index
 
     def rows_of(self, ref: str, row_at: Callable[[int], dict | None]) -> list[dict] | None:
         """The rows addressed to exactly `ref` (or, for TOMBSTONES, every row

@@ -116,6 +116,17 @@ def written_at(path: Path | None, created: str, own_rows: tuple[str, ...] = (),
     return stamp(max(seen))
 
 
+def deciding_rows(own_rows: tuple[str, ...]) -> tuple[str, ...]:
+    """The rows of `own_rows` `written_at` decides by (what Health keeps of a
+    session's): the earliest, and the latest within WRITE_WINDOW_S of it."""
+    timed = sorted((t, r) for r in own_rows if (t := _moment(r)) is not None)
+    if not timed:
+        return ()
+    first = timed[0]
+    last = max(pair for pair in timed if pair[0] <= first[0] + timedelta(seconds=WRITE_WINDOW_S))
+    return (first[1],) if last == first else (first[1], last[1])
+
+
 def _mtime(path: Path | None) -> datetime | None:
     try:
         return datetime.fromtimestamp(path.stat().st_mtime, UTC) if path is not None else None

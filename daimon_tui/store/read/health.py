@@ -10,17 +10,17 @@ session receipts that fail today among the sessions retained by then
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pydantic import Field
-
 from daimon_tui.domain.review import CONTRADICTIONS
 from daimon_tui.domain.withheld import withheld_count
-from daimon_tui.models import Briefing, Diagnostic, Frozen, ProjectRef
+from daimon_tui.models import Briefing, Diagnostic, ProjectRef
+from daimon_tui.records import Record
 
 if TYPE_CHECKING:
     from daimon_tui.store.read.health_kept import KeptNumbers
@@ -45,15 +45,17 @@ METRICS: tuple[tuple[str, str], ...] = (
 )
 
 
-class SessionHealth(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class SessionHealth(Record):
     """One point; a number not in `counts` is not known (not read yet, or unreadable)."""
 
     session_id: str
     created: str | None = None
-    counts: dict[str, int] = Field(default_factory=dict)
+    counts: dict[str, int] = dataclasses.field(default_factory=dict)
 
 
-class HealthReport(Frozen):
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class HealthReport(Record):
     project: ProjectRef
     sessions: tuple[SessionHealth, ...] = ()  # oldest first
     retained: int = 0
@@ -115,12 +117,13 @@ def _now(project: ProjectRef, receipts: dict[str, tuple[str | None, bool]], note
 
 def _kept(project: ProjectRef, created: dict[str, str | None]) -> KeptNumbers:
     """The numbers kept from earlier reads (none in safe mode, or when they cannot be checked)."""
-    from daimon_tui.store.read import asof
+    from daimon_tui.store.read import asof, history
     from daimon_tui.store.read.health_kept import KeptNumbers, kept_numbers
 
     if asof.refusal() is None:
-        try:  # the numbers come from this module's counts over asof's copy: a change of either keeps nothing
-            return kept_numbers(project.slug, created, (Path(__file__), Path(asof.__file__)))
+        try:  # the numbers come from this module's counts over asof's copy, the listing from history's reader:
+            # a change of any keeps nothing
+            return kept_numbers(project.slug, created, (Path(__file__), Path(asof.__file__), Path(history.__file__)))
         except Exception:  # a kept number that cannot be checked is read again
             pass
     return KeptNumbers(project.slug, {}, {}, {}, None)
@@ -150,52 +153,62 @@ def health_points(project: ProjectRef, *, limit: int = SESSIONS_CHARTED,
         yield HealthReport(project=project, retained=len(light), sessions=(
             *(SessionHealth(session_id=sid, created=made) for sid, made in reversed(light[:limit])),
             SessionHealth(session_id=NOW)))
-    listing = sessions(project)
-    notes = list(listing.diagnostics)
-    rows = list(reversed(listing.rows[:limit]))
-    points = [SessionHealth(session_id=row.session_id, created=row.created) for row in rows]
+    # the kept numbers (and the kept listing) of the sessions the columns name
+    kept = _kept(project, dict(light[:limit])) if light is not None else None
+    listing = kept.listing if kept is not None else None
+    read_now = listing is None
+    if listing is None:  # daimon's listing, each session opened and judged: for its notes
+        whole = sessions(project)
+        listing = tuple((row.session_id, row.created) for row in whole.rows), whole.diagnostics
+    listed_rows, listed_notes = listing
+    notes = list(listed_notes)
+    rows = list(reversed(listed_rows[:limit]))
+    points = [SessionHealth(session_id=sid, created=made) for sid, made in rows]
     points.append(SessionHealth(session_id=NOW))
     unread: set[str] = set()
 
     def report() -> HealthReport:
         shown = tuple(p for p in points if p.session_id not in unread)
-        return HealthReport(project=project, sessions=shown, retained=len(listing.rows), diagnostics=tuple(notes))
+        return HealthReport(project=project, sessions=shown, retained=len(listed_rows), diagnostics=tuple(notes))
 
     yield report()
     receipts, receipt_notes = _failing_by_session(project)
     notes.extend(receipt_notes)
-    kept = _kept(project, {row.session_id: row.created for row in rows})
+    if kept is None or dict(light[:limit] if light else ()) != dict(rows):
+        kept = _kept(project, dict(rows))  # the listing charts other sessions than the columns named
+    if read_now:
+        kept.keep_listing(listing)
     # one copy of the store for the whole pass, oldest first: each ledger is read once,
     # and each moment's copy grows by the rows since the last (its kept fold folds those alone)
     passing = Path(tempfile.mkdtemp(prefix="daimon-tui-health-"))
     ledgers = ledger_pass()
     try:
-        for n, row in enumerate(rows):
-            counts = kept.get(row.session_id)
+        for n, (sid, made) in enumerate(rows):
+            counts = kept.get(sid)
             if counts is None:
-                moment = kept.moments.get(row.session_id)  # what `as_of` works out from the session id
+                moment = kept.moments.get(sid)  # what `as_of` works out from the session id
                 try:
                     # daimon's reader over the store as it stood then; the copy's kept fold is never written
                     with (kept_fold.in_memory_only(),
-                          as_of(project, row.session_id, into=passing, ledgers=ledgers,
+                          as_of(project, sid, into=passing, ledgers=ledgers,
                                 moment=parse_time(moment) if moment else None) as cut):
                         briefing = load_briefing(cut.project, now=cut.timestamp)
                 except Unavailable as exc:  # safe mode: no session can be read as of then
                     notes.append(Diagnostic(level="info", message=str(exc)))
-                    unread.update(r.session_id for r in rows[n:])
+                    unread.update(r for r, _made in rows[n:])
                     break
                 except Exception as exc:
-                    notes.append(Diagnostic(message=f"session {row.session_id} could not be read as of then "
+                    notes.append(Diagnostic(message=f"session {sid} could not be read as of then "
                                                     f"({type(exc).__name__})"))
-                    unread.add(row.session_id)
+                    unread.add(sid)
                     continue
                 counts = briefing_counts(briefing)
-                kept.put(row.session_id, counts)
+                kept.put(sid, counts)
             # a session's receipt counts from its own session on
             counts["failing_receipts"] = sum(
-                1 for sid, (created, failed) in receipts.items()
-                if failed and (sid == row.session_id or (created or "") <= (row.created or "")))
-            points[n] = SessionHealth(session_id=row.session_id, created=row.created, counts=counts)
+                1 for other, (created, failed) in receipts.items()
+                if failed and (other == sid or (created or "") <= (made or "")))
+            points[n] = SessionHealth(session_id=sid, created=made, counts=counts)
             yield report()
     finally:
         shutil.rmtree(passing, ignore_errors=True)

@@ -2,7 +2,8 @@
 computed once and kept in our cache, keyed by what its as-of read
 (`asof._build`) depends on, and checked like the kept fold:
 
-- its moment, worked out again each run from the same inputs `asof.resolve_when` reads;
+- its moment, worked out again each run from the same inputs `asof.resolve_when` reads
+  (what the events ledger says of it kept with the ledger's stat key: `_moment_rows`);
 - the bucket's ledgers: a ledger that only grew (its kept bytes hash the
   same) keeps the numbers of every session its new rows come after (the copy
   cuts rows stamped after the moment); a new forget row, a row with no time,
@@ -13,8 +14,11 @@ computed once and kept in our cache, keyed by what its as-of read
 - everything else (the bucket's other files, the team dir and its git refs,
   daimon's settings, daimon's version, this code): any change keeps nothing.
 
-The now point and the failing receipts (judged today) are never kept. A
-cache that cannot be read or written is only a slower read."""
+Also kept: the history listing Health charts from (its rows and notes),
+keyed by the stat of every file it reads (`_listing_key`). The now point
+and the failing receipts are never kept: they are judged today (daimon's
+stale mark is a span of time from now). A cache that cannot be read or
+written is only a slower read."""
 
 from __future__ import annotations
 
@@ -24,9 +28,11 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
+from daimon_tui.models import Diagnostic
 from daimon_tui.store import own_files, paths
 from daimon_tui.store.daimon_api import reading as daimon_reading
 from daimon_tui.store.daimon_api.mode import installed_version
+from daimon_tui.store.daimon_api.public import config
 from daimon_tui.store.read import asof
 
 FORMAT = 1
@@ -122,18 +128,72 @@ def _appended_since(path: Path, kept: dict, kind: str) -> str | None:
     return earliest
 
 
+Listed = tuple[tuple[tuple[str, str | None], ...], tuple[Diagnostic, ...]]  # (session id, created) rows, notes
+
+
+def _listing_key(root: Path, bucket: Path, world: str, ledgers: dict[str, dict]) -> str:
+    """What the history listing reads, by stat (ctime included: a write moves
+    it): every file of the checkpoint dir (each project's session files and
+    receipts) and of the bucket (its pointers), the ledgers, daimon's keys;
+    and `world` (daimon's version and settings, this code)."""
+
+    def files(folder: Path) -> list:
+        try:
+            return [(p.name, _stat(p)) for p in sorted(folder.iterdir()) if p.is_file()]
+        except OSError:
+            return []
+
+    return _digest({"world": world, "ledgers": {name: held.get("stat") for name, held in ledgers.items()},
+                    "root": files(root), "bucket": files(bucket), "keys": files(Path(config.keys_dir()))})
+
+
+def _diagnostic(held: object) -> Diagnostic | None:
+    if not isinstance(held, dict) or held.get("level") not in ("info", "warning", "error"):
+        return None
+    source, message, repair = held.get("source"), held.get("message"), held.get("repair")
+    if not isinstance(source, str) or not isinstance(message, str) or not isinstance(repair, str | None):
+        return None
+    return Diagnostic(level=held["level"], source=source, message=message, repair=repair)
+
+
+def _listed(held: object, key: str | None) -> Listed | None:
+    """The kept listing when it was kept under `key`, else None."""
+    if key is None or not isinstance(held, dict) or held.get("key") != key:
+        return None
+    rows, notes = held.get("rows"), held.get("notes")
+    if not isinstance(rows, list) or not isinstance(notes, list):
+        return None
+    if not all(isinstance(r, list) and len(r) == 2 and isinstance(r[0], str) and isinstance(r[1], str | None)
+               for r in rows):
+        return None
+    diagnostics = [_diagnostic(n) for n in notes]
+    if any(d is None for d in diagnostics):
+        return None
+    return tuple((sid, made) for sid, made in rows), tuple(d for d in diagnostics if d is not None)
+
+
 class KeptNumbers:
     """The kept numbers of one project's sessions: `get` a session's when its
-    key still holds, `put` what was read, `save` once at the end."""
+    key still holds, `put` what was read, `save` once at the end; `listing`,
+    the history listing when it still holds (`keep_listing` what was read)."""
 
     def __init__(self, project_slug: str, keys: dict[str, str], points: dict[str, dict],
-                 state: dict, target: Path | None, moments: dict[str, str] | None = None) -> None:
+                 state: dict, target: Path | None, moments: dict[str, str] | None = None,
+                 listing_key: str | None = None, listing: Listed | None = None) -> None:
         self.slug = project_slug
         self.moments = moments or {}  # session id -> its moment (`asof.resolve_when`'s), worked out once
         self.keys = keys  # session id -> what its numbers depend on now
         self.points = points
         self.state = state
         self.target = target
+        self.listing_key = listing_key  # what the listing depends on now (None: nothing is kept)
+        self.listing = listing
+
+    def keep_listing(self, listing: Listed) -> None:
+        if self.listing_key is not None:
+            rows, notes = listing
+            self.state["listing"] = {"key": self.listing_key, "rows": [list(r) for r in rows],
+                                     "notes": [n.json_tree() for n in notes]}
 
     def get(self, session_id: str) -> dict[str, int] | None:
         point = self.points.get(session_id)
@@ -154,11 +214,30 @@ class KeptNumbers:
             own_files.write_private_json(self.target, {**self.state, "points": points}, prefix=".health-")
 
 
-def _cutoffs_and_sessions(root: Path, slug: str, created: dict[str, str | None]) -> tuple[dict, dict]:
-    """Each charted session's moment (as `asof.resolve_when` works it out), and
-    each of the project's session files' state: (when written, bytes, receipt, a pointer's bytes, mtime)."""
+def _moment_rows(bucket: Path, kept: object) -> tuple[dict[str, tuple[str, ...]], tuple[str, ...], dict]:
+    """What the events ledger says of each session's moment: its deciding
+    witness rows (`asof.deciding_rows`) and the forget times, with what is
+    kept of them. Kept with the ledger's stat key (daimon's own memo key,
+    ctime included: a write moves it), so a later run reads no row of the
+    ledger while it stands; read whole again once it moved."""
+    stat = _stat(bucket / "events.jsonl")  # before the read: a write meanwhile moves it, and this is read again
+    if isinstance(kept, dict) and stat is not None and kept.get("stat") == stat:
+        own, forgets = kept.get("own"), kept.get("forgets")
+        if (isinstance(own, dict) and isinstance(forgets, list) and all(isinstance(t, str) for t in forgets)
+                and all(isinstance(r, list) and all(isinstance(t, str) for t in r) for r in own.values())):
+            return {sid: tuple(rows) for sid, rows in own.items()}, tuple(forgets), kept
+    own = {sid: asof.deciding_rows(rows) for sid, rows in asof.session_rows(bucket).items()}
+    forgets = asof.forget_times(bucket)
+    return own, forgets, {"stat": stat, "own": {sid: list(rows) for sid, rows in own.items()},
+                          "forgets": list(forgets)}
+
+
+def _cutoffs_and_sessions(root: Path, slug: str, created: dict[str, str | None],
+                          own_rows: dict[str, tuple[str, ...]], rewrites: tuple[str, ...]) -> tuple[dict, dict]:
+    """Each charted session's moment (as `asof.resolve_when` works it out from
+    `own_rows` and `rewrites`: `_moment_rows`), and each of the project's
+    session files' state: (when written, bytes, receipt, a pointer's bytes, mtime)."""
     bucket = root / slug
-    own_rows, rewrites = asof.session_rows(bucket), asof.forget_times(bucket)
     pointers: dict[str, str | None] = {}
     for path in sorted(bucket.glob("*.json")):
         if daimon_reading.is_pointer_name(path.name):
@@ -220,7 +299,8 @@ def kept_numbers(project_slug: str, created: dict[str, str | None], sources: Ite
         if earliest is not None:
             since = _appended_since(path, old, kind) if isinstance(old, dict) else None
             earliest = None if since is None else (min(earliest, since) if earliest and since else earliest or since)
-    cutoffs, sessions = _cutoffs_and_sessions(root, project_slug, created)
+    own_rows, rewrites, moment_rows = _moment_rows(bucket, kept.get("moments") if kept.get("world") == world else None)
+    cutoffs, sessions = _cutoffs_and_sessions(root, project_slug, created, own_rows, rewrites)
     keys = {}
     for sid, cutoff in cutoffs.items():
         held = sorted((s, state) for s, state in sessions.items() if state[0] <= cutoff)
@@ -229,5 +309,9 @@ def kept_numbers(project_slug: str, created: dict[str, str | None], sources: Ite
         points = {}
     elif earliest:  # a session at or after the first appended row would now see it
         points = {sid: p for sid, p in points.items() if sid in cutoffs and cutoffs[sid] < earliest}
-    state = {"format": FORMAT, "world": world, "ledgers": now_ledgers}
-    return KeptNumbers(project_slug, keys, dict(points), state, target, cutoffs)
+    state = {"format": FORMAT, "world": world, "ledgers": now_ledgers, "moments": moment_rows}
+    listing_key = _listing_key(root, bucket, world, now_ledgers)
+    listing = _listed(kept.get("listing"), listing_key)
+    if listing is not None:
+        state["listing"] = kept["listing"]
+    return KeptNumbers(project_slug, keys, dict(points), state, target, cutoffs, listing_key, listing)
