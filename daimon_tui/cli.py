@@ -458,11 +458,20 @@ def main(argv: list[str] | None = None) -> int:
         # young objects (daimon's import and read make hundreds of thousands) every
         # 700 allocations by default, ~10% of a small store's report. Rarely is enough.
         gc.set_threshold(REPORT_GC_THRESHOLD, 50, 100)
+    collecting = gc.isenabled()
     if args.command is None and not _cannot_draw():
         # The app's imports (and the demo's store) make most of the objects it will ever hold, all alive
         # until it ends: no collection walks them on the way to the first frame (a full pass and dozens
         # of young ones did). The app's idle collector freezes them at mount and collects at rest.
         gc.disable()
+    try:
+        return _run(args, console)
+    finally:
+        if collecting:
+            gc.enable()  # as the process found it, however the start ended
+
+
+def _run(args: argparse.Namespace, console: bool) -> int:
     problem = daimon_missing()
     if problem:
         print(problem, file=sys.stderr)
@@ -512,7 +521,6 @@ def main(argv: list[str] | None = None) -> int:
         log = ActionLog(Path(demo_project).parent / "daimon-tui-actions.jsonl") if demo_project else None
         app = DaimonTUI(project_path=project_path, slug=args.slug, demo=args.demo, action_log=log)
         app.run()
-        gc.enable()  # as the process found it
         code = terminal_end.exit_code(app.return_code or 0)
     terminal_end.finish()  # the terminal went: the process ends now (the demo store removed above)
     return code

@@ -283,3 +283,22 @@ def test_a_report_reads_the_kept_fold_and_prints_what_daimon_would(demo_store: d
                          if json.loads(data[at:data.index(b"\n", at)]).get("item_ref") != item]
     cache.write_text(json.dumps(record))
     assert report() == cold
+
+
+def test_an_app_start_that_stops_early_leaves_the_collector_as_it_found_it(monkeypatch, capsys) -> None:
+    """The app's start switches automatic collection off until its idle collector takes over; a start
+    that stops before the app runs (no daimon here) must switch it back: an in-process caller (a test
+    worker, a host program) was left with no automatic collection at all."""
+    import gc
+
+    monkeypatch.setattr(cli, "_cannot_draw", lambda: None)
+    monkeypatch.setattr(cli, "daimon_missing", lambda: "daimon-briefing is not installed")
+    assert gc.isenabled()
+    try:
+        assert cli.main([]) == 2
+        assert gc.isenabled()
+    finally:
+        gc.enable()
+    threshold = gc.get_threshold()
+    assert cli.main(["brief", "--bogus"]) == 2
+    assert gc.get_threshold() == threshold
