@@ -22,7 +22,7 @@ VERB_WORDS = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ActionSpec:
     id: str
     keys: str

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 FRESH_S = 2.0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Judged:
     request: dict[str, Any]  # the request it answers, as the app sends it
     project: ProjectRef  # that request's project

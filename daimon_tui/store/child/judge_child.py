@@ -166,7 +166,7 @@ def _until_idle() -> None:
 WARM_NICE = 10
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class FirstTurn:
     """The early warm and the request loop, around the first request: the
     loop waits until the kept answer is judged; the warm imports the other

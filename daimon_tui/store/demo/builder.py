@@ -28,7 +28,7 @@ from daimon_tui.store.daimon_api.public import Writer, capture, serializer, stor
 DEMO_NOW = datetime(2026, 12, 2, 9, 0, tzinfo=UTC)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class DemoStore:
     root: Path
     project: Path

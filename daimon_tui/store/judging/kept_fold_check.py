@@ -63,7 +63,8 @@ def check(project: ProjectRef) -> FoldCheck:
     return FoldCheck(discarded=found)
 
 
-@dataclass
+# mutable because it is a builder: each block of the ledger is folded onto it in turn
+@dataclass(slots=True)
 class Places:
     """daimon's fold of a ledger as offsets only: where each ref's winner,
     each witness row (with its stamp, which a later row is ordered by), each

@@ -29,7 +29,7 @@ from pathlib import Path
 Classify = Callable[[str], "tuple[str | None, bool] | None"]
 
 
-@dataclasses.dataclass
+@dataclasses.dataclass(frozen=True, slots=True)
 class _Ledger:
     state: tuple[int, int, int, int]
     lines: list[str]
@@ -37,7 +37,7 @@ class _Ledger:
     late_forget: str  # the latest stamp of a forget row ("" when none is stamped)
 
 
-@dataclasses.dataclass
+@dataclasses.dataclass(frozen=True, slots=True)
 class _Copy:
     cutoff: str
     first: str  # the first moment this copy was cut at

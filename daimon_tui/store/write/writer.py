@@ -34,7 +34,7 @@ from daimon_tui.store.write.rows_written import Row, Tail
 _TS = "%Y-%m-%dT%H:%M:%SZ"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Timing:
     """Clock and sleep used to land a record at a later second than the one
     before it. Injectable so tests can prove the wait without sleeping."""
@@ -200,7 +200,7 @@ def _latest_ts(project: ProjectRef, item_id: str) -> str | None:
     return max(stamps) if stamps else None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Appended:
     """What the app appended: enough to know its row in daimon's ledger."""
 

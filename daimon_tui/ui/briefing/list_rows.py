@@ -33,7 +33,8 @@ EMPTY_MESSAGES = {
 }
 
 
-@dataclass
+# mutable because it is a builder: `briefing_rows` adds the list's rows one by one
+@dataclass(slots=True)
 class ListRows:
     entries: list[Entry] = field(default_factory=list)
     rows: list[Row] = field(default_factory=list)

@@ -29,7 +29,7 @@ from daimon_tui.ui.widgets.item_detail import item_fields
 from daimon_tui.ui.widgets.item_row import item_row
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TeamRow:
     """A selectable row of the section: a teammate's item, a quarantine they
     published, or one of your own quarantines (its verbs are the withheld row's)."""
