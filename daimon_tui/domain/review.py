@@ -17,7 +17,7 @@ from collections.abc import Iterable
 
 from daimon_tui.domain.badges import BADGES, MARKS
 from daimon_tui.models import Item, TeamItem, WithheldItem
-from daimon_tui.records import Record
+from daimon_tui.models.records import Record
 
 FORMAT = 1
 NEW = "new"

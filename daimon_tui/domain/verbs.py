@@ -16,7 +16,7 @@ from typing import Literal
 
 from daimon_tui.domain.action_entries import LoggedRecord
 from daimon_tui.domain.verb_registry import VerbName, verb
-from daimon_tui.records import Record
+from daimon_tui.models.records import Record
 
 # What one write does to daimon. A verb plans one op per item.
 Op = Literal["resolve", "reopen", "reverify", "quarantine", "release", "forget", "unforget"]

@@ -7,7 +7,7 @@ import dataclasses
 from typing import Literal
 
 from daimon_tui.models import Diagnostic, SessionSummary
-from daimon_tui.records import Record
+from daimon_tui.models.records import Record
 
 DemotionKind = Literal["resolution", "supersession", "supersede-candidate", "tombstone"]
 

@@ -28,7 +28,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from daimon_tui.records import ProjectRef, Record
+    from daimon_tui.models import ProjectRef
+    from daimon_tui.models.records import Record
 
 FRESH_S = 2.0
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from daimon_tui.records import Briefing, ProjectRef, WithheldItem
+from daimon_tui.models import Briefing, ProjectRef, WithheldItem
 from daimon_tui.store import paths
 from daimon_tui.store.daimon_api.public import config, store, surfaces
 from daimon_tui.store.own_files import cache_dir, open_regular, read_regular, write_private_json

@@ -33,7 +33,7 @@ from pathlib import Path
 from daimon_tui.domain import verbs
 from daimon_tui.domain.when import parse_when
 from daimon_tui.models import Diagnostic, Handoff, ProjectRef
-from daimon_tui.records import Record
+from daimon_tui.models.records import Record
 from daimon_tui.store import paths
 from daimon_tui.store.daimon_api import reading as daimon_reading
 from daimon_tui.store.daimon_api.mode import Unavailable

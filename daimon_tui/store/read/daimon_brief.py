@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from daimon_tui.records import Handoff, ProjectRef
+from daimon_tui.models import Handoff, ProjectRef
 from daimon_tui.store.daimon_api import reading as daimon_reading
 from daimon_tui.store.daimon_api import rendering
 from daimon_tui.store.daimon_api.public import (

@@ -19,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 
 from daimon_tui.models import Diagnostic, ProjectRef, ProjectSummary
-from daimon_tui.records import Record
+from daimon_tui.models.records import Record
 from daimon_tui.store import paths
 from daimon_tui.store.daimon_api.public import api
 from daimon_tui.store.judging import verdict_cache

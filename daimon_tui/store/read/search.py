@@ -33,7 +33,8 @@ from datetime import UTC, datetime
 from typing import Any, Literal
 
 from daimon_tui.domain.search_query import SearchQuery, hit_matches, parse_query
-from daimon_tui.records import Diagnostic, ProjectRef, Record
+from daimon_tui.models import Diagnostic, ProjectRef
+from daimon_tui.models.records import Record
 from daimon_tui.store import paths
 from daimon_tui.store.daimon_api import rendering
 from daimon_tui.store.daimon_api.public import briefing, config, display, recall, schema, store, view

@@ -25,7 +25,7 @@ from daimon_tui.domain import verbs as curation
 from daimon_tui.domain.action_entries import ActionEntry, LoggedRecord
 from daimon_tui.models import ProjectRef
 from daimon_tui.models.queue import QueueEntry, RulingBinding
-from daimon_tui.records import Record
+from daimon_tui.models.records import Record
 from daimon_tui.store.action_log import ActionLog, ActionLogError
 from daimon_tui.store.daimon_api.public import (
     Writer,

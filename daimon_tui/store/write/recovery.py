@@ -22,7 +22,7 @@ import dataclasses
 from daimon_tui.domain import verbs
 from daimon_tui.domain.action_entries import ActionEntry, LoggedRecord, note_digest
 from daimon_tui.models import ProjectRef
-from daimon_tui.records import Record
+from daimon_tui.models.records import Record
 from daimon_tui.store import writer_process
 from daimon_tui.store.action_log import ActionLog, ActionLogError
 from daimon_tui.store.daimon_api.public import api as dapi
