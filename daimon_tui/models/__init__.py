@@ -88,6 +88,14 @@ class ProjectSummary(Record):
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class ProjectListing(Record):
+    """Every project daimon lists, with the notes of reading them."""
+
+    rows: tuple[ProjectSummary, ...] = ()
+    notes: tuple[Diagnostic, ...] = ()
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
 class Badge(Record):
     """One badge on an item, in daimon's print order. `kind` is stable
     (`carried`, `corroborated`, `world-checked`, `world-contradicted`,

@@ -455,10 +455,9 @@ def diff_generations(project: ProjectRef, older: int | None = None, newer: int |
 
 
 # The "as of" copy is its own module; re-exported here with the other history reads.
-from daimon_tui.store.read.asof import AsOfStore, as_of  # noqa: E402
+from daimon_tui.store.read.asof import as_of  # noqa: E402
 
 __all__ = [
-    "AsOfStore",
     "Demotion",
     "DiffReport",
     "DiffRow",

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from daimon_tui.domain import verbs
 from daimon_tui.models import ProjectRef
+from daimon_tui.models.writes import WrittenRow
 from daimon_tui.store import paths
 from daimon_tui.store.daimon_api.public import Writer, config, forget, jsonl, normalize, store, trust, view
 from daimon_tui.store.daimon_api.public import api as dapi
@@ -184,9 +185,9 @@ def _tail(project: ProjectRef, ledger: str) -> Tail:
     return Tail(_ledger_path(project, ledger), ledger)
 
 
-def _rows(tail: Tail, op: verbs.Op, keep: Callable[[Row], bool]) -> tuple[verbs.WrittenRow, ...]:
+def _rows(tail: Tail, op: verbs.Op, keep: Callable[[Row], bool]) -> tuple[WrittenRow, ...]:
     """The rows daimon appended for this write, each with daimon's word and time."""
-    return tuple(verbs.WrittenRow(ledger=r.ledger, ref=r.ref, status=verbs.logged_status(op, r.word), ts=r.ts)
+    return tuple(WrittenRow(ledger=r.ledger, ref=r.ref, status=verbs.logged_status(op, r.word), ts=r.ts)
                  for r in tail.rows(keep))
 
 
