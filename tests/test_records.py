@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import json
 
-from daimon_tui.models import Badge, Briefing, Item, ProjectRef, Section, TeamItem
+from daimon_tui.models import Badge, Briefing, Item, ProjectRef, Section
+from daimon_tui.models.team import TeamItem
 
 
 def _item(**fields: object) -> Item:

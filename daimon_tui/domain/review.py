@@ -16,8 +16,9 @@ import secrets
 from collections.abc import Iterable
 
 from daimon_tui.domain.badges import BADGES, MARKS
-from daimon_tui.models import Item, TeamItem, WithheldItem
+from daimon_tui.models import Item, WithheldItem
 from daimon_tui.models.records import Record
+from daimon_tui.models.team import TeamItem
 
 FORMAT = 1
 NEW = "new"

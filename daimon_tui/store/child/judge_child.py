@@ -101,7 +101,7 @@ READS: dict[str, tuple[str, str]] = {
     "search": ("daimon_tui.store.read.search:search", "daimon_tui.store.read.search:SearchResult"),
     "search-prepare": ("daimon_tui.store.read.search:prepare", "daimon_tui.store.read.search:SearchResult"),
     "plan": ("daimon_tui.store.child.plan_request:plan", "daimon_tui.domain.verbs:Plan"),
-    "team": ("daimon_tui.store.read.team:load_team", "daimon_tui.models:TeamView"),
+    "team": ("daimon_tui.store.read.team:load_team", "daimon_tui.models.team:TeamView"),
     "projects": ("daimon_tui.store.read.project_index:listing",
                  "daimon_tui.models:ProjectListing"),
     "fold-check": ("daimon_tui.store.judging.kept_fold_check:check",

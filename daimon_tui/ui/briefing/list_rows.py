@@ -22,7 +22,7 @@ from daimon_tui.ui.widgets.briefing_rows import Row
 from daimon_tui.ui.widgets.row_list import Entry
 
 if TYPE_CHECKING:
-    from daimon_tui.models import TeamView
+    from daimon_tui.models.team import TeamView
     from daimon_tui.ui.widgets.team_section import TeamRow
 
 EMPTY_MESSAGES = {
