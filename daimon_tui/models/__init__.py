@@ -6,10 +6,11 @@ terminal is the display layer's job (`domain.inert`).
 
 Every value type is a frozen, slotted dataclass on `models.records.Record`
 (docs/architecture.md, "The model"). This module declares the shared
-vocabulary: a project, its briefing and its items, an item's inspection, a
-session. A topic has a module of its own here (`history`, `queue`, `details`,
-`evidence`, `team`, `writes`), imported only by who needs it; none is named
-here again.
+vocabulary, what a headless report and the child's early answer need without
+pydantic: a project, its briefing and its items, an item's inspection. A
+topic has a module of its own here (`history`, `projects`, `queue`,
+`details`, `evidence`, `team`, `writes`), imported only by who needs it;
+none is named here again.
 """
 
 from __future__ import annotations
@@ -88,14 +89,6 @@ class ProjectSummary(Record):
     readable: bool = True
     closed: bool = False
     mtime: float = 0.0
-
-
-@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
-class ProjectListing(Record):
-    """Every project daimon lists, with the notes of reading them."""
-
-    rows: tuple[ProjectSummary, ...] = ()
-    notes: tuple[Diagnostic, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
@@ -265,16 +258,3 @@ class Inspection(Record):
     occurrences: int = 0
     origin_session: str | None = None
     lines: tuple[str, ...] = ()
-
-
-@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
-class SessionSummary(Record):
-    session_id: str
-    created: str | None = None
-    topic: str | None = None
-    counts: dict[str, int] = dataclasses.field(default_factory=dict)
-    # daimon's tamper check of the session file (`view.receipt_state`):
-    # unsigned, missing, match, or mismatch (changed after signing).
-    receipt: str | None = None
-    # The pointer that still holds it (`latest.json`, `prev-N.json`): what daimon reads.
-    pointer: str | None = None

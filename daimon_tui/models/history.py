@@ -8,8 +8,22 @@ import dataclasses
 from datetime import UTC, datetime
 from typing import Literal
 
-from daimon_tui.models import Diagnostic, ProjectRef, SessionSummary
+from daimon_tui.models import Diagnostic, ProjectRef
 from daimon_tui.models.records import Record
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class SessionSummary(Record):
+    session_id: str
+    created: str | None = None
+    topic: str | None = None
+    counts: dict[str, int] = dataclasses.field(default_factory=dict)
+    # daimon's tamper check of the session file (`view.receipt_state`):
+    # unsigned, missing, match, or mismatch (changed after signing).
+    receipt: str | None = None
+    # The pointer that still holds it (`latest.json`, `prev-N.json`): what daimon reads.
+    pointer: str | None = None
+
 
 DemotionKind = Literal["resolution", "supersession", "supersede-candidate", "tombstone"]
 

@@ -103,7 +103,7 @@ READS: dict[str, tuple[str, str]] = {
     "plan": ("daimon_tui.store.child.plan_request:plan", "daimon_tui.domain.verbs:Plan"),
     "team": ("daimon_tui.store.read.team:load_team", "daimon_tui.models.team:TeamView"),
     "projects": ("daimon_tui.store.read.project_index:listing",
-                 "daimon_tui.models:ProjectListing"),
+                 "daimon_tui.models.projects:ProjectListing"),
     "fold-check": ("daimon_tui.store.judging.kept_fold_check:check",
                    "daimon_tui.store.judging.kept_fold_check:FoldCheck"),
 }

@@ -15,7 +15,7 @@ from typing import Any
 
 from daimon_tui.domain import verbs
 from daimon_tui.domain.withheld import withheld_ids, withheld_now
-from daimon_tui.models import Diagnostic, ProjectRef, SessionSummary
+from daimon_tui.models import Diagnostic, ProjectRef
 from daimon_tui.models.history import (
     Demotion,
     DemotionKind,
@@ -24,6 +24,7 @@ from daimon_tui.models.history import (
     Generation,
     SessionHold,
     SessionListing,
+    SessionSummary,
     Timeline,
     TimelineEvent,
     Witness,

@@ -16,7 +16,8 @@ instead of the whole fold again in a thread of the app.
 
 from __future__ import annotations
 
-from daimon_tui.models import Diagnostic, ProjectListing, ProjectRef, ProjectSummary
+from daimon_tui.models import Diagnostic, ProjectRef, ProjectSummary
+from daimon_tui.models.projects import ProjectListing
 from daimon_tui.store import paths
 from daimon_tui.store.daimon_api.public import api
 from daimon_tui.store.judging import verdict_cache
