@@ -8,9 +8,9 @@ Every value type is a frozen, slotted dataclass on `models.records.Record`
 (docs/architecture.md, "The model"). This module declares the shared
 vocabulary, what a headless report and the child's early answer need without
 pydantic: a project, its briefing and its items, an item's inspection. A
-topic has a module of its own here (`history`, `projects`, `queue`,
-`details`, `evidence`, `team`, `writes`), imported only by who needs it;
-none is named here again.
+topic has a module of its own here (`history`, `projects`, `search`,
+`queue`, `details`, `evidence`, `team`, `writes`), imported only by who
+needs it; none is named here again.
 """
 
 from __future__ import annotations
