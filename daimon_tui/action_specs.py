@@ -23,7 +23,7 @@ VERB_WORDS = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ActionSpec:
     id: str
     keys: str

@@ -153,7 +153,7 @@ def test_a_fresh_search_imports_no_pydantic(demo_store: demo.DemoStore, tmp_path
                                             capsys) -> None:
     """Issue 29.1: a fresh `search` on a small store stays within `daimon
     recall`'s time, which pydantic's import alone (~130 ms) would exceed: the
-    search path builds and prints records (`daimon_tui.records`), never our
+    search path builds and prints records (`daimon_tui.models`), never our
     pydantic models; nor does `brief --as-daimon`, which prints daimon's own
     bytes, nor `audit` (within `daimon brief`'s time). Our cache empty (a fresh run); its bytes are those of the same
     command in this process."""

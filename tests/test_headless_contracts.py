@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from daimon_tui import cli
-from daimon_tui.records import ProjectRef
+from daimon_tui.models import ProjectRef
 from daimon_tui.store.demo import builder as demo
 
 REPO = Path(__file__).resolve().parent.parent

@@ -1,6 +1,6 @@
 """Imports run downward only. The rules are import-linter contracts in
 pyproject.toml ([tool.importlinter]): the layers (cli; ui | headless;
-services; store; settings; action_specs; domain; models; records), only the
+services; store; settings; action_specs; domain; models), only the
 store imports daimon, the views reach no adapter, no circles. This file runs
 them, and keeps what a contract cannot say: a run-time identity, and the
 domain's file calls (an import contract sees imports, not a `Path` handed in).
@@ -72,7 +72,7 @@ def test_the_file_call_scan_sees_what_it_looks_for(tmp_path: Path) -> None:
 # One value-type system (docs/architecture.md, "The model"): frozen slotted `Record` dataclasses.
 # pydantic stays only where input crosses a boundary; each module here says why it imports it.
 _PYDANTIC_MODULES = {
-    "records.py": "the TypeAdapter behind Record.model_validate/_json and model_dump, the boundaries' check",
+    "models/records.py": "the TypeAdapter behind Record.model_validate/_json and model_dump, the boundaries' check",
     "settings.py": "Settings, the settings file a person writes, with its keys validator",
     "store/settings_file.py": "reads the settings file (ValidationError)",
     "store/action_log.py": "reads our action log back (ValidationError)",

@@ -111,3 +111,76 @@ def test_no_screen_takes_keys_from_a_mixin() -> None:
              for base in cls.__bases__
              if not (base is GoesBack or base.__module__.startswith("textual.") or issubclass(base, Screen))]
     assert mixed == []
+
+
+# One value-type system (docs/architecture.md, "The model"): a value is a frozen, slotted dataclass; a mutable
+# holder is a slotted dataclass that says why it is mutable; no NamedTuple.
+_MUTABLE_WHY = "mutable because"
+
+
+def _is_dataclass_decorator(node: ast.expr) -> bool:
+    target = node.func if isinstance(node, ast.Call) else node
+    return (isinstance(target, ast.Name) and target.id == "dataclass") or (
+        isinstance(target, ast.Attribute) and target.attr == "dataclass")
+
+
+def _flag(decorator: ast.expr, name: str) -> bool:
+    return isinstance(decorator, ast.Call) and any(
+        k.arg == name and isinstance(k.value, ast.Constant) and k.value.value is True for k in decorator.keywords)
+
+
+def _comment_above(lines: list[str], lineno: int) -> str:
+    """The comment lines right above line `lineno` (1-based), joined."""
+    found: list[str] = []
+    at = lineno - 2
+    while at >= 0 and lines[at].strip().startswith("#"):
+        found.insert(0, lines[at].strip())
+        at -= 1
+    return " ".join(found)
+
+
+def _value_type_faults(source: str) -> list[str]:
+    """Each class in `source` that breaks the rule: a NamedTuple (or a
+    `namedtuple(...)`), a dataclass without `slots=True`, and a dataclass not
+    frozen without a `# mutable because ...` comment right above it."""
+    lines = source.splitlines()
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call):
+            func = node.func
+            if (func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")) == "namedtuple":
+                found.append((node.lineno, "namedtuple()"))
+        if not isinstance(node, ast.ClassDef):
+            continue
+        bases = {base.id if isinstance(base, ast.Name) else getattr(base, "attr", "") for base in node.bases}
+        if "NamedTuple" in bases:
+            found.append((node.lineno, f"class {node.name}(NamedTuple)"))
+        for decorator in filter(_is_dataclass_decorator, node.decorator_list):
+            if not _flag(decorator, "slots"):
+                found.append((node.lineno, f"class {node.name}: a dataclass without slots=True"))
+            if not _flag(decorator, "frozen") and _MUTABLE_WHY not in _comment_above(lines, decorator.lineno):
+                found.append((node.lineno, f"class {node.name}: mutable, without a '# {_MUTABLE_WHY} ...' comment"))
+    return [f"{line}: {fault}" for line, fault in sorted(found)]
+
+
+def test_every_value_type_is_a_frozen_slotted_dataclass() -> None:
+    found = {path.relative_to(PACKAGE).as_posix(): faults for path in sorted(PACKAGE.rglob("*.py"))
+             if (faults := _value_type_faults(path.read_text(encoding="utf-8")))}
+    assert found == {}, "a value: @dataclass(frozen=True, slots=True); a holder: slots=True and why it is mutable"
+
+
+def test_the_value_type_scan_sees_what_it_looks_for() -> None:
+    sample = ("class A(NamedTuple): pass\n"
+              "class B(typing.NamedTuple): pass\n"
+              "C = collections.namedtuple('C', 'x')\n"
+              "@dataclass\nclass D: pass\n"
+              "@dataclasses.dataclass(frozen=True)\nclass E: pass\n"
+              "@dataclass(slots=True)\nclass F: pass\n"
+              "# the cursor moves: mutable because it is the view's state\n@dataclass(slots=True)\nclass G: pass\n"
+              "@dataclass(frozen=True, slots=True)\nclass H: pass\n"
+              "@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)\nclass I(Record): pass\n")
+    assert _value_type_faults(sample) == [
+        "1: class A(NamedTuple)", "2: class B(NamedTuple)", "3: namedtuple()",
+        "5: class D: a dataclass without slots=True", "5: class D: mutable, without a '# mutable because ...' comment",
+        "7: class E: a dataclass without slots=True",
+        "9: class F: mutable, without a '# mutable because ...' comment"]

@@ -1,4 +1,4 @@
-"""The pydantic-free records (`daimon_tui.records`) behave as the pydantic
+"""The pydantic-free records (`daimon_tui.models`) behave as the pydantic
 models they replaced: sequences are tuples, copies are independent, and a
 record crosses the judging child's pipe (JSON) unchanged."""
 
@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import json
 
-from daimon_tui.models import TeamItem
-from daimon_tui.records import Badge, Briefing, Item, ProjectRef, Section
+from daimon_tui.models import Badge, Briefing, Item, ProjectRef, Section
+from daimon_tui.models.team import TeamItem
 
 
 def _item(**fields: object) -> Item:

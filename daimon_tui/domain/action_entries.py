@@ -12,7 +12,7 @@ import dataclasses
 import hashlib
 from typing import Literal
 
-from daimon_tui.records import Record
+from daimon_tui.models.records import Record
 
 GENESIS = "0" * 64
 LogOutcome = Literal["applied", "refused", "failed", "not-applied", "world-check", "intent"]

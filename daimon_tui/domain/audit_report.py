@@ -13,7 +13,8 @@ from typing import Literal
 
 from daimon_tui.domain.badges import mark_label
 from daimon_tui.domain.receipt_check import FAILURE_STATES, ReceiptState
-from daimon_tui.records import Diagnostic, ProjectRef, Record
+from daimon_tui.models import Diagnostic, ProjectRef
+from daimon_tui.models.records import Record
 
 DEGRADED_MARK = mark_label("unverified-verbatim")
 STALE_MARK = mark_label("stale")

@@ -10,7 +10,7 @@ if TYPE_CHECKING:  # a headless search prints marks without importing the models
     from daimon_tui.models import Badge
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class MarkStyle:
     glyph: str
     label: str

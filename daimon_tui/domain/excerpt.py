@@ -69,7 +69,7 @@ def quote_spans(text: str, quote: str | None) -> tuple[tuple[int, int], ...]:
     return tuple(spans)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Cut:
     """What is shown of one long text: `text[start:end]`, with how much is hidden."""
 

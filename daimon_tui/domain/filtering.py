@@ -48,7 +48,7 @@ def _never(_entry: WithheldItem) -> bool:
     return False
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Term:
     test: Callable[[Item], bool]
     negated: bool
@@ -64,7 +64,7 @@ class Term:
         return self.withheld_test(entry) != self.negated
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Query:
     terms: tuple[Term, ...]
     # Facets or values the filter does not know, said in the filter box.

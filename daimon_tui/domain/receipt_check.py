@@ -19,7 +19,7 @@ import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Literal
 
-from daimon_tui.records import Record
+from daimon_tui.models.records import Record
 
 if TYPE_CHECKING:  # imported where a signature is verified: a store with no receipts never loads it
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey

@@ -14,11 +14,11 @@ import dataclasses
 import hashlib
 import secrets
 from collections.abc import Iterable
-from typing import NamedTuple
 
 from daimon_tui.domain.badges import BADGES, MARKS
-from daimon_tui.models import Item, TeamItem, WithheldItem
-from daimon_tui.records import Record
+from daimon_tui.models import Item, WithheldItem
+from daimon_tui.models.records import Record
+from daimon_tui.models.team import TeamItem
 
 FORMAT = 1
 NEW = "new"
@@ -32,9 +32,11 @@ DWELL_S = 1.0
 DWELL_RULE = f"a row counts after {DWELL_S:g} s under the cursor, or m"
 
 
-class Seen(NamedTuple):
-    """The fingerprint of one row as it was seen. A tuple, not a model: the
-    list fingerprints and compares thousands of rows on the UI thread."""
+@dataclasses.dataclass(frozen=True, slots=True)
+class Seen:
+    """The fingerprint of one row as it was seen. Not a `Record`: the list
+    fingerprints and compares thousands of rows on the UI thread. The file
+    keeps it as an array (`store/review_file.py`)."""
 
     text: str = ""
     mark: str = ""
@@ -42,7 +44,8 @@ class Seen(NamedTuple):
     state: str = ""
 
 
-class Reviewed(NamedTuple):
+@dataclasses.dataclass(frozen=True, slots=True)
+class Reviewed:
     """A fingerprint recorded as reviewed, and when (ISO UTC)."""
 
     seen: Seen
@@ -103,7 +106,7 @@ def seen_team(entry: TeamItem, salt: str) -> Seen:
     seen = seen_item(entry.item, salt)
     # another author stating the same claim is a change; their names are hashed too
     authors = tuple(f"author:{text_hash(salt, a)[:8]}" for a in sorted(entry.authors))
-    return seen._replace(badges=(*seen.badges, *authors))
+    return dataclasses.replace(seen, badges=(*seen.badges, *authors))
 
 
 def _corroboration(badges: tuple[str, ...]) -> int:

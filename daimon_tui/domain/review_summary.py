@@ -10,7 +10,7 @@ from collections.abc import Iterable
 
 from daimon_tui.domain.action_entries import ActionEntry
 from daimon_tui.domain.review import ReviewState
-from daimon_tui.records import Record
+from daimon_tui.models.records import Record
 
 # The log's verb → the summary's word. An undo puts an item back: a restore.
 VERB_WORDS = {"resolve": "resolved", "retract": "retracted", "restore": "restored", "undo": "restored",

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RowQuery:
     wanted: tuple[str, ...] = ()
     unwanted: tuple[str, ...] = ()

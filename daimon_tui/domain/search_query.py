@@ -36,7 +36,7 @@ class Facetable(Protocol):
     created: str | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Facet:
     name: str
     value: str
@@ -44,7 +44,7 @@ class Facet:
     since: float | None = None  # epoch, for `since:`
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SearchQuery:
     words: str = ""
     facets: tuple[Facet, ...] = ()

@@ -8,7 +8,15 @@ from __future__ import annotations
 
 from daimon_tui.domain.inert import inert
 from daimon_tui.domain.short_ids import short_id
-from daimon_tui.models import NOT_CORROBORATION, SYNC_COMMAND, OwnQuarantine, TeamItem, Teammate, TeamRemote, TeamView
+from daimon_tui.models.team import (
+    NOT_CORROBORATION,
+    SYNC_COMMAND,
+    OwnQuarantine,
+    TeamItem,
+    Teammate,
+    TeamRemote,
+    TeamView,
+)
 
 # `daimon brief --team`'s own header (its teammates header; a test pins it).
 TEAMMATES_HEADER = "Teammates — where they left off:"

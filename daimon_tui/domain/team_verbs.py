@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from daimon_tui.domain import verbs
 from daimon_tui.domain.team import TEAMMATE_RELEASE_REFUSAL, publish_phrase
-from daimon_tui.models import TeamItem
+from daimon_tui.models.team import TeamItem
 
 _NOT_YOURS = "daimon acts on ids of your own checkpoint only and refuses a teammate's"
 REFUSALS: dict[str, str] = {

@@ -22,7 +22,7 @@ from daimon_tui.domain.verbs import (
     refuse,
     safe_status,
 )
-from daimon_tui.records import Record
+from daimon_tui.models.records import Record
 
 UNDOABLE_VERBS = frozenset({"resolve", "retract", "restore"})
 UNDOABLE_OPS = frozenset({"resolve", "quarantine", "reopen", "release"})

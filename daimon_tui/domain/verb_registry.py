@@ -10,7 +10,7 @@ from typing import Literal
 VerbName = Literal["resolve", "retract", "restore", "reverify", "forget", "undo"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class VerbSpec:
     """A static registry entry (never parsed from input): a plain dataclass,
     so importing the verbs builds no validator at startup."""

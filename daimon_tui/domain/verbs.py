@@ -16,7 +16,8 @@ from typing import Literal
 
 from daimon_tui.domain.action_entries import LoggedRecord
 from daimon_tui.domain.verb_registry import VerbName, verb
-from daimon_tui.records import Record
+from daimon_tui.models.records import Record
+from daimon_tui.models.writes import WrittenRow
 
 # What one write does to daimon. A verb plans one op per item.
 Op = Literal["resolve", "reopen", "reverify", "quarantine", "release", "forget", "unforget"]
@@ -495,17 +496,6 @@ def plan_forget(project: str, facts: ItemFacts, guard: StoreGuard, data: ForgetI
 # ---- what a write did -------------------------------------------------------------
 
 WriteOutcome = Literal["applied", "not-applied", "refused", "failed"]
-
-
-@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
-class WrittenRow(Record):
-    """One row daimon appended for a write: its ledger, the ref it is
-    addressed to, daimon's word (already a log-safe word) and daimon's `ts`."""
-
-    ledger: str
-    ref: str
-    status: str | None = None
-    ts: str | None = None
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)

@@ -14,7 +14,7 @@ _UNITS = {"h": timedelta(hours=1), "d": timedelta(days=1), "w": timedelta(weeks=
 HINT = 'a session id, "yesterday", "3d" (h, d, w ago), a date 2026-11-28 (its end, UTC) or an ISO-8601 time'
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class When:
     value: str | None  # a session id or an ISO-8601 UTC time
     problem: str | None = None

@@ -14,7 +14,7 @@ from daimon_tui.domain.audit_report import AuditReport
 from daimon_tui.domain.inert import inert
 from daimon_tui.domain.receipt_check import state_label
 from daimon_tui.headless.exit_codes import Exit
-from daimon_tui.records import ProjectRef
+from daimon_tui.models import ProjectRef
 from daimon_tui.services import audit as audit_service
 
 CANNOT_RUN = Exit.READ_FAILED

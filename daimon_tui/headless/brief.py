@@ -10,7 +10,7 @@ from daimon_tui.domain.inert import inert, is_unsafe
 from daimon_tui.domain.withheld import withheld_count
 
 if TYPE_CHECKING:  # types only: `brief --as-daimon` prints daimon's bytes and builds none of them
-    from daimon_tui.records import Briefing, Handoff, Item, Section
+    from daimon_tui.models import Briefing, Handoff, Item, Section
 
 
 def item_fields(item: Item) -> dict[str, Any]:

@@ -11,7 +11,7 @@ from typing import Any, TextIO
 
 from daimon_tui.domain.badges import mark_label
 from daimon_tui.domain.inert import inert
-from daimon_tui.services.search import SearchHit, SearchResult
+from daimon_tui.models.search import SearchHit, SearchResult
 
 
 def _text(value: str | None) -> str | None:

@@ -23,7 +23,8 @@ from daimon_tui.domain.team import (
     withheld_phrase,
 )
 from daimon_tui.headless.brief import briefing_json, item_fields, write_plain
-from daimon_tui.models import NOT_CORROBORATION, SYNC_COMMAND, Briefing, ProjectRef, TeamItem, TeamView
+from daimon_tui.models import Briefing, ProjectRef
+from daimon_tui.models.team import NOT_CORROBORATION, SYNC_COMMAND, TeamItem, TeamView
 from daimon_tui.services.as_of import team_as_of
 from daimon_tui.services.team import team_now
 

@@ -7,7 +7,7 @@ import dataclasses
 
 from daimon_tui.models import Inspection
 from daimon_tui.models.history import Timeline, WitnessReport
-from daimon_tui.records import Record
+from daimon_tui.models.records import Record
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from daimon_tui.records import Record
+from daimon_tui.models.records import Record
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)

@@ -1,13 +1,29 @@
 """An item's history and the project's sessions, as the history views hold them: corroboration witnesses,
-the lifecycle timeline, the retained sessions and a diff between two (read by `store/read/history.py`)."""
+the lifecycle timeline, the retained sessions, a diff between two (read by `store/read/history.py`), and
+the store as it stood at a moment (`AsOfStore`, cut by `store/read/asof.py`)."""
 
 from __future__ import annotations
 
 import dataclasses
+from datetime import UTC, datetime
 from typing import Literal
 
-from daimon_tui.models import Diagnostic, SessionSummary
-from daimon_tui.records import Record
+from daimon_tui.models import Diagnostic, ProjectRef
+from daimon_tui.models.records import Record
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class SessionSummary(Record):
+    session_id: str
+    created: str | None = None
+    topic: str | None = None
+    counts: dict[str, int] = dataclasses.field(default_factory=dict)
+    # daimon's tamper check of the session file (`view.receipt_state`):
+    # unsigned, missing, match, or mismatch (changed after signing).
+    receipt: str | None = None
+    # The pointer that still holds it (`latest.json`, `prev-N.json`): what daimon reads.
+    pointer: str | None = None
+
 
 DemotionKind = Literal["resolution", "supersession", "supersede-candidate", "tombstone"]
 
@@ -137,3 +153,28 @@ class DiffReport(Record):
     refused: str | None = None
     refused_rc: int = 0
     skipped: tuple[Generation, ...] = ()
+
+
+def parse_time(text: str) -> datetime:
+    """An ISO-8601 moment (`2026-11-28T12:00:00Z`); a naive one is UTC."""
+    moment = datetime.fromisoformat(text.strip())
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class AsOfStore(Record):
+    """What the copy holds: the moment, the checkpoint then current, and what
+    was left out. `project` is the ref to hand daimon's readers inside the
+    `as_of` context."""
+
+    project: ProjectRef
+    when: str
+    session_id: str | None = None
+    label: str = ""
+    sessions: tuple[str, ...] = ()
+    rows_cut: int = 0
+    diagnostics: tuple[Diagnostic, ...] = ()
+
+    @property
+    def timestamp(self) -> float:
+        return parse_time(self.when).timestamp()

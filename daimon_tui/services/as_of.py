@@ -12,7 +12,8 @@ from __future__ import annotations
 import asyncio
 from datetime import datetime
 
-from daimon_tui.models import Briefing, Diagnostic, ProjectRef, TeamView, WithheldItem
+from daimon_tui.models import Briefing, Diagnostic, ProjectRef, WithheldItem
+from daimon_tui.models.team import TeamView
 from daimon_tui.store.read.asof import as_of
 from daimon_tui.store.read.forgotten import first_forget
 from daimon_tui.store.read.reader import load_briefing

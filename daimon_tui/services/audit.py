@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 
 from daimon_tui.domain.audit_report import AuditReport
-from daimon_tui.records import ProjectRef
+from daimon_tui.models import ProjectRef
 
 
 async def audit(project: ProjectRef) -> AuditReport:

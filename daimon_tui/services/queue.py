@@ -3,8 +3,8 @@
 write modules and logged, intent first (`store.write.decisions`). A decision
 comes only from a person at the terminal: the queue view's confirmed key.
 
-`QueueEntry` and `TriageQueue` are the model's (`models.queue`); `Verdict`, still the
-write's own, is re-exported for the view. The log's reads are `services.action_log`'s."""
+`QueueEntry` and `TriageQueue` are the model's (`models.queue`), and so is a decision's
+`Verdict` (`models.writes`). The log's reads are `services.action_log`'s."""
 
 from __future__ import annotations
 
@@ -13,13 +13,12 @@ from collections.abc import Mapping
 
 from daimon_tui.models import ProjectRef
 from daimon_tui.models.queue import QueueEntry, TriageQueue
+from daimon_tui.models.writes import Verdict
 from daimon_tui.store.action_log import ActionLog
 from daimon_tui.store.read.queue import build_queue, reclassify
 from daimon_tui.store.write import decisions
-from daimon_tui.store.write.decisions import Verdict
 
 __all__ = [
-    "Verdict",
     "decide",
     "decision_preview",
     "read_queue",

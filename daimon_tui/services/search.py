@@ -1,11 +1,11 @@
 """Search what daimon remembers: recall's hits, each with what it is now
 (`store.read.search`). Read-only. The Search view asks the judging child
 (it keeps daimon's folded verdicts and the warm recall index between
-keystrokes); `daimon-tui search` prints `SearchHit`s and a `SearchResult`,
-model values of the search read, re-exported here for the views.
+keystrokes); `daimon-tui search` prints the same `SearchResult`
+(`models.search`).
 
 The judging child's client (and with it pydantic) is imported when the view
-first asks: the headless report imports this module for its types only.
+first asks.
 """
 
 from __future__ import annotations
@@ -13,13 +13,13 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING
 
-from daimon_tui.store.read.search import SearchHit, SearchResult
+from daimon_tui.models.search import SearchResult
 
 if TYPE_CHECKING:  # the log (and pydantic with it) only for the annotations: see above
     from daimon_tui.models import ProjectRef
     from daimon_tui.store.action_log import ActionLog  # the app's log, which a view holds only to hand it here
 
-__all__ = ["SearchHit", "SearchResult", "log_refused", "prepare", "search", "search_here"]
+__all__ = ["log_refused", "prepare", "search", "search_here"]
 
 
 async def prepare(project: ProjectRef) -> SearchResult:

@@ -12,9 +12,9 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from daimon_tui.models import Briefing, ProjectRef
+from daimon_tui.models.writes import Recovered
 from daimon_tui.settings import Settings
 from daimon_tui.store import kill_switch, paths
 from daimon_tui.store.action_log import ActionLog
@@ -22,9 +22,6 @@ from daimon_tui.store.child import first_paint, judge_service
 from daimon_tui.store.judging import verdict_cache
 from daimon_tui.store.read import reader
 from daimon_tui.store.settings_file import load_settings
-
-if TYPE_CHECKING:  # not at start: both import daimon, and the first frame waits for every module imported
-    from daimon_tui.store.write.recovery import Recovered
 
 
 def read_settings() -> tuple[Settings, str | None]:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import asyncio
 
-from daimon_tui.models import ProjectRef, TeamView
+from daimon_tui.models import ProjectRef
+from daimon_tui.models.team import TeamView
 
 
 async def team_now(project: ProjectRef, *, now: float | None = None) -> TeamView:

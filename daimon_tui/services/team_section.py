@@ -11,7 +11,8 @@ from collections.abc import AsyncIterator, Callable
 
 from daimon_tui.domain import verbs
 from daimon_tui.domain.action_entries import LoggedRecord
-from daimon_tui.models import ProjectRef, TeamItem, TeamView
+from daimon_tui.models import ProjectRef
+from daimon_tui.models.team import TeamItem, TeamView
 from daimon_tui.store.action_log import ActionLog
 
 _OPS: dict[str, verbs.Op] = {"resolve": "resolve", "retract": "quarantine", "restore": "release",

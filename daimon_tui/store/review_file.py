@@ -35,6 +35,27 @@ class Unreadable(Exception):
     """The file exists but is not a review state we can trust."""
 
 
+# A row on disk is `[[text, mark, [badges], state], at]` (format 1, from when `Seen` and `Reviewed` were tuples).
+_SEEN = ("text", "mark", "badges", "state")
+_REVIEWED = ("seen", "at")
+
+
+def _named(value: object, names: tuple[str, ...]) -> object:
+    """An array as the object of `names`; anything else as it is, for the check to refuse."""
+    return dict(zip(names, value, strict=False)) if isinstance(value, list) and len(value) <= len(names) else value
+
+
+def _row_read(row: object) -> object:
+    row = _named(row, _REVIEWED)
+    return {**row, "seen": _named(row["seen"], _SEEN)} if isinstance(row, dict) and "seen" in row else row
+
+
+def _on_disk(state: ReviewState) -> dict:
+    dumped = state.model_dump(mode="json")
+    dumped["rows"] = {key: [[row["seen"][name] for name in _SEEN], row["at"]] for key, row in dumped["rows"].items()}
+    return dumped
+
+
 def _parse(raw: bytes) -> ReviewState:
     if len(raw) > MAX_BYTES:
         raise Unreadable(f"larger than {MAX_BYTES // (1024 * 1024)} MB")
@@ -46,6 +67,8 @@ def _parse(raw: bytes) -> ReviewState:
         raise Unreadable("not a JSON object")
     if record.get("format") != FORMAT:
         raise Unreadable(f"unknown format {str(record.get('format'))[:20]!r}")
+    if isinstance(record.get("rows"), dict):
+        record = {**record, "rows": {key: _row_read(row) for key, row in record["rows"].items()}}
     try:
         return ReviewState.model_validate(record)
     except ValidationError as exc:
@@ -95,7 +118,7 @@ class StateWriter:
         with self._lock:
             if sequence <= self._written:
                 return True
-            ok = write_private_json(self.path, state.model_dump(mode="json"), prefix=".review-")
+            ok = write_private_json(self.path, _on_disk(state), prefix=".review-")
             if ok:
                 self._written = sequence
             return ok

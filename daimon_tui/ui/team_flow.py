@@ -11,7 +11,8 @@ from __future__ import annotations
 from textual.app import App
 
 from daimon_tui.domain import team_verbs, verbs
-from daimon_tui.models import ProjectRef, TeamView
+from daimon_tui.models import ProjectRef
+from daimon_tui.models.team import TeamView
 from daimon_tui.services import team_section
 from daimon_tui.services.action_log import ActionLog
 from daimon_tui.ui.navigation import navigator

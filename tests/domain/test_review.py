@@ -67,6 +67,20 @@ def test_the_state_holds_no_text_and_a_salted_hash(tmp_path: Path) -> None:
     assert problem is None and loaded == state
 
 
+def test_the_file_keeps_its_format_1_rows(tmp_path: Path) -> None:
+    """A row is `[[text hash, mark, [badges], state], when]` on disk: a review
+    written by an older app still reads, and a new one is written the same way."""
+    path = tmp_path / "r.json"
+    row = [["ab12", "inferred", ["corroborated:2"], "visible"], "2026-12-01T00:00:00Z"]
+    path.write_text(json.dumps({"format": 1, "salt": "s", "rows": {"r-1": row}, "runs": ["t"]}), encoding="utf-8")
+    loaded, problem = review_file.load(path)
+    assert problem is None
+    assert loaded.rows["r-1"].seen == Seen(text="ab12", mark="inferred", badges=("corroborated:2",), state="visible")
+    assert loaded.rows["r-1"].at == "2026-12-01T00:00:00Z"
+    assert review_file.StateWriter(path).write(loaded, 1)
+    assert json.loads(path.read_text(encoding="utf-8"))["rows"] == {"r-1": row}
+
+
 @pytest.mark.parametrize("content", [b"{torn", b"[]", b'{"format": 99}', b'{"format": 1, "rows": {"a": 3}}',
                                      b"\xff\xfe", json.dumps({"format": 1, "rows": [], "salt": 5}).encode()])
 def test_an_unreadable_state_is_named_set_aside_and_a_fresh_review_starts(tmp_path: Path, content: bytes) -> None:

@@ -19,7 +19,7 @@ from tests.ui.pty_run import ROOT, left_after
 
 APP = """
 import asyncio, sys, time
-from daimon_tui.records import ProjectRef
+from daimon_tui.models import ProjectRef
 from daimon_tui.store.child import early_child, judge_service
 from daimon_tui.store.judging.kept_fold_check import FoldCheck
 

@@ -224,7 +224,7 @@ def test_the_transcript_words_cover_daimons_states() -> None:
 def test_the_sync_command_the_app_names_is_daimons() -> None:
     from daimon_briefing.cli import main as daimon_main
 
-    from daimon_tui.models import SYNC_COMMAND
+    from daimon_tui.models.team import SYNC_COMMAND
 
     program, *argv = SYNC_COMMAND.split()
     assert program == "daimon"

@@ -18,7 +18,7 @@ from daimon_briefing.cli import main as daimon_main
 
 from daimon_tui.domain.team import TEAMMATES_HEADER, shared_claims
 from daimon_tui.headless.team import run_brief_team
-from daimon_tui.models import NOT_CORROBORATION, TeamView
+from daimon_tui.models.team import NOT_CORROBORATION, TeamView
 from daimon_tui.services.as_of import team_as_of
 from daimon_tui.store.read import reader
 from daimon_tui.store.read.team import load_team

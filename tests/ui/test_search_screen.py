@@ -6,9 +6,9 @@ from pathlib import Path
 
 from textual.widgets import Static
 
+from daimon_tui.models.search import SearchHit
 from daimon_tui.store.child import judge_service
 from daimon_tui.store.demo import builder as demo
-from daimon_tui.store.read.search import SearchHit
 from daimon_tui.ui.app import DaimonTUI
 from daimon_tui.ui.briefing.screen import BriefingScreen
 from daimon_tui.ui.help.screen import HelpScreen

@@ -28,12 +28,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from daimon_tui.records import ProjectRef, Record
+    from daimon_tui.models import ProjectRef
+    from daimon_tui.models.records import Record
 
 FRESH_S = 2.0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Judged:
     request: dict[str, Any]  # the request it answers, as the app sends it
     project: ProjectRef  # that request's project

@@ -42,7 +42,7 @@ def with_parent(env: dict[str, str]) -> dict[str, str]:
     return {**env, PARENT_ENV: str(os.getpid())}
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class Early:
     proc: subprocess.Popen[bytes]
     env: dict[str, str]

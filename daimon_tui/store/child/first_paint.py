@@ -26,7 +26,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from daimon_tui.records import Badge, Briefing, Diagnostic, Handoff, Item, ProjectRef, Section, WithheldItem
+from daimon_tui.models import Badge, Briefing, Diagnostic, Handoff, Item, ProjectRef, Section, WithheldItem
 from daimon_tui.store.child.swaps import install_swaps
 from daimon_tui.store.daimon_api import judging as daimon_judging
 from daimon_tui.store.daimon_api import reading as daimon_reading

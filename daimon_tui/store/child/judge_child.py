@@ -98,12 +98,12 @@ READS: dict[str, tuple[str, str]] = {
     "audit": ("daimon_tui.store.read.audit:load_audit", "daimon_tui.domain.audit_report:AuditReport"),
     "sessions": ("daimon_tui.store.read.history:sessions", "daimon_tui.models.history:SessionListing"),
     "diff": ("daimon_tui.store.read.history:diff", "daimon_tui.models.history:DiffReport"),
-    "search": ("daimon_tui.store.read.search:search", "daimon_tui.store.read.search:SearchResult"),
-    "search-prepare": ("daimon_tui.store.read.search:prepare", "daimon_tui.store.read.search:SearchResult"),
+    "search": ("daimon_tui.store.read.search:search", "daimon_tui.models.search:SearchResult"),
+    "search-prepare": ("daimon_tui.store.read.search:prepare", "daimon_tui.models.search:SearchResult"),
     "plan": ("daimon_tui.store.child.plan_request:plan", "daimon_tui.domain.verbs:Plan"),
-    "team": ("daimon_tui.store.read.team:load_team", "daimon_tui.models:TeamView"),
+    "team": ("daimon_tui.store.read.team:load_team", "daimon_tui.models.team:TeamView"),
     "projects": ("daimon_tui.store.read.project_index:listing",
-                 "daimon_tui.store.read.project_index:ProjectListing"),
+                 "daimon_tui.models.projects:ProjectListing"),
     "fold-check": ("daimon_tui.store.judging.kept_fold_check:check",
                    "daimon_tui.store.judging.kept_fold_check:FoldCheck"),
 }
@@ -166,7 +166,7 @@ def _until_idle() -> None:
 WARM_NICE = 10
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class FirstTurn:
     """The early warm and the request loop, around the first request: the
     loop waits until the kept answer is judged; the warm imports the other

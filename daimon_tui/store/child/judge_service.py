@@ -43,7 +43,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from daimon_tui.models import ProjectRef
-from daimon_tui.records import Record
+from daimon_tui.models.records import Record
 from daimon_tui.store.child import early_child, judge_child
 from daimon_tui.store.daimon_api import mode
 from daimon_tui.store.daimon_api.public import config

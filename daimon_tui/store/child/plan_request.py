@@ -14,7 +14,7 @@ from typing import Any
 from daimon_tui.domain import undo_plan, verbs
 from daimon_tui.domain.action_entries import ActionEntry
 from daimon_tui.models import ProjectRef
-from daimon_tui.records import Record
+from daimon_tui.models.records import Record
 from daimon_tui.store.child import judge_service
 
 _INPUTS: dict[str, type[Record]] = {

@@ -30,7 +30,7 @@ from collections.abc import Callable
 from daimon_tui.domain import verbs
 from daimon_tui.domain.action_entries import ActionEntry, LoggedRecord
 from daimon_tui.models import ProjectRef
-from daimon_tui.records import Record
+from daimon_tui.models.records import Record
 from daimon_tui.store.action_log import ActionLog
 from daimon_tui.store.child import judge_service
 from daimon_tui.store.write import recovery, writer

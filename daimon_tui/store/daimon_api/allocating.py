@@ -12,7 +12,8 @@ the `allocating.drop-order` contract.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from dataclasses import dataclass
+from typing import Any
 
 from daimon_briefing import briefing, display
 
@@ -26,7 +27,8 @@ def available() -> bool:
     return mode.allows(DROP_ORDER)
 
 
-class Terms(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Terms:
     """daimon's own definitions, one per term of the drop order."""
 
     is_flagged: Callable[[Any], bool]  # asks something of the reader: drops last

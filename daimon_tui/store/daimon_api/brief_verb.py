@@ -44,7 +44,8 @@ import itertools
 import json
 import threading
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any, NamedTuple
+from dataclasses import dataclass
+from typing import Any
 
 from daimon_briefing import config, effects_commit, jsonl, store, view, worldcheck
 
@@ -60,7 +61,8 @@ class NotReproducible(RuntimeError):
     """daimon's brief would print what a program or the network answers."""
 
 
-class Printed(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Printed:
     rc: int
     out: str
     err: str

@@ -27,7 +27,7 @@ class Broken(Exception):
     """An assumption that does not hold on the installed daimon."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Outcome:
     contract: Contract
     problem: str | None

@@ -17,7 +17,8 @@ hold the answer to daimon's bytes and exit codes, plain and `--json`.
 from __future__ import annotations
 
 import argparse
-from typing import Any, NamedTuple
+from dataclasses import dataclass
+from typing import Any
 
 from daimon_briefing import config, jsonl, store, view
 
@@ -28,7 +29,8 @@ _STEPS = "diff_verb.steps"
 PRINTED_WHOLE: tuple[type[Exception], ...] = (jsonl.Refused, view.ScopeRefused)
 
 
-class Answer(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Answer:
     """daimon's answer: `payload` and `lines` when it answered, else its
     refusal `message` and exit code; `ends` the two generations compared
     (`checkpoint` is daimon's `view.Opened`), for what we say beside it."""

@@ -12,10 +12,9 @@ the banner, `doctor`, the refusal where it is asked for).
 
 from __future__ import annotations
 
-import functools
 import os
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import metadata
 
 from daimon_tui.store.daimon_api import contracts, registry
@@ -45,30 +44,29 @@ def is_tested(version: str | None) -> bool:
         return False
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Mode:
     version: str | None
     tested: bool
     forced: bool
     outcomes: tuple[contracts.Outcome, ...]
+    # Derived once (a slotted class has no cached_property): asked on every private call.
+    broken: tuple[contracts.Outcome, ...] = field(init=False, repr=False, compare=False)
+    safe: bool = field(init=False, repr=False, compare=False)
+    # the contracts whose private calls and swaps the adapters may make
+    allowed: frozenset[str] = field(init=False, repr=False, compare=False)
 
-    @functools.cached_property
-    def broken(self) -> tuple[contracts.Outcome, ...]:
-        return tuple(o for o in self.outcomes if not o.holds)
-
-    @functools.cached_property
-    def safe(self) -> bool:
-        return self.forced or not self.tested or bool(self.broken)
+    def __post_init__(self) -> None:
+        broken = tuple(o for o in self.outcomes if not o.holds)
+        safe = self.forced or not self.tested or bool(broken)
+        allowed = (frozenset(o.contract.id for o in self.outcomes if o.holds and o.contract.public) if safe
+                   else frozenset(c.id for c in registry.CONTRACTS))
+        object.__setattr__(self, "broken", broken)
+        object.__setattr__(self, "safe", safe)
+        object.__setattr__(self, "allowed", allowed)
 
     def holds(self, contract_id: str) -> bool:
         return all(o.holds for o in self.outcomes if o.contract.id == contract_id)
-
-    @functools.cached_property
-    def allowed(self) -> frozenset[str]:
-        """The contracts whose private calls and swaps the adapters may make."""
-        if not self.safe:
-            return frozenset(c.id for c in registry.CONTRACTS)
-        return frozenset(o.contract.id for o in self.outcomes if o.holds and o.contract.public)
 
     def allows(self, contract_id: str) -> bool:
         """May an adapter make the private call this contract covers?"""

@@ -88,7 +88,7 @@ def clear_team_project_cache() -> None:
     private.clear_team_project_cache()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class KeptFoldHooks:
     """The kept fold's stand-ins for daimon's events reads and folds."""
 

@@ -32,7 +32,7 @@ DEMO_NOW = datetime(2026, 12, 2, 9, 0, tzinfo=UTC)
 SIGNER_NAME = "vitni-demo"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class DemoStore:
     root: Path
     project: Path
@@ -73,7 +73,7 @@ def demo_settings(root: Path, project: Path, signer: Path | None) -> dict[str, s
     return settings
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ReceiptKit:
     """A signer and the signing keys daimon made with it, shared by stores built
     one after another (the tests'). daimon starts the signer to probe it (once

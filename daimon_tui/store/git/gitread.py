@@ -145,7 +145,8 @@ class ReflogSighting:
     message: str
 
 
-@dataclass
+# mutable because it holds the run's caches, filled as the probes ask
+@dataclass(slots=True)
 class RepoView:
     """One safely opened repository with the per-run caches the probes share:
     the first-parent walk of each start commit, ref name sets, path lookups."""

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from daimon_tui.models import ProjectRef
-from daimon_tui.records import Record
+from daimon_tui.models.records import Record
 from daimon_tui.store.daimon_api.public import Health
 from daimon_tui.store.judging import kept_fold, kept_fold_file, kept_fold_persist, kept_fold_rows
 from daimon_tui.store.judging.kept_fold_daimon import Daimon
@@ -63,7 +63,8 @@ def check(project: ProjectRef) -> FoldCheck:
     return FoldCheck(discarded=found)
 
 
-@dataclass
+# mutable because it is a builder: each block of the ledger is folded onto it in turn
+@dataclass(slots=True)
 class Places:
     """daimon's fold of a ledger as offsets only: where each ref's winner,
     each witness row (with its stamp, which a later row is ordered by), each

@@ -12,6 +12,7 @@ from daimon_tui.store.daimon_api import reading as daimon_reading
 from daimon_tui.store.daimon_api.public import jsonl
 
 
+# mutable because a test replaces one of daimon's functions to watch it
 @dataclass(slots=True)
 class Daimon:
     """daimon's own functions the kept fold reads and folds with and stands

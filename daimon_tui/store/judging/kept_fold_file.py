@@ -58,7 +58,7 @@ def cache_file(key: str) -> Path:
     return cache_dir() / f"{name}.fold.json"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Spans:
     """A kept fold as numbers: the bytes it covers and where its rows start."""
 

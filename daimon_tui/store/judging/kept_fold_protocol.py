@@ -17,7 +17,8 @@ from daimon_tui.store.judging.kept_fold_daimon import Daimon
 from daimon_tui.store.judging.kept_fold_rows import Kept
 
 
-@dataclass
+# mutable because daimon's fold of the rows is made once, on the first read that needs it
+@dataclass(slots=True)
 class Pending:
     """A full read whose kept fold is not built yet: while the ledger's stat
     key stands, every read is answered with daimon's own rows, and daimon's

@@ -58,7 +58,8 @@ def witness_key(row: dict) -> tuple | None:
     return None
 
 
-@dataclass
+# mutable because a kept fold grows with each append and caches its rows and corroborations
+@dataclass(slots=True)
 class Kept:
     """One ledger's kept fold: `size` bytes (ending at a line boundary) hashing
     to `digest`; each kept row with the byte offset its line starts at."""

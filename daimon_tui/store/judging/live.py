@@ -27,7 +27,8 @@ DEBOUNCE_MS = 60
 POLL_SECONDS = 0.5
 
 
-@dataclass
+# mutable because it is a position: each read moves it along the ledger
+@dataclass(slots=True)
 class EventsTail:
     """Where we are in an append-only ledger: byte offset, inode and the hash of
     the 4 KiB before the offset (a rewrite of the same size changes it)."""
@@ -83,7 +84,7 @@ class EventsTail:
         return rows
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Change:
     briefing: Briefing
     resolved: int = 0

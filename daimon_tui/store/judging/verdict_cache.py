@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from daimon_tui.records import Briefing, ProjectRef, WithheldItem
+from daimon_tui.models import Briefing, ProjectRef, WithheldItem
 from daimon_tui.store import paths
 from daimon_tui.store.daimon_api.public import config, store, surfaces
 from daimon_tui.store.own_files import cache_dir, open_regular, read_regular, write_private_json
@@ -99,7 +99,7 @@ def appended_since(project: ProjectRef, mark: tuple | None) -> bytes | None:
     return data[:data.rfind(b"\n") + 1]  # a torn last line waits for its newline
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Verdict:
     """daimon's judgement of one item, without its text."""
 
@@ -120,7 +120,7 @@ class Verdict:
         return 0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Cached:
     fingerprint: str
     session_id: str | None

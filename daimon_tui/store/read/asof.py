@@ -19,7 +19,6 @@ historical view.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import functools
 import json
 import os
@@ -33,7 +32,7 @@ from pathlib import Path
 from daimon_tui.domain import verbs
 from daimon_tui.domain.when import parse_when
 from daimon_tui.models import Diagnostic, Handoff, ProjectRef
-from daimon_tui.records import Record
+from daimon_tui.models.history import AsOfStore, parse_time
 from daimon_tui.store import paths
 from daimon_tui.store.daimon_api import reading as daimon_reading
 from daimon_tui.store.daimon_api.mode import Unavailable
@@ -44,33 +43,8 @@ from daimon_tui.store.read.asof_pass import LedgerPass
 _LOCK = re.compile(r"\.lock$")
 
 
-@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
-class AsOfStore(Record):
-    """What the copy holds: the moment, the checkpoint then current, and what
-    was left out. `project` is the ref to hand daimon's readers inside the
-    `as_of` context."""
-
-    project: ProjectRef
-    when: str
-    session_id: str | None = None
-    label: str = ""
-    sessions: tuple[str, ...] = ()
-    rows_cut: int = 0
-    diagnostics: tuple[Diagnostic, ...] = ()
-
-    @property
-    def timestamp(self) -> float:
-        return parse_time(self.when).timestamp()
-
-
 def stamp(moment: datetime) -> str:
     return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def parse_time(text: str) -> datetime:
-    """An ISO-8601 moment (`2026-11-28T12:00:00Z`); a naive one is UTC."""
-    moment = datetime.fromisoformat(text.strip())
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 # A capture writes its checkpoint within minutes of the session's end (its

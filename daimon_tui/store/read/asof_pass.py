@@ -31,7 +31,8 @@ from pathlib import Path
 Classify = Callable[[str], "tuple[str | None, bool] | None"]
 
 
-@dataclasses.dataclass
+# mutable because it indexes its own rows once built (`__post_init__` fills `stamps` and `lines_at`)
+@dataclasses.dataclass(slots=True)
 class _Ledger:
     state: tuple[int, int, int, int]
     lines: list[str]
@@ -54,7 +55,7 @@ class _Ledger:
         return [self.lines[n] for n in sorted(self.lines_at[lo:hi])], len(self.stamps) - hi
 
 
-@dataclasses.dataclass
+@dataclasses.dataclass(frozen=True, slots=True)
 class _Copy:
     cutoff: str
     first: str  # the first moment this copy was cut at

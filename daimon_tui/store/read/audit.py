@@ -24,7 +24,7 @@ from daimon_tui.domain.audit_report import (
     Rejection,
 )
 from daimon_tui.domain.receipt_check import ReceiptVerdict, check_receipt
-from daimon_tui.records import Diagnostic, ProjectRef
+from daimon_tui.models import Diagnostic, ProjectRef
 from daimon_tui.store import paths
 from daimon_tui.store.daimon_api import receipts as daimon_receipts
 from daimon_tui.store.daimon_api.mode import Unavailable

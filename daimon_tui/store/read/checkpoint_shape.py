@@ -14,7 +14,7 @@ import copy
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from daimon_tui.records import Diagnostic
+from daimon_tui.models import Diagnostic
 from daimon_tui.store.daimon_api.public import briefing, schema
 
 

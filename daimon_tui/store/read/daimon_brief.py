@@ -21,9 +21,10 @@ import copy
 import os
 import threading
 from collections.abc import Callable, Mapping
-from typing import Any, NamedTuple
+from dataclasses import dataclass
+from typing import Any
 
-from daimon_tui.records import Handoff, ProjectRef
+from daimon_tui.models import Handoff, ProjectRef
 from daimon_tui.store.daimon_api import reading as daimon_reading
 from daimon_tui.store.daimon_api import rendering
 from daimon_tui.store.daimon_api.public import (
@@ -41,7 +42,8 @@ from daimon_tui.store.daimon_api.public import (
 from daimon_tui.store.read import brief_allocation
 
 
-class Route(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Route:
     """What the CLI's brief passes for this project: `daimon brief --project
     PATH` for a directory, `daimon brief --slug SLUG` for a bare bucket."""
 
@@ -51,7 +53,8 @@ class Route(NamedTuple):
     loops_pointer: bool
 
 
-class Budget(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Budget:
     """daimon's allocation: the keys (`item_key`) of the items it briefs and of
     those it leaves out, each section's own note ("  (10 of 16 shown; …)"),
     and the exact line daimon prints for each briefed item."""
@@ -203,7 +206,8 @@ def _drift(checkpoint: Mapping, where: Route) -> list:
         return []
 
 
-class Allocation(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Allocation:
     """What `daimon brief` hands its allocator: the built sections, the byte
     budget and `briefing.select`'s keyword arguments."""
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from daimon_tui.records import Diagnostic, ProjectRef
+from daimon_tui.models import Diagnostic, ProjectRef
 from daimon_tui.store import paths
 from daimon_tui.store.daimon_api import diff_verb
 from daimon_tui.store.read.history import receipt_state

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from daimon_tui.records import ProjectRef, WithheldItem
+from daimon_tui.models import ProjectRef, WithheldItem
 from daimon_tui.store.daimon_api.public import schema, view
 
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from daimon_tui.domain.review import CONTRADICTIONS
 from daimon_tui.domain.withheld import withheld_count
 from daimon_tui.models import Briefing, Diagnostic, ProjectRef
-from daimon_tui.records import Record
+from daimon_tui.models.records import Record
 
 if TYPE_CHECKING:
     from daimon_tui.store.read.health_kept import KeptNumbers

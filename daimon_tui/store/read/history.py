@@ -15,7 +15,7 @@ from typing import Any
 
 from daimon_tui.domain import verbs
 from daimon_tui.domain.withheld import withheld_ids, withheld_now
-from daimon_tui.models import Diagnostic, ProjectRef, SessionSummary
+from daimon_tui.models import Diagnostic, ProjectRef
 from daimon_tui.models.history import (
     Demotion,
     DemotionKind,
@@ -24,6 +24,7 @@ from daimon_tui.models.history import (
     Generation,
     SessionHold,
     SessionListing,
+    SessionSummary,
     Timeline,
     TimelineEvent,
     Witness,
@@ -455,10 +456,9 @@ def diff_generations(project: ProjectRef, older: int | None = None, newer: int |
 
 
 # The "as of" copy is its own module; re-exported here with the other history reads.
-from daimon_tui.store.read.asof import AsOfStore, as_of  # noqa: E402
+from daimon_tui.store.read.asof import as_of  # noqa: E402
 
 __all__ = [
-    "AsOfStore",
     "Demotion",
     "DiffReport",
     "DiffRow",

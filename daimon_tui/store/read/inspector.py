@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from daimon_tui.records import Axis, Inspection, ProjectRef
+from daimon_tui.models import Axis, Inspection, ProjectRef
 from daimon_tui.store import paths
 from daimon_tui.store.daimon_api.public import api
 from daimon_tui.store.read.reader import field_text

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 
-from daimon_tui.records import ProjectRef
+from daimon_tui.models import ProjectRef
 from daimon_tui.store import paths
 from daimon_tui.store.daimon_api.public import api, config, view
 

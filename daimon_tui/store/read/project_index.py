@@ -16,10 +16,8 @@ instead of the whole fold again in a thread of the app.
 
 from __future__ import annotations
 
-import dataclasses
-
 from daimon_tui.models import Diagnostic, ProjectRef, ProjectSummary
-from daimon_tui.records import Record
+from daimon_tui.models.projects import ProjectListing
 from daimon_tui.store import paths
 from daimon_tui.store.daimon_api.public import api
 from daimon_tui.store.judging import verdict_cache
@@ -77,12 +75,6 @@ def briefed_counts(rows: tuple[ProjectSummary, ...]) -> tuple[ProjectSummary, ..
             row = row.model_copy(update={"visible_items": cached.visible_items})
         out.append(row)
     return tuple(out)
-
-
-@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
-class ProjectListing(Record):
-    rows: tuple[ProjectSummary, ...] = ()
-    notes: tuple[Diagnostic, ...] = ()
 
 
 def listing(_project: ProjectRef | None = None) -> ProjectListing:

@@ -13,7 +13,7 @@ import time
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from daimon_tui.records import (
+from daimon_tui.models import (
     Badge,
     Briefing,
     Diagnostic,

@@ -23,80 +23,30 @@ newest checkpoint says whether it stands.
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import sqlite3
 import threading
 import time
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Any
 
 from daimon_tui.domain.search_query import SearchQuery, hit_matches, parse_query
-from daimon_tui.records import Diagnostic, ProjectRef, Record
+from daimon_tui.models import Diagnostic, ProjectRef
+from daimon_tui.models.search import LIMIT, HitState, SearchHit, SearchResult
 from daimon_tui.store import paths
 from daimon_tui.store.daimon_api import rendering
 from daimon_tui.store.daimon_api.public import briefing, config, display, recall, schema, store, view
 from daimon_tui.store.judging import kept_fold, snapshot_share
 from daimon_tui.store.read import marks, recall_generation
 
-# One search's answer size; facets filter after the fetch, so it over-fetches.
-LIMIT = 50
+# Facets filter after the fetch (`LIMIT` hits, the model's), so it over-fetches.
 FACET_FETCH = 400
 # A counted search (`count=True`, the headless report's "50 of N") reads this many hits at most.
 COUNT_CAP = 1000
 # daimon's FTS query is one phrase per token; a query longer than this is cut
 # (the cut is said in a note), never sent whole.
 MAX_QUERY_CHARS = 500
-
-HitState = Literal["active", "carried", "resolved", "superseded", "contradicted", "quarantined", "forgotten",
-                   "withheld", "not carried"]
-
-
-@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
-class SearchHit(Record):
-    """One recalled item and what daimon says it is now."""
-
-    item_id: str | None
-    text: str
-    quote: str | None = None
-    kind: str
-    trust: str | None = None
-    mark: str
-    project_slug: str | None = None
-    session_id: str | None = None
-    created: str | None = None
-    author: str | None = None
-    stated_by: str | None = None
-    teammate: bool = False
-    # a teammate's copy of the project searched from: its slug (daimon files
-    # the copy under the teammate's own checkout, `project_slug`)
-    shared_project: str | None = None
-    state: HitState
-    state_detail: str | None = None
-    live: bool = False  # in the latest checkpoint of the project searched from
-    score: float = 0.0
-
-    @property
-    def said_detail(self) -> str | None:
-        """The state's detail where it adds to the state ("merged"), not where it repeats it ("resolved")."""
-        return self.state_detail if self.state_detail and self.state_detail != self.state else None
-
-
-@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
-class SearchResult(Record):
-    query: str
-    hits: tuple[SearchHit, ...] = ()
-    notes: tuple[Diagnostic, ...] = ()
-    all_projects: bool = False
-    team: bool = True
-    seconds: float = 0.0
-    # a counted search (`count=True`): how many hits there are, of which `hits` holds
-    # recall's first `limit`; `total_capped`: at least that many (the count stopped)
-    total: int | None = None
-    total_capped: bool = False
-    limit: int = LIMIT
-
 
 def _str(value: Any) -> str | None:
     return value if isinstance(value, str) and value else None

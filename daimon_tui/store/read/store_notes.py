@@ -11,7 +11,7 @@ import json
 from collections.abc import Mapping
 from pathlib import Path
 
-from daimon_tui.records import Diagnostic, ProjectRef
+from daimon_tui.models import Diagnostic, ProjectRef
 from daimon_tui.store import paths
 from daimon_tui.store.daimon_api.public import schema
 

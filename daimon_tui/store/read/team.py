@@ -20,16 +20,8 @@ from typing import Any
 
 from daimon_tui.domain.team import publish_phrase, release_phrase
 from daimon_tui.domain.verbs import PlannedWrite
-from daimon_tui.models import (
-    Diagnostic,
-    OwnQuarantine,
-    ProjectRef,
-    TeamItem,
-    Teammate,
-    TeamQuarantine,
-    TeamRemote,
-    TeamView,
-)
+from daimon_tui.models import Diagnostic, ProjectRef
+from daimon_tui.models.team import OwnQuarantine, TeamItem, Teammate, TeamQuarantine, TeamRemote, TeamView
 from daimon_tui.store.daimon_api import rendering
 from daimon_tui.store.daimon_api import team as daimon_team
 from daimon_tui.store.daimon_api.public import briefing, config, schema, store, teamproject, teamsync, trust, view

@@ -25,7 +25,7 @@ IMAGE_MARK = "[image]"
 BY_BYTES = 64
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Part:
     """One piece of a row daimon's matcher does not read."""
 
@@ -37,7 +37,7 @@ class Part:
     line: int = 0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Facts:
     """Of the turns on screen: each row's timestamp, and the layout of those holding an image."""
 

@@ -32,7 +32,7 @@ KEPT = 24
 RESOLVER_S = 5
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Parsed:
     messages: list[dict] | None  # None: daimon cannot parse it (binary, not UTF-8)
     stamp: tuple[int, int, int]
@@ -68,7 +68,7 @@ def resolver() -> provenance.SourceResolver:
     return _resolver[1]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Told:
     """What daimon's public `why` says of an item's transcript: the source it
     names and its `bytes` axis (safe mode: the steps `why` takes are private)."""

@@ -30,7 +30,7 @@ MAX_COMMITS = 10  # commits listed each side
 MAX_WALK = 2000  # commits walked to count ahead/behind
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class FileEvidence:
     path: str
     note: str = ""  # why nothing is shown, or what is shown
@@ -45,7 +45,7 @@ class FileEvidence:
     diff_note: str = ""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RefEvidence:
     subject: str
     note: str = ""
@@ -59,7 +59,7 @@ class RefEvidence:
     counts_capped: bool = False
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class WorldEvidence:
     files: tuple[FileEvidence, ...] = ()
     refs: tuple[RefEvidence, ...] = ()

@@ -49,7 +49,8 @@ _CLOSES = re.compile(r"(?i)\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)\s+#(\d{1,
 _MERGE_BRANCH = re.compile(r"^Merge (?:remote-tracking )?branch '([^']+)'")
 
 
-@dataclass
+# mutable because it is a builder: the walk of the default branch fills it commit by commit
+@dataclass(slots=True)
 class _PrIndex:
     merged: dict[str, CommitInfo]
     closed: dict[str, CommitInfo]

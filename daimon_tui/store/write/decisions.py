@@ -17,15 +17,13 @@ written; a log that cannot take it refuses the verdict.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
-from typing import Literal
 
 from daimon_tui.domain import verbs as curation
 from daimon_tui.domain.action_entries import ActionEntry, LoggedRecord
 from daimon_tui.models import ProjectRef
 from daimon_tui.models.queue import QueueEntry, RulingBinding
-from daimon_tui.records import Record
+from daimon_tui.models.writes import Verdict, VerdictOutcome, WrittenRow
 from daimon_tui.store.action_log import ActionLog, ActionLogError
 from daimon_tui.store.daimon_api.public import (
     Writer,
@@ -40,8 +38,6 @@ from daimon_tui.store.daimon_api.public import (
 )
 from daimon_tui.store.write import writer
 from daimon_tui.store.write.rows_written import Tail
-
-VerdictOutcome = Literal["applied", "not-applied", "refused", "failed"]
 
 AMENDMENTS = "amendments.jsonl"
 RELATIONS = "relations.jsonl"
@@ -133,26 +129,6 @@ PREVIEW = {
 }
 
 
-@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
-class Verdict(Record):
-    key: str
-    verb: str
-    ref: str
-    outcome: VerdictOutcome
-    code: str = ""
-    message: str = ""
-    ledger: str | None = None
-    before: str | None = None
-    after: str | None = None
-    action_id: str | None = None
-    # the rows daimon appended for the verdict, one log record each
-    rows: tuple[curation.WrittenRow, ...] = ()
-
-    @property
-    def applied(self) -> bool:
-        return self.outcome == "applied"
-
-
 class _Refused(Exception):
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
@@ -189,7 +165,7 @@ def _ledger_write(
     state: Callable[[], str | None],
     act: Callable[[], object],
     want: tuple[str, ...],
-) -> tuple[VerdictOutcome, str, str, str | None, str | None, tuple[curation.WrittenRow, ...]]:
+) -> tuple[VerdictOutcome, str, str, str | None, str | None, tuple[WrittenRow, ...]]:
     ledger = LEDGER_OF[verb]
     try:
         with jsonl.surface_refusals():
@@ -206,7 +182,7 @@ def _ledger_write(
         return "refused", "daimon-refused", str(exc), None, None, ()
     except Exception as exc:
         return "failed", "exception", f"the write failed ({type(exc).__name__})", None, None, ()
-    rows = tuple(curation.WrittenRow(ledger=r.ledger, ref=r.ref, status=curation.logged_status(verb, r.word), ts=r.ts)
+    rows = tuple(WrittenRow(ledger=r.ledger, ref=r.ref, status=curation.logged_status(verb, r.word), ts=r.ts)
                  for r in tail.rows(lambda row: row.ref == ref and row.source == "ui"))
     if after in want:
         return "applied", "", "", before, after, rows

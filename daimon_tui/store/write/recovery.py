@@ -17,12 +17,10 @@ logged as the intent's outcome (once) and told to the person.
 
 from __future__ import annotations
 
-import dataclasses
-
 from daimon_tui.domain import verbs
 from daimon_tui.domain.action_entries import ActionEntry, LoggedRecord, note_digest
 from daimon_tui.models import ProjectRef
-from daimon_tui.records import Record
+from daimon_tui.models.writes import Recovered
 from daimon_tui.store import writer_process
 from daimon_tui.store.action_log import ActionLog, ActionLogError
 from daimon_tui.store.daimon_api.public import api as dapi
@@ -33,32 +31,6 @@ _EVENT_STATUS = {"reopen": "reopened", "reverify": "reopened", "unforget": store
 
 # A daimon record another action's outcome names: (ledger, item or quarantine id, ts).
 Taken = frozenset[tuple[str, str, str]]
-
-
-@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
-class Recovered(Record):
-    """One interrupted action and what daimon's ledgers say became of it."""
-
-    action_id: str
-    verb: str
-    landed: tuple[str, ...] = ()
-    not_landed: tuple[str, ...] = ()
-    unknown: tuple[str, ...] = ()
-    logged: bool = True
-    log_problem: str = ""
-
-    @property
-    def message(self) -> str:
-        parts = [f"An interrupted {self.verb} ({self.action_id}) from an earlier run:"]
-        if self.landed:
-            parts.append(f"landed in daimon's ledger for {', '.join(self.landed)}")
-        if self.not_landed:
-            parts.append(("and " if self.landed else "") + f"did not land for {', '.join(self.not_landed)}")
-        if self.unknown:
-            parts.append(f"cannot be told from daimon's ledgers for {', '.join(self.unknown)} (see the queue)")
-        parts.append("; recorded in the action log." if self.logged
-                     else f"; NOT recorded: {self.log_problem}")
-        return " ".join(parts).replace(" ;", ";")
 
 
 def taken_by_others(log: ActionLog, action_id: str) -> Taken:

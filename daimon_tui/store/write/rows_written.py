@@ -16,7 +16,7 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from daimon_tui.records import Record
+from daimon_tui.models.records import Record
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)

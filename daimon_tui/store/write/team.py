@@ -10,7 +10,8 @@ are refused in `domain.team_verbs`, never attempted here.
 from __future__ import annotations
 
 from daimon_tui.domain import team_verbs, verbs
-from daimon_tui.models import ProjectRef, TeamItem
+from daimon_tui.models import ProjectRef
+from daimon_tui.models.team import TeamItem
 from daimon_tui.store.daimon_api.public import trust
 from daimon_tui.store.write import plans, writer
 

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from daimon_tui.domain import verbs
 from daimon_tui.models import ProjectRef
+from daimon_tui.models.writes import WrittenRow
 from daimon_tui.store import paths
 from daimon_tui.store.daimon_api.public import Writer, config, forget, jsonl, normalize, store, trust, view
 from daimon_tui.store.daimon_api.public import api as dapi
@@ -34,7 +35,7 @@ from daimon_tui.store.write.rows_written import Row, Tail
 _TS = "%Y-%m-%dT%H:%M:%SZ"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Timing:
     """Clock and sleep used to land a record at a later second than the one
     before it. Injectable so tests can prove the wait without sleeping."""
@@ -184,9 +185,9 @@ def _tail(project: ProjectRef, ledger: str) -> Tail:
     return Tail(_ledger_path(project, ledger), ledger)
 
 
-def _rows(tail: Tail, op: verbs.Op, keep: Callable[[Row], bool]) -> tuple[verbs.WrittenRow, ...]:
+def _rows(tail: Tail, op: verbs.Op, keep: Callable[[Row], bool]) -> tuple[WrittenRow, ...]:
     """The rows daimon appended for this write, each with daimon's word and time."""
-    return tuple(verbs.WrittenRow(ledger=r.ledger, ref=r.ref, status=verbs.logged_status(op, r.word), ts=r.ts)
+    return tuple(WrittenRow(ledger=r.ledger, ref=r.ref, status=verbs.logged_status(op, r.word), ts=r.ts)
                  for r in tail.rows(keep))
 
 
@@ -200,7 +201,7 @@ def _latest_ts(project: ProjectRef, item_id: str) -> str | None:
     return max(stamps) if stamps else None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Appended:
     """What the app appended: enough to know its row in daimon's ledger."""
 

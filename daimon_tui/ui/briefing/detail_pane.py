@@ -25,8 +25,8 @@ from daimon_tui.ui.widgets.item_detail import ItemDetail
 # transcript readers, and the first frame waits for every module imported at start.
 
 if TYPE_CHECKING:
-    from daimon_tui.models import TeamView
     from daimon_tui.models.details import ItemDetails
+    from daimon_tui.models.team import TeamView
     from daimon_tui.ui.briefing.state import BriefingState, Ticket
 
 # How long the cursor rests on a row before the detail pane shows it.

@@ -22,7 +22,7 @@ from daimon_tui.ui.widgets.briefing_rows import Row
 from daimon_tui.ui.widgets.row_list import Entry
 
 if TYPE_CHECKING:
-    from daimon_tui.models import TeamView
+    from daimon_tui.models.team import TeamView
     from daimon_tui.ui.widgets.team_section import TeamRow
 
 EMPTY_MESSAGES = {
@@ -33,7 +33,8 @@ EMPTY_MESSAGES = {
 }
 
 
-@dataclass
+# mutable because it is a builder: `briefing_rows` adds the list's rows one by one
+@dataclass(slots=True)
 class ListRows:
     entries: list[Entry] = field(default_factory=list)
     rows: list[Row] = field(default_factory=list)

@@ -17,6 +17,7 @@ it posts upward (`Repaint`, `Jump`).
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
@@ -172,7 +173,7 @@ class ReviewTracker(Controller):
             return state
         live = set(self.current) | {k for k in state.rows if k.startswith("team:") and k not in self.current}
         state = state.kept_only(live)
-        forgotten = {k: v._replace(seen=v.seen._replace(text="")) for k, v in state.rows.items()
+        forgotten = {k: dataclasses.replace(v, seen=dataclasses.replace(v.seen, text="")) for k, v in state.rows.items()
                      if k in self.current and self.current[k].state == "forgotten" and v.seen.text}
         return state.model_copy(update={"rows": {**state.rows, **forgotten}}) if forgotten else state
 

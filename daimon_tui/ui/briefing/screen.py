@@ -54,8 +54,8 @@ from daimon_tui.ui.widgets.safe_mode_banner import SafeModeBanner
 
 if TYPE_CHECKING:
     from daimon_tui.domain.worldcheck import ItemResult
-    from daimon_tui.models import TeamView
     from daimon_tui.models.details import ItemDetails
+    from daimon_tui.models.team import TeamView
 
 # Names other modules and tests import from here.
 __all__ = ["FILTER_MAX", "BriefingScreen", "Row", "detail_extras", "header_text", "row_key", "world_summary"]

@@ -27,7 +27,8 @@ class Ticket:
     generation: int
 
 
-@dataclass
+# mutable because it is the view's one state: every key, rebuild and answer moves it
+@dataclass(slots=True)
 class BriefingState:
     briefing: Briefing | None = None
     rows: list[Row] = field(default_factory=list)

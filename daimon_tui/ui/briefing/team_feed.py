@@ -16,7 +16,7 @@ from daimon_tui.ui.controller import Controller
 from daimon_tui.ui.read_worker import work
 
 if TYPE_CHECKING:
-    from daimon_tui.models import TeamView
+    from daimon_tui.models.team import TeamView
     from daimon_tui.ui.widgets.team_section import TeamRow
 
 

@@ -13,7 +13,8 @@ from textual.binding import BindingType
 from textual.widgets import Static
 
 from daimon_tui.domain.inert import inert
-from daimon_tui.models import Briefing, ProjectRef, TeamView
+from daimon_tui.models import Briefing, ProjectRef
+from daimon_tui.models.team import TeamView
 from daimon_tui.ui.actions import bindings
 from daimon_tui.ui.briefing.screen import BriefingScreen
 from daimon_tui.ui.briefing.team_feed import TeamFeed

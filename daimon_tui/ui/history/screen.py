@@ -24,7 +24,9 @@ from textual.widgets import DataTable, Input, Static
 from daimon_tui.domain.inert import inert
 from daimon_tui.domain.short_ids import short_id, shortest_unique
 from daimon_tui.domain.when import HINT, parse_when
-from daimon_tui.models import Briefing, Diagnostic, ProjectRef, SessionSummary, TeamView
+from daimon_tui.models import Briefing, Diagnostic, ProjectRef
+from daimon_tui.models.history import SessionSummary
+from daimon_tui.models.team import TeamView
 from daimon_tui.services import history as history_service
 from daimon_tui.ui.actions import bindings, lead_bindings, row_filter_bindings
 from daimon_tui.ui.history.readonly_briefing import ReadOnlyBriefingScreen

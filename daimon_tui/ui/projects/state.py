@@ -11,7 +11,8 @@ from daimon_tui.domain.row_words import RowQuery
 from daimon_tui.models import Diagnostic, ProjectRef, ProjectSummary
 
 
-@dataclass
+# mutable because it is the view's one state: each read and the filter move it
+@dataclass(slots=True)
 class ProjectsState:
     current: ProjectRef | None = None
     projects: tuple[ProjectSummary, ...] = ()

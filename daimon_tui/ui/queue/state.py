@@ -21,7 +21,8 @@ def _now_stamp() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-@dataclass
+# mutable because it is the view's one state: every key, verb and read moves it
+@dataclass(slots=True)
 class QueueState:
     queue: TriageQueue | None = None
     index: int = 0

@@ -23,8 +23,8 @@ from textual.widgets import Input, Static
 from daimon_tui.domain.inert import inert
 from daimon_tui.domain.search_query import parse_query
 from daimon_tui.models import ProjectRef
+from daimon_tui.models.search import SearchHit, SearchResult
 from daimon_tui.services import search as search_service
-from daimon_tui.services.search import SearchHit, SearchResult
 from daimon_tui.ui.actions import bindings
 from daimon_tui.ui.briefing.screen import BriefingScreen
 from daimon_tui.ui.history.screen import SessionScreen

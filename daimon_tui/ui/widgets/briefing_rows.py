@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from daimon_tui.ui.widgets.team_section import TeamRow
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Row:
     item: Item | None = None
     withheld: WithheldItem | None = None

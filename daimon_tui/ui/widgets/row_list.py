@@ -42,7 +42,7 @@ PREFETCH_ROWS_PER_STEP = 4
 WHEEL_LINES = 3
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Entry:
     """One row: its text, and the caller's key (None: a heading, never highlighted)."""
 

@@ -24,12 +24,13 @@ from daimon_tui.domain.team import (
     withheld_phrase,
 )
 from daimon_tui.domain.team_verbs import WHY_REFUSED
-from daimon_tui.models import NOT_CORROBORATION, Briefing, OwnQuarantine, TeamItem, Teammate, TeamQuarantine, TeamView
+from daimon_tui.models import Briefing
+from daimon_tui.models.team import NOT_CORROBORATION, OwnQuarantine, TeamItem, Teammate, TeamQuarantine, TeamView
 from daimon_tui.ui.widgets.item_detail import item_fields
 from daimon_tui.ui.widgets.item_row import item_row
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TeamRow:
     """A selectable row of the section: a teammate's item, a quarantine they
     published, or one of your own quarantines (its verbs are the withheld row's)."""
