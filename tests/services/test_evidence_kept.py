@@ -7,6 +7,7 @@ a ledger written (a forget: the masks change), is read again."""
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -84,3 +85,29 @@ async def test_a_forget_is_never_shown_from_what_was_kept(store: demo.DemoStore,
     after = await evidence.transcript_excerpt(p, table[RETRY], False)
     assert len(asked) == 2
     assert "nightly" not in _turns(after).lower() and "[withheld: forgotten]" in _turns(after)
+
+
+async def test_an_excerpt_not_read_is_never_kept(store: demo.DemoStore, asked: list[tuple]) -> None:
+    """A missing transcript is said each time: its coming back is not a change of any file read."""
+    p, item = ref(store), ids(store.project)[RETRY]
+    path = demo_transcripts.transcript_path("S-day3")
+    held = path.read_bytes()
+    path.unlink()
+    gone = await evidence.transcript_excerpt(p, item, False)
+    assert gone.item is not None and gone.item.unavailable and gone.identity is None
+    path.write_bytes(held)
+    back = await evidence.transcript_excerpt(p, item, False)
+    assert len(asked) == 2 and back.item is not None and back.item.unavailable is None
+
+
+def test_the_check_costs_a_few_stats(store: demo.DemoStore) -> None:
+    from daimon_tui.store.read import transcript_identity, transcripts
+
+    p, item = ref(store), ids(store.project)[RETRY]
+    read = transcripts.read_evidence(p, item, "item")
+    assert read.sources == (str(demo_transcripts.transcript_path("S-day3")),)
+    assert transcript_identity.unchanged(p, read)
+    started = time.perf_counter()
+    for _ in range(100):
+        transcript_identity.unchanged(p, read)
+    assert (time.perf_counter() - started) / 100 < 0.005  # well under a frame
