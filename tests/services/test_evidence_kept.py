@@ -33,13 +33,15 @@ def store(sandbox_root: Path, request: pytest.FixtureRequest) -> Iterator[demo.D
 def asked(monkeypatch: pytest.MonkeyPatch) -> list[tuple]:
     """Every request the app sends the judging child, as (what, args)."""
     sent: list[tuple] = []
+    service = judge_service.service()
     call = judge_service.JudgeService.call
 
-    async def counting(self: judge_service.JudgeService, what: str, *args: Any, **options: Any) -> Any:
+    async def counting(what: str, *args: Any, **options: Any) -> Any:
         sent.append((what, args[1:]))
-        return await call(self, what, *args, **options)
+        return await call(service, what, *args, **options)
 
-    monkeypatch.setattr(judge_service.JudgeService, "call", counting)
+    # on the instance: a test that patched the instance's `call` leaves the method bound there
+    monkeypatch.setattr(service, "call", counting)
     return sent
 
 
