@@ -22,10 +22,12 @@ project's briefing for the app's first confirming request (`early_answer`,
 without pydantic), which is answered as soon as it comes, while the other
 reads' modules still import.
 
-Answers are never persisted; the confirming read saves the verdict cache (ids
-and states only, see `verdict_cache`), and a ledger read whole (a first open)
-is kept (`kept_fold`) after its answer is sent, not before. Anything daimon
-prints goes to stderr: stdout carries only answers.
+Requests are answered one at a time; a read-ahead gives way to a read a
+person waits on when the app signals it (`GIVE_WAY`). Answers are never
+persisted; the confirming read saves the verdict cache (ids and states only,
+see `verdict_cache`), and a ledger read whole (a first open) is kept
+(`kept_fold`) after its answer is sent, not before. Anything daimon prints
+goes to stderr: stdout carries only answers.
 """
 
 from __future__ import annotations

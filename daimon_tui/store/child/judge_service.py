@@ -12,7 +12,9 @@ One request at a time, each exchange whole under a lock; a request that
 times out kills the child, and the next request starts a new one, as it does
 for a child that died. Waiting requests are sent by priority (`PRIORITY`: what
 a person waits on at the cursor first, the background audit last), and one
-whose caller stopped waiting (the cursor moved on) is dropped unsent.
+whose caller stopped waiting (the cursor moved on) is dropped unsent. A
+read-ahead the child is answering when such a read is queued is asked to give
+way (`judge_child.GIVE_WAY`).
 
 At rest the child is given back: once no request came for `idle_s` (the
 person's `judging_child_idle_s`), the sending thread asks it to end, under the
