@@ -12,13 +12,17 @@ Then, in one process and one run per row:
   briefing confirmed, the cursor on the item and the app idle; then the
   sized transcript is copied over the item's (a new file identity: nothing
   of ours kept for it, as when a session has just grown) and `o` pressed: the
-  time from the key to the quoted turn painted in the item view
-  (`EvidencePanel.painted_at`, a `▶` turn shown);
-- `o` warm: back (Esc), `o` again on the same item, the same time;
+  time from the key to the quoted turn first painted in the item view (the
+  panel's first paint with a `▶` turn: `painted_at` is its latest paint, the
+  world's evidence after it), and to the first frame Textual composed after
+  that paint (headless: composed, not written out);
+- `o` warm: back (Esc), `o` again on the same item, the same times;
 - `daimon why` on the item (`api.why`, what the CLI runs, in this process),
   between the two.
 
 Medians of `--runs`, each `o` as a ratio to `why` (targets: cold ≤ 1.0×, warm ≤ 0.1×).
+`--floor` adds Textual's own cost of the view: the same key pushing the item
+view with nothing to read, and a bare ModalScreen, to their first frame.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import ClassVar
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -51,9 +56,43 @@ NOW = demo.DEMO_NOW.timestamp()
 WAIT_S = 180
 
 
-async def one_run(project: Path, sized: Path, path: Path) -> tuple[float, float]:
-    """(cold, warm) seconds from the `o` key to the quoted turn on screen, in
-    a fresh app; `sized` is copied over the item's transcript `path` just before."""
+# When each item view's panel first painted the quoted turn (`painted_at` is its latest paint).
+first_paint: dict[object, float] = {}
+
+
+def _note_first_paint() -> None:
+    from daimon_tui.ui.widgets.evidence import EvidencePanel
+
+    paint = EvidencePanel._paint
+
+    def noted(panel: EvidencePanel, item: object, evidence: object, *args: object, **kw: object) -> None:
+        paint(panel, item, evidence, *args, **kw)  # type: ignore[arg-type]
+        quoted = getattr(getattr(evidence, "item", None), "quoted", None)
+        if quoted is not None and not panel.brief:
+            first_paint.setdefault(panel, time.perf_counter())
+
+    EvidencePanel._paint = noted  # type: ignore[method-assign]
+
+
+def _frames(app: object) -> list[tuple[float, object]]:
+    """When each frame was composed, and of which screen (Textual's `_display`:
+    headless, the frame is composed but not written out)."""
+    frames: list[tuple[float, object]] = []
+    display = app._display  # type: ignore[attr-defined]
+
+    def noted(screen: object, renderable: object) -> None:
+        display(screen, renderable)
+        if renderable is not None:
+            frames.append((time.perf_counter(), screen))
+
+    app._display = noted  # type: ignore[attr-defined]
+    return frames
+
+
+async def one_run(project: Path, sized: Path, path: Path) -> tuple[tuple[float, float], tuple[float, float]]:
+    """(cold, warm), each (seconds from the `o` key to the quoted turn painted
+    in the item view, to the first frame composed after it), in a fresh app;
+    `sized` is copied over the item's transcript `path` just before."""
     from daimon_tui.ui.app import DaimonTUI
     from daimon_tui.ui.briefing.screen import BriefingScreen
     from daimon_tui.ui.item.screen import ItemScreen
@@ -61,6 +100,7 @@ async def one_run(project: Path, sized: Path, path: Path) -> tuple[float, float]
 
     app = DaimonTUI(project_path=str(project), now=NOW)
     times: list[float] = []
+    frames = _frames(app)
     async with app.run_test(headless=True, size=(140, 40)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, BriefingScreen), WAIT_S, "the briefing")
         await settle(pilot)
@@ -79,11 +119,66 @@ async def one_run(project: Path, sized: Path, path: Path) -> tuple[float, float]
                 return panel.painted_at is not None and "▶ user" in shown(panel)
 
             await wait_until(pilot, painted, WAIT_S, "the quoted turn")
-            times.append(panel.painted_at - started)  # type: ignore[operator]
+            turns_at = first_paint[panel]
+            await wait_until(pilot, lambda at=turns_at: bool(frames) and frames[-1][0] > at, WAIT_S, "a frame after")
+            times.append((turns_at - started, next(f for f, _s in frames if f > turns_at) - started))
             await pilot.press("escape")
             await wait_until(pilot, lambda: app.screen is screen, WAIT_S, "back")
             await settle(pilot)
     return times[0], times[1]
+
+
+async def floor_run(project: Path) -> dict[str, float]:
+    """Textual's own cost of `o`: from the key to the first frame of (a) the
+    item view with the same widgets and nothing to read (no project: the
+    evidence panel stays empty) and (b) a bare ModalScreen holding one line,
+    each pushed by the same key over the same briefing."""
+    from textual.binding import Binding
+    from textual.screen import ModalScreen
+    from textual.widgets import Static
+
+    from daimon_tui.ui.app import DaimonTUI
+    from daimon_tui.ui.briefing.screen import BriefingScreen
+    from daimon_tui.ui.screens.item_screen import ItemScreen
+
+    class Bare(ModalScreen[None]):
+        BINDINGS: ClassVar = [Binding("escape", "dismiss", "Close")]
+
+        def compose(self):  # type: ignore[no-untyped-def]
+            yield Static("one line")
+
+    app = DaimonTUI(project_path=str(project), now=NOW)
+    frames = _frames(app)
+    out: dict[str, float] = {}
+    async with app.run_test(headless=True, size=(140, 40)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, BriefingScreen), WAIT_S, "the briefing")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, BriefingScreen)
+        await press_until(pilot, "j", lambda: getattr(screen.current_item(), "text", None) == RETRY)
+        await settle(pilot)
+        item = screen.current_item()
+        assert item is not None
+        variants = {
+            "same widgets, no evidence": lambda: ItemScreen(item, None, lambda d: (), project=None),
+            "bare ModalScreen": Bare,
+        }
+        for name, make in variants.items():
+            screen.action_open_item = lambda make=make: app.push_screen(make())  # type: ignore[method-assign]
+            started = time.perf_counter()
+            await pilot.press("o")
+            await wait_until(pilot, lambda at=started: any(t > at and s is not screen for t, s in frames), WAIT_S, name)
+            out[name] = next(t for t, s in frames if t > started and s is not screen) - started
+            await pilot.press("escape")
+            await wait_until(pilot, lambda: app.screen is screen, WAIT_S, "back")
+            await settle(pilot)
+    return out
+
+
+def floor(runs: int) -> dict[str, float]:
+    with tempfile.TemporaryDirectory(prefix="dtui-bench-", dir="/tmp") as folder, transcript_store(Path(folder)) as st:
+        got = [asyncio.run(floor_run(st.project)) for _ in range(runs)]
+        return {name: statistics.median(g[name] for g in got) for name in got[0]}
 
 
 def row(mb: int, runs: int) -> dict[str, float]:
@@ -91,30 +186,42 @@ def row(mb: int, runs: int) -> dict[str, float]:
         item = ids(st.project)[RETRY]
         sized = session(mb, f"{QUOTE.capitalize()}, as agreed.").write(Path(folder) / "sized.jsonl")
         path = demo_transcripts.transcript_path("S-day3")
-        why, cold, warm = [], [], []
+        why, cold, warm, cold_frame, warm_frame = [], [], [], [], []
         for _ in range(runs):
             c, w = asyncio.run(one_run(st.project, sized, path))
             started = time.perf_counter()
             got = api.why(str(st.project), item)
             why.append(time.perf_counter() - started)
             assert got["axes"]["current_support"] == "transcript-scan-match", got["axes"]
-            cold.append(c)
-            warm.append(w)
+            cold.append(c[0])
+            warm.append(w[0])
+            cold_frame.append(c[1])
+            warm_frame.append(w[1])
         med = statistics.median
-        return {"MB": sized.stat().st_size / 1e6, "why": med(why), "cold": med(cold), "warm": med(warm)}
+        return {"MB": sized.stat().st_size / 1e6, "why": med(why), "cold": med(cold), "warm": med(warm),
+                "cold_frame": med(cold_frame), "warm_frame": med(warm_frame)}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--sizes", default="1,5,25")
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--floor", action="store_true", help="also Textual's own cost of pushing the view")
     args = parser.parse_args()
-    print("| size | daimon why | o cold (key to turns) | cold/why | o warm | warm/why |")
-    print("|---|---|---|---|---|---|")
+    _note_first_paint()
+    print("| size | daimon why | o cold (key to turns) | cold/why | o warm | warm/why "
+          "| cold, to its frame | warm, to its frame | warm frame/why |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for mb in (int(s) for s in args.sizes.split(",")):
         r = row(mb, args.runs)
         print(f"| {r['MB']:.1f} MB | {r['why']:.2f} s | {r['cold']:.2f} s | {r['cold'] / r['why']:.2f}× "
-              f"| {r['warm'] * 1000:.0f} ms | {r['warm'] / r['why']:.3f}× |", flush=True)
+              f"| {r['warm'] * 1000:.0f} ms | {r['warm'] / r['why']:.3f}× | {r['cold_frame']:.2f} s "
+              f"| {r['warm_frame'] * 1000:.0f} ms | {r['warm_frame'] / r['why']:.3f}× |", flush=True)
+
+    if args.floor:
+        print("\n| the floor: key to first frame | median |\n|---|---|")
+        for name, seconds in floor(args.runs).items():
+            print(f"| {name} | {seconds * 1000:.0f} ms |", flush=True)
 
 
 if __name__ == "__main__":

@@ -77,6 +77,10 @@ class Evidence(Record):
     item: Excerpt | None = None
     witnesses: tuple[WitnessWords, ...] = ()
     error: str | None = None
+    # The transcripts read and the identity of all it was read from (`transcript_identity`):
+    # the app keeps what it was shown while that stands. None: not to be kept.
+    sources: tuple[str, ...] = ()
+    identity: str | None = None
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)

@@ -6,6 +6,7 @@ merge state, a commit, and the bounds: outside the project, binary, huge."""
 from __future__ import annotations
 
 import subprocess
+import time
 from datetime import timedelta
 from pathlib import Path
 
@@ -111,3 +112,26 @@ def test_masks_catch_a_value_inside_a_longer_sentence() -> None:
     shown, marks = excerpt.apply_masks(text, masks)
     assert "HUNTER2" not in shown and "[withheld: forgotten]" in shown and "Then we moved on." in shown
     assert [shown[s:e] for s, e in marks] == ["[withheld: forgotten]"]
+
+
+def test_a_huge_file_changed_all_over_is_diffed_in_a_moment(repo: Path) -> None:
+    """`E` and the pane read the world's evidence of a named file: on a
+    megabyte file changed every hundred lines since the session, difflib over
+    the whole 1 MB read took 35 s (E waited that long for its editor)."""
+    path = repo / "src" / "upload" / "huge.py"
+
+    def write(changed: bool) -> None:
+        path.write_text("".join(f"VALUE_{i:08d} = {'new' if changed and i % 97 == 0 else 'old'}  # padding....\n"
+                                for i in range(60_000)))
+
+    write(False)
+    git(repo, "add", "-A")
+    demo._git(repo, demo.DEMO_NOW - timedelta(days=2), "commit", "-q", "-m", "huge, before the session")
+    write(True)
+    git(repo, "commit", "-q", "-a", "-m", "huge, changed all over")
+    started = time.perf_counter()
+    ev = world_evidence.world_evidence(repo, "Whether src/upload/huge.py still sets VALUE_00000001", None, SESSION)
+    assert time.perf_counter() - started < 2.0
+    (f,) = ev.files
+    assert "-VALUE_00000000 = old  # padding...." in f.diff and "+VALUE_00000000 = new  # padding...." in f.diff
+    assert f"first {world_evidence.MAX_DIFF_INPUT_LINES:,} lines compared" in f.diff_note

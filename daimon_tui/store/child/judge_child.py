@@ -22,10 +22,12 @@ project's briefing for the app's first confirming request (`early_answer`,
 without pydantic), which is answered as soon as it comes, while the other
 reads' modules still import.
 
-Answers are never persisted; the confirming read saves the verdict cache (ids
-and states only, see `verdict_cache`), and a ledger read whole (a first open)
-is kept (`kept_fold`) after its answer is sent, not before. Anything daimon
-prints goes to stderr: stdout carries only answers.
+Requests are answered one at a time; a read-ahead gives way to a read a
+person waits on when the app signals it (`GIVE_WAY`). Answers are never
+persisted; the confirming read saves the verdict cache (ids and states only,
+see `verdict_cache`), and a ledger read whole (a first open) is kept
+(`kept_fold`) after its answer is sent, not before. Anything daimon prints
+goes to stderr: stdout carries only answers.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import signal
 import stat
 import sys
 import threading
@@ -146,6 +149,45 @@ def _answer(calls: dict[str, Callable[..., Any]], request: dict) -> bytes:
         return b'{"ok": true, "value": ' + value.model_dump_json(round_trip=True).encode() + b"}"
     except Exception as error:
         return json.dumps({"ok": False, "error": f"{type(error).__name__}: {str(error)[:300]}"}).encode()
+
+
+# A read-ahead (one quoted item's transcript: a cold parse of the largest, up to
+# 0.6-0.8 s at 25 MB) gives way to a read a person waits on: the app sends
+# this signal when one is queued behind it (`judge_service`), and the
+# read-ahead is answered as reading nothing. SIGURG: ignored by default, so a
+# child that has not yet set its handler, or a platform without it, ignores it.
+GIVE_WAY = frozenset({"evidence-warm"})
+GIVE_WAY_SIGNAL = getattr(signal, "SIGURG", None)
+GAVE_WAY = b'{"ok": true, "value": {"read": 0, "left": 0}}'
+_may_give_way = False
+
+
+class GaveWay(BaseException):
+    """Raised in the main thread by the signal, only while a read-ahead runs;
+    a BaseException, so no `except Exception` of the read swallows it."""
+
+
+def _give_way(_signum: int, _frame: Any) -> None:
+    global _may_give_way
+    if _may_give_way:
+        _may_give_way = False
+        raise GaveWay
+
+
+def _answer_or_give_way(calls: dict[str, Callable[..., Any]], request: dict) -> bytes:
+    """`_answer`, cut short by the signal for a read-ahead; nothing it keeps
+    (parsed files, matches, excerpts) is stored before it is whole."""
+    global _may_give_way
+    if request.get("what") not in GIVE_WAY:
+        return _answer(calls, request)
+    try:
+        _may_give_way = True
+        try:
+            return _answer(calls, request)
+        finally:
+            _may_give_way = False
+    except GaveWay:
+        return GAVE_WAY
 
 
 # A first open's kept fold is built once no request has come for this long:
@@ -266,10 +308,14 @@ def main(argv: list[str] | None = None) -> int:
     sys.stdout = sys.stderr
     rest, stop = AtRest(GIVE_BACK_AFTER_S), threading.Event()
     threading.Thread(target=_give_back_at_rest, args=(rest, stop), name="give-back", daemon=True).start()
+    handled = GIVE_WAY_SIGNAL is not None and threading.current_thread() is threading.main_thread()
+    before = signal.signal(GIVE_WAY_SIGNAL, _give_way) if handled else None
     try:
         _serve(answers, rest, argv)
     finally:
         stop.set()
+        if handled and before is not None:
+            signal.signal(GIVE_WAY_SIGNAL, before)
     return 0
 
 
@@ -330,7 +376,7 @@ def _serve(answers: Any, rest: AtRest, argv: list[str]) -> None:
                 _warm(request)
             if calls is None:
                 calls = _calls()
-            answer = _answer(calls, request)
+            answer = _answer_or_give_way(calls, request)
         answers.write(answer + b"\n")
         answers.flush()
         turn.answered.set()

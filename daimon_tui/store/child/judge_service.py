@@ -12,7 +12,9 @@ One request at a time, each exchange whole under a lock; a request that
 times out kills the child, and the next request starts a new one, as it does
 for a child that died. Waiting requests are sent by priority (`PRIORITY`: what
 a person waits on at the cursor first, the background audit last), and one
-whose caller stopped waiting (the cursor moved on) is dropped unsent.
+whose caller stopped waiting (the cursor moved on) is dropped unsent. A
+read-ahead the child is answering when such a read is queued is asked to give
+way (`judge_child.GIVE_WAY`).
 
 At rest the child is given back: once no request came for `idle_s` (the
 person's `judging_child_idle_s`), the sending thread asks it to end, under the
@@ -115,8 +117,9 @@ class JudgeService:
         self._env: dict[str, str] | None = None
         self._errors: Any = None
         self._lock = threading.Lock()
-        # waiting requests: (priority, arrival, request, env, timeout, future)
+        # waiting requests: (priority, arrival, what, request, env, timeout, future)
         self._waiting: list[tuple] = []
+        self._sending: str | None = None  # what the child is answering now
         self._arrival = itertools.count()
         self._ready = threading.Condition()
         self._sender: threading.Thread | None = None
@@ -142,8 +145,11 @@ class JudgeService:
         env = child_env()
         future: concurrent.futures.Future[bytes] = concurrent.futures.Future()
         with self._ready:
-            heapq.heappush(self._waiting, (PRIORITY.get(what, 1), next(self._arrival), request.encode() + b"\n",
-                                           env, timeout, future))
+            heapq.heappush(self._waiting, (PRIORITY.get(what, 1), next(self._arrival), what,
+                                           request.encode() + b"\n", env, timeout, future))
+            sending = self._sending
+            if sending in judge_child.GIVE_WAY and PRIORITY.get(what, 1) < PRIORITY.get(sending, 1):
+                self._give_way()
             if self._sender is None or not self._sender.is_alive():
                 self._sender = threading.Thread(target=self._send_waiting, name="judge-sender", daemon=True)
                 self._sender.start()
@@ -178,7 +184,7 @@ class JudgeService:
                 if not self._waiting:
                     job = None
                 else:
-                    *_order, request, env, timeout, future = heapq.heappop(self._waiting)
+                    _priority, _arrival, what, request, env, timeout, future = heapq.heappop(self._waiting)
                     job = future
             if job is None:
                 self._rest()
@@ -186,12 +192,25 @@ class JudgeService:
             if not future.set_running_or_notify_cancel():
                 self.dropped += 1
                 continue
+            with self._ready:
+                self._sending = what
             try:
                 future.set_result(self._exchange(request, env, timeout))
             except BaseException as error:  # the caller raises it
                 future.set_exception(error)
             finally:
+                with self._ready:
+                    self._sending = None
                 self._used = time.monotonic()
+
+    def _give_way(self) -> None:
+        """Ask the child to cut short the read-ahead it is answering
+        (`judge_child.GIVE_WAY`): a read a person waits on is queued behind it."""
+        pid = self.pid
+        if pid is None or judge_child.GIVE_WAY_SIGNAL is None or CHILD_MODULE != early_child.CHILD_MODULE:
+            return  # no child, no such signal here, or a test's stand-in child that does not expect it
+        with contextlib.suppress(OSError):
+            os.kill(pid, judge_child.GIVE_WAY_SIGNAL)
 
     def _rest_in(self) -> float | None:
         """Seconds until the child is due to be given back; None: no child, or never."""

@@ -25,6 +25,7 @@ from typing import Any
 
 from daimon_tui.store.daimon_api import evidence as daimon_evidence
 from daimon_tui.store.daimon_api.public import api, config, provenance, transcript
+from daimon_tui.store.read import transcript_identity
 
 # Parsed transcripts kept (a session's items share one; witnesses add a few).
 KEPT = 24
@@ -40,20 +41,7 @@ class Parsed:
 
 _kept: OrderedDict[tuple[str, tuple[int, int, int]], Parsed] = OrderedDict()
 _digests: dict[tuple[str, tuple[int, int, int], str], str] = {}
-
-
 _resolver: tuple[tuple, provenance.SourceResolver] | None = None
-
-
-def _folders(root: Path) -> tuple:
-    """The host folder and its project folders with their mtimes: a transcript
-    written, moved or removed changes its folder's."""
-    try:
-        with os.scandir(root) as entries:
-            inside = tuple(sorted((e.name, e.stat().st_mtime_ns) for e in entries if e.is_dir()))
-        return (str(root), os.stat(root).st_mtime_ns, inside)
-    except OSError:
-        return (str(root), None, ())
 
 
 def resolver() -> provenance.SourceResolver:
@@ -61,7 +49,8 @@ def resolver() -> provenance.SourceResolver:
     so one is kept only while the Claude Code folders stand as they were, and
     for at most RESOLVER_S (Codex's dated folders are indexed too)."""
     global _resolver
-    key = (_folders(config.claude_projects_dir()), config.author(), int(time.monotonic() // RESOLVER_S))
+    folders = transcript_identity.host_folders(config.claude_projects_dir())
+    key = (folders, config.author(), int(time.monotonic() // RESOLVER_S))
     if _resolver is None or _resolver[0] != key:
         _resolver = (key, provenance.SourceResolver(claude_projects=config.claude_projects_dir(),
                                                      current_author=config.author()))
@@ -127,6 +116,7 @@ def kept(path: Path) -> bool:
 def parse(path: Path) -> Parsed | None:
     """daimon's parse of the transcript at `path`, kept per stat; None when it
     cannot be read at all."""
+    transcript_identity.note(path)
     stamp = stamp_of(path)
     if stamp is None:
         return None

@@ -30,7 +30,7 @@ from daimon_tui.models.evidence import Evidence, Excerpt, Finding, FullTranscrip
 from daimon_tui.store.daimon_api import evidence as daimon_evidence
 from daimon_tui.store.daimon_api.mode import Unavailable
 from daimon_tui.store.daimon_api.public import provenance, schema, serializer, store, view
-from daimon_tui.store.read import sibling_transcripts, transcript_rows, transcript_source
+from daimon_tui.store.read import sibling_transcripts, transcript_identity, transcript_rows, transcript_source
 
 # A transcript larger than this is not parsed for the pane (daimon's parser
 # reads it whole); the pager still cannot show it either: it is named.
@@ -345,6 +345,8 @@ def excerpt_for(copy: dict[str, Any], quote: str | None, snap: Any, *, around: i
     quoted, support, multi = _matches[key]
     # A quote daimon does not reproduce is looked for in the project's other files too: their identities count.
     elsewhere = sibling_transcripts.others(resolution.path) if support == "not-reproduced" else ()
+    for other, _stamp in elsewhere:
+        transcript_identity.note(other)
     shown_key = (*key, around, limit, base["bytes"], elsewhere)
     kept = _shown.get(shown_key)
     if kept is not None and kept[0] is snap:  # the same snapshot (shared while no ledger changes): the same masks
@@ -391,9 +393,16 @@ def read_evidence(project: ProjectRef, item_id: str, part: str = "all", brief: b
     """The item's transcript excerpt (`part` "item"), its witnesses' words
     ("witnesses"), or both ("all"); `brief`: as much as the detail pane shows
     (one turn each side, turns cut shorter), else as much as `o` shows.
-    Never raises."""
+    Never raises. Carries what it was read from (`transcript_identity`) when
+    every excerpt in it was read: the app keeps it while that stands."""
     try:
-        return _read(project, item_id, part, brief)
+        with transcript_identity.reading(project) as told:
+            read = _read(project, item_id, part, brief)
+        excerpts = [read.item] if read.item is not None else []
+        if all(ex.unavailable is None for ex in excerpts + [w.excerpt for w in read.witnesses]):
+            sources, identity = told()
+            read = read.model_copy(update={"sources": sources, "identity": identity})
+        return read
     except Unavailable as off:
         return Evidence(item_id=item_id, error=str(off))
     except Exception as exc:  # a hostile transcript or store never ends the app
