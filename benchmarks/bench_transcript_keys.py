@@ -139,7 +139,7 @@ async def floor_run(project: Path) -> dict[str, float]:
 
     from daimon_tui.ui.app import DaimonTUI
     from daimon_tui.ui.briefing.screen import BriefingScreen
-    from daimon_tui.ui.screens.item_screen import ItemScreen
+    from daimon_tui.ui.item.screen import ItemScreen
 
     class Bare(ModalScreen[None]):
         BINDINGS: ClassVar = [Binding("escape", "dismiss", "Close")]
