@@ -11,7 +11,7 @@ is new. `unfreeze` before each freeze gives cycles that died since then back
 to the collector.
 
 Once the person has rested a while (no key, no load for `GIVE_BACK_AFTER_S`)
-the freed memory goes back to the system (`memory_return`): what a burst of
+the freed memory goes back to the system (`services.memory`): what a burst of
 verbs or a reload left free is not kept resident while the app sits open.
 """
 
@@ -20,7 +20,8 @@ from __future__ import annotations
 import gc
 import time
 
-from daimon_tui.domain import memory_return
+from daimon_tui.domain.at_rest import AtRest
+from daimon_tui.services import memory
 
 # Input must rest this long before the collector runs.
 REST_S = 0.3
@@ -36,7 +37,8 @@ class IdleCollector:
     def __init__(self) -> None:
         self.last_input = time.monotonic()
         self.enabled_before = gc.isenabled()
-        self.at_rest = memory_return.AtRest(GIVE_BACK_AFTER_S, clock=lambda: time.monotonic())
+        self.at_rest = AtRest(GIVE_BACK_AFTER_S, lambda collect: memory.give_back(collect),
+                              clock=lambda: time.monotonic())
 
     def start(self) -> None:
         gc.disable()

@@ -26,6 +26,9 @@ from daimon_tui.services import session
 
 # Workers whose answer fills the detail pane: their failure is shown there.
 DETAIL_GROUPS = frozenset({"detail", "inspect", "item-full"})
+# The class of the pane that shows a detail read's failure (`ItemDetail`): found by it, not imported,
+# as widgets run their reads through `work` here.
+FAILURE_PANE = "shows-read-failures"
 
 
 def work(method: Callable[..., Any] | None = None, /, **options: Any) -> Any:
@@ -79,14 +82,12 @@ def show_failure(node: Any, what: str, error: BaseException) -> None:
     read's exception was caught."""
     from textual.css.query import NoMatches
 
-    from daimon_tui.ui.widgets.item_detail import ItemDetail
-
     try:
         project = getattr(node, "project", None) or getattr(node.app, "project", None)
         message = failure_message(what, error, project if isinstance(project, ProjectRef) else None)
         if what in DETAIL_GROUPS:
             try:
-                node.query_one(ItemDetail).show_failure(message)
+                node.query_one(f".{FAILURE_PANE}").show_failure(message)
                 return
             except NoMatches:
                 pass

@@ -244,7 +244,7 @@ def test_the_childs_kept_fold_build_waits_until_no_request_came_for_a_while(
 
 
 def test_the_child_gives_memory_back_once_no_request_came_for_a_while(monkeypatch: pytest.MonkeyPatch) -> None:
-    from daimon_tui.domain import memory_return
+    from daimon_tui.store import process_memory
 
     given = threading.Event()
     release = threading.Event()
@@ -259,7 +259,7 @@ def test_the_child_gives_memory_back_once_no_request_came_for_a_while(monkeypatc
     monkeypatch.setattr(judge_child, "_calls", dict)
     monkeypatch.setattr(judge_child, "_answer", lambda calls, request: b"{}")
     monkeypatch.setattr(judge_child, "GIVE_BACK_AFTER_S", 0.2)
-    monkeypatch.setattr(memory_return, "give_back", lambda collect=True: given.set() or True)
+    monkeypatch.setattr(process_memory, "give_back", lambda collect=True: given.set() or True)
     child = threading.Thread(target=judge_child.main, daemon=True)
     child.start()
     try:

@@ -57,7 +57,7 @@ async def test_the_app_pauses_automatic_collection_and_restores_it(demo_store: d
 
 def test_freed_memory_goes_back_once_the_keyboard_and_loads_rest(monkeypatch: pytest.MonkeyPatch) -> None:
     given: list[bool] = []
-    monkeypatch.setattr(heap.memory_return, "give_back", lambda collect=True: given.append(collect) or True)
+    monkeypatch.setattr(heap.memory, "give_back", lambda collect=True: given.append(collect) or True)
     now = [time.monotonic()]
     monkeypatch.setattr(heap.time, "monotonic", lambda: now[0])
     collector = heap.IdleCollector()

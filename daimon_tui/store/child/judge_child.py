@@ -44,7 +44,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from daimon_tui.domain.memory_return import AtRest
+from daimon_tui.domain.at_rest import AtRest
+from daimon_tui.store import process_memory
 from daimon_tui.store.child import early_answer, early_child
 
 
@@ -306,7 +307,7 @@ def main(argv: list[str] | None = None) -> int:
     watch_parent(os.environ.get(early_child.PARENT_ENV))
     answers = sys.stdout.buffer
     sys.stdout = sys.stderr
-    rest, stop = AtRest(GIVE_BACK_AFTER_S), threading.Event()
+    rest, stop = AtRest(GIVE_BACK_AFTER_S, lambda collect: process_memory.give_back(collect)), threading.Event()
     threading.Thread(target=_give_back_at_rest, args=(rest, stop), name="give-back", daemon=True).start()
     handled = GIVE_WAY_SIGNAL is not None and threading.current_thread() is threading.main_thread()
     before = signal.signal(GIVE_WAY_SIGNAL, _give_way) if handled else None

@@ -14,6 +14,7 @@ from daimon_tui.domain.ages import with_age
 from daimon_tui.domain.badges import MARKS, badge_label, badge_style
 from daimon_tui.domain.inert import inert
 from daimon_tui.models import Inspection, Item, WithheldItem
+from daimon_tui.ui.read_worker import FAILURE_PANE
 from daimon_tui.ui.widgets.by_width import ByWidth
 
 DETAIL_LIMIT = 20_000
@@ -112,6 +113,8 @@ def inspection_table(inspection: Inspection | None, *, loading: bool, provisiona
 
 class ItemDetail(Static):
     """Shows one item (or a withheld entry) and, when it arrives, its inspection."""
+
+    DEFAULT_CLASSES = FAILURE_PANE  # a detail read that failed says so here (`read_worker.show_failure`)
 
     shown: RenderableType = ""
     # The moment ages are said from (the screen's frozen `now` in tests);

@@ -6,7 +6,8 @@ a large fold (the judging child after a first open) or filled its caches (the
 app after a burst of verbs) keeps that resident size while it sits idle.
 `malloc_trim(0)` hands the free pages of every arena back (`madvise`), which is
 what "memory is given back at rest" needs; it is glibc's own call, looked up
-once, and where the C library has none (musl, macOS) nothing happens.
+once, and where the C library has none (musl, macOS) nothing happens. When
+to call it is `domain.at_rest`'s rule; this is the adapter that does it.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ import ctypes
 import ctypes.util
 import functools
 import gc
-import time
 from collections.abc import Callable
 
 
@@ -44,29 +44,3 @@ def give_back(collect: bool = True) -> bool:
         gc.collect()
     trim = _trim()
     return bool(trim(0)) if trim is not None else False
-
-
-class AtRest:
-    """Memory given back once per burst of work, after `after_s` of rest.
-
-    `active()` marks work (a key, a load, a request answered); `tick()`,
-    called now and then, gives back when the last work is `after_s` old and
-    nothing is running (`busy`), and then not again until new work."""
-
-    def __init__(self, after_s: float, clock: Callable[[], float] | None = None) -> None:
-        self.after_s = after_s
-        self.clock = clock or time.monotonic
-        self.last = self.clock()
-        self.owed = False
-
-    def active(self) -> None:
-        self.last = self.clock()
-        self.owed = True
-
-    def tick(self, busy: bool = False, collect: bool = True) -> bool:
-        """True when memory was handed back now."""
-        if not self.owed or busy or self.clock() - self.last < self.after_s:
-            return False
-        self.owed = False
-        give_back(collect)
-        return True
