@@ -35,7 +35,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -51,6 +51,10 @@ from tests.ui.test_evidence import shown  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_transcript_sizes import QUOTE, session  # noqa: E402
+
+if TYPE_CHECKING:
+    from daimon_tui.ui.app import DaimonTUI
+    from daimon_tui.ui.briefing.screen import BriefingScreen
 
 NOW = demo.DEMO_NOW.timestamp()
 WAIT_S = 180
@@ -89,12 +93,24 @@ def _frames(app: object) -> list[tuple[float, object]]:
     return frames
 
 
+
+async def _on_the_retry_item(app: DaimonTUI, pilot: Any) -> BriefingScreen:
+    """The briefing confirmed, settled, and its cursor on the quoted item."""
+    from daimon_tui.ui.briefing.screen import BriefingScreen
+
+    await wait_until(pilot, lambda: isinstance(app.screen, BriefingScreen), WAIT_S, "the briefing")
+    await settle(pilot)
+    screen = app.screen
+    assert isinstance(screen, BriefingScreen)
+    await press_until(pilot, "j", lambda: getattr(screen.current_item(), "text", None) == RETRY)
+    await settle(pilot)
+    return screen
+
 async def one_run(project: Path, sized: Path, path: Path) -> tuple[tuple[float, float], tuple[float, float]]:
     """(cold, warm), each (seconds from the `o` key to the quoted turn painted
     in the item view, to the first frame composed after it), in a fresh app;
     `sized` is copied over the item's transcript `path` just before."""
     from daimon_tui.ui.app import DaimonTUI
-    from daimon_tui.ui.briefing.screen import BriefingScreen
     from daimon_tui.ui.item.screen import ItemScreen
     from daimon_tui.ui.widgets.evidence import EvidencePanel
 
@@ -102,12 +118,7 @@ async def one_run(project: Path, sized: Path, path: Path) -> tuple[tuple[float, 
     times: list[float] = []
     frames = _frames(app)
     async with app.run_test(headless=True, size=(140, 40)) as pilot:
-        await wait_until(pilot, lambda: isinstance(app.screen, BriefingScreen), WAIT_S, "the briefing")
-        await settle(pilot)
-        screen = app.screen
-        assert isinstance(screen, BriefingScreen)
-        await press_until(pilot, "j", lambda: getattr(screen.current_item(), "text", None) == RETRY)
-        await settle(pilot)
+        screen = await _on_the_retry_item(app, pilot)
         shutil.copyfile(sized, path)
         for _ in range(2):
             started = time.perf_counter()
@@ -138,7 +149,6 @@ async def floor_run(project: Path) -> dict[str, float]:
     from textual.widgets import Static
 
     from daimon_tui.ui.app import DaimonTUI
-    from daimon_tui.ui.briefing.screen import BriefingScreen
     from daimon_tui.ui.item.screen import ItemScreen
 
     class Bare(ModalScreen[None]):
@@ -151,12 +161,7 @@ async def floor_run(project: Path) -> dict[str, float]:
     frames = _frames(app)
     out: dict[str, float] = {}
     async with app.run_test(headless=True, size=(140, 40)) as pilot:
-        await wait_until(pilot, lambda: isinstance(app.screen, BriefingScreen), WAIT_S, "the briefing")
-        await settle(pilot)
-        screen = app.screen
-        assert isinstance(screen, BriefingScreen)
-        await press_until(pilot, "j", lambda: getattr(screen.current_item(), "text", None) == RETRY)
-        await settle(pilot)
+        screen = await _on_the_retry_item(app, pilot)
         item = screen.current_item()
         assert item is not None
         variants = {
