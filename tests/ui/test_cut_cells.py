@@ -112,7 +112,7 @@ async def test_history_at_80_columns_shows_every_cut_column_of_the_cursor_row(de
         table = screen.query_one("#history-table", DataTable)
         table.move_cursor(row=table.get_row_index("S-day2"))
         await settle(pilot)
-        row = next(r for r in screen.rows if r.session_id == "S-day2")
+        row = next(r for r in screen.state.rows if r.session_id == "S-day2")
         assert _whole_on_screen(app, f"withheld now: {row.counts.get('withheld now', 0)}"), _screen(app)
         assert _whole_on_screen(app, f"topic: {row.topic}"), _screen(app)
 

@@ -168,9 +168,9 @@ async def _mark_and_diff_opens_daimons_rows(demo_store: demo.DemoStore) -> None:
         await _settle(pilot)
         screen = app.screen
         assert isinstance(screen, HistoryScreen)
-        assert [r.session_id for r in screen.rows] == ["S-day3", "S-day2", "S-day1"]
+        assert [r.session_id for r in screen.state.rows] == ["S-day3", "S-day2", "S-day1"]
         await pilot.press("space")  # mark S-day3
-        assert screen.marked == "S-day3"
+        assert screen.state.marked == "S-day3"
         await pilot.press("j", "j", "d")  # cursor on S-day1
         await _settle(pilot)
         diff = app.screen
