@@ -51,11 +51,11 @@ async def test_the_diffs_cut_text_and_detail_are_whole_under_the_table(demo_stor
         await settle(pilot, rounds=4)
         assert isinstance(app.screen, HistoryScreen)
         await pilot.press("space", "j", "d")  # S-long ↔ S-day3
-        await wait_until(pilot, lambda: isinstance(app.screen, DiffScreen) and bool(app.screen.texts), what="diff")
+        await wait_until(pilot, lambda: isinstance(app.screen, DiffScreen) and bool(app.screen.state.rows), what="diff")
         await settle(pilot)
         screen = app.screen
         assert isinstance(screen, DiffScreen)
-        assert LONG in screen.texts
+        assert LONG in [row.text for row in screen.state.rows]
         report = history.diff(reader.resolve_project(str(demo_store.project)), "S-day3", "S-long")
         table = screen.query_one(DataTable)
         for n, row in enumerate(report.rows):  # each row's text and detail, wherever its column ends

@@ -180,7 +180,7 @@ async def _mark_and_diff_opens_daimons_rows(demo_store: demo.DemoStore) -> None:
         assert changes.count("added") == 6 and "withheld" in changes
         # Issue 40 point 10: 7-character ids that `daimon resolve` would not take; each id can be pasted
         shown = [str(table.get_row_at(i)[2]) for i in range(table.row_count)]
-        assert shown == [i or "—" for i in diff.item_ids]
+        assert shown == [i or "—" for i in diff.state.item_ids]
         assert all(re.fullmatch(r"[a-z]-[0-9a-f]{6,40}(?:-[0-9]+)?", i) for i in shown if i != "—"), shown
 
 

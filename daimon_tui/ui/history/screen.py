@@ -6,6 +6,7 @@ Every load runs in an async worker and asks a service (`services.history`,
 `services.as_of`): the session list and diffs are read by the judging child
 (daimon's sandbox settings exported to it), a session or an "as of" copy in a
 thread the service starts, so daimon's ContextVar configuration follows the read.
+What History and the Diff show is their state (`state.HistoryState`, `state.DiffState`).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from daimon_tui.models.team import TeamView
 from daimon_tui.services import history as history_service
 from daimon_tui.ui.actions import bindings, lead_bindings, row_filter_bindings
 from daimon_tui.ui.history.readonly_briefing import ReadOnlyBriefingScreen
-from daimon_tui.ui.history.state import HistoryState
+from daimon_tui.ui.history.state import DiffState, HistoryState
 from daimon_tui.ui.navigation import GoesBack, navigator
 from daimon_tui.ui.read_worker import work
 from daimon_tui.ui.table_filter import TableFilter
@@ -255,13 +256,7 @@ class DiffScreen(GoesBack, Screen[None]):
         self.project = project
         self.older = older
         self.newer = newer
-        self.item_ids: list[str | None] = []
-        self.texts: list[str | None] = []
-        self.details: list[str | None] = []
-
-    @staticmethod
-    def _nth(values: list[str | None], n: int) -> str | None:
-        return values[n] if 0 <= n < len(values) else None
+        self.state = DiffState()
 
     def compose(self) -> ComposeResult:
         title = Text("Diff ")
@@ -270,7 +265,7 @@ class DiffScreen(GoesBack, Screen[None]):
         title.append(inert(short_id(self.newer), limit=40), style="bold")
         yield Static(title, id="diff-title")
         yield DataTable(id="diff-table", cursor_type="row", zebra_stripes=True)
-        wholes = {"text": lambda n: self._nth(self.texts, n), "detail": lambda n: self._nth(self.details, n)}
+        wholes = {"text": self.state.text, "detail": self.state.detail}
         yield RowBelow("diff-table", wholes, id="diff-row")
         yield Static(id="diff-notes")
         yield KeyFooter(show_command_palette=False)
@@ -281,19 +276,13 @@ class DiffScreen(GoesBack, Screen[None]):
 
     @work(exclusive=True, group="diff")
     async def load(self) -> None:
-        report = await history_service.session_changes(self.project, self.older, self.newer)
+        state = self.state
+        state.read(await history_service.session_changes(self.project, self.older, self.newer))
         table = self.query_one(DataTable)
         table.clear()
-        self.item_ids = [row.item_id for row in report.rows]
-        self.texts = [row.text for row in report.rows]
         # Whole item ids: one pasted into `daimon resolve` must be one daimon takes (a 7-character
         # prefix is not); at ~14 characters they cost the text little.
-        self.details = []
-        for row in report.rows:
-            detail = row.detail or ""
-            if row.where:
-                detail = f"{detail} in {row.where}".strip()
-            self.details.append(detail)
+        for n, row in enumerate(state.rows):
             table.add_row(
                 _CHANGE_MARK.get(row.change, "-"),
                 Text(row.change),
@@ -301,12 +290,9 @@ class DiffScreen(GoesBack, Screen[None]):
                 _safe(row.kind, 14),
                 _safe(row.trust or "untagged", 10),
                 _safe(row.text or "(content unavailable)", 120),
-                _safe(detail, 80),
+                _safe(state.detail(n), 80),
             )
-        notes = report.diagnostics
-        if not report.rows and not notes:
-            notes = (Diagnostic(level="info", message="no change between these sessions"),)
-        self.query_one("#diff-notes", Static).update(_notes(notes))
+        self.query_one("#diff-notes", Static).update(_notes(state.notes()))
         table.focus()
         self.query_one("#diff-row", RowBelow).follow_later()
 
@@ -320,8 +306,8 @@ class DiffScreen(GoesBack, Screen[None]):
     @on(DataTable.RowSelected, "#diff-table")
     def opened(self, event: DataTable.RowSelected) -> None:
         """Enter on a change: the item in today's briefing, or why not."""
-        if event.cursor_row < len(self.item_ids):
-            self.app.open_item(self.item_ids[event.cursor_row])  # type: ignore[attr-defined]
+        if event.cursor_row < len(self.state.rows):
+            self.app.open_item(self.state.rows[event.cursor_row].item_id)  # type: ignore[attr-defined]
 
 
 class AsOfPicker(ModalScreen[str | None]):

@@ -1,7 +1,8 @@
 """The History view's single truth: the retained sessions as read (newest
 first), daimon's notes on them, the `/` filter they are shown under, and the
 session `space` marked for a diff. The screen draws from it; the row under the
-cursor stays the table's (a reload or a filter puts it back by session id)."""
+cursor stays the table's (a reload or a filter puts it back by session id).
+The Diff view's: daimon's change rows between two sessions and its notes."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from dataclasses import dataclass, field
 
 from daimon_tui.domain.row_words import RowQuery
 from daimon_tui.models import Diagnostic
-from daimon_tui.models.history import SessionListing, SessionSummary
+from daimon_tui.models.history import DiffReport, DiffRow, SessionListing, SessionSummary
 
 
 # mutable because it is the view's one state: each read, the filter and `space` move it
@@ -58,3 +59,37 @@ class HistoryState:
         if row is None:
             return None
         return row.pointer or "the edited file"
+
+
+# mutable because it is the view's one state: each read of the change rows replaces it
+@dataclass(slots=True)
+class DiffState:
+    rows: tuple[DiffRow, ...] = ()
+    diagnostics: tuple[Diagnostic, ...] = ()
+
+    def read(self, report: DiffReport) -> None:
+        self.rows, self.diagnostics = report.rows, report.diagnostics
+
+    @property
+    def item_ids(self) -> list[str | None]:
+        return [row.item_id for row in self.rows]
+
+    def _nth(self, n: int) -> DiffRow | None:
+        return self.rows[n] if 0 <= n < len(self.rows) else None
+
+    def text(self, n: int) -> str | None:
+        row = self._nth(n)
+        return row.text if row is not None else None
+
+    def detail(self, n: int) -> str | None:
+        """Row `n`'s detail, and where in the checkpoint the change is."""
+        row = self._nth(n)
+        if row is None:
+            return None
+        detail = row.detail or ""
+        return f"{detail} in {row.where}".strip() if row.where else detail
+
+    def notes(self) -> tuple[Diagnostic, ...]:
+        if not self.rows and not self.diagnostics:
+            return (Diagnostic(level="info", message="no change between these sessions"),)
+        return self.diagnostics
