@@ -51,11 +51,11 @@ async def test_the_diffs_cut_text_and_detail_are_whole_under_the_table(demo_stor
         await settle(pilot, rounds=4)
         assert isinstance(app.screen, HistoryScreen)
         await pilot.press("space", "j", "d")  # S-long ↔ S-day3
-        await wait_until(pilot, lambda: isinstance(app.screen, DiffScreen) and bool(app.screen.texts), what="diff")
+        await wait_until(pilot, lambda: isinstance(app.screen, DiffScreen) and bool(app.screen.state.rows), what="diff")
         await settle(pilot)
         screen = app.screen
         assert isinstance(screen, DiffScreen)
-        assert LONG in screen.texts
+        assert LONG in [row.text for row in screen.state.rows]
         report = history.diff(reader.resolve_project(str(demo_store.project)), "S-day3", "S-long")
         table = screen.query_one(DataTable)
         for n, row in enumerate(report.rows):  # each row's text and detail, wherever its column ends
@@ -112,7 +112,7 @@ async def test_history_at_80_columns_shows_every_cut_column_of_the_cursor_row(de
         table = screen.query_one("#history-table", DataTable)
         table.move_cursor(row=table.get_row_index("S-day2"))
         await settle(pilot)
-        row = next(r for r in screen.rows if r.session_id == "S-day2")
+        row = next(r for r in screen.state.rows if r.session_id == "S-day2")
         assert _whole_on_screen(app, f"withheld now: {row.counts.get('withheld now', 0)}"), _screen(app)
         assert _whole_on_screen(app, f"topic: {row.topic}"), _screen(app)
 

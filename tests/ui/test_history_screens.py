@@ -168,9 +168,9 @@ async def _mark_and_diff_opens_daimons_rows(demo_store: demo.DemoStore) -> None:
         await _settle(pilot)
         screen = app.screen
         assert isinstance(screen, HistoryScreen)
-        assert [r.session_id for r in screen.rows] == ["S-day3", "S-day2", "S-day1"]
+        assert [r.session_id for r in screen.state.rows] == ["S-day3", "S-day2", "S-day1"]
         await pilot.press("space")  # mark S-day3
-        assert screen.marked == "S-day3"
+        assert screen.state.marked == "S-day3"
         await pilot.press("j", "j", "d")  # cursor on S-day1
         await _settle(pilot)
         diff = app.screen
@@ -180,7 +180,7 @@ async def _mark_and_diff_opens_daimons_rows(demo_store: demo.DemoStore) -> None:
         assert changes.count("added") == 6 and "withheld" in changes
         # Issue 40 point 10: 7-character ids that `daimon resolve` would not take; each id can be pasted
         shown = [str(table.get_row_at(i)[2]) for i in range(table.row_count)]
-        assert shown == [i or "—" for i in diff.item_ids]
+        assert shown == [i or "—" for i in diff.state.item_ids]
         assert all(re.fullmatch(r"[a-z]-[0-9a-f]{6,40}(?:-[0-9]+)?", i) for i in shown if i != "—"), shown
 
 

@@ -6,6 +6,7 @@ Every load runs in an async worker and asks a service (`services.history`,
 `services.as_of`): the session list and diffs are read by the judging child
 (daimon's sandbox settings exported to it), a session or an "as of" copy in a
 thread the service starts, so daimon's ContextVar configuration follows the read.
+What History and the Diff show is their state (`state.HistoryState`, `state.DiffState`).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from daimon_tui.models.team import TeamView
 from daimon_tui.services import history as history_service
 from daimon_tui.ui.actions import bindings, lead_bindings, row_filter_bindings
 from daimon_tui.ui.history.readonly_briefing import ReadOnlyBriefingScreen
+from daimon_tui.ui.history.state import DiffState, HistoryState
 from daimon_tui.ui.navigation import GoesBack, navigator
 from daimon_tui.ui.read_worker import work
 from daimon_tui.ui.table_filter import TableFilter
@@ -72,9 +74,7 @@ class HistoryScreen(Screen[None]):
         self.project = project
         self.table_filter = TableFilter(self.refilter)
         self.table_filter.attach(self)
-        self.rows: tuple[SessionSummary, ...] = ()
-        self.diagnostics: tuple[Diagnostic, ...] = ()
-        self.marked: str | None = None
+        self.state = HistoryState()
 
     def compose(self) -> ComposeResult:
         title = Text("History — retained sessions of ")
@@ -98,13 +98,12 @@ class HistoryScreen(Screen[None]):
 
     @work(exclusive=True, group="history")
     async def load(self) -> None:
-        listing = await history_service.sessions(self.project)
-        self.rows = listing.rows
-        self.diagnostics = listing.diagnostics
+        self.state.listed(await history_service.sessions(self.project))
         self.fill()
         self.query_one("#history-table", DataTable).focus()
 
     def refilter(self) -> None:
+        self.state.query = self.table_filter.query  # the controller reads the box; the state is what draws
         self.fill()
 
     # The `/` filter's keys and messages, handed to its controller (`ui.table_filter`).
@@ -124,19 +123,18 @@ class HistoryScreen(Screen[None]):
 
     def fill(self) -> None:
         """The sessions the `/` filter leaves, the cursor kept on its session where it can be."""
+        state = self.state
         table = self.query_one("#history-table", DataTable)
         keep = self._cursor_sid()
         table.clear()
         table.display = True
         # Session ids as git shows hashes (the shortest unique prefix): the
         # topic gets the room; Enter opens the session under its full id.
-        short = shortest_unique(row.session_id for row in self.rows)
-        shown = [row for row in self.rows
-                 if self.table_filter.query.matches((row.session_id, row.created, row.topic,
-                                            "edited" if row.receipt == "mismatch" else ""))]
+        short = shortest_unique(row.session_id for row in state.rows)
+        shown = state.shown()
         for row in shown:
             counts = [str(row.counts.get(k, 0)) for k in COUNT_KEYS]
-            mark = "●" if row.session_id == self.marked else ""
+            mark = "●" if row.session_id == state.marked else ""
             table.add_row(
                 mark,
                 _session_cell(row, short.get(row.session_id, row.session_id)),
@@ -145,13 +143,8 @@ class HistoryScreen(Screen[None]):
                 _safe(row.topic, 200),
                 key=row.session_id,
             )
-        self.table_filter.box.count(len(shown), len(self.rows))
-        notes = self.diagnostics
-        if not self.rows:
-            notes = (Diagnostic(level="info", message="no retained session for this project"), *notes)
-        elif not shown:
-            notes = (Diagnostic(level="info", message="no session matches the filter (esc clears it)"), *notes)
-        self.query_one("#history-notes", Static).update(_notes(notes))
+        self.table_filter.box.count(len(shown), len(state.rows))
+        self.query_one("#history-notes", Static).update(_notes(state.notes(len(shown))))
         if keep is not None and keep in table.rows:  # a reload or a filter keeps the person's place
             table.move_cursor(row=table.get_row_index(keep))
         self.query_one("#history-row", RowBelow).follow_later()
@@ -160,12 +153,11 @@ class HistoryScreen(Screen[None]):
         self.load()
 
     def _topic(self, row: int) -> str | None:
-        """The topic of the table's row `row` (the filter leaves a subset of `self.rows`)."""
+        """The topic of the table's row `row` (the filter leaves a subset of the state's rows)."""
         table = self.query_one("#history-table", DataTable)
         if not 0 <= row < table.row_count:
             return None
-        sid = table.ordered_rows[row].key.value
-        return next((r.topic for r in self.rows if r.session_id == sid), None)
+        return self.state.topic(table.ordered_rows[row].key.value)
 
     def on_resize(self) -> None:
         self.query_one("#history-row", RowBelow).follow_later()
@@ -186,23 +178,22 @@ class HistoryScreen(Screen[None]):
             self.notify("No retained session to mark.")
             return
         table = self.query_one("#history-table", DataTable)
-        previous, self.marked = self.marked, (None if self.marked == sid else sid)
+        previous = self.state.toggle_mark(sid)
         if previous is not None and previous in table.rows:  # the filter may hide it
             table.update_cell(previous, "mark", "")
-        if self.marked is not None:
-            table.update_cell(self.marked, "mark", "●")
+        if self.state.marked is not None:
+            table.update_cell(self.state.marked, "mark", "●")
 
     def action_diff(self) -> None:
         sid = self._cursor_sid()
         if sid is None:
             self.notify("No retained session to diff.")
             return
-        if self.marked is None or self.marked == sid:
+        marked = self.state.marked
+        if marked is None or marked == sid:
             self.notify("Mark one session with space, then press d on another.", severity="warning")
             return
-        # Older first: rows are newest first, so the later index is older.
-        order = [r.session_id for r in self.rows]
-        older, newer = sorted((self.marked, sid), key=order.index, reverse=True)
+        older, newer = self.state.older_first(marked, sid)
         navigator(self.app).open(DiffScreen(self.project, older, newer))
 
     def action_as_of(self) -> None:
@@ -215,27 +206,20 @@ class HistoryScreen(Screen[None]):
             if when:
                 navigator(self.app).open(HistoricalScreen(self.project, when))
 
-        navigator(self.app).open(AsOfPicker(self.rows, default=self._cursor_sid() or ""), chosen)
+        navigator(self.app).open(AsOfPicker(self.state.rows, default=self._cursor_sid() or ""), chosen)
 
     @on(DataTable.RowSelected, "#history-table")
     def opened(self, event: DataTable.RowSelected) -> None:
         sid = event.row_key.value
         if sid:
-            navigator(self.app).open(SessionScreen(self.project, sid, edited=self._edited(sid)))
-
-    def _edited(self, sid: str) -> str | None:
-        """For a session file that fails its receipt: where the screen reads it from."""
-        row = next((r for r in self.rows if r.session_id == sid and r.receipt == "mismatch"), None)
-        if row is None:
-            return None
-        return row.pointer or "the edited file"
+            navigator(self.app).open(SessionScreen(self.project, sid, edited=self.state.edited(sid)))
 
     def action_open(self) -> None:
         sid = self._cursor_sid()
         if sid is None:
             self.notify("No retained session to open.")
             return
-        navigator(self.app).open(SessionScreen(self.project, sid, edited=self._edited(sid)))
+        navigator(self.app).open(SessionScreen(self.project, sid, edited=self.state.edited(sid)))
 
 
 class SessionScreen(ReadOnlyBriefingScreen):
@@ -272,13 +256,7 @@ class DiffScreen(GoesBack, Screen[None]):
         self.project = project
         self.older = older
         self.newer = newer
-        self.item_ids: list[str | None] = []
-        self.texts: list[str | None] = []
-        self.details: list[str | None] = []
-
-    @staticmethod
-    def _nth(values: list[str | None], n: int) -> str | None:
-        return values[n] if 0 <= n < len(values) else None
+        self.state = DiffState()
 
     def compose(self) -> ComposeResult:
         title = Text("Diff ")
@@ -287,7 +265,7 @@ class DiffScreen(GoesBack, Screen[None]):
         title.append(inert(short_id(self.newer), limit=40), style="bold")
         yield Static(title, id="diff-title")
         yield DataTable(id="diff-table", cursor_type="row", zebra_stripes=True)
-        wholes = {"text": lambda n: self._nth(self.texts, n), "detail": lambda n: self._nth(self.details, n)}
+        wholes = {"text": self.state.text, "detail": self.state.detail}
         yield RowBelow("diff-table", wholes, id="diff-row")
         yield Static(id="diff-notes")
         yield KeyFooter(show_command_palette=False)
@@ -298,19 +276,13 @@ class DiffScreen(GoesBack, Screen[None]):
 
     @work(exclusive=True, group="diff")
     async def load(self) -> None:
-        report = await history_service.session_changes(self.project, self.older, self.newer)
+        state = self.state
+        state.read(await history_service.session_changes(self.project, self.older, self.newer))
         table = self.query_one(DataTable)
         table.clear()
-        self.item_ids = [row.item_id for row in report.rows]
-        self.texts = [row.text for row in report.rows]
         # Whole item ids: one pasted into `daimon resolve` must be one daimon takes (a 7-character
         # prefix is not); at ~14 characters they cost the text little.
-        self.details = []
-        for row in report.rows:
-            detail = row.detail or ""
-            if row.where:
-                detail = f"{detail} in {row.where}".strip()
-            self.details.append(detail)
+        for n, row in enumerate(state.rows):
             table.add_row(
                 _CHANGE_MARK.get(row.change, "-"),
                 Text(row.change),
@@ -318,12 +290,9 @@ class DiffScreen(GoesBack, Screen[None]):
                 _safe(row.kind, 14),
                 _safe(row.trust or "untagged", 10),
                 _safe(row.text or "(content unavailable)", 120),
-                _safe(detail, 80),
+                _safe(state.detail(n), 80),
             )
-        notes = report.diagnostics
-        if not report.rows and not notes:
-            notes = (Diagnostic(level="info", message="no change between these sessions"),)
-        self.query_one("#diff-notes", Static).update(_notes(notes))
+        self.query_one("#diff-notes", Static).update(_notes(state.notes()))
         table.focus()
         self.query_one("#diff-row", RowBelow).follow_later()
 
@@ -337,8 +306,8 @@ class DiffScreen(GoesBack, Screen[None]):
     @on(DataTable.RowSelected, "#diff-table")
     def opened(self, event: DataTable.RowSelected) -> None:
         """Enter on a change: the item in today's briefing, or why not."""
-        if event.cursor_row < len(self.item_ids):
-            self.app.open_item(self.item_ids[event.cursor_row])  # type: ignore[attr-defined]
+        if event.cursor_row < len(self.state.rows):
+            self.app.open_item(self.state.rows[event.cursor_row].item_id)  # type: ignore[attr-defined]
 
 
 class AsOfPicker(ModalScreen[str | None]):
