@@ -120,8 +120,8 @@ def _child(query: str) -> int:
             await pilot.press("6", *query)
             result["first_query_s"] = await shown(query, t0)
             screen = app.screen
-            result["hits"] = len(screen.hits)
-            result["warmup_s"] = screen.warmup.seconds if screen.warmup else None
+            result["hits"] = len(screen.state.hits)
+            result["warmup_s"] = screen.state.warmup.seconds if screen.state.warmup else None
             typed = query
             times, inside, unchanged = [], [], 0
             for key in FURTHER_KEYS:
@@ -131,7 +131,7 @@ def _child(query: str) -> int:
                 t0 = time.perf_counter()
                 await pilot.press(key)
                 times.append(await shown(typed, t0))
-                inside.append(screen.result.seconds)
+                inside.append(screen.state.result.seconds)
                 unchanged += not repainted[typed]
             result["keystroke_s"] = times
             result["keystroke_child_s"] = inside
@@ -139,7 +139,7 @@ def _child(query: str) -> int:
             await pilot.press("escape", "escape")
             await _until(pilot, lambda: not isinstance(app.screen, SearchScreen), 10)
             await pilot.press("6")
-            await _until(pilot, lambda: isinstance(app.screen, SearchScreen) and app.screen.ready, 600)
+            await _until(pilot, lambda: isinstance(app.screen, SearchScreen) and app.screen.state.ready, 600)
             shown_at.clear()
             repainted.clear()
             t0 = time.perf_counter()

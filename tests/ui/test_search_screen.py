@@ -32,7 +32,7 @@ async def _search(pilot, text: str) -> SearchScreen:  # type: ignore[no-untyped-
 
 
 def _select(screen: SearchScreen, start: str) -> None:
-    index = next(n for n, h in enumerate(screen.hits) if h.text.startswith(start))
+    index = next(n for n, h in enumerate(screen.state.hits) if h.text.startswith(start))
     screen.query_one("#search-hits").highlighted = index  # type: ignore[attr-defined]
 
 
@@ -41,17 +41,17 @@ async def test_hits_as_you_type_then_escape_leaves_the_box_then_goes_back(demo_s
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         screen = await _search(pilot, "retry")
-        assert screen.result is not None and screen.result.query == "retry"
-        assert {h.state for h in screen.hits} >= {"resolved", "carried", "not carried"}
+        assert screen.state.result is not None and screen.state.result.query == "retry"
+        assert {h.state for h in screen.state.hits} >= {"resolved", "carried", "not carried"}
         await pilot.press("space", "u", "p", "l", "o", "a", "d")
         await settle(pilot, rounds=4)
-        assert screen.result.query == "retry upload"
+        assert screen.state.result.query == "retry upload"
         await pilot.press("ctrl+o")
         await settle(pilot, rounds=4)
-        assert screen.all_projects and screen.result.all_projects
+        assert screen.state.all_projects and screen.state.result.all_projects
         await pilot.press("escape")  # leaves the box: the query and its hits stay
         await settle(pilot)
-        assert app.screen is screen and screen.hits and screen.query_one("#search-hits").has_focus
+        assert app.screen is screen and screen.state.hits and screen.query_one("#search-hits").has_focus
         assert screen.query_one("#search-box").value == "retry upload"  # type: ignore[attr-defined]
         await pilot.press("escape")  # back to the briefing
         await settle(pilot)
@@ -135,16 +135,16 @@ async def test_a_query_that_asks_the_same_is_not_asked_again(demo_store: demo.De
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         screen = await _search(pilot, "retry")
-        hits = list(screen.hits)
+        hits = list(screen.state.hits)
         await pilot.press("space")
         await settle(pilot, rounds=4)
-        assert asked[-1] == "retry" and screen.result.query == "retry " and screen.hits == hits
+        assert asked[-1] == "retry" and screen.state.result.query == "retry " and screen.state.hits == hits
         await pilot.press("u")
         await settle(pilot, rounds=4)
         assert asked[-1] == "retry u"
         await pilot.press("ctrl+o")
         await settle(pilot, rounds=4)
-        assert asked[-1] == "retry u" and len(asked) == len(set(asked)) + 1 and screen.result.all_projects
+        assert asked[-1] == "retry u" and len(asked) == len(set(asked)) + 1 and screen.state.result.all_projects
 
 
 async def test_in_the_box_every_key_types_and_tab_leaves_it_for_the_view_keys(demo_store: demo.DemoStore) -> None:
@@ -185,7 +185,7 @@ async def test_a_teammates_hits_come_under_a_heading_of_the_shared_project(team_
         headings = [n for n, e in enumerate(rows) if e.key is None]
         assert len(headings) == 1
         assert "teammate bob · this project, shared (filed under" in rows[headings[0]].prompt.plain
-        below = [screen.hits[e.key].text for e in rows[headings[0] + 1:] if e.key is not None]
+        below = [screen.state.hits[e.key].text for e in rows[headings[0] + 1:] if e.key is not None]
         assert set(below) == {BOB_TOPIC, BOB_VERBATIM}
         await pilot.press("tab")
         await settle(pilot)
@@ -205,7 +205,7 @@ async def test_an_answer_that_leaves_the_hits_as_they_were_keeps_the_cursor(demo
         assert at is not None and at > 0
         await pilot.press("shift+tab", "space")  # "retry " asks daimon what "retry" asked
         await settle(pilot, rounds=4)
-        assert screen.result is not None and screen.result.query == "retry "
+        assert screen.state.result is not None and screen.state.result.query == "retry "
         assert hits.highlighted == at
 
 

@@ -30,6 +30,7 @@ from daimon_tui.ui.briefing.screen import BriefingScreen
 from daimon_tui.ui.history.screen import SessionScreen
 from daimon_tui.ui.navigation import navigator
 from daimon_tui.ui.read_worker import work
+from daimon_tui.ui.search.state import SearchState
 from daimon_tui.ui.widgets.item_row import mark_text
 from daimon_tui.ui.widgets.key_footer import KeyFooter
 from daimon_tui.ui.widgets.row_list import Entry, RowList
@@ -151,14 +152,8 @@ class SearchScreen(Screen):
         self.project = project
         self.now = now
         self.action_log = log
-        self.all_projects = False
-        self.team = True
-        self.result: SearchResult | None = None
-        self.hits: list[SearchHit] = []
-        self.marked: set[str] = set()
-        self.ready = False
-        self.warmup: SearchResult | None = None
-        self.shown = False
+        self.state = SearchState()
+        # what each Static shows now: an update with the same text is skipped
         self._texts: dict[str, Text] = {}
 
     def compose(self) -> ComposeResult:
@@ -182,8 +177,7 @@ class SearchScreen(Screen):
         # daimon's cold costs (index freshness, the verdict fold) are paid
         # once, by the judging child, while the person types.
         self._update("search-status", Text("readying daimon's recall index…", style="dim"))
-        self.warmup = await search_service.prepare(self.project)
-        self.ready = True
+        self.state.warmed(await search_service.prepare(self.project))
         if self.is_attached:
             self.show_status()
 
@@ -193,27 +187,20 @@ class SearchScreen(Screen):
 
     @on(Input.Submitted, "#search-box")
     def submitted(self) -> None:
-        if self.hits:
+        if self.state.hits:
             self.query_one("#search-hits", RowList).focus()
-
-    @staticmethod
-    def _asks(text: str, all_projects: bool, team: bool) -> tuple:
-        """What a query asks daimon: two texts that ask the same (a trailing
-        space, a doubled one) share one answer."""
-        parsed = parse_query(text)
-        return (" ".join(parsed.words.split()), parsed.facets, parsed.excluded, all_projects, team)
 
     @work(exclusive=True, group="search")
     async def run_search(self, text: str) -> None:
+        state = self.state
         if not text.strip():
-            self.show(SearchResult(query=text, all_projects=self.all_projects, team=self.team))
+            self.show(state.empty(text))
             return
-        last = self.result
-        if last is not None and last.query.strip() and (
-                self._asks(last.query, last.all_projects, last.team) == self._asks(text, self.all_projects, self.team)):
-            self.show(last.model_copy(update={"query": text}))
+        same = state.same_answer(text)
+        if same is not None:
+            self.show(same)
             return
-        result, failure = await search_service.search(self.project, text, self.all_projects, self.team, self.now)
+        result, failure = await search_service.search(self.project, text, state.all_projects, state.team, self.now)
         if not self.is_attached:
             return
         self.show(result)
@@ -227,17 +214,9 @@ class SearchScreen(Screen):
 
     def show(self, result: SearchResult) -> bool:
         """Show `result`; whether anything on screen changed."""
-        self.result = result
-        changed = False
-        # A keystroke that leaves the hits as they were keeps the list (and its cursor) untouched.
-        if list(result.hits) != self.hits or not self.shown:
-            self.hits = list(result.hits)
-            live_ids = {h.item_id for h in self.hits if h.live and h.item_id}
-            self.marked &= live_ids
-            entries = hit_entries(self.hits, self.marked)
-            self.query_one("#search-hits", RowList).set_entries(entries, None)
-            changed = True
-        self.shown = True
+        changed = self.state.answered(result)
+        if changed:
+            self.query_one("#search-hits", RowList).set_entries(hit_entries(self.state.hits, self.state.marked), None)
         changed = self.show_status() | changed
         return self.show_detail() | changed
 
@@ -250,13 +229,14 @@ class SearchScreen(Screen):
         return True
 
     def show_status(self) -> bool:
-        scope = "every project" if self.all_projects else "this project"
-        team = "teammates shown" if self.team else "teammates hidden"
+        state = self.state
+        scope = "every project" if state.all_projects else "this project"
+        team = "teammates shown" if state.team else "teammates hidden"
         line = Text(f"Search · {scope} · {team} (ctrl+o, ctrl+t)", style="bold")
-        result = self.result
+        result = state.result
         if result is not None and result.query.strip():
             line.append(f" · {len(result.hits)} hit(s)")
-        elif not self.ready:
+        elif not state.ready:
             line.append(" · readying daimon's recall index…", style="dim")
         line.append(" · " + ("typing: every key types; tab or esc for the hits and the view keys"
                              if self._box_focused() else "hits: view keys 1-6 work; / or tab to type"), style="dim")
@@ -270,14 +250,13 @@ class SearchScreen(Screen):
         index = row_list.highlighted
         if index is None or index >= len(row_list.entries):
             return None
-        key = row_list.entries[index].key
-        return self.hits[key] if key is not None and key < len(self.hits) else None
+        return self.state.hit(row_list.entries[index].key)
 
     @on(RowList.Highlighted, "#search-hits")
     def show_detail(self) -> bool:
         hit = self.current()
         if hit is None:
-            empty = self.result is None or not self.result.query.strip()
+            empty = self.state.asked_nothing()
             return self._update("search-detail", Text("Type to search." if empty else "Nothing daimon recalls matches.",
                                                       style="italic"))
         return self._update("search-detail", hit_detail(hit))
@@ -285,12 +264,12 @@ class SearchScreen(Screen):
     # ---- keys --------------------------------------------------------------------
 
     def action_toggle_all(self) -> None:
-        self.all_projects = not self.all_projects
+        self.state.all_projects = not self.state.all_projects
         self.show_status()
         self.rerun()
 
     def action_toggle_team(self) -> None:
-        self.team = not self.team
+        self.state.team = not self.state.team
         self.show_status()
         self.rerun()
 
@@ -342,7 +321,7 @@ class SearchScreen(Screen):
         return True
 
     def key_down(self) -> None:
-        if self.query_one("#search-box", Input).has_focus and self.hits:
+        if self.query_one("#search-box", Input).has_focus and self.state.hits:
             self.action_move(1)
 
     def action_mark(self) -> None:
@@ -352,11 +331,11 @@ class SearchScreen(Screen):
         if not (hit.live and hit.item_id):
             self.notify("Only a live hit of this project can be marked for a verb.", severity="warning")
             return
-        self.marked.symmetric_difference_update({hit.item_id})
+        marked = self.state.toggle_mark(hit.item_id)
         row_list = self.query_one("#search-hits", RowList)
         if row_list.highlighted is not None:
-            row_list.replace_prompt(row_list.highlighted, hit_row(hit, marked=hit.item_id in self.marked,
-                                                                  mark_width=mark_width(self.hits)))
+            row_list.replace_prompt(row_list.highlighted, hit_row(hit, marked=marked,
+                                                                  mark_width=mark_width(self.state.hits)))
         row_list.action_cursor_down()
 
     @on(RowList.Selected, "#search-hits")
@@ -394,8 +373,7 @@ class SearchScreen(Screen):
         return briefing
 
     def action_verb(self, verb: str) -> None:
-        targets = [h for h in self.hits if h.item_id in self.marked] if self.marked else (
-            [h] if (h := self.current()) else [])
+        targets = self.state.targets(self.current())
         not_live = [h for h in targets if not (h.live and h.item_id)]
         if not targets:
             return
