@@ -79,22 +79,22 @@ async def test_the_audits_tables_show_their_cut_cells_whole(demo_store: demo.Dem
         await pilot.press("4")
         await settle(pilot, rounds=4)
         screen = app.screen
-        assert isinstance(screen, AuditScreen) and screen.report is not None
-        edited = next(n for n, r in enumerate(screen.receipts) if r.session_id == "S-day2")
+        assert isinstance(screen, AuditScreen) and screen.state.report is not None
+        edited = next(n for n, r in enumerate(screen.state.receipts) if r.session_id == "S-day2")
         screen.query_one("#audit-receipts", DataTable).move_cursor(row=edited)
         await settle(pilot)
-        receipt = screen.receipts[edited]
+        receipt = screen.state.receipts[edited]
         assert receipt.since_iso and receipt.daimon_state
         for whole in (receipt.since_iso, receipt.daimon_state, receipt.cause):
             assert _whole_on_screen(app, whole), (width, whole, _screen(app))
-        torn = next(n for n, r in enumerate(screen.report.ledgers) if r.command)
+        torn = next(n for n, r in enumerate(screen.state.report.ledgers) if r.command)
         ledgers = screen.query_one("#audit-ledgers", DataTable)
         ledgers.focus()
         ledgers.move_cursor(row=torn)
         await settle(pilot)
         screen.query_one("#audit-body").scroll_end(animate=False)  # the ledger table and what is under it
         await settle(pilot)
-        row = screen.report.ledgers[torn]
+        row = screen.state.report.ledgers[torn]
         for whole in (row.name, row.detail, row.command):
             assert whole and _whole_on_screen(app, whole), (width, whole, _screen(app))
 
