@@ -129,11 +129,11 @@ async def test_health_says_the_sessions_past_the_edge_for_the_cursor_row(empty_s
     async with app.run_test(size=(80, 40)) as pilot:
         await settle(pilot)
         await pilot.press("7")
-        await wait_until(pilot, lambda: isinstance(app.screen, HealthScreen) and app.screen.report is not None,
+        await wait_until(pilot, lambda: isinstance(app.screen, HealthScreen) and app.screen.state.report is not None,
                          what="health")
         await settle(pilot, rounds=4)
         screen = app.screen
-        assert isinstance(screen, HealthScreen) and screen.report is not None
+        assert isinstance(screen, HealthScreen) and screen.state.report is not None
         table = screen.query_one("#health-table", DataTable)
         table.focus()
         numbers = table.get_row_index("items")  # the items' numbers (the row above it holds their bars)
