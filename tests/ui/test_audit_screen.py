@@ -79,8 +79,8 @@ def test_audit_screen_navigation(demo_store: demo.DemoStore) -> None:
             await pilot.pause()
             screen = app.screen
             assert isinstance(screen, AuditScreen)
-            assert screen.report is not None
-            assert receipt_failures(screen.report) == 1
+            assert screen.state.report is not None
+            assert receipt_failures(screen.state.report) == 1
             receipts = screen.query_one("#audit-receipts", DataTable)
             assert receipts.row_count == 3
             assert receipts.has_focus
@@ -95,7 +95,7 @@ def test_audit_screen_navigation(demo_store: demo.DemoStore) -> None:
             await pilot.press("k")
             assert receipts.cursor_row == 0
             ledgers = screen.query_one("#audit-ledgers", DataTable)
-            assert ledgers.row_count == len(screen.report.ledgers)
+            assert ledgers.row_count == len(screen.state.report.ledgers)
             await pilot.press("q")
             await pilot.pause()
             assert not isinstance(app.screen, AuditScreen)

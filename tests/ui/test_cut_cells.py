@@ -79,22 +79,22 @@ async def test_the_audits_tables_show_their_cut_cells_whole(demo_store: demo.Dem
         await pilot.press("4")
         await settle(pilot, rounds=4)
         screen = app.screen
-        assert isinstance(screen, AuditScreen) and screen.report is not None
-        edited = next(n for n, r in enumerate(screen.receipts) if r.session_id == "S-day2")
+        assert isinstance(screen, AuditScreen) and screen.state.report is not None
+        edited = next(n for n, r in enumerate(screen.state.receipts) if r.session_id == "S-day2")
         screen.query_one("#audit-receipts", DataTable).move_cursor(row=edited)
         await settle(pilot)
-        receipt = screen.receipts[edited]
+        receipt = screen.state.receipts[edited]
         assert receipt.since_iso and receipt.daimon_state
         for whole in (receipt.since_iso, receipt.daimon_state, receipt.cause):
             assert _whole_on_screen(app, whole), (width, whole, _screen(app))
-        torn = next(n for n, r in enumerate(screen.report.ledgers) if r.command)
+        torn = next(n for n, r in enumerate(screen.state.report.ledgers) if r.command)
         ledgers = screen.query_one("#audit-ledgers", DataTable)
         ledgers.focus()
         ledgers.move_cursor(row=torn)
         await settle(pilot)
         screen.query_one("#audit-body").scroll_end(animate=False)  # the ledger table and what is under it
         await settle(pilot)
-        row = screen.report.ledgers[torn]
+        row = screen.state.report.ledgers[torn]
         for whole in (row.name, row.detail, row.command):
             assert whole and _whole_on_screen(app, whole), (width, whole, _screen(app))
 
@@ -129,11 +129,11 @@ async def test_health_says_the_sessions_past_the_edge_for_the_cursor_row(empty_s
     async with app.run_test(size=(80, 40)) as pilot:
         await settle(pilot)
         await pilot.press("7")
-        await wait_until(pilot, lambda: isinstance(app.screen, HealthScreen) and app.screen.report is not None,
+        await wait_until(pilot, lambda: isinstance(app.screen, HealthScreen) and app.screen.state.report is not None,
                          what="health")
         await settle(pilot, rounds=4)
         screen = app.screen
-        assert isinstance(screen, HealthScreen) and screen.report is not None
+        assert isinstance(screen, HealthScreen) and screen.state.report is not None
         table = screen.query_one("#health-table", DataTable)
         table.focus()
         numbers = table.get_row_index("items")  # the items' numbers (the row above it holds their bars)

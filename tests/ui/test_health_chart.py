@@ -114,7 +114,7 @@ async def test_each_sessions_bar_stands_in_its_column_at_its_height(fed: _Host) 
             assert str(table.get_cell("items", sid)).strip() == (str(items) if sid in read else "")
 
         fed.step.set()
-        await wait_until(pilot, lambda: screen.report is not None, what="the whole report")
+        await wait_until(pilot, lambda: screen.state.report is not None, what="the whole report")
         top = max(ITEMS.values())
         label = table.get_cell("items-chart", "label")
         plain = label.plain if isinstance(label, Text) else str(label)

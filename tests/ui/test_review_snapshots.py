@@ -7,6 +7,7 @@ from datetime import timedelta
 
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.ui.app import DaimonTUI
+from daimon_tui.ui.health.screen import HealthScreen
 from tests.daimon_cli import daimon
 from tests.daimon_records import item_ids
 from tests.ui.settle import settle, wait_until
@@ -50,7 +51,8 @@ def test_health_view(snap_compare, demo_store: demo.DemoStore) -> None:
         await settle(pilot)
         await pilot.press("7")
         await settle(pilot, rounds=5)
-        await wait_until(pilot, lambda: getattr(app.screen, "report", None) is not None, what="the numbers")
+        await wait_until(pilot, lambda: isinstance(app.screen, HealthScreen) and app.screen.state.report is not None,
+                         what="the numbers")
         await settle(pilot)
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)

@@ -22,6 +22,7 @@ from daimon_tui.domain.short_ids import shortest_unique
 from daimon_tui.models import ProjectRef
 from daimon_tui.services import audit as audit_service
 from daimon_tui.ui.actions import bindings, lead_bindings, row_filter_bindings
+from daimon_tui.ui.audit.state import AuditState
 from daimon_tui.ui.navigation import navigator
 from daimon_tui.ui.read_worker import work
 from daimon_tui.ui.table_filter import TableFilter
@@ -121,11 +122,7 @@ class AuditScreen(Screen):
         self.project = project
         self.table_filter = TableFilter(self.refilter, lambda: self.query_one("#audit-receipts", DataTable))
         self.table_filter.attach(self)
-        self.report: AuditReport | None = None
-        # the rows the `/` filter leaves, in table order
-        self.receipts: list[ReceiptRow] = []
-        self.rejections: list[Rejection] = []
-        self.ledger_rows: list[LedgerRow] = []
+        self.state = AuditState()
 
     @staticmethod
     def _nth(rows: Sequence[object], n: int, field: str) -> str | None:
@@ -140,8 +137,8 @@ class AuditScreen(Screen):
             yield Static(Text("Receipts", style="bold underline"), classes="audit-title")
             yield DataTable(id="audit-receipts", cursor_type="row", zebra_stripes=True)
             yield RowBelow("audit-receipts", {
-                "cause": lambda n: self._nth(self.receipts, n, "cause"),
-                "daimon": lambda n: self._nth(self.receipts, n, "daimon_state"),
+                "cause": lambda n: self._nth(self.state.receipts, n, "cause"),
+                "daimon": lambda n: self._nth(self.state.receipts, n, "daimon_state"),
             }, id="audit-receipts-row")
             yield Static(id="audit-detail")
             yield Static(
@@ -149,18 +146,18 @@ class AuditScreen(Screen):
             )
             yield DataTable(id="audit-rejections", cursor_type="row", zebra_stripes=True)
             yield RowBelow("audit-rejections", {
-                "time": lambda n: self._nth(self.rejections, n, "ts"),
-                "check": lambda n: self._nth(self.rejections, n, "check"),
+                "time": lambda n: self._nth(self.state.rejections, n, "ts"),
+                "check": lambda n: self._nth(self.state.rejections, n, "check"),
                 "reason": self._reason,
-                "item now": lambda n: self._nth(self.rejections, n, "retained"),
+                "item now": lambda n: self._nth(self.state.rejections, n, "retained"),
             }, id="audit-rejections-row")
             yield Static(id="audit-rejection-detail")
             yield Static(Text("Ledger health", style="bold underline"), classes="audit-title")
             yield DataTable(id="audit-ledgers", cursor_type="row", zebra_stripes=True)
             yield RowBelow("audit-ledgers", {
-                "ledger": lambda n: self._nth(self.ledger_rows, n, "name"),
-                "detail": lambda n: self._nth(self.ledger_rows, n, "detail"),
-                "repair": lambda n: self._nth(self.ledger_rows, n, "command"),
+                "ledger": lambda n: self._nth(self.state.ledger_rows, n, "name"),
+                "detail": lambda n: self._nth(self.state.ledger_rows, n, "detail"),
+                "repair": lambda n: self._nth(self.state.ledger_rows, n, "command"),
             }, id="audit-ledgers-row")
         yield KeyFooter(show_command_palette=False)
 
@@ -181,8 +178,8 @@ class AuditScreen(Screen):
         self.show(report)
 
     def refilter(self) -> None:
-        if self.report is not None:
-            self.show(self.report)
+        if self.state.report is not None:
+            self.show(self.state.report)
 
     # The `/` filter's keys and messages, handed to its controller (`ui.table_filter`).
     def action_filter(self) -> None:
@@ -200,22 +197,16 @@ class AuditScreen(Screen):
         self.table_filter.left()
 
     def show(self, report: AuditReport) -> None:
-        self.report = report
+        state = self.state
+        state.read(report, self.table_filter.query)
         title = Text(f"{self.VIEW_NAME} · ", style="bold")
         self.query_one("#audit-summary", Static).update(title + summary_text(report))
-        match = self.table_filter.query.matches
-        self.receipts = [r for r in report.receipts
-                         if match((r.state, state_label(r.state), r.session_id, r.created, r.cause, r.daimon_state))]
-        self.rejections = [r for r in report.rejections
-                           if match((r.ts, r.item_ref, r.check, r.reason, r.retained, r.explanation))]
-        ledger_rows = self.ledger_rows = [r for r in report.ledgers if match((r.state, r.name, r.detail, r.command))]
-        total = len(report.receipts) + len(report.rejections) + len(report.ledgers)
-        self.table_filter.box.count(len(self.receipts) + len(self.rejections) + len(ledger_rows), total)
+        self.table_filter.box.count(state.shown(), state.total())
         receipts = self.query_one("#audit-receipts", DataTable)
         receipts.clear()
         # ids as git shows hashes; the line under the table and Enter keep the full id
         sessions = shortest_unique(row.session_id for row in report.receipts)
-        for row in self.receipts:
+        for row in state.receipts:
             receipts.add_row(
                 _state_text(row),
                 Text(inert(sessions.get(row.session_id, row.session_id), limit=40) + (" ★" if row.latest else "")),
@@ -228,7 +219,7 @@ class AuditScreen(Screen):
         rejections = self.query_one("#audit-rejections", DataTable)
         rejections.clear()
         refs = shortest_unique(rej.item_ref for rej in report.rejections if rej.item_ref)
-        for rej in self.rejections:
+        for rej in state.rejections:
             rejections.add_row(
                 Text(inert(rej.ts or "-", limit=30), style="dim"),
                 Text(inert(refs.get(rej.item_ref or "", rej.item_ref) or "-", limit=40)),
@@ -239,12 +230,12 @@ class AuditScreen(Screen):
                 ),
                 Text(inert(rej.retained, limit=24), style="" if rej.is_retained else "dim"),
             )
-        if not self.rejections:
+        if not state.rejections:
             said = "no rejections recorded" if not report.rejections else "no rejection matches the filter"
             rejections.add_row(Text(said, style="dim"), "", "", "", "")
         ledgers = self.query_one("#audit-ledgers", DataTable)
         ledgers.clear()
-        for led in ledger_rows:
+        for led in state.ledger_rows:
             ledgers.add_row(
                 _ledger_text(led),
                 Text(inert(led.name, limit=40)),
@@ -255,20 +246,15 @@ class AuditScreen(Screen):
         self._follow_all()  # a filter can change the rows and keep the cursor and the size
 
     def _reason(self, n: int) -> str | None:
-        rej = self.rejections[n] if 0 <= n < len(self.rejections) else None
+        rejections = self.state.rejections
+        rej = rejections[n] if 0 <= n < len(rejections) else None
         return None if rej is None or not rej.reason else ("✓ " if rej.cure else "✗ ") + rej.reason
 
     def selected_receipt(self) -> ReceiptRow | None:
-        if not self.receipts:
-            return None
-        row = self.query_one("#audit-receipts", DataTable).cursor_row
-        return self.receipts[max(0, min(row, len(self.receipts) - 1))]
+        return self.state.receipt_at(self.query_one("#audit-receipts", DataTable).cursor_row)
 
     def selected_rejection(self) -> Rejection | None:
-        if not self.rejections:
-            return None
-        row = self.query_one("#audit-rejections", DataTable).cursor_row
-        return self.rejections[max(0, min(row, len(self.rejections) - 1))]
+        return self.state.rejection_at(self.query_one("#audit-rejections", DataTable).cursor_row)
 
     def show_detail(self) -> None:
         self.query_one("#audit-detail", Static).update(receipt_detail(self.selected_receipt()))

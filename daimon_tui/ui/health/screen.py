@@ -21,6 +21,7 @@ from daimon_tui.domain.short_ids import shortest_unique
 from daimon_tui.models import ProjectRef
 from daimon_tui.services.health import METRICS, NOW, HealthReport, SessionHealth, health_as_read
 from daimon_tui.ui.actions import bindings, lead_bindings
+from daimon_tui.ui.health.state import HealthState
 from daimon_tui.ui.navigation import GoesBack
 from daimon_tui.ui.read_worker import work
 from daimon_tui.ui.widgets.column_bar import LINES, ColumnBar, scale_label, scale_top
@@ -78,7 +79,7 @@ class HealthScreen(GoesBack, Screen):
         super().__init__()
         self.project = project
         self.now = now
-        self.report: HealthReport | None = None  # the whole report, once every point is read
+        self.state = HealthState()
 
     def compose(self) -> ComposeResult:
         yield Static(Text("Health · reading every charted session as it stood…", style="dim"), id="health-title")
@@ -99,7 +100,7 @@ class HealthScreen(GoesBack, Screen):
 
     @work(exclusive=True, group="health")
     async def load(self) -> None:
-        self.report = None
+        self.state.reading()
         bar = self.query_one("#health-progress", ProgressBar)
         bar.display = True
         report: HealthReport | None = None
@@ -113,7 +114,7 @@ class HealthScreen(GoesBack, Screen):
 
     def show(self, report: HealthReport) -> None:
         self.fill(report)
-        self.report = report
+        self.state.read(report)
         self.query_one("#health-progress", ProgressBar).display = False
 
     def fill(self, report: HealthReport) -> None:

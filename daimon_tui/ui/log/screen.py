@@ -16,11 +16,11 @@ from textual.widgets import DataTable, Label, Static
 
 from daimon_tui.domain.action_entries import ActionEntry, ChainReport, LogLine
 from daimon_tui.domain.inert import inert
-from daimon_tui.domain.short_ids import shortest_unique
 from daimon_tui.models import ProjectRef
 from daimon_tui.services import action_log
 from daimon_tui.services.action_log import ActionLog
 from daimon_tui.ui.actions import bindings, lead_bindings, row_filter_bindings
+from daimon_tui.ui.log.state import LogState
 from daimon_tui.ui.read_worker import work
 from daimon_tui.ui.table_filter import TableFilter
 from daimon_tui.ui.widgets.filter_box import FilterBox
@@ -45,10 +45,7 @@ class LogScreen(Screen):
         self.table_filter = TableFilter(self.refilter)
         self.table_filter.attach(self)
         self.actions_log = log or action_log.open_log()
-        # keyed by line number: an action's intent and outcome lines share its id
-        self.entry_of: dict[str, ActionEntry] = {}
-        self.short: dict[str, str] = {}
-        self.last_read: tuple[list[LogLine], ChainReport] | None = None
+        self.state = LogState()
 
     def compose(self) -> ComposeResult:
         yield Label("", id="log-chain")
@@ -67,7 +64,7 @@ class LogScreen(Screen):
     @on(DataTable.RowHighlighted, "#log-table")
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
         """The row in full, below the table: every record, what it undoes, its project."""
-        entry = self.entry_of.get(event.row_key.value or "") if event.row_key is not None else None
+        entry = self.state.entry(event.row_key.value) if event.row_key is not None else None
         self.query_one("#log-entry", Static).update(entry_text(entry) if entry is not None else "")
 
     def action_reload(self) -> None:
@@ -78,7 +75,7 @@ class LogScreen(Screen):
         if not table.row_count:
             self.notify("The log has no entry yet.")
             return None
-        entry = self.entry_of.get(table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value or "")
+        entry = self.state.entry(table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value)
         if entry is None:
             self.notify("This line of the log cannot be read: nothing to act on.", severity="warning")
         return entry
@@ -99,7 +96,7 @@ class LogScreen(Screen):
 
     @on(DataTable.RowSelected, "#log-table")
     def _selected(self, event: DataTable.RowSelected) -> None:
-        entry = self.entry_of.get(event.row_key.value or "")
+        entry = self.state.entry(event.row_key.value)
         if entry is not None:
             self.open_entry(entry)
 
@@ -126,8 +123,8 @@ class LogScreen(Screen):
         self.show(lines, report)
 
     def refilter(self) -> None:
-        if self.last_read is not None:
-            self.show(*self.last_read)
+        if self.state.last_read is not None:
+            self.show(*self.state.last_read)
 
     # The `/` filter's keys and messages, handed to its controller (`ui.table_filter`).
     def action_filter(self) -> None:
@@ -145,7 +142,7 @@ class LogScreen(Screen):
         self.table_filter.left()
 
     def show(self, lines: list[LogLine], report: ChainReport) -> None:
-        self.last_read = (lines, report)
+        self.state.read(lines, report)
         banner = self.query_one("#log-chain", Label)
         where = f"{action_log.location(self.actions_log)}"
         if report.ok:
@@ -167,11 +164,8 @@ class LogScreen(Screen):
         if table.row_count:
             keep = table.coordinate_to_cell_key(table.cursor_coordinate).row_key
         table.clear()
-        self.entry_of.clear()
         # An intent and its outcome share an action id: one row, the outcome's.
         settled = {line.entry.action_id for line in lines if line.entry is not None and line.entry.outcome != "intent"}
-        # item ids as git shows hashes; the line under the table spells them out
-        self.short = shortest_unique(i for line in lines if line.entry is not None for i in line.entry.item_ids)
         total = 0
         for line in reversed(lines):
             if line.entry is None:
@@ -194,11 +188,11 @@ class LogScreen(Screen):
             table.move_cursor(row=table.get_row_index(keep))
 
     def _row(self, table: DataTable, entry: ActionEntry, number: int) -> None:
-        items = (", ".join(self.short.get(i, i) for i in entry.item_ids) if len(entry.item_ids) <= 2
-                 else f"{len(entry.item_ids)} items")
+        # item ids as git shows hashes; the line under the table spells them out
+        items = self.state.items(entry)
         table.add_row(_cell(entry.time[:19]), verb_cell(entry), outcome_cell(entry),
                       Text(inert(items, limit=40)), Text(inert(entry.reason, limit=60)), key=str(number))
-        self.entry_of[str(number)] = entry
+        self.state.shown(number, entry)
 
 
 def entry_words(entry: ActionEntry) -> tuple[str, ...]:
