@@ -1,18 +1,22 @@
 """The `/` filter of a table view (History, Audit, Log) as a controller
 (`ui.controller`): it keeps the query, opens and clears the screen's
 `RowFilter` box, and asks the screen to `refilter` when the query changes;
-Esc clears a filter before it goes back. The screen's `action_filter`,
-`action_clear_or_back` and its two `FilterBox` handlers hand the keys here."""
+Esc clears a filter before it goes back. `FilteredTableScreen` is the screen
+side: its `action_filter`, `action_clear_or_back` and two `FilterBox`
+handlers hand the keys to the screen's `table_filter`."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from textual import on
+from textual.screen import Screen
 from textual.widgets import DataTable
 
 from daimon_tui.domain.row_words import RowQuery, read
 from daimon_tui.ui.controller import Controller
 from daimon_tui.ui.navigation import navigator
+from daimon_tui.ui.widgets.filter_box import FilterBox
 from daimon_tui.ui.widgets.row_filter import RowFilter
 
 
@@ -44,3 +48,24 @@ class TableFilter(Controller):
             box.clear_and_close()
         else:
             navigator(self.app).back(self.host)
+
+
+class FilteredTableScreen(Screen[None]):
+    """A table view with the `/` filter (History, Audit, Log): its keys and
+    the box's messages go to the `TableFilter` it builds in its constructor."""
+
+    table_filter: TableFilter
+
+    def action_filter(self) -> None:
+        self.table_filter.open()
+
+    def action_clear_or_back(self) -> None:
+        self.table_filter.clear_or_back()
+
+    @on(FilterBox.Applied)
+    def filter_applied(self, event: FilterBox.Applied) -> None:
+        self.table_filter.applied(event.text)
+
+    @on(FilterBox.Left)
+    def filter_left(self) -> None:
+        self.table_filter.left()

@@ -12,7 +12,6 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import VerticalScroll
-from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
 from daimon_tui.domain.audit_report import AuditReport, LedgerRow, ReceiptRow, Rejection
@@ -25,8 +24,7 @@ from daimon_tui.ui.actions import bindings, lead_bindings, row_filter_bindings
 from daimon_tui.ui.audit.state import AuditState
 from daimon_tui.ui.navigation import navigator
 from daimon_tui.ui.read_worker import work
-from daimon_tui.ui.table_filter import TableFilter
-from daimon_tui.ui.widgets.filter_box import FilterBox
+from daimon_tui.ui.table_filter import FilteredTableScreen, TableFilter
 from daimon_tui.ui.widgets.key_footer import KeyFooter
 from daimon_tui.ui.widgets.row_below import RowBelow
 from daimon_tui.ui.widgets.row_filter import RowFilter
@@ -111,7 +109,7 @@ def rejection_detail(rej: Rejection | None) -> Text:
     return text
 
 
-class AuditScreen(Screen):
+class AuditScreen(FilteredTableScreen):
     """The audit view of one project."""
 
     VIEW_NAME = "Audit"
@@ -180,21 +178,6 @@ class AuditScreen(Screen):
     def refilter(self) -> None:
         if self.state.report is not None:
             self.show(self.state.report)
-
-    # The `/` filter's keys and messages, handed to its controller (`ui.table_filter`).
-    def action_filter(self) -> None:
-        self.table_filter.open()
-
-    def action_clear_or_back(self) -> None:
-        self.table_filter.clear_or_back()
-
-    @on(FilterBox.Applied)
-    def filter_applied(self, event: FilterBox.Applied) -> None:
-        self.table_filter.applied(event.text)
-
-    @on(FilterBox.Left)
-    def filter_left(self) -> None:
-        self.table_filter.left()
 
     def show(self, report: AuditReport) -> None:
         state = self.state

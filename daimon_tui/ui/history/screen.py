@@ -34,8 +34,7 @@ from daimon_tui.ui.history.readonly_briefing import ReadOnlyBriefingScreen
 from daimon_tui.ui.history.state import DiffState, HistoryState
 from daimon_tui.ui.navigation import GoesBack, navigator
 from daimon_tui.ui.read_worker import work
-from daimon_tui.ui.table_filter import TableFilter
-from daimon_tui.ui.widgets.filter_box import FilterBox
+from daimon_tui.ui.table_filter import FilteredTableScreen, TableFilter
 from daimon_tui.ui.widgets.key_footer import KeyFooter
 from daimon_tui.ui.widgets.row_below import RowBelow
 from daimon_tui.ui.widgets.row_filter import RowFilter
@@ -61,7 +60,7 @@ def _notes(diagnostics: tuple[Diagnostic, ...]) -> Text:
     return Text("\n".join(f"⚠ {inert(d.message)}" for d in diagnostics), style="yellow")
 
 
-class HistoryScreen(Screen[None]):
+class HistoryScreen(FilteredTableScreen):
     VIEW_NAME = "History"
     BINDINGS: ClassVar[list[BindingType]] = [
         *lead_bindings(),
@@ -105,21 +104,6 @@ class HistoryScreen(Screen[None]):
     def refilter(self) -> None:
         self.state.query = self.table_filter.query  # the controller reads the box; the state is what draws
         self.fill()
-
-    # The `/` filter's keys and messages, handed to its controller (`ui.table_filter`).
-    def action_filter(self) -> None:
-        self.table_filter.open()
-
-    def action_clear_or_back(self) -> None:
-        self.table_filter.clear_or_back()
-
-    @on(FilterBox.Applied)
-    def filter_applied(self, event: FilterBox.Applied) -> None:
-        self.table_filter.applied(event.text)
-
-    @on(FilterBox.Left)
-    def filter_left(self) -> None:
-        self.table_filter.left()
 
     def fill(self) -> None:
         """The sessions the `/` filter leaves, the cursor kept on its session where it can be."""

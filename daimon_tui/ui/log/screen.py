@@ -11,7 +11,6 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import BindingType
-from textual.screen import Screen
 from textual.widgets import DataTable, Label, Static
 
 from daimon_tui.domain.action_entries import ActionEntry, ChainReport, LogLine
@@ -22,8 +21,7 @@ from daimon_tui.services.action_log import ActionLog
 from daimon_tui.ui.actions import bindings, lead_bindings, row_filter_bindings
 from daimon_tui.ui.log.state import LogState
 from daimon_tui.ui.read_worker import work
-from daimon_tui.ui.table_filter import TableFilter
-from daimon_tui.ui.widgets.filter_box import FilterBox
+from daimon_tui.ui.table_filter import FilteredTableScreen, TableFilter
 from daimon_tui.ui.widgets.key_footer import KeyFooter
 from daimon_tui.ui.widgets.row_filter import RowFilter
 
@@ -35,7 +33,7 @@ def _cell(value: object, style: str = "") -> Text:
     return Text(inert(value, limit=200), style=style)
 
 
-class LogScreen(Screen):
+class LogScreen(FilteredTableScreen):
     VIEW_NAME = "Action log"
     BINDINGS: ClassVar[list[BindingType]] = [*lead_bindings(), *row_filter_bindings(), *bindings({"Log"})]
 
@@ -125,21 +123,6 @@ class LogScreen(Screen):
     def refilter(self) -> None:
         if self.state.last_read is not None:
             self.show(*self.state.last_read)
-
-    # The `/` filter's keys and messages, handed to its controller (`ui.table_filter`).
-    def action_filter(self) -> None:
-        self.table_filter.open()
-
-    def action_clear_or_back(self) -> None:
-        self.table_filter.clear_or_back()
-
-    @on(FilterBox.Applied)
-    def filter_applied(self, event: FilterBox.Applied) -> None:
-        self.table_filter.applied(event.text)
-
-    @on(FilterBox.Left)
-    def filter_left(self) -> None:
-        self.table_filter.left()
 
     def show(self, lines: list[LogLine], report: ChainReport) -> None:
         self.state.read(lines, report)
