@@ -16,9 +16,11 @@ lines, one after the other (never two at once: they time each other), with
    (our cache emptied) and warm, against one `daimon brief` on that store;
 3. memory at rest: `bench_memory.py` on `--memory-store`: `daimon brief`'s
    peak RSS, then N verbs through the app's keys and 2 minutes idle; app +
-   judging child at rest against that peak. Its verbs append rows to that
-   store, so it runs last and should have a store of its own (a store given
-   to the other steps too would be read by them before the verbs).
+   judging child at rest against that peak. A store's first open, as the
+   issue measured it: our cache of that store is emptied first (daimon's
+   files never; `--memory-later-open` keeps it). Its verbs append rows to
+   that store, so it runs last and should have a store of its own (a store
+   given to the other steps too would be read by them before the verbs).
 
 Each benchmark's own output is kept under `--work` (`run.json` records the
 commands, exit codes, durations and loads); the markdown is made from there,
@@ -32,6 +34,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -109,6 +112,19 @@ def run_step(name: str, argv: list[str], work: Path) -> dict:
     return record
 
 
+def memory_open(store: Path, first: bool) -> str:
+    """A store's first open for the memory run: our cache of that store emptied (never daimon's files), so the
+    judging child holds daimon's full read, as in the issue's figure; else a later open over the kept fold."""
+    if not first:
+        return "a later open"
+    home = Path(json.loads((store / "store.json").read_text())["home"])
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or home / ".cache") / "daimon-tui"  # as store/own_files.py
+    if not cache.resolve().is_relative_to(store):
+        raise SystemExit(f"our cache for {store} would be {cache}, outside the store: not emptied")
+    shutil.rmtree(cache, ignore_errors=True)
+    return "a first open"
+
+
 def measure(args: argparse.Namespace, work: Path) -> dict:
     settings = QUICK if args.quick else FULL
     run: dict = {"quick": args.quick, "settings": settings.__dict__, "python": sys.executable,
@@ -120,6 +136,8 @@ def measure(args: argparse.Namespace, work: Path) -> dict:
                             "memory": str(args.memory_store) if args.memory_store else None}}
     start = time.monotonic()
     for name, argv in commands(args, settings, work).items():
+        if name == "memory":
+            run["memory_open"] = memory_open(args.memory_store, first=not args.memory_later_open)
         run["steps"][name] = run_step(name, argv, work)
         (work / "run.json").write_text(json.dumps(run, indent=2) + "\n")  # an interrupted run keeps its steps
     run["seconds"] = round(time.monotonic() - start, 1)
@@ -135,6 +153,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="a store for the floor (repeat: small, 20k rows, heavy; the first also for the probes)")
     parser.add_argument("--heavy", type=Path, help="the heavy store (200k rows): Health, cold and warm")
     parser.add_argument("--memory-store", type=Path, help="a heavy store of its own for the memory run (written)")
+    parser.add_argument("--memory-later-open", action="store_true",
+                        help="keep our cache of the memory store (a later open); by default it is emptied first")
     parser.add_argument("--work", type=Path, required=True, help="where each benchmark's own output is kept")
     parser.add_argument("--out", type=Path, default=HERE / "results" / "issue42.md", help="the markdown written")
     parser.add_argument("--quick", action="store_true", help="a trial: fewer repeats, 4 verbs, a shorter idle")

@@ -14,6 +14,7 @@ import issue42_read as read
 
 FIGURES = Path(__file__).resolve().with_name("issue42_figures.md")
 SMALL_ROWS = 20_100  # "every store size up to 20k rows": generate_store.py --events 20000 writes 20,004
+TINY_ROWS = 1_000  # a store like the issue's small one (5 sessions, 23 items), whose figure it gave
 
 
 @dataclass(frozen=True)
@@ -75,11 +76,11 @@ def _describe(store: str) -> str:
             f"items, {rows:,} event rows)" if rows is not None else f"`{Path(store).name}`")
 
 
-def floor_section(run: dict, work: Path, health: read.HealthRead) -> list[str]:
+def floor_section(run: dict, work: Path, health: read.HealthRead) -> tuple[list[str], list[Row]]:
     step = run["steps"].get("floor")
     lines = ["## 1. A later open against the floor", ""]
     if step is None:
-        return [*lines, "Not run in this run.", ""]
+        return [*lines, "Not run in this run.", ""], []
     got = read.floor(_text(work, "floor.md"))
     stores = {Path(s).name: s for s in run["stores"]["floor"]}
     rows, against_brief = [], []
@@ -89,10 +90,11 @@ def floor_section(run: dict, work: Path, health: read.HealthRead) -> list[str]:
         briefs.setdefault(Path(heavy).name, health.brief_s)
     for o in got.opens:
         store = stores.get(o.store, o.store)
-        small = _shape(store).get("main_events_rows", SMALL_ROWS + 1) <= SMALL_ROWS
+        events = _shape(store).get("main_events_rows", SMALL_ROWS + 1)
+        small = events <= SMALL_ROWS
         rows.append(Row(f"{_describe(store)}: later open, spawn to the first item on screen", o.shown_s, o.floor_s,
                         "one-line Textual app", 1.5 if small else None,
-                        before="0.90 s vs 0.24 s: 3.7× (small store, quiet)" if small else ""))
+                        before="0.90 s vs 0.24 s: 3.7× (a small store, quiet)" if events <= TINY_ROWS else ""))
         if not small and o.store in briefs:
             brief = briefs[o.store]
             against_brief += [Row(f"{_describe(store)}: later open, first item on screen", o.shown_s, brief,
@@ -112,13 +114,13 @@ def floor_section(run: dict, work: Path, health: read.HealthRead) -> list[str]:
                   f"`{got.brief_store}` ({got.brief_s:.2f} s):", "", "| probe | seconds | × brief |", "|---|---|---|",
                   *(f"| {name} | {s:.3f} | {s / got.brief_s:.2f} |" for name, s in got.probes), ""]
     lines += [f"Not read from bench_floor's output: {p}" for p in got.problems]
-    return lines
+    return lines, rows + against_brief
 
 
-def health_section(run: dict, got: read.HealthRead) -> list[str]:
+def health_section(run: dict, got: read.HealthRead) -> tuple[list[str], list[Row]]:
     lines = ["## 2. Health in one pass", ""]
     if run["steps"].get("health") is None:
-        return [*lines, "Not run in this run.", ""]
+        return [*lines, "Not run in this run.", ""], []
     what = f"Health's numbers (`daimon-tui stats --json`) on {_describe(run['stores']['heavy'])}"
     rows = [Row(f"{what}, cold (our cache emptied)", got.cold_s, got.brief_s, "`daimon brief`", 1.0,
                 before="110 s vs 9.0 s: 12×"),
@@ -126,18 +128,20 @@ def health_section(run: dict, got: read.HealthRead) -> list[str]:
                 before="154 s vs 9.0 s: 17×")]
     lines += ["One `daimon brief` and our command cold, then warm, in one run (`bench_headless.py --only stats`). "
               "The view filling point by point is held by tests, not timed here.", "", *_table(rows), ""]
-    return [*lines, *(f"Not read from bench_headless's output: {p}" for p in got.problems)]
+    return [*lines, *(f"Not read from bench_headless's output: {p}" for p in got.problems)], rows
 
 
-def memory_section(run: dict, got: read.MemoryRead) -> list[str]:
+def memory_section(run: dict, got: read.MemoryRead) -> tuple[list[str], list[Row]]:
     lines = ["## 3. Memory given back at rest", ""]
     if run["steps"].get("memory") is None:
-        return [*lines, "Not run in this run.", ""]
+        return [*lines, "Not run in this run.", ""], []
     store = _describe(run["stores"]["memory"])
     after = f"{got.at_rest_after_s:.0f} s" if got.at_rest_after_s is not None else "?"
     rest, back = got.at_rest, got.respawn
-    rows = [Row(f"at rest, {after} after the last of {got.verbs} verbs: app {_value(rest.get('app'), 'MB')} + "
-                f"child {_value(rest.get('child'), 'MB')}", got.at_rest_mb, got.brief_peak_mb,
+    child = f"child {_value(rest.get('child'), 'MB')}"
+    child = "no child (given back)" if rest and rest.get("child") is None else child
+    rows = [Row(f"at rest, {after} after the last of {got.verbs} verbs ({run.get('memory_open', 'an open')}): "
+                f"app {_value(rest.get('app'), 'MB')} + {child}", got.at_rest_mb, got.brief_peak_mb,
                 "`daimon brief`'s peak RSS", 0.3, unit="MB", before="92 + 274 MB vs 532 MB: 0.69×"),
             Row("peaks added over the verbs (app + judging child)", got.peaks_added_mb, got.brief_peak_mb,
                 "`daimon brief`'s peak RSS", 1.0, unit="MB", before="92 + 326 MB"),
@@ -151,7 +155,7 @@ def memory_section(run: dict, got: read.MemoryRead) -> list[str]:
               f"after the last verb: app {_value(last.get('app'), 'MB')}, child {_value(last.get('child'), 'MB')}; "
               f"children given back during the idle: {back.get('rested', '?')} (the child's idle time "
               f"{back.get('idle_s', '?')} s).", ""]
-    return [*lines, *(f"Not read from bench_memory's output: {p}" for p in got.problems)]
+    return [*lines, *(f"Not read from bench_memory's output: {p}" for p in got.problems)], rows
 
 
 def commands_section(run: dict, tree: Path) -> list[str]:
@@ -191,7 +195,12 @@ def render(run: dict, work: Path, tree: Path) -> str:
              "targets name (absolute times follow the machine's load, given for each step below).", ""]
     if failed:
         lines += [f"**A step failed: {', '.join(failed)}**; its stderr is in Appendix C.", ""]
-    lines += floor_section(run, work, health) + health_section(run, health) + memory_section(run, memory)
+    sections = [floor_section(run, work, health), health_section(run, health), memory_section(run, memory)]
+    lines += ["## All rows, for docs/performance.md", "",
+              "The rows of the three sections below in one table (the section \"Issue 42: one run\" of "
+              "docs/performance.md takes it as it is).", "", *_table([row for _, rows in sections for row in rows]), ""]
+    for section, _ in sections:
+        lines += section
     lines += commands_section(run, tree)
     lines += ["## Appendix A: every performance figure in README.md and docs/performance.md", ""]
     lines += [FIGURES.read_text(encoding="utf-8").strip() if FIGURES.is_file() else "(issue42_figures.md missing)", ""]
