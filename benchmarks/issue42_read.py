@@ -155,7 +155,11 @@ def memory(stdout: str) -> MemoryRead:
     if not lines:
         read.problems.append("no JSON line on bench_memory's stdout")
         return read
-    data = json.loads(lines[-1])
+    try:
+        data = json.loads(lines[-1])
+    except ValueError as error:
+        read.problems.append(f"bench_memory's JSON line does not parse: {error}")
+        return read
     brief = data.get("daimon_brief") or {}
     read.brief_peak_mb, read.brief_s = brief.get("rss_mb"), brief.get("wall_s")
     verbs = data.get("verbs") or []

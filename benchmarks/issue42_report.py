@@ -163,6 +163,11 @@ def commands_section(run: dict, tree: Path) -> list[str]:
     lines = ["## The commands of this run", "",
              f"From the checkout (`cd {tree}`), each with `PYTHONPATH=$PWD` so this tree's `daimon_tui` is the one "
              "run, one after the other:", ""]
+    if run.get("compile"):
+        compiled = f"{python} {shlex.join(run['compile'])}"
+        lines += [f"* first, our package byte-compiled, as a wheel install has it (`{compiled}`; this machine's "
+                  "shell sets PYTHONDONTWRITEBYTECODE, so a tree without bytecode would otherwise time our modules' "
+                  "compilation in each open; `bench_headless.py` and `bench_steps.py` do the same);", ""]
     for name, step in run["steps"].items():
         lines += [f"* **{name}**, exit {step['rc']}, {step['seconds']:.0f} s:", "", "  ```sh",
                   f"  PYTHONPATH=$PWD {python} {shlex.join(step['argv'])}", "  ```",
