@@ -163,6 +163,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=HERE / "results" / "issue42.md", help="the markdown written")
     parser.add_argument("--quick", action="store_true", help="a trial: fewer repeats, 4 verbs, a shorter idle")
     parser.add_argument("--only", action="append", choices=("floor", "health", "memory"), help="only this step")
+    parser.add_argument("--note", help="a line said under the title (what code this is, why it was run)")
     parser.add_argument("--render-only", action="store_true", help="write the markdown from --work's run again")
     args = parser.parse_args(argv)
     work = args.work.resolve()
@@ -180,6 +181,8 @@ def main(argv: list[str] | None = None) -> int:
                   file=sys.stderr)
         work.mkdir(parents=True, exist_ok=True)
         run = measure(args, work)
+    if args.note:
+        run["note"] = args.note
     text = report.render(run, work, TREE)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(text, encoding="utf-8")

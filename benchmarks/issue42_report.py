@@ -175,10 +175,28 @@ def commands_section(run: dict, tree: Path) -> list[str]:
     return lines
 
 
+def _memory_summary(stdout: str) -> str:
+    """bench_memory's own table (what it prints without `--json`), made from its JSON line by its own `summary`."""
+    try:
+        import bench_memory
+
+        ours = json.loads([line for line in stdout.splitlines() if line.startswith("{")][-1])
+        brief = ours.get("daimon_brief") or {}
+        head = [f"load average {' -> '.join(str(x) for x in ours.get('load', []))}",
+                f"daimon brief: {brief.get('wall_s', 0):.2f} s, peak {brief.get('rss_mb') or 0:.0f} MB"]
+        return "\n".join(head + bench_memory.summary(ours, brief.get("rss_mb"), False, brief.get("wall_s")))
+    except Exception as error:  # its format is another engineer's: show the JSON rather than fail the report
+        return f"(bench_memory.summary failed: {error!r}; its JSON line:)\n{stdout.strip()[:4000]}"
+
+
 def raw_section(run: dict, work: Path) -> list[str]:
     lines = ["## Appendix C: each benchmark's own output", ""]
     for name, step in run["steps"].items():
-        out = _text(work, "floor.md") if name == "floor" else _text(work, step["stdout"])
+        out = _text(work, step["stdout"])
+        if name == "floor":
+            out = _text(work, "floor.md")
+        elif name == "memory":
+            out = _memory_summary(out)
         err = _text(work, step["stderr"]).strip().splitlines()
         lines += [f"### {name}", "", "```", out.strip()[-12000:] or "(no output)", "```", ""]
         if err:
@@ -193,6 +211,7 @@ def render(run: dict, work: Path, tree: Path) -> str:
     minutes = f"{run['seconds'] / 60:.1f} min" if "seconds" in run else "interrupted"
     failed = [f"{name} (exit {s['rc']})" for name, s in run["steps"].items() if s["rc"] != 0]
     lines = ["# Issue 42: every row in one run, each beside its reference", "",
+             *([f"**{run['note']}**", ""] if run.get("note") else []),
              f"`benchmarks/bench_issue42.py`, {kind}; started {run['started']}, {minutes} in all; code "
              f"{run['commit']}{' with uncommitted changes' if run['dirty'] else ''}; {os.cpu_count()} cores.",
              f"`uptime` at the start: `{run['uptime_start']}`; at the end: `{run.get('uptime_end', '?')}`.", "",
