@@ -51,6 +51,8 @@ def _value(value: float | None, unit: str) -> str:
 
 
 def _table(rows: list[Row]) -> list[str]:
+    if not rows:
+        return ["(no figure read: see the step's output in Appendix C)"]
     head = ["", "ours", "reference (same run)", "ratio", "target", "result", "the issue's figure"]
     return ["| " + " | ".join(head) + " |", "|" + "---|" * len(head),
             *("| " + " | ".join(row.cells()) + " |" for row in rows)]
@@ -113,7 +115,7 @@ def floor_section(run: dict, work: Path, health: read.HealthRead) -> tuple[list[
         lines += [f"Headless probes (bench_floor), each a fresh process, against `daimon brief` on "
                   f"`{got.brief_store}` ({got.brief_s:.2f} s):", "", "| probe | seconds | × brief |", "|---|---|---|",
                   *(f"| {name} | {s:.3f} | {s / got.brief_s:.2f} |" for name, s in got.probes), ""]
-    lines += [f"Not read from bench_floor's output: {p}" for p in got.problems]
+    lines += [*(f"Not read from bench_floor's output: {p}" for p in got.problems), ""]
     return lines, rows + against_brief
 
 
@@ -128,7 +130,7 @@ def health_section(run: dict, got: read.HealthRead) -> tuple[list[str], list[Row
                 before="154 s vs 9.0 s: 17×")]
     lines += ["One `daimon brief` and our command cold, then warm, in one run (`bench_headless.py --only stats`). "
               "The view filling point by point is held by tests, not timed here.", "", *_table(rows), ""]
-    return [*lines, *(f"Not read from bench_headless's output: {p}" for p in got.problems)], rows
+    return [*lines, *(f"Not read from bench_headless's output: {p}" for p in got.problems), ""], rows
 
 
 def memory_section(run: dict, got: read.MemoryRead) -> tuple[list[str], list[Row]]:
@@ -155,7 +157,7 @@ def memory_section(run: dict, got: read.MemoryRead) -> tuple[list[str], list[Row
               f"after the last verb: app {_value(last.get('app'), 'MB')}, child {_value(last.get('child'), 'MB')}; "
               f"children given back during the idle: {back.get('rested', '?')} (the child's idle time "
               f"{back.get('idle_s', '?')} s).", ""]
-    return [*lines, *(f"Not read from bench_memory's output: {p}" for p in got.problems)], rows
+    return [*lines, *(f"Not read from bench_memory's output: {p}" for p in got.problems), ""], rows
 
 
 def commands_section(run: dict, tree: Path) -> list[str]:
