@@ -120,8 +120,8 @@ def memory_open(store: Path, first: bool) -> str:
         return "a later open"
     home = Path(json.loads((store / "store.json").read_text())["home"])
     cache = Path(os.environ.get("XDG_CACHE_HOME") or home / ".cache") / "daimon-tui"  # as store/own_files.py
-    if not cache.resolve().is_relative_to(store):
-        raise SystemExit(f"our cache for {store} would be {cache}, outside the store: not emptied")
+    if not cache.resolve().is_relative_to(store):  # never empty a cache that is not this store's own
+        return f"a later open (our cache, {cache}, is outside the store: not emptied)"
     shutil.rmtree(cache, ignore_errors=True)
     return "a first open"
 
