@@ -128,7 +128,8 @@ def memory_open(store: Path, first: bool) -> str:
 
 def measure(args: argparse.Namespace, work: Path) -> dict:
     settings = QUICK if args.quick else FULL
-    run: dict = {"quick": args.quick, "settings": settings.__dict__, "python": sys.executable, "compile": COMPILE,
+    run: dict = {"invoked": ["benchmarks/bench_issue42.py", *sys.argv[1:]], "quick": args.quick,
+                 "settings": settings.__dict__, "python": sys.executable, "compile": COMPILE,
                  "commit": _git("rev-parse", "--short", "HEAD"),
                  "dirty": bool(_git("status", "--porcelain", "--", "daimon_tui", "benchmarks")),
                  "started": time.strftime("%Y-%m-%d %H:%M:%S %Z"), "uptime_start": uptime(), "steps": {},
@@ -181,8 +182,9 @@ def main(argv: list[str] | None = None) -> int:
                   file=sys.stderr)
         work.mkdir(parents=True, exist_ok=True)
         run = measure(args, work)
-    if args.note:
+    if args.note:  # kept with the run, so a later --render-only says it too
         run["note"] = args.note
+        (work / "run.json").write_text(json.dumps(run, indent=2) + "\n")
     text = report.render(run, work, TREE)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(text, encoding="utf-8")

@@ -162,15 +162,21 @@ def memory_section(run: dict, got: read.MemoryRead) -> tuple[list[str], list[Row
 
 def commands_section(run: dict, tree: Path) -> list[str]:
     python = os.path.relpath(run["python"], tree) if run["python"].startswith(str(tree)) else run["python"]
-    lines = ["## The commands of this run", "",
-             f"From the checkout (`cd {tree}`), each with `PYTHONPATH=$PWD` so this tree's `daimon_tui` is the one "
-             "run, one after the other:", ""]
+    lines = ["## The commands of this run", ""]
+    if run.get("invoked"):
+        lines += ["The run itself:", "", "```sh", f"PYTHONPATH=$PWD {python} {shlex.join(run['invoked'])}", "```", ""]
+    lines += [f"From the checkout (`cd {tree}`), each with `PYTHONPATH=$PWD` so this tree's `daimon_tui` is the one "
+              "run, one after the other:", ""]
     if run.get("compile"):
         compiled = f"{python} {shlex.join(run['compile'])}"
         lines += [f"* first, our package byte-compiled, as a wheel install has it (`{compiled}`; this machine's "
                   "shell sets PYTHONDONTWRITEBYTECODE, so a tree without bytecode would otherwise time our modules' "
                   "compilation in each open; `bench_headless.py` and `bench_steps.py` do the same);", ""]
     for name, step in run["steps"].items():
+        if name == "memory" and run.get("memory_open"):
+            opened = run["memory_open"]
+            emptied = ": our cache of that store emptied (daimon's files untouched)" if "first" in opened else ""
+            lines += [f"* before the memory run, {opened}{emptied};", ""]
         lines += [f"* **{name}**, exit {step['rc']}, {step['seconds']:.0f} s:", "", "  ```sh",
                   f"  PYTHONPATH=$PWD {python} {shlex.join(step['argv'])}", "  ```",
                   f"  `uptime` before: `{step['uptime_before']}`", f"  `uptime` after: `{step['uptime_after']}`", ""]
