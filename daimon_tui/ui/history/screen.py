@@ -71,9 +71,9 @@ class HistoryScreen(FilteredTableScreen):
     def __init__(self, project: ProjectRef) -> None:
         super().__init__(id="history")
         self.project = project
-        self.table_filter = TableFilter(self.refilter)
-        self.table_filter.attach(self)
         self.state = HistoryState()
+        self.table_filter = TableFilter(self.state, self.refilter)
+        self.table_filter.attach(self)
 
     def compose(self) -> ComposeResult:
         title = Text("History — retained sessions of ")
@@ -102,7 +102,6 @@ class HistoryScreen(FilteredTableScreen):
         self.query_one("#history-table", DataTable).focus()
 
     def refilter(self) -> None:
-        self.state.query = self.table_filter.query  # the controller reads the box; the state is what draws
         self.fill()
 
     def fill(self) -> None:
