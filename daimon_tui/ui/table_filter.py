@@ -1,9 +1,10 @@
 """The `/` filter of a table view (History, Audit, Log) as a controller
 (`ui.controller`): it writes the query into the view's state (its one
 holder), opens and clears the screen's `RowFilter` box, and asks the screen
-to `refilter` when the query changes; Esc clears a filter before it goes back. `FilteredTableScreen` is the screen
-side: its `action_filter`, `action_clear_or_back` and two `FilterBox`
-handlers hand the keys to the screen's `table_filter`."""
+to `refilter` when the query changes; Esc clears a filter before it goes
+back. `FilteredTableScreen` is the screen side: its `action_filter`,
+`action_clear_or_back` and two `FilterBox` handlers hand the keys to the
+screen's `table_filter`."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The Audit view's single truth: the report as read, the `/` filter's query,
-and the rows of each of its three tables the query leaves, in table order. The screen draws from
-it and reads the row under each table's cursor from it."""
+and the rows of each of its three tables the query leaves, in table order.
+The screen draws from it and reads the row under each table's cursor from it."""
 
 from __future__ import annotations
 

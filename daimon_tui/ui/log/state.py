@@ -1,7 +1,7 @@
 """The Log view's single truth: the log's lines and chain report as last read,
-the `/` filter's query, the action each table row stands for (keyed by its line number), and the
-shortest unique form of each item id the rows name. The screen draws from it
-and finds the action under the cursor in it."""
+the `/` filter's query, the action each table row stands for (keyed by its
+line number), and the shortest unique form of each item id the rows name.
+The screen draws from it and finds the action under the cursor in it."""
 
 from __future__ import annotations
 
