@@ -1,13 +1,15 @@
 """The `/` filter of a table view (History, Audit, Log) as a controller
-(`ui.controller`): it keeps the query, opens and clears the screen's
-`RowFilter` box, and asks the screen to `refilter` when the query changes;
-Esc clears a filter before it goes back. `FilteredTableScreen` is the screen
-side: its `action_filter`, `action_clear_or_back` and two `FilterBox`
-handlers hand the keys to the screen's `table_filter`."""
+(`ui.controller`): it writes the query into the view's state (its one
+holder), opens and clears the screen's `RowFilter` box, and asks the screen
+to `refilter` when the query changes; Esc clears a filter before it goes
+back. `FilteredTableScreen` is the screen side: its `action_filter`,
+`action_clear_or_back` and two `FilterBox` handlers hand the keys to the
+screen's `table_filter`."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Protocol
 
 from textual import on
 from textual.screen import Screen
@@ -20,11 +22,18 @@ from daimon_tui.ui.widgets.filter_box import FilterBox
 from daimon_tui.ui.widgets.row_filter import RowFilter
 
 
+class FilteredState(Protocol):
+    """A table view's state: the rows are drawn under its `query` (every row, until `/`)."""
+
+    query: RowQuery
+
+
 class TableFilter(Controller):
-    def __init__(self, refilter: Callable[[], None], table: Callable[[], DataTable] | None = None) -> None:
+    def __init__(self, state: FilteredState, refilter: Callable[[], None],
+                 table: Callable[[], DataTable] | None = None) -> None:
         super().__init__()
-        self.query = RowQuery()  # what the rows must match (every row, until `/`)
-        self.refilter = refilter  # the screen shows its rows again under `query`
+        self.state = state  # holds the query: this controller keeps no copy
+        self.refilter = refilter  # the screen shows its rows again under the state's query
         self.table = table  # the table the focus goes back to (default: the screen's first)
 
     @property
@@ -35,7 +44,7 @@ class TableFilter(Controller):
         self.box.open()
 
     def applied(self, text: str) -> None:
-        self.query = read(text)
+        self.state.query = read(text)
         self.refilter()
 
     def left(self) -> None:

@@ -57,3 +57,38 @@ async def test_the_diff_holds_daimons_change_rows_only_in_its_state(demo_store: 
             row.item_id or "—" for row in diff.state.rows]
         for name in ("item_ids", "texts", "details"):
             assert not hasattr(diff, name), name
+
+
+async def test_history_holds_the_session_under_the_cursor_in_its_state(demo_store: demo.DemoStore) -> None:
+    app = DaimonTUI(project_path=str(demo_store.project), now=NOW)
+    async with app.run_test(size=(150, 36)) as pilot:
+        await settle(pilot)
+        await pilot.press("2")
+        await settle(pilot, rounds=4)
+        screen = app.screen
+        assert isinstance(screen, HistoryScreen)
+        table = screen.query_one("#history-table", DataTable)
+        state = screen.state
+        assert state.cursor == "S-day3"
+        # The state follows j/k.
+        await press_settled(pilot, "j", "j", "k")
+        assert state.cursor == "S-day2" and table.cursor_row == 1
+        # A reload and a filter that leaves it keep the session; the filter cleared, it is in its place again.
+        await press_settled(pilot, "ctrl+r")
+        await settle(pilot, rounds=4)
+        assert state.cursor == "S-day2" and table.cursor_row == 1
+        await press_settled(pilot, "slash", *"day2", "enter")
+        assert state.cursor == "S-day2" and table.cursor_row == 0
+        await press_settled(pilot, "slash", "escape")
+        assert state.cursor == "S-day2" and table.cursor_row == 1
+        # The table draws the state's cursor, and the keys act on it.
+        state.cursor = "S-day1"
+        screen.fill()
+        await settle(pilot)
+        assert state.cursor == "S-day1" and table.cursor_row == 2
+        await press_settled(pilot, "space")
+        assert state.marked == "S-day1"
+        # A filter that hides it: the cursor is on the row the table shows.
+        await press_settled(pilot, "slash", *"day3", "enter")
+        assert state.cursor == "S-day3" and table.cursor_row == 0
+        assert not hasattr(screen, "cursor")

@@ -118,9 +118,9 @@ class AuditScreen(FilteredTableScreen):
     def __init__(self, project: ProjectRef) -> None:
         super().__init__(id="audit")
         self.project = project
-        self.table_filter = TableFilter(self.refilter, lambda: self.query_one("#audit-receipts", DataTable))
-        self.table_filter.attach(self)
         self.state = AuditState()
+        self.table_filter = TableFilter(self.state, self.refilter, lambda: self.query_one("#audit-receipts", DataTable))
+        self.table_filter.attach(self)
 
     @staticmethod
     def _nth(rows: Sequence[object], n: int, field: str) -> str | None:
@@ -181,7 +181,7 @@ class AuditScreen(FilteredTableScreen):
 
     def show(self, report: AuditReport) -> None:
         state = self.state
-        state.read(report, self.table_filter.query)
+        state.read(report)
         title = Text(f"{self.VIEW_NAME} · ", style="bold")
         self.query_one("#audit-summary", Static).update(title + summary_text(report))
         self.table_filter.box.count(state.shown(), state.total())

@@ -1,6 +1,6 @@
-"""The Audit view's single truth: the report as read, and the rows of each of
-its three tables the `/` filter leaves, in table order. The screen draws from
-it and reads the row under each table's cursor from it."""
+"""The Audit view's single truth: the report as read, the `/` filter's query,
+and the rows of each of its three tables the query leaves, in table order.
+The screen draws from it and reads the row under each table's cursor from it."""
 
 from __future__ import annotations
 
@@ -15,15 +15,16 @@ from daimon_tui.domain.row_words import RowQuery
 @dataclass(slots=True)
 class AuditState:
     report: AuditReport | None = None
+    query: RowQuery = field(default_factory=RowQuery)
     # the rows the `/` filter leaves, in table order
     receipts: list[ReceiptRow] = field(default_factory=list)
     rejections: list[Rejection] = field(default_factory=list)
     ledger_rows: list[LedgerRow] = field(default_factory=list)
 
-    def read(self, report: AuditReport, query: RowQuery) -> None:
-        """The report (read again, or filtered anew): each table's rows under `query`."""
+    def read(self, report: AuditReport) -> None:
+        """The report (read again, or filtered anew): each table's rows under the query."""
         self.report = report
-        match = query.matches
+        match = self.query.matches
         self.receipts = [r for r in report.receipts
                          if match((r.state, state_label(r.state), r.session_id, r.created, r.cause, r.daimon_state))]
         self.rejections = [r for r in report.rejections

@@ -71,9 +71,9 @@ class HistoryScreen(FilteredTableScreen):
     def __init__(self, project: ProjectRef) -> None:
         super().__init__(id="history")
         self.project = project
-        self.table_filter = TableFilter(self.refilter)
-        self.table_filter.attach(self)
         self.state = HistoryState()
+        self.table_filter = TableFilter(self.state, self.refilter)
+        self.table_filter.attach(self)
 
     def compose(self) -> ComposeResult:
         title = Text("History — retained sessions of ")
@@ -102,14 +102,12 @@ class HistoryScreen(FilteredTableScreen):
         self.query_one("#history-table", DataTable).focus()
 
     def refilter(self) -> None:
-        self.state.query = self.table_filter.query  # the controller reads the box; the state is what draws
         self.fill()
 
     def fill(self) -> None:
         """The sessions the `/` filter leaves, the cursor kept on its session where it can be."""
         state = self.state
         table = self.query_one("#history-table", DataTable)
-        keep = self._cursor_sid()
         table.clear()
         table.display = True
         # Session ids as git shows hashes (the shortest unique prefix): the
@@ -129,9 +127,19 @@ class HistoryScreen(FilteredTableScreen):
             )
         self.table_filter.box.count(len(shown), len(state.rows))
         self.query_one("#history-notes", Static).update(_notes(state.notes(len(shown))))
-        if keep is not None and keep in table.rows:  # a reload or a filter keeps the person's place
-            table.move_cursor(row=table.get_row_index(keep))
+        if state.cursor is not None and state.cursor in table.rows:  # a reload or a filter keeps the place
+            table.move_cursor(row=table.get_row_index(state.cursor))
+        else:  # its session is filtered out or gone: the cursor is on the first row shown, if any
+            state.cursor = shown[0].session_id if shown else None
         self.query_one("#history-row", RowBelow).follow_later()
+
+    @on(DataTable.RowHighlighted, "#history-table")
+    def _moved(self, event: DataTable.RowHighlighted) -> None:
+        """The cursor moved (keys, mouse): the state follows. A highlight posted
+        before a refill can name a row the cursor is no longer on: not followed."""
+        table = event.data_table
+        if event.row_key in table.rows and table.get_row_index(event.row_key) == table.cursor_row:
+            self.state.cursor = event.row_key.value
 
     def action_reload(self) -> None:
         self.load()
@@ -146,18 +154,12 @@ class HistoryScreen(FilteredTableScreen):
     def on_resize(self) -> None:
         self.query_one("#history-row", RowBelow).follow_later()
 
-    def _cursor_sid(self) -> str | None:
-        table = self.query_one("#history-table", DataTable)
-        if not table.row_count or table.cursor_row < 0:
-            return None
-        return table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
-
     def action_cursor(self, delta: int) -> None:
         table = self.query_one("#history-table", DataTable)
         table.move_cursor(row=table.cursor_row + delta)
 
     def action_mark(self) -> None:
-        sid = self._cursor_sid()
+        sid = self.state.cursor
         if sid is None:
             self.notify("No retained session to mark.")
             return
@@ -169,7 +171,7 @@ class HistoryScreen(FilteredTableScreen):
             table.update_cell(self.state.marked, "mark", "●")
 
     def action_diff(self) -> None:
-        sid = self._cursor_sid()
+        sid = self.state.cursor
         if sid is None:
             self.notify("No retained session to diff.")
             return
@@ -190,7 +192,7 @@ class HistoryScreen(FilteredTableScreen):
             if when:
                 navigator(self.app).open(HistoricalScreen(self.project, when))
 
-        navigator(self.app).open(AsOfPicker(self.state.rows, default=self._cursor_sid() or ""), chosen)
+        navigator(self.app).open(AsOfPicker(self.state.rows, default=self.state.cursor or ""), chosen)
 
     @on(DataTable.RowSelected, "#history-table")
     def opened(self, event: DataTable.RowSelected) -> None:
@@ -199,7 +201,7 @@ class HistoryScreen(FilteredTableScreen):
             navigator(self.app).open(SessionScreen(self.project, sid, edited=self.state.edited(sid)))
 
     def action_open(self) -> None:
-        sid = self._cursor_sid()
+        sid = self.state.cursor
         if sid is None:
             self.notify("No retained session to open.")
             return

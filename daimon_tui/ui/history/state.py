@@ -1,7 +1,7 @@
 """The History view's single truth: the retained sessions as read (newest
-first), daimon's notes on them, the `/` filter they are shown under, and the
-session `space` marked for a diff. The screen draws from it; the row under the
-cursor stays the table's (a reload or a filter puts it back by session id).
+first), daimon's notes on them, the `/` filter they are shown under, the
+session under the cursor and the one `space` marked for a diff. The screen
+draws from it (a reload or a filter puts the cursor back on its session).
 The Diff view's: daimon's change rows between two sessions and its notes."""
 
 from __future__ import annotations
@@ -19,6 +19,8 @@ class HistoryState:
     rows: tuple[SessionSummary, ...] = ()
     diagnostics: tuple[Diagnostic, ...] = ()
     query: RowQuery = field(default_factory=RowQuery)
+    # the session under the cursor, by id (None: no row shown); the table draws it
+    cursor: str | None = None
     marked: str | None = None
 
     def listed(self, listing: SessionListing) -> None:

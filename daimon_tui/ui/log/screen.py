@@ -40,10 +40,10 @@ class LogScreen(FilteredTableScreen):
     def __init__(self, project: ProjectRef | None = None, log: ActionLog | None = None) -> None:
         super().__init__(classes="log-screen")
         self.project = project
-        self.table_filter = TableFilter(self.refilter)
-        self.table_filter.attach(self)
         self.actions_log = log or action_log.open_log()
         self.state = LogState()
+        self.table_filter = TableFilter(self.state, self.refilter)
+        self.table_filter.attach(self)
 
     def compose(self) -> ComposeResult:
         yield Label("", id="log-chain")
@@ -153,7 +153,7 @@ class LogScreen(FilteredTableScreen):
         for line in reversed(lines):
             if line.entry is None:
                 total += 1
-                if not self.table_filter.query.matches((f"line {line.number}", line.problem or "unreadable")):
+                if not self.state.query.matches((f"line {line.number}", line.problem or "unreadable")):
                     continue
                 table.add_row(_cell(f"line {line.number}"), _cell(""),
                               _cell(line.problem or "unreadable", "reverse"), _cell(""), _cell(""))
@@ -163,7 +163,7 @@ class LogScreen(FilteredTableScreen):
             if self.project is not None and line.entry.project != self.project.slug:
                 continue
             total += 1
-            if self.table_filter.query.matches(entry_words(line.entry)):
+            if self.state.query.matches(entry_words(line.entry)):
                 self._row(table, line.entry, line.number)
         self.table_filter.box.count(table.row_count, total)
         if keep is not None and keep.value is not None and keep in table.rows:

@@ -1,13 +1,14 @@
 """The Log view's single truth: the log's lines and chain report as last read,
-the action each table row stands for (keyed by its line number), and the
-shortest unique form of each item id the rows name. The screen draws from it
-and finds the action under the cursor in it."""
+the `/` filter's query, the action each table row stands for (keyed by its
+line number), and the shortest unique form of each item id the rows name.
+The screen draws from it and finds the action under the cursor in it."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from daimon_tui.domain.action_entries import ActionEntry, ChainReport, LogLine
+from daimon_tui.domain.row_words import RowQuery
 from daimon_tui.domain.short_ids import shortest_unique
 
 
@@ -15,6 +16,7 @@ from daimon_tui.domain.short_ids import shortest_unique
 @dataclass(slots=True)
 class LogState:
     last_read: tuple[list[LogLine], ChainReport] | None = None
+    query: RowQuery = field(default_factory=RowQuery)
     # keyed by line number: an action's intent and outcome lines share its id
     entry_of: dict[str, ActionEntry] = field(default_factory=dict)
     # item id -> its shortest unique form, as git shows hashes

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.timer import Timer
@@ -23,7 +23,9 @@ FILTER_PLACEHOLDER = "filter: words, trust:verbatim, section:open, briefed:no, c
 
 class FilterBox(SafeInput):
     """Typing applies the filter once the keys pause (a paste's replayed tail
-    rebuilds once); Enter applies it at once and hands the keys back to the list."""
+    rebuilds once); Enter applies it at once and hands the keys back to the list.
+    `/` on the empty box (the key that opened it, pressed again) types nothing:
+    past that it types, since the rows hold paths (`src/app.py`)."""
 
     # While the box has the keys, the letters type: the footer says what still acts.
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -49,6 +51,12 @@ class FilterBox(SafeInput):
     def open(self) -> None:
         self.display = True
         self.focus()
+
+    def _on_key(self, event: events.Key) -> None:
+        # Textual then calls SafeInput's and Input's own `_on_key` (the MRO), unless prevented here
+        if event.key == "slash" and not self.value:
+            event.stop()
+            event.prevent_default()
 
     @on(Input.Changed)
     def _changed(self, event: Input.Changed) -> None:

@@ -1,7 +1,8 @@
 """The `/` filter box of a table view (History, Audit, Log): the same box and
 keys as the briefing's (type to narrow, Enter keeps, Esc clears), matching
 words in any column (`domain.row_words`). It only draws and posts; the
-screen's side (the query, Esc) is its controller, `ui.table_filter`."""
+screen's side (the query, held by the view's state; Esc) is its controller,
+`ui.table_filter`."""
 
 from __future__ import annotations
 
