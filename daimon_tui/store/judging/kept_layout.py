@@ -65,12 +65,22 @@ def launch_file(key: str) -> Path:
     return cache_dir() / f"launch-{key}.json"
 
 
+def _daimon_version() -> str | None:
+    from importlib import metadata  # the package's metadata, not daimon's import
+
+    try:
+        return metadata.version("daimon-briefing")
+    except metadata.PackageNotFoundError:
+        return None
+
+
 def launch_key(project_path: str | None, slug: str | None) -> str:
-    """Which open this is: the directory (or `--project`), the `--slug`, and
-    daimon's configuration in the environment (where its store is)."""
+    """Which open this is: the directory (or `--project`), the `--slug`,
+    daimon's configuration in the environment (where its store is) and the
+    daimon installed (another judges, or refuses, otherwise)."""
     where = os.path.realpath(project_path or os.getcwd())
     env = sorted((k, v) for k, v in os.environ.items() if k.startswith("DAIMON_") or k == "HOME")
-    raw = json.dumps([where, slug, env], separators=(",", ":"))
+    raw = json.dumps([where, slug, env, _daimon_version()], separators=(",", ":"))
     return hashlib.sha256(raw.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
@@ -325,3 +335,30 @@ def kept_root(launch: str) -> tuple[str, str] | None:
     if isinstance(pointer, dict) and isinstance(pointer.get("root"), str) and isinstance(pointer.get("slug"), str):
         return pointer["root"], pointer["slug"]
     return None
+
+
+def kept_receipt_failures(root: str, slug: str) -> int:
+    """The receipt audit's kept count (`verdict_cache.save_receipts`) while the
+    session files are as it judged them, read without daimon; else 0."""
+    try:
+        with os.scandir(root) as entries:
+            files = [(e.name, st.st_ino, st.st_size, st.st_mtime_ns)
+                     for e in entries if e.is_file(follow_symlinks=False) and (st := e.stat(follow_symlinks=False))]
+        name = layout_file(root, slug).name.replace(".layout.json", ".receipts.json")  # the verdict cache's
+        data = json.loads(read_regular(cache_dir() / name).decode("utf-8"))
+    except (OSError, ValueError):
+        return 0
+    stamp = hashlib.sha256(repr(tuple(sorted(files))).encode("utf-8", "surrogatepass")).hexdigest()
+    if not isinstance(data, dict) or data.get("format") != 1 or data.get("stamp") != stamp:
+        return 0
+    failures = data.get("failures")
+    return failures if type(failures) is int and failures >= 0 else 0
+
+
+def kept_writes_disabled(launch: str) -> bool:
+    """Whether daimon's kill switch was set at the last open (the header's until daimon says)."""
+    try:
+        pointer = json.loads(read_regular(launch_file(launch)).decode("utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(pointer, dict) and pointer.get("disabled") is True

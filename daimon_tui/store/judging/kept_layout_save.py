@@ -68,13 +68,14 @@ def _save(briefing: Briefing, seen: dict[str, Any]) -> None:
     write_private_json(target, kept, prefix=".layout-")
 
 
-def remember_launch(project_path: str | None, slug: str | None, project: ProjectRef) -> None:
+def remember_launch(project_path: str | None, slug: str | None, project: ProjectRef, disabled: bool) -> None:
     """Which project this open (its directory or `--project`, `--slug`, daimon's
-    environment) named, for the next open's first frame. Never raises."""
+    environment) named, and whether daimon's kill switch was set, for the next
+    open's first frame. Never raises."""
     with contextlib.suppress(Exception):
         target = kept_layout.launch_file(kept_layout.launch_key(project_path, slug))
         pointer = {"format": kept_layout.FORMAT, "root": str(config.checkpoint_dir()), "slug": project.slug,
-                   "project": project.json_tree(computed=False)}
+                   "project": project.json_tree(computed=False), "disabled": disabled}
         with contextlib.suppress(OSError, ValueError):
             import json
 
