@@ -487,8 +487,9 @@ def _run(args: argparse.Namespace, console: bool) -> int:
         from daimon_tui.headless.doctor import run_doctor
 
         return run_doctor(as_json=args.json, out=sys.stdout)
-    note = _safe_mode_note()
-    if note and args.command is not None:
+    # Reports only: the app's banner says it, once its first frame is drawn (the check imports daimon).
+    note = _safe_mode_note() if args.command is not None else None
+    if note:
         print(note, file=sys.stderr)
     if args.command is None:
         args.project, args.slug, args.demo = args.top_project, args.top_slug, args.top_demo

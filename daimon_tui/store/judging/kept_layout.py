@@ -79,7 +79,8 @@ def launch_key(project_path: str | None, slug: str | None) -> str:
     daimon's configuration in the environment (where its store is) and the
     daimon installed (another judges, or refuses, otherwise)."""
     where = os.path.realpath(project_path or os.getcwd())
-    env = sorted((k, v) for k, v in os.environ.items() if k.startswith("DAIMON_") or k == "HOME")
+    env = sorted((k, v) for k, v in os.environ.items()
+                 if (k.startswith("DAIMON_") and not k.startswith("DAIMON_TUI_")) or k == "HOME")
     raw = json.dumps([where, slug, env, _daimon_version()], separators=(",", ":"))
     return hashlib.sha256(raw.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 

@@ -235,8 +235,10 @@ class BriefingScreen(Screen):
                 return
             self.show(first)
             self.call_after_refresh(self.drawn)
-            # with a child running (started before Textual), asking it costs the first frame nothing
-            self.load(repaint=False, delay=None, **pending)
+            # with a child running (started before Textual), asking it costs the first frame nothing;
+            # a kept frame asks once it is drawn (asking imports daimon)
+            delay = None if self.kept_frame else 0.0 if session.child_started() else FIRST_FRAME_S
+            self.load(repaint=False, delay=delay, **pending)
         else:
             self.header.update(Text("reading daimon's store…", style="dim"))
             self.load(**pending)
