@@ -41,11 +41,13 @@ TOKEN_FIELDS = frozenset({
     "header", "slug", "name", "path", "session_id", "created", "format_version", "quarantine_id",
     "when", "forgotten_after", "greeting", "order", "level", "source", "ts",
 })
-# The words daimon's printed lines put around a text (marks, badges, states).
+# The words daimon's printed lines and section notes put around a text (marks, badges, states, counts).
 FURNITURE_WORDS = frozenset({
     "inferred", "verbatim", "unverified", "untagged", "stale", "carried", "corroborated", "was",
     "resolved", "superseded", "forgotten", "quarantined", "withheld", "closed", "reopened", "by",
     "from", "days", "day", "ago", "because", "quote", "live", "external", "state", "anchored",
+    # a section's note: "(10 of 15 shown; 5 older not shown)"
+    "of", "shown", "older", "newer", "not", "more", "hidden",
 })
 # Ledger prose the first frame does without, as the provisional read does (a resolution's note).
 LEFT_OUT = frozenset({"closing_note"})
