@@ -82,6 +82,14 @@ def child_started() -> bool:
     return judge_service.service().started()
 
 
+def start_child(path: str | None, slug: str | None) -> None:
+    """Start the judging child now, warming the project this open names (a kept
+    first frame's open starts it once the frame is drawn, not before it)."""
+    from daimon_tui.store.child import early_child
+
+    early_child.spawn(path, slug)
+
+
 def rest_child_after(seconds: float) -> None:
     """Give the judging child back once unused for `seconds` (0: keep it for the app's life)."""
     from daimon_tui.store.child import judge_service

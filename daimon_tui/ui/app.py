@@ -103,6 +103,8 @@ class DaimonTUI(App[int]):
 
                 root, slug = demo_place(project_path)
                 self.path_mask = PathMask(str(root), slug)
+        # Run by `daimon-tui` (cli): the judging child starts early, or at a kept frame once it is drawn.
+        self.launched_from_terminal = False
         self.heap = IdleCollector()
         self.textual_commands_open = False
         self.navigator = Navigator(self)
@@ -190,6 +192,8 @@ class DaimonTUI(App[int]):
                                 first_receipts=kept.receipt_failures, writes_disabled=kept.writes_disabled)
         self.navigator.replace_all(screen)
         await screen.first_drawn.wait()
+        if self.launched_from_terminal:  # as `daimon-tui` starts it before its first frame otherwise
+            session.start_child(self.project_path, self.slug)
         session.rest_child_after(self.settings.judging_child_idle_s)
         try:
             project = await session.resolve_project(self.project_path, self.slug)
