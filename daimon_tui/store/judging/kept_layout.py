@@ -67,6 +67,9 @@ def launch_file(key: str) -> Path:
     return cache_dir() / f"launch-{key}.json"
 
 
+_KEYED = frozenset({"HOME", "DAIMON_TUI_SAFE_MODE"})  # the latter: `daimon_api.mode.ENV_SAFE`
+
+
 def _daimon_version() -> str | None:
     from importlib import metadata  # the package's metadata, not daimon's import
 
@@ -81,8 +84,9 @@ def launch_key(project_path: str | None, slug: str | None) -> str:
     daimon's configuration in the environment (where its store is) and the
     daimon installed (another judges, or refuses, otherwise)."""
     where = os.path.realpath(project_path or os.getcwd())
+    # ours left out (a test's probe, the cache's place) but for safe mode, which changes what is read
     env = sorted((k, v) for k, v in os.environ.items()
-                 if (k.startswith("DAIMON_") and not k.startswith("DAIMON_TUI_")) or k == "HOME")
+                 if (k.startswith("DAIMON_") and not k.startswith("DAIMON_TUI_")) or k in _KEYED)
     raw = json.dumps([where, slug, env, _daimon_version()], separators=(",", ":"))
     return hashlib.sha256(raw.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
