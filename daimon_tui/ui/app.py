@@ -191,7 +191,7 @@ class DaimonTUI(App[int]):
         screen = BriefingScreen(kept.project, now=self.now, first=kept.briefing,
                                 first_receipts=kept.receipt_failures, writes_disabled=kept.writes_disabled)
         self.navigator.replace_all(screen)
-        await screen.first_drawn.wait()
+        await screen.first_frame.drawn.wait()
         if self.launched_from_terminal:  # as `daimon-tui` starts it before its first frame otherwise
             session.start_child(self.project_path, self.slug)
         session.rest_child_after(self.settings.judging_child_idle_s)

@@ -30,8 +30,8 @@ from daimon_tui.domain import filtering
 from daimon_tui.models import Briefing, Item, ProjectRef, WithheldItem
 from daimon_tui.services import session
 from daimon_tui.ui.actions import bindings, lead_bindings
-from daimon_tui.ui.briefing import first_frame_probe
 from daimon_tui.ui.briefing.detail_pane import DetailPane, detail_extras
+from daimon_tui.ui.briefing.first_frame import FirstFrame
 from daimon_tui.ui.briefing.item_views import ItemViews
 from daimon_tui.ui.briefing.list_rows import briefing_rows, empty_message, team_rows
 from daimon_tui.ui.briefing.live_watch import LiveWatch
@@ -107,10 +107,8 @@ class BriefingScreen(Screen):
         self.withheld_ids: dict[str, str] = {}  # as the list shows them (shortest unique prefix)
         self.receipt_failures = 0
         self.audited_stamp: tuple | None = None  # the session files the count was judged on
-        # Given: a later open's kept frame, drawn before daimon is imported (asked again after it).
-        self.kept_frame = writes_disabled is not None
+        self.first_frame = FirstFrame(kept=writes_disabled is not None)  # given: a later open's kept frame
         self.writes_disabled = session.writes_disabled() if writes_disabled is None else writes_disabled
-        self.first_drawn = asyncio.Event()  # the first briefing is on screen
         self._esc_told_until = 0.0
         # The widgets that own each concern; made here so a worker may reach them before mount.
         self.header = BriefingHeader(latest=self.LATEST, id="briefing-header")
@@ -205,7 +203,7 @@ class BriefingScreen(Screen):
         return self.team_feed.team
 
     def compose(self) -> ComposeResult:
-        yield SafeModeBanner(deferred=self.kept_frame)
+        yield SafeModeBanner(deferred=self.first_frame.kept)
         yield self.header
         yield self.filter_box
         with Horizontal(id="briefing-body"):
@@ -216,8 +214,7 @@ class BriefingScreen(Screen):
         # its few dozen key widgets cost ~0.1 s of the first frame.
 
     def on_mount(self) -> None:
-        if not self.kept_frame:  # a kept frame's: once it is drawn (reading the review file imports pydantic)
-            self.review.start()
+        self.first_frame.mounted(self)  # the review starts (a kept frame's: once drawn)
         self.query_one(ItemDetail).ages_at = self.ages_at()
         self.query_one("#items", RowList).focus()
         # What the app read and asked before opening this screen: used once here, not held.
@@ -230,28 +227,17 @@ class BriefingScreen(Screen):
             if not first.provisional:  # daimon answered before the provisional read: nothing to confirm
                 self.provisional = False
                 self.show(first)
-                self.call_after_refresh(self.drawn)
+                self.call_after_refresh(self.first_frame.on_drawn, self)
                 self.confirmed()
                 return
             self.show(first)
-            self.call_after_refresh(self.drawn)
-            # with a child running (started before Textual), asking it costs the first frame nothing;
-            # a kept frame asks once it is drawn (asking imports daimon)
-            delay = None if self.kept_frame else 0.0 if session.child_started() else FIRST_FRAME_S
+            self.call_after_refresh(self.first_frame.on_drawn, self)
+            # a running child (started before Textual) costs the first frame nothing; a kept frame's: once drawn
+            delay = None if self.first_frame.kept else 0.0 if session.child_started() else FIRST_FRAME_S
             self.load(repaint=False, delay=delay, **pending)
         else:
             self.header.update(Text("reading daimon's store…", style="dim"))
             self.load(**pending)
-
-    def drawn(self) -> None:
-        """The first briefing is on screen: what waited for it (daimon's import) may start."""
-        if self.first_drawn.is_set():
-            return
-        self.first_drawn.set()
-        first_frame_probe.drawn(self)
-        if self.kept_frame:  # what the kept frame was drawn without: it imports daimon and pydantic
-            self.review.start()
-            self.query_one(SafeModeBanner).check()
 
     def ages_at(self) -> float | None:
         """The moment stored times' ages are said from; None: no ages."""
@@ -269,20 +255,11 @@ class BriefingScreen(Screen):
     @work(exclusive=True, group="briefing-load")
     async def load(self, repaint: bool = True, delay: float | None = 0.0,
                    pending: asyncio.Future[Briefing] | None = None) -> None:
-        # First paint from the pointer, the trust ledger and the verdict cache
-        # (no events fold), every row provisional; then daimon's full read
-        # confirms and corrects. A live change re-runs this after `delay`, so a
-        # burst of writes costs one confirmation. `delay` None: the first
-        # frame's, decided once it is drawn (asking for the child imports daimon).
+        # First paint from the pointer, the trust ledger and the verdict cache (no events fold), every
+        # row provisional; then daimon's full read confirms and corrects. A live change re-runs this
+        # after `delay` (None: a kept frame's, once drawn), so a burst of writes costs one confirmation.
         if delay is None:
-            await self.first_drawn.wait()
-            delay = 0.0 if session.child_started() else FIRST_FRAME_S
-        if self.kept_frame:
-            self.kept_frame = False
-            disabled = session.writes_disabled()  # the kept frame said the last open's
-            if disabled != self.writes_disabled:
-                self.writes_disabled = disabled
-                self.paint_header()
+            delay = await self.first_frame.confirm_delay(self, FIRST_FRAME_S)
         self.provisional = True
         if repaint:
             quick = await session.provisional(self.project, self.now)
@@ -292,7 +269,7 @@ class BriefingScreen(Screen):
                 first_frame = self.briefing is None
                 self.show(quick)
                 if first_frame:
-                    self.call_after_refresh(self.drawn)
+                    self.call_after_refresh(self.first_frame.on_drawn, self)
                     await asyncio.sleep(FIRST_FRAME_S)
         elif self.briefing is not None and not self.briefing.provisional:
             self.show(self.briefing.model_copy(update={"provisional": True}))
