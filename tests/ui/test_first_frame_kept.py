@@ -176,6 +176,7 @@ async def test_a_tampered_layout_falls_back_and_never_crashes(kept_store: demo.D
     other = dict(json.loads(first_ref), **{"$h": "0" * 64})
     tampered = [good.replace(first_ref, json.dumps(other, separators=(",", ":"))),
                 good.replace('"$r":["', '"$r":["x', 1),
+                good.replace(first_ref, json.dumps("words that were never in the checkpoint")),
                 good[: len(good) // 2], "[]", good.replace('"state":"briefing"', '"state":"nonsense"'),
                 good.replace('"provisional":false', '"provisional":"no"', 1)]
     for text in tampered:

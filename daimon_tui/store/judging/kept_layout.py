@@ -219,11 +219,13 @@ class _Encoder:
         raise NotKeepable(field)
 
 
-def _vocabulary(tree: Any) -> frozenset[str]:
+def _vocabulary(tree: Any, places: dict[str, list[Any]] | None = None) -> frozenset[str]:
+    """The furniture words, and those of the token fields kept as they are (not a
+    checkpoint's text): the same set from the briefing (made) and from the layout (read)."""
     words = set(FURNITURE_WORDS)
 
     def walk(value: Any, field: str) -> None:
-        if isinstance(value, str) and field in TOKEN_FIELDS:
+        if isinstance(value, str) and field in TOKEN_FIELDS and (places is None or value not in places):
             words.update(w.lower() for w in _WORD.findall(value))
         elif isinstance(value, dict):
             for key, child in value.items():
@@ -238,7 +240,8 @@ def _vocabulary(tree: Any) -> frozenset[str]:
 
 def encode(tree: dict[str, Any], checkpoint: Any) -> dict[str, Any]:
     """The briefing's tree with each checkpoint text as its place and hash. Raises NotKeepable."""
-    return _Encoder(checkpoint_places(checkpoint), _vocabulary(tree)).value(tree, "")
+    places = checkpoint_places(checkpoint)
+    return _Encoder(places, _vocabulary(tree, places)).value(tree, "")
 
 
 def record(tree: dict[str, Any], latest: bytes, watched: dict[str, Any], project: dict[str, Any]) -> dict[str, Any]:
@@ -269,7 +272,9 @@ def _at(checkpoint: Any, path: Any) -> str:
     return value
 
 
-def _filled(value: Any, checkpoint: Any) -> Any:
+def _filled(value: Any, checkpoint: Any, field: str, vocabulary: frozenset[str]) -> Any:
+    """The layout's value with its texts from the checkpoint; a layout that holds words
+    the encoder would never have kept (text outside a token field) is not ours."""
     if isinstance(value, dict):
         if "$r" in value:
             text = _at(checkpoint, value["$r"])
@@ -280,13 +285,22 @@ def _filled(value: Any, checkpoint: Any) -> Any:
             segments = value["$t"]
             if not isinstance(segments, list):
                 raise _Stale("template")
-            parts = [_filled(s, checkpoint) for s in segments]
-            if not all(isinstance(p, str) for p in parts):
-                raise _Stale("template")
+            parts = []
+            for segment in segments:
+                if isinstance(segment, str):
+                    if any(w.lower() not in vocabulary for w in _WORD.findall(segment)):
+                        raise _Stale("words")
+                    parts.append(segment)
+                elif isinstance(segment, dict) and "$r" in segment:
+                    parts.append(_filled(segment, checkpoint, field, vocabulary))
+                else:
+                    raise _Stale("template")
             return "".join(parts)
-        return {key: _filled(child, checkpoint) for key, child in value.items()}
+        return {key: _filled(child, checkpoint, key, vocabulary) for key, child in value.items()}
     if isinstance(value, list):
-        return [_filled(child, checkpoint) for child in value]
+        return [_filled(child, checkpoint, field, vocabulary) for child in value]
+    if isinstance(value, str) and field not in TOKEN_FIELDS:
+        raise _Stale("words")
     return value
 
 
@@ -324,7 +338,8 @@ def read_tree(launch: str) -> tuple[dict[str, Any], dict[str, Any]] | None:
         part = next(part for p, part in watched["files"] if p == latest)
         if not isinstance(part, list) or hashlib.sha256(data).hexdigest() != part[-1]:
             return None  # moved between the stat and this read
-        tree = _filled(kept.get("briefing"), json.loads(data.decode("utf-8")))
+        stored = kept.get("briefing")
+        tree = _filled(stored, json.loads(data.decode("utf-8")), "", _vocabulary(stored))
         project = pointer.get("project")
         if not isinstance(tree, dict) or not isinstance(project, dict):
             return None
