@@ -480,15 +480,20 @@ def _run(args: argparse.Namespace, console: bool) -> int:
         # Before anything heavy is imported: the judging child starts, and warms
         # this project, while the app imports Textual and paints (`early_child`).
         from daimon_tui.store.child import early_child
+        from daimon_tui.store.judging import kept_layout
 
-        early_child.spawn(args.top_project, args.top_slug)
+        # A later open whose kept layout stands draws its first frame without daimon: the child,
+        # competing for the cores (~0.4 s of that frame on two loaded cores), starts once it is drawn.
+        if not kept_layout.stands(args.top_project, args.top_slug):
+            early_child.spawn(args.top_project, args.top_slug)
     _quiet_daimon_logs()
     if args.command == "doctor":
         from daimon_tui.headless.doctor import run_doctor
 
         return run_doctor(as_json=args.json, out=sys.stdout)
-    note = _safe_mode_note()
-    if note and args.command is not None:
+    # Reports only: the app's banner says it, once its first frame is drawn (the check imports daimon).
+    note = _safe_mode_note() if args.command is not None else None
+    if note:
         print(note, file=sys.stderr)
     if args.command is None:
         args.project, args.slug, args.demo = args.top_project, args.top_slug, args.top_demo
@@ -520,6 +525,7 @@ def _run(args: argparse.Namespace, console: bool) -> int:
         # The demo keeps its action log beside its temporary store.
         log = ActionLog(Path(demo_project).parent / "daimon-tui-actions.jsonl") if demo_project else None
         app = DaimonTUI(project_path=project_path, slug=args.slug, demo=args.demo, action_log=log)
+        app.launched_from_terminal = True
         app.run()
         code = terminal_end.exit_code(app.return_code or 0)
     terminal_end.finish()  # the terminal went: the process ends now (the demo store removed above)

@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from daimon_tui.models import Briefing
-from daimon_tui.store import paths
 
 if TYPE_CHECKING:
     from daimon_tui.store.judging.live import Change
@@ -30,6 +29,8 @@ class BucketChange:
 
 def events_size(slug: str) -> int | None:
     """The events ledger's size now (a confirmation starting reads up to here), or None."""
+    from daimon_tui.store import paths  # daimon: after the first frame
+
     bucket = paths.bucket_dir(slug)
     if bucket is None:
         return None
@@ -42,6 +43,8 @@ def events_size(slug: str) -> int | None:
 async def bucket_changes(slug: str, on_fallback: Callable[[str], None]) -> AsyncIterator[BucketChange]:
     """Each burst of changes in the project's bucket (hidden files left out),
     until the watch is cancelled; nothing for a bucket that is not there."""
+    from daimon_tui.store import paths  # daimon: after the first frame
+
     bucket = paths.bucket_dir(slug)
     if bucket is None or not bucket.is_dir():
         return

@@ -10,41 +10,60 @@ project index `services.projects`."""
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from daimon_tui.models import Briefing, ProjectRef
-from daimon_tui.models.writes import Recovered
-from daimon_tui.settings import Settings
-from daimon_tui.store import kill_switch, paths
-from daimon_tui.store.action_log import ActionLog
-from daimon_tui.store.child import first_paint, judge_service
-from daimon_tui.store.judging import verdict_cache
-from daimon_tui.store.read import reader
-from daimon_tui.store.settings_file import load_settings
+# The store's modules (and through them daimon and pydantic) are imported by
+# the function that needs them: a later open draws its first frame from the
+# kept layout (`services.kept_open`) before any of them is imported.
+if TYPE_CHECKING:
+    from daimon_tui.models import Briefing, ProjectRef
+    from daimon_tui.models.writes import Recovered
+    from daimon_tui.settings import Settings
+    from daimon_tui.store.action_log import ActionLog
 
 
 def read_settings() -> tuple[Settings, str | None]:
     """The person's settings, and a one-line problem when the file had to be ignored."""
+    from daimon_tui.store.settings_file import load_settings
+
     return load_settings()
+
+
+def settings_written() -> bool:
+    """A settings file is there to read (else the defaults: no pydantic before the first frame)."""
+    from daimon_tui.store.settings_place import config_path
+
+    return os.path.lexists(config_path())
 
 
 def writes_disabled() -> bool:
     """The kill switch: no verb writes while it is set."""
+    from daimon_tui.store import kill_switch
+
     return kill_switch.writes_disabled()
 
 
 def bucket_dir(slug: str) -> Path | None:
     """daimon's directory for the project `slug` (named in messages), or None."""
+    from daimon_tui.store import paths
+
     return paths.bucket_dir(slug)
 
 
 async def resolve_project(path: str | None = None, slug: str | None = None) -> ProjectRef:
     """The project as daimon finds it (a slug reads the bucket's `root` file)."""
+    from daimon_tui.store.read import reader
+
     return await asyncio.to_thread(reader.resolve_project, path, slug)
 
 
 def _first_look(project: ProjectRef) -> tuple[bool, int]:
+    from daimon_tui.store.judging import verdict_cache
+    from daimon_tui.store.read import reader
+
     if not reader.project_exists(project):
         return False, 0
     return True, verdict_cache.kept_receipt_failures(project.slug)
@@ -58,26 +77,44 @@ async def first_look(project: ProjectRef) -> tuple[bool, int]:
 
 def child_started() -> bool:
     """The judging child runs already (started before Textual): asking it costs the first frame nothing."""
+    from daimon_tui.store.child import judge_service
+
     return judge_service.service().started()
+
+
+def start_child(path: str | None, slug: str | None) -> None:
+    """Start the judging child now, warming the project this open names (a kept
+    first frame's open starts it once the frame is drawn, not before it)."""
+    from daimon_tui.store.child import early_child
+
+    early_child.spawn(path, slug)
 
 
 def rest_child_after(seconds: float) -> None:
     """Give the judging child back once unused for `seconds` (0: keep it for the app's life)."""
+    from daimon_tui.store.child import judge_service
+
     judge_service.service().rest_after(seconds)
 
 
 def close_child() -> None:
     """The app ends: its judging child with it."""
+    from daimon_tui.store.child import judge_service
+
     judge_service.service().close()
 
 
 def ask_confirmation(project: ProjectRef, now: float | None) -> asyncio.Future[Briefing]:
     """daimon's confirmed briefing, asked of the judging child now (beside the provisional read)."""
+    from daimon_tui.store.child import first_paint
+
     return asyncio.ensure_future(first_paint.confirm_async(project, now))
 
 
 async def provisional(project: ProjectRef, now: float | None) -> Briefing | None:
     """From the pointer, the trust ledger and the verdict cache (no events fold); None: the confirmation answers."""
+    from daimon_tui.store.child import first_paint
+
     try:
         return await asyncio.to_thread(first_paint.provisional_briefing, project, now)
     except Exception:  # the confirming read still answers
@@ -86,6 +123,8 @@ async def provisional(project: ProjectRef, now: float | None) -> Briefing | None
 
 async def kept_receipt_failures(project: ProjectRef) -> int:
     """The audit's last count, while the session files are as it judged them."""
+    from daimon_tui.store.judging import verdict_cache
+
     return await asyncio.to_thread(verdict_cache.kept_receipt_failures, project.slug)
 
 
@@ -102,6 +141,8 @@ async def _asked(pending: asyncio.Future[Briefing]) -> Briefing | None:
 async def confirmation(project: ProjectRef, now: float | None, pending: asyncio.Future[Briefing] | None,
                        shown: Callable[[Briefing], object]) -> Briefing:
     """daimon's full read, in the judging child (the fold neither holds our GIL nor adds to our memory)."""
+    from daimon_tui.store.child import first_paint
+
     briefing = await _asked(pending) if pending is not None else None
     if briefing is None:
         briefing = await first_paint.confirm_async(project, now, shown=shown)
@@ -112,6 +153,10 @@ async def receipt_failures(project: ProjectRef, audited: tuple | None) -> tuple[
     """Every session's receipt, checked natively by the judging child over the
     snapshot it holds: (the session files judged, the failures), or None when
     the files are as `audited` (a ledger write leaves them, and their count, as they were)."""
+    from daimon_tui.store import paths
+    from daimon_tui.store.child import judge_service
+    from daimon_tui.store.judging import verdict_cache
+
     stamp = await asyncio.to_thread(paths.session_files_stamp)
     if stamp is not None and stamp == audited:
         return None

@@ -36,8 +36,6 @@ from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
-from pydantic import ValidationError
-
 from daimon_tui.domain.action_entries import (
     GENESIS,
     ActionEntry,
@@ -250,6 +248,8 @@ class ActionLog:
         return chained
 
     def _outcome_of(self, raw: bytes, action_id: str) -> ActionEntry | None:
+        from pydantic import ValidationError  # here: the app's first frame imports no pydantic
+
         """The outcome line already logged for `action_id`, if any."""
         needle = action_id.encode()
         if needle not in raw:
@@ -364,6 +364,8 @@ class ActionLog:
 
     def lines(self) -> list[LogLine]:
         """Every line, oldest first. Never raises for bad content."""
+        from pydantic import ValidationError  # here: the app's first frame imports no pydantic
+
         try:
             raw = self._raw()
         except OSError as exc:

@@ -18,8 +18,6 @@ import threading
 import time
 from pathlib import Path
 
-from pydantic import ValidationError
-
 from daimon_tui.domain.review import FORMAT, ReviewState
 from daimon_tui.store.own_files import read_regular, write_private_json, xdg_dir
 
@@ -69,6 +67,8 @@ def _parse(raw: bytes) -> ReviewState:
         raise Unreadable(f"unknown format {str(record.get('format'))[:20]!r}")
     if isinstance(record.get("rows"), dict):
         record = {**record, "rows": {key: _row_read(row) for key, row in record["rows"].items()}}
+    from pydantic import ValidationError  # here: validating imports it anyway
+
     try:
         return ReviewState.model_validate(record)
     except ValidationError as exc:

@@ -3,21 +3,16 @@
 
 from __future__ import annotations
 
-import os
 import tomllib
 from pathlib import Path
 
 from pydantic import ValidationError
 
 from daimon_tui.settings import Settings
-from daimon_tui.store.own_files import read_regular, xdg_dir
+from daimon_tui.store.own_files import read_regular
+from daimon_tui.store.settings_place import config_path
 
-
-def config_path() -> Path:
-    explicit = os.environ.get("DAIMON_TUI_CONFIG")
-    if explicit:
-        return Path(explicit)
-    return xdg_dir("XDG_CONFIG_HOME", Path.home() / ".config") / "daimon-tui" / "config.toml"
+__all__ = ["config_path", "load_settings"]
 
 
 def load_settings(path: Path | None = None) -> tuple[Settings, str | None]:

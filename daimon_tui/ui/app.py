@@ -4,21 +4,20 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual import events
 from textual.app import App, SystemCommand
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
-from daimon_tui.domain import verbs
 from daimon_tui.domain.path_mask import PathMask
 from daimon_tui.models import Briefing, ProjectRef
 from daimon_tui.services import session
 from daimon_tui.services.action_log import ActionLog, open_log
-from daimon_tui.services.demo import demo_place
-from daimon_tui.settings import Settings
 from daimon_tui.ui import terminal_end
 from daimon_tui.ui.actions import bindings
 from daimon_tui.ui.briefing.screen import BriefingScreen
@@ -27,6 +26,13 @@ from daimon_tui.ui.commands import ActionCommands
 from daimon_tui.ui.heap import TICK_S, IdleCollector
 from daimon_tui.ui.navigation import Navigator
 from daimon_tui.ui.read_worker import work
+
+# daimon, pydantic and the store's readers (`services.session` imports them
+# where each is used) are imported after the first frame: a later open draws it from the kept layout (`kept_open`).
+if TYPE_CHECKING:
+    from daimon_tui.domain import verbs
+    from daimon_tui.services.kept_open import KeptOpen
+    from daimon_tui.settings import Settings
 
 
 def _answered(confirming: asyncio.Future[Briefing]) -> Briefing | None:
@@ -78,9 +84,10 @@ class DaimonTUI(App[int]):
     ) -> None:
         super().__init__()
         self.settings_problem: str | None = None
-        if settings is None:
+        if settings is None and session.settings_written():
             settings, self.settings_problem = session.read_settings()
-        self.settings = settings
+        # None: no settings file, the defaults (made when first asked for: they import pydantic)
+        self._settings = settings
         # Not `self.log`: Textual's App already has a read-only `log`.
         self.action_log = action_log or open_log()
         self.project_path = project_path
@@ -92,8 +99,12 @@ class DaimonTUI(App[int]):
         if demo:
             self.sub_title = "demo store (temporary)"
             if project_path:
+                from daimon_tui.services.demo import demo_place
+
                 root, slug = demo_place(project_path)
                 self.path_mask = PathMask(str(root), slug)
+        # Run by `daimon-tui` (cli): the judging child starts early, or at a kept frame once it is drawn.
+        self.launched_from_terminal = False
         self.heap = IdleCollector()
         self.textual_commands_open = False
         self.navigator = Navigator(self)
@@ -105,18 +116,27 @@ class DaimonTUI(App[int]):
         terminal_end.install(self)
         self.heap.start()
         self.set_interval(TICK_S, self.heap.tick, name="idle-gc")
-        session.rest_child_after(self.settings.judging_child_idle_s)
-        if self.settings.theme and self.settings.theme in self.available_themes:
-            self.theme = self.settings.theme
-        if self.settings.keys:
-            self.set_keymap(self.settings.keys)
+        settings = self._settings
+        if settings is not None and settings.theme and settings.theme in self.available_themes:
+            self.theme = settings.theme
+        if settings is not None and settings.keys:
+            self.set_keymap(settings.keys)
         if self.settings_problem:
             self.notify(self.settings_problem, title="settings", severity="warning", timeout=10)
         self.open_start()
 
+    @property
+    def settings(self) -> Settings:
+        if self._settings is None:
+            from daimon_tui.settings import Settings
+
+            self._settings = Settings()
+        return self._settings
+
     def on_unmount(self) -> None:
         self.heap.stop()
-        session.close_child()
+        if "daimon_tui.store.child.judge_service" in sys.modules:  # else no child was ever asked for
+            session.close_child()
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key):
@@ -126,6 +146,14 @@ class DaimonTUI(App[int]):
 
     @work(exclusive=True, group="start")
     async def open_start(self) -> None:
+        if self.project is None and not self.demo:
+            from daimon_tui.services import kept_open
+
+            kept = await kept_open.kept_first(self.project_path, self.slug)
+            if kept is not None:
+                await self.open_kept(kept)
+                return
+        session.rest_child_after(self.settings.judging_child_idle_s)
         if self.project is None:
             try:
                 self.project = await session.resolve_project(self.project_path, self.slug)
@@ -141,6 +169,7 @@ class DaimonTUI(App[int]):
         if exists and project is not None:
             first = await self._first_paint(project, confirming)
             self.open_project(project, first=first, first_receipts=receipts, confirming=confirming)
+            await self.remember_open(project)
         else:
             if confirming is not None:
                 confirming.cancel()
@@ -152,6 +181,36 @@ class DaimonTUI(App[int]):
                 ProjectsScreen(self.project, reason=f"No daimon checkpoint for {where}. Projects that have one:"),
                 self._switched,
             )
+
+    async def open_kept(self, kept: KeptOpen) -> None:
+        """A later open: the briefing daimon last confirmed, drawn before daimon
+        is imported (provisional, as the provisional read's); then daimon names
+        the project, and the screen's confirmation replaces the frame."""
+        self.project = kept.project
+        self.sub_title = kept.project.name
+        screen = BriefingScreen(kept.project, now=self.now, first=kept.briefing,
+                                first_receipts=kept.receipt_failures, writes_disabled=kept.writes_disabled)
+        self.navigator.replace_all(screen)
+        await screen.first_frame.drawn.wait()
+        if self.launched_from_terminal:  # as `daimon-tui` starts it before its first frame otherwise
+            session.start_child(self.project_path, self.slug)
+        session.rest_child_after(self.settings.judging_child_idle_s)
+        try:
+            project = await session.resolve_project(self.project_path, self.slug)
+        except Exception:  # the screen's own confirmation reports what daimon cannot read
+            return
+        if project != kept.project:  # daimon names another project now: the usual open of that one
+            self.open_project(project)
+        else:
+            self.recover_interrupted(project)
+        await self.remember_open(project)
+
+    async def remember_open(self, project: ProjectRef) -> None:
+        if self.demo:
+            return
+        from daimon_tui.services import kept_open
+
+        await kept_open.remember(self.project_path, self.slug, project, session.writes_disabled())
 
     def shown(self, text: str) -> str:
         """Text naming store paths, as the person sees it (the demo's temporary directory masked)."""

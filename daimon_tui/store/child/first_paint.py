@@ -32,7 +32,7 @@ from daimon_tui.store.daimon_api import judging as daimon_judging
 from daimon_tui.store.daimon_api import reading as daimon_reading
 from daimon_tui.store.daimon_api.public import Health, ReadPosture, jsonl, store, view
 from daimon_tui.store.daimon_api.public import briefing as daimon_briefing
-from daimon_tui.store.judging import kept_fold, snapshot_share, verdict_cache
+from daimon_tui.store.judging import kept_fold, kept_layout_save, snapshot_share, verdict_cache
 from daimon_tui.store.judging.verdict_cache import Cached, Verdict
 from daimon_tui.store.read import daimon_brief, reader
 
@@ -195,8 +195,10 @@ def confirm(project: ProjectRef, now: float | None = None) -> Briefing:
     # no longer matches, so the next paint treats these verdicts as stale.
     digest = verdict_cache.fingerprint(project)
     events = verdict_cache.events_mark(project)
+    seen = kept_layout_save.watched(project)
     confirmed = reader.load_briefing(project, now, world_check=True)  # `d`: daimon's lines as its brief runs here
     verdict_cache.save(confirmed, digest, events)
+    kept_layout_save.save(confirmed, seen)  # a later open's first frame, before daimon imports
     if kept_fold.untrusted():
         return confirmed.model_copy(update={"kept_unchecked": True})
     return confirmed

@@ -31,6 +31,7 @@ from daimon_tui.models import Briefing, Item, ProjectRef, WithheldItem
 from daimon_tui.services import session
 from daimon_tui.ui.actions import bindings, lead_bindings
 from daimon_tui.ui.briefing.detail_pane import DetailPane, detail_extras
+from daimon_tui.ui.briefing.first_frame import FirstFrame
 from daimon_tui.ui.briefing.item_views import ItemViews
 from daimon_tui.ui.briefing.list_rows import briefing_rows, empty_message, team_rows
 from daimon_tui.ui.briefing.live_watch import LiveWatch
@@ -92,7 +93,8 @@ class BriefingScreen(Screen):
     as_daimon: reactive[bool] = reactive(False, init=False)
 
     def __init__(self, project: ProjectRef, *, now: float | None = None, first: Briefing | None = None,
-                 first_receipts: int = 0, confirming: asyncio.Future[Briefing] | None = None) -> None:
+                 first_receipts: int = 0, confirming: asyncio.Future[Briefing] | None = None,
+                 writes_disabled: bool | None = None) -> None:
         super().__init__()
         self.project = project
         self.now = now
@@ -105,7 +107,8 @@ class BriefingScreen(Screen):
         self.withheld_ids: dict[str, str] = {}  # as the list shows them (shortest unique prefix)
         self.receipt_failures = 0
         self.audited_stamp: tuple | None = None  # the session files the count was judged on
-        self.writes_disabled = session.writes_disabled()
+        self.first_frame = FirstFrame(kept=writes_disabled is not None)  # given: a later open's kept frame
+        self.writes_disabled = session.writes_disabled() if writes_disabled is None else writes_disabled
         self._esc_told_until = 0.0
         # The widgets that own each concern; made here so a worker may reach them before mount.
         self.header = BriefingHeader(latest=self.LATEST, id="briefing-header")
@@ -200,7 +203,7 @@ class BriefingScreen(Screen):
         return self.team_feed.team
 
     def compose(self) -> ComposeResult:
-        yield SafeModeBanner()
+        yield SafeModeBanner(deferred=self.first_frame.kept)
         yield self.header
         yield self.filter_box
         with Horizontal(id="briefing-body"):
@@ -211,7 +214,7 @@ class BriefingScreen(Screen):
         # its few dozen key widgets cost ~0.1 s of the first frame.
 
     def on_mount(self) -> None:
-        self.review.start()
+        self.first_frame.mounted(self)  # the review starts (a kept frame's: once drawn)
         self.query_one(ItemDetail).ages_at = self.ages_at()
         self.query_one("#items", RowList).focus()
         # What the app read and asked before opening this screen: used once here, not held.
@@ -224,11 +227,14 @@ class BriefingScreen(Screen):
             if not first.provisional:  # daimon answered before the provisional read: nothing to confirm
                 self.provisional = False
                 self.show(first)
+                self.call_after_refresh(self.first_frame.on_drawn, self)
                 self.confirmed()
                 return
             self.show(first)
-            # with a child running (started before Textual), asking it costs the first frame nothing
-            self.load(repaint=False, delay=0.0 if session.child_started() else FIRST_FRAME_S, **pending)
+            self.call_after_refresh(self.first_frame.on_drawn, self)
+            # a running child (started before Textual) costs the first frame nothing; a kept frame's: once drawn
+            delay = None if self.first_frame.kept else 0.0 if session.child_started() else FIRST_FRAME_S
+            self.load(repaint=False, delay=delay, **pending)
         else:
             self.header.update(Text("reading daimon's store…", style="dim"))
             self.load(**pending)
@@ -247,12 +253,13 @@ class BriefingScreen(Screen):
     # ---- loading ---------------------------------------------------------
 
     @work(exclusive=True, group="briefing-load")
-    async def load(self, repaint: bool = True, delay: float = 0.0,
+    async def load(self, repaint: bool = True, delay: float | None = 0.0,
                    pending: asyncio.Future[Briefing] | None = None) -> None:
-        # First paint from the pointer, the trust ledger and the verdict cache
-        # (no events fold), every row provisional; then daimon's full read
-        # confirms and corrects. A live change re-runs this after `delay`, so a
-        # burst of writes costs one confirmation.
+        # First paint from the pointer, the trust ledger and the verdict cache (no events fold), every
+        # row provisional; then daimon's full read confirms and corrects. A live change re-runs this
+        # after `delay` (None: a kept frame's, once drawn), so a burst of writes costs one confirmation.
+        if delay is None:
+            delay = await self.first_frame.confirm_delay(self, FIRST_FRAME_S)
         self.provisional = True
         if repaint:
             quick = await session.provisional(self.project, self.now)
@@ -262,6 +269,7 @@ class BriefingScreen(Screen):
                 first_frame = self.briefing is None
                 self.show(quick)
                 if first_frame:
+                    self.call_after_refresh(self.first_frame.on_drawn, self)
                     await asyncio.sleep(FIRST_FRAME_S)
         elif self.briefing is not None and not self.briefing.provisional:
             self.show(self.briefing.model_copy(update={"provisional": True}))

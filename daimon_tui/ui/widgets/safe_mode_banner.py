@@ -5,8 +5,6 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
-from daimon_tui.services.health import daimon_check
-
 
 class SafeModeBanner(Static):
     DEFAULT_CSS = """
@@ -21,7 +19,17 @@ class SafeModeBanner(Static):
     }
     """
 
+    def __init__(self, *, deferred: bool = False) -> None:
+        super().__init__()
+        self.deferred = deferred  # a kept first frame: checked once it is drawn (daimon is imported then)
+
     def on_mount(self) -> None:
+        if not self.deferred:
+            self.check()
+
+    def check(self) -> None:
+        from daimon_tui.services.health import daimon_check  # imports daimon
+
         banner = daimon_check().banner
         if banner:
             self.update(Text(banner))  # plain text: a version string is never markup
