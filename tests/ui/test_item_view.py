@@ -114,3 +114,42 @@ async def test_every_key_the_footer_or_help_shows_on_an_item_view_answers(
             if not (app.screen is not view or told or copied or ran.exists() or scrolled(view) != at):
                 silent.append(pressed)
         assert silent == [], f"keys shown on {kind.__name__} that do nothing: {silent}"
+
+
+def _frame_lines(app: DaimonTUI) -> list[str]:
+    """The frame Textual composes for the terminal now, screens beneath included, line by line."""
+    update = app.screen._compositor.render_update(full=True, screen_stack=app._background_screens)
+    return ["".join(segment.text for segment in strip) for strip in update.strips]  # type: ignore[union-attr]
+
+
+async def test_the_item_view_hides_the_briefing_and_its_own_footer_never_says_quit(
+        store: demo.DemoStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 41 (`o` at 1 MB): the item view's first frame spent a quarter of its time dimming the
+    briefing beneath it, and that briefing's footer still offered "q back/quit" where `q` closes the
+    view and never quits. The view is opaque, so nothing beneath is rendered, and shows its own keys."""
+    from textual.renderables.background_screen import BackgroundScreen
+
+    dimmed: list[int] = []
+    real = BackgroundScreen.process_segments.__func__  # type: ignore[attr-defined]
+
+    def counted(cls, segments, color):  # type: ignore[no-untyped-def]
+        dimmed.append(1)
+        return real(cls, segments, color)
+
+    monkeypatch.setattr(BackgroundScreen, "process_segments", classmethod(counted))
+    app = DaimonTUI(project_path=str(store.project), now=NOW)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        briefing = app.screen
+        assert isinstance(briefing, BriefingScreen)
+        await press_until(pilot, "j", lambda: getattr(briefing.current_item(), "text", None) == RETRY)
+        view = await opened(app, pilot, briefing, "o", ItemScreen)
+        dimmed.clear()
+        view.refresh()
+        await settle(pilot)
+        lines = _frame_lines(app)
+        assert dimmed == [], "the briefing beneath the item view was rendered and dimmed"
+        footer = lines[-1].lower()
+        assert "quit" not in footer, footer
+        assert "close" in footer and "help" in footer, footer  # the view's own keys
+        assert not any("HANDOFF" in line for line in lines), "the briefing shows through"
