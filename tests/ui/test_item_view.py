@@ -42,9 +42,13 @@ def help_keys(view: Screen, app: DaimonTUI) -> list[str]:
 
 
 def footer_keys(app: DaimonTUI) -> list[str]:
-    """The keys the footer under the view shows (the view has none of its own)."""
-    return [key.key for screen in app.screen_stack for footer in screen.query("Footer")  # type: ignore[attr-defined]
-            for key in footer.query("FooterKey") if key.display]
+    """The keys the footer in sight shows: the view's own (the item view's hides the briefing's),
+    else the one beneath (the whole text has none)."""
+    for screen in reversed(app.screen_stack):
+        footers = list(screen.query("Footer"))
+        if footers:
+            return [key.key for footer in footers for key in footer.query("FooterKey") if key.display]  # type: ignore[attr-defined]
+    return []
 
 
 async def opened(app: DaimonTUI, pilot, briefing: BriefingScreen, key: str, kind: type[Screen]) -> Screen:  # type: ignore[no-untyped-def]

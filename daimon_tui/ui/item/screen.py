@@ -25,6 +25,7 @@ from daimon_tui.ui.navigation import GoesBack
 from daimon_tui.ui.read_worker import work
 from daimon_tui.ui.widgets.evidence import EvidencePanel
 from daimon_tui.ui.widgets.item_detail import ItemDetail
+from daimon_tui.ui.widgets.key_footer import KeyFooter
 
 Extras = Callable[[ItemDetails], tuple[RenderableType, ...]]
 
@@ -35,7 +36,8 @@ class ItemScreen(GoesBack, ModalScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         *bindings({"Item"}),
         *bindings({"Evidence"}),
-        *everywhere_bindings(),
+        # `?` first: the footer drops keys from its end when narrow.
+        *sorted(everywhere_bindings(), key=lambda binding: binding.id != "help"),
     ]
 
     def __init__(self, item: Item, details: ItemDetails | None, extras: Extras,
@@ -61,6 +63,8 @@ class ItemScreen(GoesBack, ModalScreen[None]):
             yield EvidencePanel(brief=False, id="item-full-evidence")
             yield Static(Text("whole text", style="bold underline"))
             yield Static(Text(full_text(self.item)), id="item-full-text")
+        # Its own keys: the briefing's footer is hidden beneath, and offered `q quit` where `q` closes.
+        yield KeyFooter(show_command_palette=False)
 
     def on_mount(self) -> None:
         self.query_one("#item-full-detail", ItemDetail).ages_at = self.ages_at
