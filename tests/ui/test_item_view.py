@@ -157,3 +157,34 @@ async def test_the_item_view_hides_the_briefing_and_its_own_footer_never_says_qu
         assert "quit" not in footer, footer
         assert "close" in footer and "help" in footer, footer  # the view's own keys
         assert not any("HANDOFF" in line for line in lines), "the briefing shows through"
+
+
+async def test_the_item_views_tables_are_drawn_once_per_width(store: demo.DemoStore,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 41 (`o` at 1 MB): Rich tables were a third of the item view's first frame, and each
+    was drawn twice at the same width, since Textual draws a Static's content once to measure its
+    height and again for its lines. The view keeps each width's lines: one drawing per width."""
+    from collections import Counter
+
+    from rich.table import Table
+
+    drawn: Counter[tuple[int, int]] = Counter()
+    real = Table.__rich_console__
+
+    def counted(table, console, options):  # type: ignore[no-untyped-def]
+        drawn[(id(table), options.max_width)] += 1
+        return real(table, console, options)
+
+    app = DaimonTUI(project_path=str(store.project), now=NOW)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        briefing = app.screen
+        assert isinstance(briefing, BriefingScreen)
+        await press_until(pilot, "j", lambda: getattr(briefing.current_item(), "text", None) == RETRY)
+        monkeypatch.setattr(Table, "__rich_console__", counted)
+        view = await opened(app, pilot, briefing, "o", ItemScreen)
+        view.query_one("#item-full-detail").refresh(layout=True)  # a layout again at the same width
+        await settle(pilot)
+        assert drawn, "the view drew no table"
+        twice = {key: n for key, n in drawn.items() if n > 1}
+        assert twice == {}, f"{len(twice)} of {len(drawn)} tables drawn again at the same width"
