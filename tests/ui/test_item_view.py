@@ -172,7 +172,8 @@ async def test_the_item_views_tables_are_drawn_once_per_width(store: demo.DemoSt
     real = Table.__rich_console__
 
     def counted(table, console, options):  # type: ignore[no-untyped-def]
-        drawn[(id(table), options.max_width)] += 1
+        if isinstance(app.screen, ItemScreen):  # not the briefing's pane, drawn before
+            drawn[(id(table), options.max_width)] += 1
         return real(table, console, options)
 
     app = DaimonTUI(project_path=str(store.project), now=NOW)
@@ -181,6 +182,7 @@ async def test_the_item_views_tables_are_drawn_once_per_width(store: demo.DemoSt
         briefing = app.screen
         assert isinstance(briefing, BriefingScreen)
         await press_until(pilot, "j", lambda: getattr(briefing.current_item(), "text", None) == RETRY)
+        await settle(pilot)
         monkeypatch.setattr(Table, "__rich_console__", counted)
         view = await opened(app, pilot, briefing, "o", ItemScreen)
         view.query_one("#item-full-detail").refresh(layout=True)  # a layout again at the same width

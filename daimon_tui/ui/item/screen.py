@@ -21,6 +21,7 @@ from daimon_tui.models.details import ItemDetails
 from daimon_tui.ui.actions import bindings, everywhere_bindings
 from daimon_tui.ui.item.evidence import EvidenceController
 from daimon_tui.ui.item.full_text import full_text
+from daimon_tui.ui.item.kept_lines import KeepsItsLines
 from daimon_tui.ui.navigation import GoesBack
 from daimon_tui.ui.read_worker import work
 from daimon_tui.ui.widgets.evidence import EvidencePanel
@@ -28,6 +29,14 @@ from daimon_tui.ui.widgets.item_detail import ItemDetail
 from daimon_tui.ui.widgets.key_footer import KeyFooter
 
 Extras = Callable[[ItemDetails], tuple[RenderableType, ...]]
+
+
+class ItemViewDetail(KeepsItsLines, ItemDetail):
+    """The item's fields and daimon's inspector, drawn once per width."""
+
+
+class ItemViewEvidence(KeepsItsLines, EvidencePanel):
+    """The transcript, witnesses and world, drawn once per width."""
 
 
 class ItemScreen(GoesBack, ModalScreen[None]):
@@ -59,8 +68,8 @@ class ItemScreen(GoesBack, ModalScreen[None]):
         with VerticalScroll(id="item-full"):
             yield Static(Text(f"{inert(self.item.id or '(no id)', limit=80)} · esc closes", style="bold"),
                          id="item-full-title")
-            yield ItemDetail(id="item-full-detail")
-            yield EvidencePanel(brief=False, id="item-full-evidence")
+            yield ItemViewDetail(id="item-full-detail")
+            yield ItemViewEvidence(brief=False, id="item-full-evidence")
             yield Static(Text("whole text", style="bold underline"))
             yield Static(Text(full_text(self.item)), id="item-full-text")
         # Its own keys: the briefing's footer is hidden beneath, and offered `q quit` where `q` closes.
