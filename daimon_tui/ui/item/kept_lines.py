@@ -1,10 +1,10 @@
 """The item view's panes drawn once per width.
 
-Textual draws a Static's Rich content twice a frame, once to measure its
-height and again for its lines, and again on every layout at the same width.
-The item view's detail and evidence are Rich tables (a third of its first
-frame, issue 41), so each pane keeps the lines it drew for the width it was
-given and hands them back until its content or its width changes.
+Textual draws a Static's Rich content twice, once to measure its height and
+again for its lines, and both again whenever the pane is laid out anew at
+the same width. The item view's detail and evidence are Rich tables (a third
+of its first frame, issue 41), so each pane keeps the lines it drew for the
+width it was given and hands them back until its content or width changes.
 """
 
 from __future__ import annotations
