@@ -42,9 +42,13 @@ def help_keys(view: Screen, app: DaimonTUI) -> list[str]:
 
 
 def footer_keys(app: DaimonTUI) -> list[str]:
-    """The keys the footer under the view shows (the view has none of its own)."""
-    return [key.key for screen in app.screen_stack for footer in screen.query("Footer")  # type: ignore[attr-defined]
-            for key in footer.query("FooterKey") if key.display]
+    """The keys the footer in sight shows: the view's own (the item view's hides the briefing's),
+    else the one beneath (the whole text has none)."""
+    for screen in reversed(app.screen_stack):
+        footers = list(screen.query("Footer"))
+        if footers:
+            return [key.key for footer in footers for key in footer.query("FooterKey") if key.display]  # type: ignore[attr-defined]
+    return []
 
 
 async def opened(app: DaimonTUI, pilot, briefing: BriefingScreen, key: str, kind: type[Screen]) -> Screen:  # type: ignore[no-untyped-def]
@@ -114,3 +118,76 @@ async def test_every_key_the_footer_or_help_shows_on_an_item_view_answers(
             if not (app.screen is not view or told or copied or ran.exists() or scrolled(view) != at):
                 silent.append(pressed)
         assert silent == [], f"keys shown on {kind.__name__} that do nothing: {silent}"
+
+
+def _frame_lines(app: DaimonTUI) -> list[str]:
+    """The frame Textual composes for the terminal now, screens beneath included, line by line."""
+    update = app.screen._compositor.render_update(full=True, screen_stack=app._background_screens)
+    return ["".join(segment.text for segment in strip) for strip in update.strips]  # type: ignore[union-attr]
+
+
+async def test_the_item_view_hides_the_briefing_and_its_own_footer_never_says_quit(
+        store: demo.DemoStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 41 (`o` at 1 MB): the item view's first frame spent a quarter of its time dimming the
+    briefing beneath it, and that briefing's footer still offered "q back/quit" where `q` closes the
+    view and never quits. The view is opaque, so nothing beneath is rendered, and shows its own keys."""
+    from textual.renderables.background_screen import BackgroundScreen
+
+    dimmed: list[int] = []
+    real = BackgroundScreen.process_segments.__func__  # type: ignore[attr-defined]
+
+    def counted(cls, segments, color):  # type: ignore[no-untyped-def]
+        dimmed.append(1)
+        return real(cls, segments, color)
+
+    monkeypatch.setattr(BackgroundScreen, "process_segments", classmethod(counted))
+    app = DaimonTUI(project_path=str(store.project), now=NOW)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        briefing = app.screen
+        assert isinstance(briefing, BriefingScreen)
+        await press_until(pilot, "j", lambda: getattr(briefing.current_item(), "text", None) == RETRY)
+        view = await opened(app, pilot, briefing, "o", ItemScreen)
+        dimmed.clear()
+        view.refresh()
+        await settle(pilot)
+        lines = _frame_lines(app)
+        assert dimmed == [], "the briefing beneath the item view was rendered and dimmed"
+        footer = lines[-1].lower()
+        assert "quit" not in footer, footer
+        assert "close" in footer and "help" in footer, footer  # the view's own keys
+        assert not any("HANDOFF" in line for line in lines), "the briefing shows through"
+
+
+async def test_the_item_views_tables_are_drawn_once_per_width(store: demo.DemoStore,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 41 (`o` at 1 MB): Rich tables were a third of the item view's first frame, and each
+    was drawn twice at the same width, since Textual draws a Static's content once to measure its
+    height and again for its lines, and both again on a new layout (failed before: 8 of 8 tables
+    drawn 4 times). The view keeps each width's lines: one drawing per width."""
+    from collections import Counter
+
+    from rich.table import Table
+
+    drawn: Counter[tuple[int, int]] = Counter()
+    real = Table.__rich_console__
+
+    def counted(table, console, options):  # type: ignore[no-untyped-def]
+        if isinstance(app.screen, ItemScreen):  # not the briefing's pane, drawn before
+            drawn[(id(table), options.max_width)] += 1
+        return real(table, console, options)
+
+    app = DaimonTUI(project_path=str(store.project), now=NOW)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        briefing = app.screen
+        assert isinstance(briefing, BriefingScreen)
+        await press_until(pilot, "j", lambda: getattr(briefing.current_item(), "text", None) == RETRY)
+        await settle(pilot)
+        monkeypatch.setattr(Table, "__rich_console__", counted)
+        view = await opened(app, pilot, briefing, "o", ItemScreen)
+        view.query_one("#item-full-detail").refresh(layout=True)  # a layout again at the same width
+        await settle(pilot)
+        assert drawn, "the view drew no table"
+        twice = {key: n for key, n in drawn.items() if n > 1}
+        assert twice == {}, f"{len(twice)} of {len(drawn)} tables drawn again at the same width"

@@ -21,12 +21,22 @@ from daimon_tui.models.details import ItemDetails
 from daimon_tui.ui.actions import bindings, everywhere_bindings
 from daimon_tui.ui.item.evidence import EvidenceController
 from daimon_tui.ui.item.full_text import full_text
+from daimon_tui.ui.item.kept_lines import KeepsItsLines
 from daimon_tui.ui.navigation import GoesBack
 from daimon_tui.ui.read_worker import work
 from daimon_tui.ui.widgets.evidence import EvidencePanel
 from daimon_tui.ui.widgets.item_detail import ItemDetail
+from daimon_tui.ui.widgets.key_footer import KeyFooter
 
 Extras = Callable[[ItemDetails], tuple[RenderableType, ...]]
+
+
+class ItemViewDetail(KeepsItsLines, ItemDetail):
+    """The item's fields and daimon's inspector, drawn once per width."""
+
+
+class ItemViewEvidence(KeepsItsLines, EvidencePanel):
+    """The transcript, witnesses and world, drawn once per width."""
 
 
 class ItemScreen(GoesBack, ModalScreen[None]):
@@ -35,7 +45,8 @@ class ItemScreen(GoesBack, ModalScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         *bindings({"Item"}),
         *bindings({"Evidence"}),
-        *everywhere_bindings(),
+        # `?` first: the footer drops keys from its end when narrow.
+        *sorted(everywhere_bindings(), key=lambda binding: binding.id != "help"),
     ]
 
     def __init__(self, item: Item, details: ItemDetails | None, extras: Extras,
@@ -57,10 +68,12 @@ class ItemScreen(GoesBack, ModalScreen[None]):
         with VerticalScroll(id="item-full"):
             yield Static(Text(f"{inert(self.item.id or '(no id)', limit=80)} · esc closes", style="bold"),
                          id="item-full-title")
-            yield ItemDetail(id="item-full-detail")
-            yield EvidencePanel(brief=False, id="item-full-evidence")
+            yield ItemViewDetail(id="item-full-detail")
+            yield ItemViewEvidence(brief=False, id="item-full-evidence")
             yield Static(Text("whole text", style="bold underline"))
             yield Static(Text(full_text(self.item)), id="item-full-text")
+        # Its own keys: the briefing's footer is hidden beneath, and offered `q quit` where `q` closes.
+        yield KeyFooter(show_command_palette=False)
 
     def on_mount(self) -> None:
         self.query_one("#item-full-detail", ItemDetail).ages_at = self.ages_at
