@@ -158,6 +158,20 @@ def session_rows(bucket: Path) -> dict[str, tuple[str, ...]]:
     return dict(_by_session(rows))
 
 
+def session_moment_rows(bucket: Path) -> dict[str, tuple[str, ...]]:
+    """session id -> its deciding witness rows (`deciding_rows`): `written_at`
+    gives the same moment from these as from all of `session_rows`. Worked
+    out once per state of the ledger: Health asks for every session file at
+    every moment of its pass."""
+    return _deciding(_status_rows(bucket, verbs.WITNESS_PREFIX.casefold()))
+
+
+@functools.lru_cache(maxsize=2)
+def _deciding(rows: tuple[tuple[str, str], ...]) -> dict[str, tuple[str, ...]]:
+    # keyed as `_by_session` is: the rows `_status_rows_of` kept for one state of the ledger
+    return {sid: deciding_rows(own) for sid, own in _by_session(rows).items()}
+
+
 @functools.lru_cache(maxsize=2)
 def _by_session(rows: tuple[tuple[str, str], ...]) -> dict[str, tuple[str, ...]]:
     # keyed by the rows `_status_rows_of` kept for one state of the ledger (a hit is that very
@@ -316,7 +330,7 @@ def _session_files(root: Path, slug: str, cutoff: str) -> list[tuple[str, str, P
     or before `cutoff` (a checkpoint is written a minute or two after its
     `created`), oldest first."""
     out = []
-    own_rows, rewrites = session_rows(root / slug), forget_times(root / slug)
+    own_rows, rewrites = session_moment_rows(root / slug), forget_times(root / slug)
     for path in daimon_reading.session_files(root):
         slug_of, created = _slug_and_created(path)
         if slug_of != slug:
@@ -348,16 +362,33 @@ def _slug_and_created_of(path: str, _state: tuple[int, ...]) -> tuple[object, ob
 
 def _retained_bytes(bucket: Path, session_id: str) -> bytes | None:
     """The bytes a retained pointer of the bucket holds for this session, if one does."""
-    for path in sorted(bucket.glob("*.json")):
-        if not daimon_reading.is_pointer_name(path.name):
-            continue
+    pointers = tuple((str(p), _stat_key(p)) for p in sorted(bucket.glob("*.json"))
+                     if daimon_reading.is_pointer_name(p.name))
+    return _held_by_pointers(pointers).get(session_id)
+
+
+def _stat_key(path: Path) -> tuple[int, ...] | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+
+
+@functools.lru_cache(maxsize=4)
+def _held_by_pointers(pointers: tuple[tuple[str, tuple[int, ...] | None], ...]) -> dict[str, bytes]:
+    # session id -> the bytes of the first pointer (by name) holding it; read once per state of the
+    # pointers (their stat keys, ctime included): Health asks for each session at each moment
+    held: dict[str, bytes] = {}
+    for name, _state in pointers:
         try:
-            data = path.read_bytes()
-            if json.loads(data).get("session_id") == session_id:
-                return data
+            data = Path(name).read_bytes()
+            sid = json.loads(data).get("session_id")
         except (OSError, ValueError, AttributeError):
             continue
-    return None
+        if isinstance(sid, str):
+            held.setdefault(sid, data)
+    return held
 
 
 def _pointer_bytes(bucket: Path, session_id: str, fallback: Path) -> bytes:
