@@ -4,13 +4,22 @@ every point stays daimon's read of the store as it stood then."""
 
 from __future__ import annotations
 
+import json
+import os
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from daimon_briefing import store as daimon_store
 from daimon_briefing.surfaces import Writer
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from daimon_tui.store.daimon_api.public import Health, jsonl
 from daimon_tui.store.demo import builder as demo
+from daimon_tui.store.judging import kept_fold_build
+from daimon_tui.store.judging.kept_fold import KeptFold
+from daimon_tui.store.judging.kept_fold_daimon import Daimon
 from daimon_tui.store.read import asof, reader
 from daimon_tui.store.read.health import health
 from tests.store.test_health import assert_points_are_daimons
@@ -57,7 +66,6 @@ def test_the_pass_reads_each_pointer_once(demo_store: demo.DemoStore, monkeypatc
     """The bytes the bucket's pointers hold (what a session was as signed) are
     read by the copy once per state of the pointers, not for each session at each moment."""
     import sys
-    from pathlib import Path
 
     from daimon_tui.store.daimon_api import reading as daimon_reading
 
@@ -77,3 +85,69 @@ def test_the_pass_reads_each_pointer_once(demo_store: demo.DemoStore, monkeypatc
     assert reads and len(reads) == len(set(reads)), reads
     monkeypatch.setattr(Path, "read_bytes", real)
     assert_points_are_daimons(project, report)
+
+
+# ---- one read of the ledger: the pass's copies cut from daimon's rows of it ----------------------
+
+STAMPS = [f"2026-01-0{d}T0{h}:00:00Z" for d in range(1, 4) for h in range(3)]
+ROW = st.one_of(
+    st.builds(lambda ts, ref, status: {"ts": ts, "kind": "resolution", "item_ref": ref, "status": status},
+              st.sampled_from(STAMPS), st.sampled_from(["o-1", "o-2", "o-3"]),
+              st.sampled_from(["resolved", "reopened", "superseded-by:o-2", "supersede-candidate:o-3"])),
+    st.builds(lambda ts, item, sid: {"ts": ts, "kind": "corroboration", "item_ref": f"corroboration:{item}",
+                                     "status": f"corroborated-by:{sid}"},
+              st.sampled_from(STAMPS), st.sampled_from(["o-1", "o-2"]), st.sampled_from(["S1", "S2", "S3"])),
+    st.builds(lambda ref: {"kind": "resolution", "item_ref": ref, "status": "resolved"},  # no stamp
+              st.sampled_from(["o-1", "o-2"])),
+    st.builds(lambda ts: {"ts": ts, "kind": "tombstone", "item_ref": "o-3", "status": "forgotten:k1"},
+              st.sampled_from(STAMPS)),
+    st.builds(lambda ts: {"ts": ts, "kind": "resolution", "item_ref": "o-1", "status": "resolved", "note": "a\u2028b"},
+              st.sampled_from(STAMPS)),
+)
+# how a line ends, and what may stand around it (JSON's own white space; a lone CR splits a line for the pass)
+ENDING = st.sampled_from(["\n", "\r\n", "\r \n", " \n", "\n", "\r"])
+# blank lines, and a torn one (daimon's read is then not whole: the pass parses every line itself)
+BLANK = st.sampled_from(["\n", "  \n", "\r\n", "\t\n", '{"ts": "2026-01-01T00:00:00Z", "item_\n'])
+
+
+def _lines(rows: list[dict], endings: list[str], blanks: list[int], blank: list[str]) -> str:
+    lines = [json.dumps(r, ensure_ascii=False) + endings[n % len(endings)] for n, r in enumerate(rows)]
+    for at, text in zip(blanks, blank, strict=False):
+        lines.insert(min(at, len(lines)), text)
+    return "".join(lines)
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(rows=st.lists(ROW, max_size=30), endings=st.lists(ENDING, min_size=1, max_size=4),
+       blanks=st.lists(st.integers(min_value=0, max_value=30), max_size=3), blank=st.lists(BLANK, max_size=3),
+       cutoffs=st.lists(st.sampled_from(STAMPS), min_size=1, max_size=5))
+def test_a_copy_cut_from_daimons_rows_folds_as_daimons_read_of_the_copy(
+        tmp_path_factory: pytest.TempPathFactory, rows: list[dict], endings: list[str], blanks: list[int],
+        blank: list[str], cutoffs: list[str]) -> None:
+    """Offered daimon's whole read of the ledger, the pass writes the same
+    copies as when it parses every line itself, and the fold it makes of a
+    copy written whole from daimon's rows is the one daimon's full read of
+    that copy builds (the differential of the one-read pass)."""
+    base = tmp_path_factory.mktemp("offer")
+    src = base / "events.jsonl"
+    src.write_bytes(_lines(rows, endings, blanks, blank).encode())
+    fold = KeptFold(Daimon.taken())
+    read = fold.daimon.read(src)
+    data = src.read_bytes()
+    seeded: list[tuple[Path, bytes, list[dict]]] = []
+    offered = asof.ledger_pass(lambda dst, copied, of: seeded.append((dst, copied, of)))
+    took = offered.offer(src, data, read.rows, os.stat(src))
+    if read.health is Health.OK and data.endswith(b"\n") and "\r" not in data.decode().replace("\r\n", ""):
+        assert took  # a lone CR apart, daimon's lines are the pass's
+    parsed = asof.ledger_pass()
+    for cutoff in sorted(cutoffs):  # oldest first, as Health's pass
+        seeded.clear()
+        assert offered.cut(src, base / "a.jsonl", cutoff) == parsed.cut(src, base / "b.jsonl", cutoff)
+        assert (base / "a.jsonl").read_bytes() == (base / "b.jsonl").read_bytes()
+        for dst, copied, of in seeded:
+            assert took and copied == dst.read_bytes()
+            theirs = fold.daimon.read(dst)
+            assert theirs == jsonl.Read(Health.OK, of)  # daimon's read of the copy: exactly these rows
+            ours = kept_fold_build.build(fold, "ours", copied, jsonl.Read(Health.OK, of), (), persist=False)
+            full = kept_fold_build.build(fold, "theirs", copied, theirs, (), persist=False)
+            assert ours is not None and ours == full

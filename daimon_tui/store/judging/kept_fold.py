@@ -100,6 +100,8 @@ class KeptFold:
         self.held: dict[str, Kept] = {}  # ledger -> its kept fold
         self.persisted: dict[str, int] = {}  # ledger -> the size its copy on disk covers
         self.pending: dict[str, Pending] = {}  # ledger -> a full read whose fold is built later
+        # ledger -> who takes daimon's next whole read of it (`hand_over`)
+        self.takers: dict[str, Callable[[bytes, jsonl.Read, os.stat_result], None]] = {}
         self.lock = threading.Lock()
         self.build_lock = threading.Lock()  # one build at a time
         self.builder: threading.Thread | None = None
@@ -179,6 +181,23 @@ class KeptFold:
             yield
         finally:
             self.on_disk.reset(token)
+
+    @contextlib.contextmanager
+    def hand_over(self, path: Path, taker: Callable[[bytes, jsonl.Read, os.stat_result], None]) -> Iterator[None]:
+        """While it lasts, daimon's next whole read of the ledger `path` that is
+        kept (every line a row, nothing moved while it was read) is also
+        handed to `taker`: its bytes, daimon's read of exactly them, the
+        file's stat then. Health's pass cuts its copies from those rows
+        instead of parsing the ledger again."""
+        key = os.path.abspath(path)
+        with self.lock:
+            self.takers[key] = taker
+        try:
+            yield
+        finally:
+            with self.lock:
+                if self.takers.get(key) is taker:
+                    del self.takers[key]
 
     def forget_under(self, folder: str) -> None:
         """Drop what is kept in memory for the ledgers under `folder` (a copy removed)."""
@@ -282,6 +301,11 @@ class KeptFold:
         if (read.health is not Health.OK or not data.endswith(b"\n") or stat_id(before) != stat_id(after)
                 or len(data) != after.st_size):
             return read
+        with self.lock:
+            taker = self.takers.pop(key, None)
+        if taker is not None:
+            with contextlib.suppress(Exception):  # the taker's trouble is never the read's
+                taker(data, read, after)
         if self.deferring:
             with self.lock:
                 self.pending[key] = Pending(stat_key(after), read, data)
@@ -391,6 +415,7 @@ tombstone_rows = KEPT.tombstone_rows
 sealed_only = KEPT.sealed_only
 forget_held = KEPT.forget_held
 forget_under = KEPT.forget_under
+hand_over = KEPT.hand_over
 in_memory_only = KEPT.in_memory_only
 untrusted = KEPT.untrusted
 defer_builds = KEPT.defer_builds

@@ -38,7 +38,7 @@ from daimon_tui.store.daimon_api import reading as daimon_reading
 from daimon_tui.store.daimon_api.mode import Unavailable
 from daimon_tui.store.daimon_api.public import config, store, surfaces, view
 from daimon_tui.store.read import team_history
-from daimon_tui.store.read.asof_pass import LedgerPass
+from daimon_tui.store.read.asof_pass import LedgerPass, Seed
 
 _LOCK = re.compile(r"\.lock$")
 
@@ -248,9 +248,14 @@ def _classify(body: str) -> tuple[str | None, bool]:
     return _time_of(row), _forgets(row)
 
 
-def ledger_pass() -> LedgerPass:
-    """The ledgers of a pass over moments oldest first (`as_of(..., into=, ledgers=)`): each read once."""
-    return LedgerPass(_classify)
+def _classify_row(row: dict) -> tuple[str | None, bool]:
+    return _time_of(row), _forgets(row)
+
+
+def ledger_pass(seed: Seed | None = None) -> LedgerPass:
+    """The ledgers of a pass over moments oldest first (`as_of(..., into=, ledgers=)`): each read once.
+    `seed`: given each copy written whole from a ledger daimon read whole (`LedgerPass.offer`), with its rows."""
+    return LedgerPass(_classify, _classify_row, seed)
 
 
 def _cut_ledger(src: Path, dst: Path, cutoff: str, *, forgets_only: bool = False,

@@ -11,6 +11,7 @@ session receipts that fail today among the sessions retained by then
 from __future__ import annotations
 
 import dataclasses
+import os
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -23,6 +24,7 @@ from daimon_tui.models import Briefing, Diagnostic, ProjectRef
 from daimon_tui.models.records import Record
 
 if TYPE_CHECKING:
+    from daimon_tui.store.read.asof_pass import LedgerPass
     from daimon_tui.store.read.health_kept import KeptNumbers
 
 # Sessions charted: the newest this many (each is one read of the store as it stood).
@@ -129,6 +131,21 @@ def _kept(project: ProjectRef, created: dict[str, str | None]) -> KeptNumbers:
     return KeptNumbers(project.slug, {}, {}, {}, None)
 
 
+def _fold_of_copy(dst: Path, data: bytes, rows: list[dict]) -> None:
+    """The kept fold of a copy written whole from the real events ledger,
+    made from daimon's rows of that ledger (`LedgerPass.offer`: the copy's
+    lines are some of its lines, each a row): what daimon's full read of the
+    copy would keep, without that read (in memory only, like every fold of the pass)."""
+    from daimon_tui.store.daimon_api.public import Health, jsonl
+    from daimon_tui.store.judging import kept_fold, kept_fold_build
+    from daimon_tui.store.judging.kept_fold_ledger import stat_key
+
+    if len(data) < kept_fold.KEEP_MIN_BYTES or not data.endswith(b"\n"):
+        return  # daimon's own read answers a small copy (the kept fold is not asked)
+    kept_fold_build.build(kept_fold.KEPT, os.path.abspath(dst), data, jsonl.Read(Health.OK, rows),
+                          stat_key(os.stat(dst)), persist=False)
+
+
 def health_points(project: ProjectRef, *, limit: int = SESSIONS_CHARTED,
                   now: float | None = None) -> Iterator[HealthReport]:
     """The report as it fills: first every charted point with no number yet
@@ -137,17 +154,30 @@ def health_points(project: ProjectRef, *, limit: int = SESSIONS_CHARTED,
     report, where a session that could not be read is left out (a note says
     why). `now`: the moment stale marks are judged at; None: the clock."""
     from daimon_tui.store import paths
-    from daimon_tui.store.daimon_api.mode import Unavailable
     from daimon_tui.store.judging import kept_fold
-    from daimon_tui.store.read.asof import as_of, ledger_pass, parse_time
-    from daimon_tui.store.read.history import listed, sessions
-    from daimon_tui.store.read.reader import load_briefing
+    from daimon_tui.store.read.asof import ledger_pass
 
     refused = paths.refusals(project.slug)
     if refused:  # the one rule: nothing is read through a link out of the store (each named)
         yield HealthReport(project=project, diagnostics=tuple(
             Diagnostic(level="error", source="daimon-tui", message=m) for m in refused))
         return
+    # one read of the real events ledger: daimon's, for the listing's fold (when none is kept), handed to
+    # the pass too (its copies are cut from those rows, the first copy's fold made from them)
+    ledgers = ledger_pass(_fold_of_copy)
+    events = paths.checkpoint_root() / project.slug / "events.jsonl"
+    with kept_fold.hand_over(events, lambda data, read, st: ledgers.offer(events, data, read.rows, st)):
+        yield from _points(project, limit, now, ledgers)
+
+
+def _points(project: ProjectRef, limit: int, now: float | None, ledgers: LedgerPass) -> Iterator[HealthReport]:
+    """`health_points` once the store may be read, each ledger read once through `ledgers`."""
+    from daimon_tui.store.daimon_api.mode import Unavailable
+    from daimon_tui.store.judging import kept_fold
+    from daimon_tui.store.read.asof import as_of, parse_time
+    from daimon_tui.store.read.history import listed, sessions
+    from daimon_tui.store.read.reader import load_briefing
+
     light = listed(project)
     if light is not None:  # the columns at once, before the listing opens and judges every session
         yield HealthReport(project=project, retained=len(light), sessions=(
@@ -181,7 +211,6 @@ def health_points(project: ProjectRef, *, limit: int = SESSIONS_CHARTED,
     # one copy of the store for the whole pass, oldest first: each ledger is read once,
     # and each moment's copy grows by the rows since the last (its kept fold folds those alone)
     passing = Path(tempfile.mkdtemp(prefix="daimon-tui-health-"))
-    ledgers = ledger_pass()
     try:
         for n, (sid, made) in enumerate(rows):
             counts = kept.get(sid)
