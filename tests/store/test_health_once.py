@@ -151,3 +151,29 @@ def test_a_copy_cut_from_daimons_rows_folds_as_daimons_read_of_the_copy(
             ours = kept_fold_build.build(fold, "ours", copied, jsonl.Read(Health.OK, of), (), persist=False)
             full = kept_fold_build.build(fold, "theirs", copied, theirs, (), persist=False)
             assert ours is not None and ours == full
+
+
+class _Unwalked(list):
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        raise AssertionError("the ledger's lines were walked again")
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(rows=st.lists(ROW, max_size=30), cutoffs=st.lists(st.sampled_from(STAMPS), min_size=2, max_size=5))
+def test_another_buckets_ledger_is_cut_once_per_pass(tmp_path_factory: pytest.TempPathFactory, rows: list[dict],
+                                                     cutoffs: list[str]) -> None:
+    """Another bucket's copy keeps its forget rows alone, whatever the moment:
+    the pass cuts it once, and each moment's copy is still the exact cut's."""
+    base = tmp_path_factory.mktemp("forgets")
+    src = base / "events.jsonl"
+    src.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    passing = asof.ledger_pass()
+    first, *later = sorted(cutoffs)
+    assert passing.cut(src, base / "a.jsonl", first, forgets_only=True) == asof._cut_ledger(
+        src, base / "b.jsonl", first, forgets_only=True)
+    held = passing.ledgers[os.path.abspath(src)]
+    held.lines, held.kinds = _Unwalked(held.lines), _Unwalked(held.kinds)
+    for cutoff in later:
+        assert passing.cut(src, base / "a.jsonl", cutoff, forgets_only=True) == asof._cut_ledger(
+            src, base / "b.jsonl", cutoff, forgets_only=True)
+        assert (base / "a.jsonl").read_bytes() == (base / "b.jsonl").read_bytes()

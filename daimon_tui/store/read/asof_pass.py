@@ -53,6 +53,8 @@ class _Ledger:
     late_forget: str  # the latest stamp of a forget row ("" when none is stamped)
     # daimon's row of each line (None for a blank line), while a copy may still be written whole from them
     rows: list[dict | None] | None = None
+    # the copy that keeps only its forget rows (another bucket's: the same at every moment), once cut
+    forgets: tuple[bytes, int] | None = None
     # the stamped rows that are not forget rows, by (stamp, line): a copy grows by a range of them
     stamps: list[str] = dataclasses.field(default_factory=list)
     lines_at: list[int] = dataclasses.field(default_factory=list)
@@ -132,6 +134,9 @@ class LedgerPass:
                  and ledger.late_forget <= before.first and _size(dst) == before.size)
         if grows and before is not None:  # the rows stamped since the last moment, looked up by stamp
             kept, cut = ledger.between(before.cutoff, cutoff)
+        elif forgets_only and ledger.forgets is not None:  # whatever the moment: cut once
+            self._write_whole(dst, ledger.forgets[0], cutoff)
+            return ledger.forgets[1]
         else:
             for n, (line, kind) in enumerate(zip(ledger.lines, ledger.kinds, strict=True)):
                 if kind is None:  # a blank line: kept (the ledger's health)
@@ -150,14 +155,19 @@ class LedgerPass:
                 handle.write(data)
             self.copies[str(dst)] = _Copy(cutoff, before.first, before.size + len(data))
         else:
-            if _size(dst) != len(data) or dst.read_bytes() != data:  # the same bytes: left alone (its stat too)
-                dst.write_bytes(data)
-            self.copies[str(dst)] = _Copy(cutoff, cutoff, len(data))
+            self._write_whole(dst, data, cutoff)
+            if forgets_only:
+                ledger.forgets = (data, cut)
             if rows is not None and self.seed is not None:
                 self.seed(dst, data, kept_rows)
                 if ledger.late_forget <= cutoff:  # every later copy grows from this one: the rows are let go
                     ledger.rows = None
         return cut
+
+    def _write_whole(self, dst: Path, data: bytes, cutoff: str) -> None:
+        if _size(dst) != len(data) or dst.read_bytes() != data:  # the same bytes: left alone (its stat too)
+            dst.write_bytes(data)
+        self.copies[str(dst)] = _Copy(cutoff, cutoff, len(data))
 
 
 def _late_forget(kinds: list[tuple[str | None, bool] | None]) -> str:
