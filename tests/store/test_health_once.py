@@ -136,9 +136,13 @@ def test_a_copy_cut_from_daimons_rows_folds_as_daimons_read_of_the_copy(
     data = src.read_bytes()
     seeded: list[tuple[Path, bytes, list[dict]]] = []
     offered = asof.ledger_pass(lambda dst, copied, of: seeded.append((dst, copied, of)))
-    took = offered.offer(src, data, read.rows, os.stat(src))
+    took = offered.offer(src, data, read.rows, os.stat(src)) is not None
     if read.health is Health.OK and data.endswith(b"\n") and "\r" not in data.decode().replace("\r\n", ""):
         assert took  # a lone CR apart, daimon's lines are the pass's
+    if took:  # the status rows a line-by-line parse finds, from daimon's rows
+        asof.status_rows_read(base, os.stat(src), *offered.offer(src, data, read.rows, os.stat(src)))  # type: ignore[misc]
+        for spelled in asof._SPELLED:
+            assert asof._status_rows(base, spelled) == asof._status_rows_of(str(src), spelled)
     parsed = asof.ledger_pass()
     for cutoff in sorted(cutoffs):  # oldest first, as Health's pass
         seeded.clear()
@@ -177,3 +181,34 @@ def test_another_buckets_ledger_is_cut_once_per_pass(tmp_path_factory: pytest.Te
         assert passing.cut(src, base / "a.jsonl", cutoff, forgets_only=True) == asof._cut_ledger(
             src, base / "b.jsonl", cutoff, forgets_only=True)
         assert (base / "a.jsonl").read_bytes() == (base / "b.jsonl").read_bytes()
+
+
+def test_the_pass_parses_no_line_of_the_ledger_daimon_read_whole(demo_store: demo.DemoStore,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """daimon's read of the real events ledger (the listing's fold) is the
+    pass's one read of it: no line of it is parsed again, to cut the copies
+    or to find the sessions' witness rows and the forget times."""
+    from daimon_tui.store.judging import kept_fold
+
+    project = reader.resolve_project(str(demo_store.project))
+    _witness(demo_store, "S-day3", 3)
+    monkeypatch.setattr(kept_fold, "KEEP_MIN_BYTES", 0)  # the demo's ledger is small: keep its fold anyway
+    events = asof.config.checkpoint_dir() / project.slug / "events.jsonl"
+    lines = {line.strip() for line in events.read_text().splitlines() if line.strip()}
+    parsed: list[str] = []
+    real_classify, real_status = asof._classify, asof._status_rows_of
+
+    def classify(body: str):  # type: ignore[no-untyped-def]
+        parsed.append(body)
+        return real_classify(body)
+
+    def status(path: str, *args):  # type: ignore[no-untyped-def]
+        parsed.extend(lines if path == str(events) else ())
+        return real_status(path, *args)
+
+    monkeypatch.setattr(asof, "_classify", classify)
+    monkeypatch.setattr(asof, "_status_rows_of", status)
+    with kept_fold.sealed_only():
+        report = health(project)
+    assert not lines & set(parsed)
+    assert_points_are_daimons(project, report)

@@ -25,6 +25,7 @@ import os
 import re
 import shutil
 import tempfile
+import threading
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -124,11 +125,35 @@ def _status_rows(bucket: Path, spelled: str) -> tuple[tuple[str, str], ...]:
         st = path.stat()
     except OSError:
         return ()
-    return _status_rows_of(str(path), (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino), spelled)
+    key = (str(path), _state(st), spelled)
+    with _STATUS_LOCK:
+        held = _STATUS.get(key)
+    if held is None:
+        held = _status_rows_of(key[0], spelled)
+        _keep_status(key, held)
+    return held
 
 
-@functools.lru_cache(maxsize=4)
-def _status_rows_of(path: str, _state: tuple[int, ...], spelled: str) -> tuple[tuple[str, str], ...]:
+# (ledger, its stat key, spelled) -> `_status_rows`' answer, for the last few asked
+_STATUS: dict[tuple[str, tuple[int, ...], str], tuple[tuple[str, str], ...]] = {}
+_STATUS_SIZE = 4
+_STATUS_LOCK = threading.Lock()
+_SPELLED = ("forgotten:", verbs.WITNESS_PREFIX.casefold())  # what `forget_times` and `session_rows` ask for
+
+
+def _state(st: os.stat_result) -> tuple[int, ...]:
+    return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+
+
+def _keep_status(key: tuple[str, tuple[int, ...], str], held: tuple[tuple[str, str], ...]) -> None:
+    with _STATUS_LOCK:
+        _STATUS.pop(key, None)
+        while len(_STATUS) >= _STATUS_SIZE:
+            _STATUS.pop(next(iter(_STATUS)))
+        _STATUS[key] = held
+
+
+def _status_rows_of(path: str, spelled: str) -> tuple[tuple[str, str], ...]:
     out = []
     try:
         handle = open(path, encoding="utf-8", errors="replace")  # noqa: SIM115 (closed below; a missing file is no rows)
@@ -144,6 +169,23 @@ def _status_rows_of(path: str, _state: tuple[int, ...], spelled: str) -> tuple[t
             if isinstance(status, str) and ts:
                 out.append((status, ts))
     return tuple(out)
+
+
+def status_rows_read(bucket: Path, st: os.stat_result, lines: list[str], rows: list[dict | None]) -> None:
+    """What `_status_rows` answers for the bucket's events ledger, from daimon's
+    whole read of it (`LedgerPass.offer`: `lines` as a text read splits them,
+    `rows` daimon's row of each, None for a blank line) instead of parsing the
+    lines that spell a status again. The ledger read whole is every line a
+    row: the rows a line-by-line parse finds are these."""
+    for spelled in _SPELLED:
+        out = []
+        for line, row in zip(lines, rows, strict=True):
+            if row is None or spelled not in line.casefold():
+                continue
+            status, ts = row.get("status"), _time_of(row)
+            if isinstance(status, str) and ts:
+                out.append((status, ts))
+        _keep_status((str(bucket / "events.jsonl"), _state(st), spelled), tuple(out))
 
 
 def forget_times(bucket: Path) -> tuple[str, ...]:

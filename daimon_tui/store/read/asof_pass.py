@@ -90,24 +90,26 @@ class LedgerPass:
         self.ledgers: dict[str, _Ledger] = {}
         self.copies: dict[str, _Copy] = {}
 
-    def offer(self, src: Path, data: bytes, rows: list[dict], st: os.stat_result) -> bool:
+    def offer(self, src: Path, data: bytes, rows: list[dict],
+              st: os.stat_result) -> tuple[list[str], list[dict | None]] | None:
         """daimon's whole read of `src`: `data` its bytes, `rows` daimon's row of
         each line that is not blank (split at newlines, every one a row), `st`
         its stat then. Taken when it lines up with the lines as this pass
-        splits them (one row each that is not blank); whether it was."""
+        splits them (one row each that is not blank): then those lines, and
+        the row of each (None for a blank one); else None."""
         if self.classify_row is None:
-            return False
+            return None
         lines = io.StringIO(data.decode("utf-8", errors="surrogateescape"), newline="").readlines()
         filled = [n for n, line in enumerate(lines) if line.strip()]
         if len(filled) != len(rows) or not all(isinstance(row, dict) for row in rows):
-            return False
+            return None
         row_at: list[dict | None] = [None] * len(lines)
         for n, row in zip(filled, rows, strict=True):
             row_at[n] = row
         kinds = [None if row is None else self.classify_row(row) for row in row_at]
         self.ledgers[os.path.abspath(src)] = _Ledger((st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino),
                                                      lines, kinds, _late_forget(kinds), rows=row_at)
-        return True
+        return lines, row_at
 
     def _ledger(self, src: Path) -> _Ledger:
         st = os.stat(src)

@@ -16,7 +16,7 @@ import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from daimon_tui.domain.review import CONTRADICTIONS
 from daimon_tui.domain.withheld import withheld_count
@@ -155,7 +155,7 @@ def health_points(project: ProjectRef, *, limit: int = SESSIONS_CHARTED,
     why). `now`: the moment stale marks are judged at; None: the clock."""
     from daimon_tui.store import paths
     from daimon_tui.store.judging import kept_fold
-    from daimon_tui.store.read.asof import ledger_pass
+    from daimon_tui.store.read.asof import ledger_pass, status_rows_read
 
     refused = paths.refusals(project.slug)
     if refused:  # the one rule: nothing is read through a link out of the store (each named)
@@ -166,7 +166,13 @@ def health_points(project: ProjectRef, *, limit: int = SESSIONS_CHARTED,
     # the pass too (its copies are cut from those rows, the first copy's fold made from them)
     ledgers = ledger_pass(_fold_of_copy)
     events = paths.checkpoint_root() / project.slug / "events.jsonl"
-    with kept_fold.hand_over(events, lambda data, read, st: ledgers.offer(events, data, read.rows, st)):
+
+    def take(data: bytes, read: Any, st: os.stat_result) -> None:
+        taken = ledgers.offer(events, data, read.rows, st)
+        if taken is not None:  # the sessions' witness rows and the forget times, from the same rows
+            status_rows_read(events.parent, st, *taken)
+
+    with kept_fold.hand_over(events, take):
         yield from _points(project, limit, now, ledgers)
 
 
