@@ -20,7 +20,7 @@ from daimon_tui.store.demo import builder as demo
 from daimon_tui.store.judging import kept_fold_build
 from daimon_tui.store.judging.kept_fold import KeptFold
 from daimon_tui.store.judging.kept_fold_daimon import Daimon
-from daimon_tui.store.read import asof, reader
+from daimon_tui.store.read import asof, asof_moments, reader
 from daimon_tui.store.read.health import health
 from tests.store.test_health import assert_points_are_daimons
 
@@ -140,9 +140,9 @@ def test_a_copy_cut_from_daimons_rows_folds_as_daimons_read_of_the_copy(
     if read.health is Health.OK and data.endswith(b"\n") and "\r" not in data.decode().replace("\r\n", ""):
         assert took  # a lone CR apart, daimon's lines are the pass's
     if took:  # the status rows a line-by-line parse finds, from daimon's rows
-        asof.status_rows_read(base, os.stat(src), *offered.offer(src, data, read.rows, os.stat(src)))  # type: ignore[misc]
-        for spelled in asof._SPELLED:
-            assert asof._status_rows(base, spelled) == asof._status_rows_of(str(src), spelled)
+        asof_moments.status_rows_read(base, os.stat(src), *offered.offer(src, data, read.rows, os.stat(src)))  # type: ignore[misc]
+        for spelled in asof_moments._SPELLED:
+            assert asof_moments._status_rows(base, spelled) == asof_moments._status_rows_of(str(src), spelled)
     parsed = asof.ledger_pass()
     for cutoff in sorted(cutoffs):  # oldest first, as Health's pass
         seeded.clear()
@@ -196,7 +196,7 @@ def test_the_pass_parses_no_line_of_the_ledger_daimon_read_whole(demo_store: dem
     events = asof.config.checkpoint_dir() / project.slug / "events.jsonl"
     lines = {line.strip() for line in events.read_text().splitlines() if line.strip()}
     parsed: list[str] = []
-    real_classify, real_status = asof._classify, asof._status_rows_of
+    real_classify, real_status = asof._classify, asof_moments._status_rows_of
 
     def classify(body: str):  # type: ignore[no-untyped-def]
         parsed.append(body)
@@ -207,7 +207,7 @@ def test_the_pass_parses_no_line_of_the_ledger_daimon_read_whole(demo_store: dem
         return real_status(path, *args)
 
     monkeypatch.setattr(asof, "_classify", classify)
-    monkeypatch.setattr(asof, "_status_rows_of", status)
+    monkeypatch.setattr(asof_moments, "_status_rows_of", status)
     with kept_fold.sealed_only():
         report = health(project)
     assert not lines & set(parsed)

@@ -119,13 +119,14 @@ def _now(project: ProjectRef, receipts: dict[str, tuple[str | None, bool]], note
 
 def _kept(project: ProjectRef, created: dict[str, str | None]) -> KeptNumbers:
     """The numbers kept from earlier reads (none in safe mode, or when they cannot be checked)."""
-    from daimon_tui.store.read import asof, history
+    from daimon_tui.store.read import asof, asof_moments, asof_pass, history
     from daimon_tui.store.read.health_kept import KeptNumbers, kept_numbers
 
     if asof.refusal() is None:
-        try:  # the numbers come from this module's counts over asof's copy, the listing from history's reader:
-            # a change of any keeps nothing
-            return kept_numbers(project.slug, created, (Path(__file__), Path(asof.__file__), Path(history.__file__)))
+        try:  # the numbers come from this module's counts over asof's copy (cut by its pass, at the moments
+            # asof_moments works out), the listing from history's reader: a change of any keeps nothing
+            return kept_numbers(project.slug, created, (Path(__file__), *(Path(str(m.__file__)) for m in (
+                asof, asof_moments, asof_pass, history))))
         except Exception:  # a kept number that cannot be checked is read again
             pass
     return KeptNumbers(project.slug, {}, {}, {}, None)
@@ -155,7 +156,8 @@ def health_points(project: ProjectRef, *, limit: int = SESSIONS_CHARTED,
     why). `now`: the moment stale marks are judged at; None: the clock."""
     from daimon_tui.store import paths
     from daimon_tui.store.judging import kept_fold
-    from daimon_tui.store.read.asof import ledger_pass, status_rows_read
+    from daimon_tui.store.read.asof import ledger_pass
+    from daimon_tui.store.read.asof_moments import status_rows_read
 
     refused = paths.refusals(project.slug)
     if refused:  # the one rule: nothing is read through a link out of the store (each named)
