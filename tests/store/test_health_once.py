@@ -4,6 +4,7 @@ every point stays daimon's read of the store as it stood then."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 from datetime import timedelta
@@ -212,3 +213,64 @@ def test_the_pass_parses_no_line_of_the_ledger_daimon_read_whole(demo_store: dem
         report = health(project)
     assert not lines & set(parsed)
     assert_points_are_daimons(project, report)
+
+
+# ---- a copy the pass grew: its kept bytes are not hashed again -----------------------------------
+
+
+def test_each_later_copy_is_folded_without_hashing_its_kept_bytes_again(demo_store: demo.DemoStore,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pass appends each moment's rows to the copy it wrote itself: the
+    copy's kept fold takes the appended rows without hashing the bytes it
+    holds already (the whole copy, each moment, on a year of memory)."""
+    from daimon_tui.store.judging import kept_fold
+
+    project = reader.resolve_project(str(demo_store.project))
+    _append_between_sessions(demo_store, project)
+    monkeypatch.setattr(kept_fold, "KEEP_MIN_BYTES", 0)  # the demo's ledger is small: keep its fold anyway
+    hashed: list[str] = []
+    real = kept_fold.hashed
+
+    def counted(handle, size):  # type: ignore[no-untyped-def]
+        hashed.append(str(handle.name))
+        return real(handle, size)
+
+    monkeypatch.setattr(kept_fold, "hashed", counted)
+    with kept_fold.sealed_only():
+        report = health(project)
+    assert not [name for name in hashed if "daimon-tui-health-" in name], hashed
+    assert_points_are_daimons(project, report)
+
+
+def _append_between_sessions(store: demo.DemoStore, project) -> None:  # type: ignore[no-untyped-def]
+    """A person's resolution stamped between each two sessions (through daimon's writer): each later copy grows."""
+    moments = [asof.resolve_when(project, sid)[0] for sid in ("S-day1", "S-day2", "S-day3")]
+    for early, late in itertools.pairwise(moments):
+        with demo._events_at(early + (late - early) / 2):
+            assert daimon_store.append_events([{"item_ref": "no-such-item", "status": "resolved", "source": "ui"}],
+                                              project_dir=str(store.project), writer=Writer.HUMAN)
+
+
+def test_a_vouched_copy_written_since_by_another_is_hashed_again(tmp_path: Path) -> None:
+    """`appended` vouches for the kept bytes only while the file's stat id
+    stands: a copy written again since (same size) is hashed, and the fold
+    of bytes that are not the kept ones is left for daimon's full read."""
+    fold = KeptFold(Daimon.taken())
+    path = tmp_path / "events.jsonl"
+    first = [{"ts": "2026-01-01T00:00:00Z", "item_ref": "o-1", "status": "resolved"}]
+    data = "".join(json.dumps(r) + "\n" for r in first).encode()
+    path.write_bytes(data)
+    key = os.path.abspath(path)
+    kept = kept_fold_build.build(fold, key, data, fold.daimon.read(path), (), persist=False)
+    assert kept is not None
+    with path.open("ab") as handle:
+        handle.write(b'{"ts": "2026-01-02T00:00:00Z", "item_ref": "o-1", "status": "reopened"}\n')
+    fold.appended(path, len(data))
+    grown = fold.extend(path, key, kept)  # vouched: folded onto the kept rows
+    assert grown is not None and fold.daimon.fold(list(grown.rows), keys=False) == fold.daimon.fold(
+        fold.daimon.read(path).rows, keys=False)
+    fold.appended(path, len(data))
+    whole = path.read_bytes()
+    path.write_bytes(whole.replace(b"o-1", b"o-2", 1))  # same size, other first bytes, a later mtime
+    os.utime(path, ns=(os.stat(path).st_atime_ns, os.stat(path).st_mtime_ns + 1_000_000))
+    assert fold.extend(path, key, kept) is None  # hashed again: not the kept bytes

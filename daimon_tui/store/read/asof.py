@@ -48,7 +48,7 @@ from daimon_tui.store.read.asof_moments import (  # when each session's checkpoi
     written_at,
 )
 from daimon_tui.store.read.asof_moments import deciding_rows as deciding_rows  # what health_kept keeps of a session
-from daimon_tui.store.read.asof_pass import LedgerPass, Seed
+from daimon_tui.store.read.asof_pass import Appended, LedgerPass, Seed
 
 _LOCK = re.compile(r"\.lock$")
 
@@ -96,10 +96,11 @@ def _classify_row(row: dict) -> tuple[str | None, bool]:
     return _time_of(row), _forgets(row)
 
 
-def ledger_pass(seed: Seed | None = None) -> LedgerPass:
+def ledger_pass(seed: Seed | None = None, appended: Appended | None = None) -> LedgerPass:
     """The ledgers of a pass over moments oldest first (`as_of(..., into=, ledgers=)`): each read once.
-    `seed`: given each copy written whole from a ledger daimon read whole (`LedgerPass.offer`), with its rows."""
-    return LedgerPass(_classify, _classify_row, seed)
+    `seed`: given each copy written whole from a ledger daimon read whole (`LedgerPass.offer`), with its rows;
+    `appended`: each copy the pass appended to, with its size before."""
+    return LedgerPass(_classify, _classify_row, seed, appended)
 
 
 def _cut_ledger(src: Path, dst: Path, cutoff: str, *, forgets_only: bool = False,

@@ -42,6 +42,8 @@ Classify = Callable[[str], "tuple[str | None, bool] | None"]
 ClassifyRow = Callable[[dict], "tuple[str | None, bool]"]
 # (copy, its bytes, daimon's rows of them): a copy written whole from a ledger daimon read whole
 Seed = Callable[[Path, bytes, "list[dict]"], None]
+# (copy, its size before): a copy this pass has just appended to, its first bytes untouched
+Appended = Callable[[Path, int], None]
 
 
 # mutable because it indexes its own rows once built (`__post_init__` fills `stamps` and `lines_at`)
@@ -83,10 +85,12 @@ class LedgerPass:
     """`cut(src, dst, cutoff)`: what `asof._cut_ledger` writes, each source
     parsed once for the whole pass; moments must come oldest first to append."""
 
-    def __init__(self, classify: Classify, classify_row: ClassifyRow | None = None, seed: Seed | None = None) -> None:
+    def __init__(self, classify: Classify, classify_row: ClassifyRow | None = None, seed: Seed | None = None,
+                 appended: Appended | None = None) -> None:
         self.classify = classify
         self.classify_row = classify_row
         self.seed = seed
+        self.appended = appended
         self.ledgers: dict[str, _Ledger] = {}
         self.copies: dict[str, _Copy] = {}
 
@@ -156,6 +160,8 @@ class LedgerPass:
             with dst.open("ab") as handle:
                 handle.write(data)
             self.copies[str(dst)] = _Copy(cutoff, before.first, before.size + len(data))
+            if self.appended is not None:
+                self.appended(dst, before.size)
         else:
             self._write_whole(dst, data, cutoff)
             if forgets_only:

@@ -166,7 +166,7 @@ def health_points(project: ProjectRef, *, limit: int = SESSIONS_CHARTED,
         return
     # one read of the real events ledger: daimon's, for the listing's fold (when none is kept), handed to
     # the pass too (its copies are cut from those rows, the first copy's fold made from them)
-    ledgers = ledger_pass(_fold_of_copy)
+    ledgers = ledger_pass(_fold_of_copy, kept_fold.appended)  # a copy that grew: its kept bytes are not hashed again
     events = paths.checkpoint_root() / project.slug / "events.jsonl"
 
     def take(data: bytes, read: Any, st: os.stat_result) -> None:
