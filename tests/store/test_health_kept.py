@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from daimon_tui.store import own_files
 from daimon_tui.store.demo import builder as demo
-from daimon_tui.store.read import asof, health_kept, reader
+from daimon_tui.store.read import asof, asof_moments, health_kept, reader
 from daimon_tui.store.read.health import NOW, health
 from tests.store.test_health import assert_points_are_daimons
 
@@ -149,12 +149,12 @@ def test_the_moments_come_from_one_read_of_the_events_ledger(demo_store: demo.De
 
     with monkeypatch.context() as patched:
         patched.setattr(Path, "open", no_read)
-        patched.setattr(asof, "open", no_read, raising=False)
+        patched.setattr(asof_moments, "open", no_read, raising=False)
         assert (asof.session_rows(bucket), asof.forget_times(bucket)) == first
     _append_resolution(demo_store.project, demo.DEMO_NOW + timedelta(hours=1))
     with monkeypatch.context() as patched:
         patched.setattr(Path, "open", no_read)
-        patched.setattr(asof, "open", no_read, raising=False)
+        patched.setattr(asof_moments, "open", no_read, raising=False)
         with pytest.raises(AssertionError, match="read again"):
             asof.session_rows(bucket)
 

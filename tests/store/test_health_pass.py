@@ -45,7 +45,10 @@ def test_the_pass_folds_each_moment_onto_the_last_when_rows_are_out_of_time_orde
         report = health(project)
     assert [s.session_id for s in report.sessions][:3] == sessions
     copies = [p for p in full_reads if "daimon-tui-health-" in p and p.endswith("events.jsonl")]
-    assert len(copies) == 1, full_reads  # the first moment's copy only: every later one was folded onto it
+    # one read of the ledger: daimon's of the real one (the listing's); the first moment's copy was
+    # folded from those rows, and every later one onto it
+    assert copies == [], full_reads
+    assert full_reads == [str(asof.config.checkpoint_dir() / project.slug / "events.jsonl")]
     assert not [k for k in kept_fold.KEPT.held if "daimon-tui-health-" in k]  # dropped with the copy
     assert_points_are_daimons(project, report)  # each point still daimon's read of the exact cut then
 

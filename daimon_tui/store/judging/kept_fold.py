@@ -100,6 +100,11 @@ class KeptFold:
         self.held: dict[str, Kept] = {}  # ledger -> its kept fold
         self.persisted: dict[str, int] = {}  # ledger -> the size its copy on disk covers
         self.pending: dict[str, Pending] = {}  # ledger -> a full read whose fold is built later
+        # ledger -> (size, stat id): its first `size` bytes are the kept ones, says the writer that just
+        # appended to it (`appended`: Health's copy, a file of ours), while its stat id stands
+        self.vouched: dict[str, tuple[int, tuple]] = {}
+        # ledger -> who takes daimon's next whole read of it (`hand_over`)
+        self.takers: dict[str, Callable[[bytes, jsonl.Read, os.stat_result], None]] = {}
         self.lock = threading.Lock()
         self.build_lock = threading.Lock()  # one build at a time
         self.builder: threading.Thread | None = None
@@ -180,11 +185,41 @@ class KeptFold:
         finally:
             self.on_disk.reset(token)
 
+    @contextlib.contextmanager
+    def hand_over(self, path: Path, taker: Callable[[bytes, jsonl.Read, os.stat_result], None]) -> Iterator[None]:
+        """While it lasts, daimon's next whole read of the ledger `path` that is
+        kept (every line a row, nothing moved while it was read) is also
+        handed to `taker`: its bytes, daimon's read of exactly them, the
+        file's stat then. Health's pass cuts its copies from those rows
+        instead of parsing the ledger again."""
+        key = os.path.abspath(path)
+        with self.lock:
+            self.takers[key] = taker
+        try:
+            yield
+        finally:
+            with self.lock:
+                if self.takers.get(key) is taker:
+                    del self.takers[key]
+
+    def appended(self, path: Path, size: int) -> None:
+        """The writer of `path` (a copy of ours, in a private folder) has just
+        appended to it, its first `size` bytes untouched: the next read's kept
+        fold of exactly those bytes is extended without hashing them again,
+        while the file's stat id is the one it has now."""
+        key = os.path.abspath(path)
+        try:
+            st = os.stat(path)
+        except OSError:
+            return
+        with self.lock:
+            self.vouched[key] = (size, stat_id(st))
+
     def forget_under(self, folder: str) -> None:
         """Drop what is kept in memory for the ledgers under `folder` (a copy removed)."""
         prefix = os.path.join(os.path.abspath(folder), "")
         with self.lock:
-            for held in (self.held, self.persisted, self.pending):
+            for held in (self.held, self.persisted, self.pending, self.vouched):
                 for key in [k for k in held if k.startswith(prefix)]:
                     del held[key]
 
@@ -282,6 +317,11 @@ class KeptFold:
         if (read.health is not Health.OK or not data.endswith(b"\n") or stat_id(before) != stat_id(after)
                 or len(data) != after.st_size):
             return read
+        with self.lock:
+            taker = self.takers.pop(key, None)
+        if taker is not None:
+            with contextlib.suppress(Exception):  # the taker's trouble is never the read's
+                taker(data, read, after)
         if self.deferring:
             with self.lock:
                 self.pending[key] = Pending(stat_key(after), read, data)
@@ -315,9 +355,15 @@ class KeptFold:
             before = os.fstat(fd)
             if not stat.S_ISREG(before.st_mode) or before.st_size < kept.size:
                 return None
-            digest = hashed(handle, kept.size)
-            if digest is None or digest.hexdigest() != kept.digest:
-                return None
+            with self.lock:
+                vouched = self.vouched.pop(key, None)
+            digest = None  # None: the kept bytes are vouched for (`appended`), not hashed
+            if isinstance(kept, Kept) and vouched == (kept.size, stat_id(before)):
+                handle.seek(kept.size)
+            else:
+                digest = hashed(handle, kept.size)
+                if digest is None or digest.hexdigest() != kept.digest:
+                    return None
             rest = handle.read()
             size = kept.size
 
@@ -350,8 +396,11 @@ class KeptFold:
             except Unplaced:
                 return None  # our cache is wrong: daimon's full read decides
             if tail.health is Health.OK and rest.endswith(b"\n") and len(starts) == len(tail.rows):
-                digest.update(rest)
-                grown = dataclasses.replace(grown, size=kept.size + len(rest), digest=digest.hexdigest())
+                # unhashed: no digest, and a later read that is not vouched for is daimon's full read
+                if digest is not None:
+                    digest.update(rest)
+                grown = dataclasses.replace(grown, size=kept.size + len(rest),
+                                            digest=digest.hexdigest() if digest is not None else "")
                 if stat_key(after) == stat_key(before):  # nothing moved while we read: the next read trusts it
                     grown.verified = stat_key(after)
                 kept_fold_persist.keep(self, key, grown, grown=True)
@@ -391,6 +440,8 @@ tombstone_rows = KEPT.tombstone_rows
 sealed_only = KEPT.sealed_only
 forget_held = KEPT.forget_held
 forget_under = KEPT.forget_under
+hand_over = KEPT.hand_over
+appended = KEPT.appended
 in_memory_only = KEPT.in_memory_only
 untrusted = KEPT.untrusted
 defer_builds = KEPT.defer_builds

@@ -26,10 +26,9 @@ import re
 import shutil
 import tempfile
 from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 
-from daimon_tui.domain import verbs
 from daimon_tui.domain.when import parse_when
 from daimon_tui.models import Diagnostic, Handoff, ProjectRef
 from daimon_tui.models.history import AsOfStore, parse_time
@@ -38,135 +37,20 @@ from daimon_tui.store.daimon_api import reading as daimon_reading
 from daimon_tui.store.daimon_api.mode import Unavailable
 from daimon_tui.store.daimon_api.public import config, store, surfaces, view
 from daimon_tui.store.read import team_history
-from daimon_tui.store.read.asof_pass import LedgerPass
+from daimon_tui.store.read.asof_moments import (  # when each session's checkpoint was written
+    _mtime,
+    _parsed,
+    _time_of,
+    forget_times,
+    session_moment_rows,
+    session_rows,
+    stamp,
+    written_at,
+)
+from daimon_tui.store.read.asof_moments import deciding_rows as deciding_rows  # what health_kept keeps of a session
+from daimon_tui.store.read.asof_pass import Appended, LedgerPass, Seed
 
 _LOCK = re.compile(r"\.lock$")
-
-
-def stamp(moment: datetime) -> str:
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-# A capture writes its checkpoint within minutes of the session's end (its
-# `created`). A file changed later than this (a forget scrub, an anchor, a
-# heal of an old transcript, a copy) no longer says when it was first written.
-WRITE_WINDOW_S = 3600
-
-
-# A forget's scrub rewrites the session files holding the value right after its tombstone row.
-REWRITE_S = 120
-
-
-def written_at(path: Path | None, created: str, own_rows: tuple[str, ...] = (),
-               rewrites: tuple[str, ...] = ()) -> str:
-    """When the session's checkpoint was written. A capture appends its
-    corroboration rows (`corroborated-by:<session>`: only that session's
-    capture writes them) just before it writes the file, so those rows say
-    when, even when the file was touched since; the rows of its first
-    capture are the burst from the earliest one. Without such rows, the
-    file's mtime (daimon's own write-side record:
-    `store.checkpoints_written_since` counts by it) while it lies in the
-    capture window after `created`, unless it is a forget's rewrite (within
-    REWRITE_S after one of `rewrites`, the tombstones' times: the scrub, not
-    the capture); with neither, `created`."""
-    try:
-        born = parse_time(created)
-    except ValueError:
-        return created
-    seen = [born]
-    stamps = sorted(t for t in (_moment(r) for r in own_rows) if t is not None)
-    if stamps:
-        # the capture's rows are append-only: a later edit of the file moves its mtime, never them
-        seen.extend(t for t in stamps if t <= stamps[0] + timedelta(seconds=WRITE_WINDOW_S))
-    else:
-        # the receipt is written right after the file, and a hand edit of the file leaves it alone
-        scrubs = [t for t in (_moment(r) for r in rewrites) if t is not None]
-        for written in (_mtime(path.with_suffix(".receipt")) if path else None, _mtime(path)):
-            if written is not None and any(t <= written <= t + timedelta(seconds=REWRITE_S) for t in scrubs):
-                continue
-            if written is not None and born <= written <= born + timedelta(seconds=WRITE_WINDOW_S):
-                seen.append(written)
-                break
-    return stamp(max(seen))
-
-
-def deciding_rows(own_rows: tuple[str, ...]) -> tuple[str, ...]:
-    """The rows of `own_rows` `written_at` decides by (what Health keeps of a
-    session's): the earliest, and the latest within WRITE_WINDOW_S of it."""
-    timed = sorted((t, r) for r in own_rows if (t := _moment(r)) is not None)
-    if not timed:
-        return ()
-    first = timed[0]
-    last = max(pair for pair in timed if pair[0] <= first[0] + timedelta(seconds=WRITE_WINDOW_S))
-    return (first[1],) if last == first else (first[1], last[1])
-
-
-def _mtime(path: Path | None) -> datetime | None:
-    try:
-        return datetime.fromtimestamp(path.stat().st_mtime, UTC) if path is not None else None
-    except (OSError, ValueError):
-        return None
-
-
-def _moment(text: str) -> datetime | None:
-    try:
-        return parse_time(text)
-    except ValueError:
-        return None
-
-
-def _status_rows(bucket: Path, spelled: str) -> tuple[tuple[str, str], ...]:
-    """(status, ts) of the bucket's events rows whose line spells `spelled` (any case) and that have both.
-    Read once per state of the ledger (its stat key, ctime included): Health
-    works out every charted session's moment from the same rows."""
-    path = bucket / "events.jsonl"
-    try:
-        st = path.stat()
-    except OSError:
-        return ()
-    return _status_rows_of(str(path), (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino), spelled)
-
-
-@functools.lru_cache(maxsize=4)
-def _status_rows_of(path: str, _state: tuple[int, ...], spelled: str) -> tuple[tuple[str, str], ...]:
-    out = []
-    try:
-        handle = open(path, encoding="utf-8", errors="replace")  # noqa: SIM115 (closed below; a missing file is no rows)
-    except OSError:
-        return ()
-    with handle:
-        for line in handle:
-            if spelled not in line.casefold():
-                continue
-            row = _parsed(line)
-            status = row.get("status") if row is not None else None
-            ts = _time_of(row)
-            if isinstance(status, str) and ts:
-                out.append((status, ts))
-    return tuple(out)
-
-
-def forget_times(bucket: Path) -> tuple[str, ...]:
-    """The `ts` of the bucket's forget tombstones (`forgotten:<key>` rows in its events ledger)."""
-    return tuple(ts for status, ts in _status_rows(bucket, "forgotten:") if store.is_tombstone_status(status))
-
-
-def session_rows(bucket: Path) -> dict[str, tuple[str, ...]]:
-    """session id -> the `ts` of the rows its capture wrote naming it
-    (`corroborated-by:<session>` in the bucket's events ledger)."""
-    rows = _status_rows(bucket, verbs.WITNESS_PREFIX.casefold())
-    return dict(_by_session(rows))
-
-
-@functools.lru_cache(maxsize=2)
-def _by_session(rows: tuple[tuple[str, str], ...]) -> dict[str, tuple[str, ...]]:
-    # keyed by the rows `_status_rows_of` kept for one state of the ledger (a hit is that very
-    # object: hashing it costs milliseconds, grouping it a second); Health asks once per charted session
-    out: dict[str, list[str]] = {}
-    for status, ts in rows:
-        if status.startswith(verbs.WITNESS_PREFIX):
-            out.setdefault(status[len(verbs.WITNESS_PREFIX):].strip(), []).append(ts)
-    return {sid: tuple(stamps) for sid, stamps in out.items()}
 
 
 def resolve_when(project: ProjectRef, when: str | datetime,
@@ -191,32 +75,6 @@ def resolve_when(project: ProjectRef, when: str | datetime,
     return parse_time(parsed.value), None
 
 
-def _parsed(line: str) -> dict | None:
-    try:
-        row = json.loads(line)
-    except ValueError:
-        return None
-    return row if isinstance(row, dict) else None
-
-
-def _time_of(row: dict | None) -> str | None:
-    """The row's `ts` normalised to daimon's stamp, or None when the row has
-    no readable time (daimon folds such a row as oldest; we keep it)."""
-    ts = row.get("ts") if row is not None else None
-    if not isinstance(ts, str):
-        return None
-    try:
-        moment = parse_time(ts)
-    except ValueError:
-        return None
-    # already daimon's stamp (nearly every row): it is its own normal form, without
-    # formatting it again (strftime was a third of reading a year's ledger)
-    return ts if _STAMPED.fullmatch(ts) and moment.year >= 1000 else stamp(moment)
-
-
-_STAMPED = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z")
-
-
 def _forgets(row: dict | None) -> bool:
     return row is not None and (store.is_tombstone_status(row.get("status")) or store.is_key_ref(row.get("item_ref")))
 
@@ -234,9 +92,15 @@ def _classify(body: str) -> tuple[str | None, bool]:
     return _time_of(row), _forgets(row)
 
 
-def ledger_pass() -> LedgerPass:
-    """The ledgers of a pass over moments oldest first (`as_of(..., into=, ledgers=)`): each read once."""
-    return LedgerPass(_classify)
+def _classify_row(row: dict) -> tuple[str | None, bool]:
+    return _time_of(row), _forgets(row)
+
+
+def ledger_pass(seed: Seed | None = None, appended: Appended | None = None) -> LedgerPass:
+    """The ledgers of a pass over moments oldest first (`as_of(..., into=, ledgers=)`): each read once.
+    `seed`: given each copy written whole from a ledger daimon read whole (`LedgerPass.offer`), with its rows;
+    `appended`: each copy the pass appended to, with its size before."""
+    return LedgerPass(_classify, _classify_row, seed, appended)
 
 
 def _cut_ledger(src: Path, dst: Path, cutoff: str, *, forgets_only: bool = False,
@@ -316,7 +180,7 @@ def _session_files(root: Path, slug: str, cutoff: str) -> list[tuple[str, str, P
     or before `cutoff` (a checkpoint is written a minute or two after its
     `created`), oldest first."""
     out = []
-    own_rows, rewrites = session_rows(root / slug), forget_times(root / slug)
+    own_rows, rewrites = session_moment_rows(root / slug), forget_times(root / slug)
     for path in daimon_reading.session_files(root):
         slug_of, created = _slug_and_created(path)
         if slug_of != slug:
@@ -348,16 +212,33 @@ def _slug_and_created_of(path: str, _state: tuple[int, ...]) -> tuple[object, ob
 
 def _retained_bytes(bucket: Path, session_id: str) -> bytes | None:
     """The bytes a retained pointer of the bucket holds for this session, if one does."""
-    for path in sorted(bucket.glob("*.json")):
-        if not daimon_reading.is_pointer_name(path.name):
-            continue
+    pointers = tuple((str(p), _stat_key(p)) for p in sorted(bucket.glob("*.json"))
+                     if daimon_reading.is_pointer_name(p.name))
+    return _held_by_pointers(pointers).get(session_id)
+
+
+def _stat_key(path: Path) -> tuple[int, ...] | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+
+
+@functools.lru_cache(maxsize=4)
+def _held_by_pointers(pointers: tuple[tuple[str, tuple[int, ...] | None], ...]) -> dict[str, bytes]:
+    # session id -> the bytes of the first pointer (by name) holding it; read once per state of the
+    # pointers (their stat keys, ctime included): Health asks for each session at each moment
+    held: dict[str, bytes] = {}
+    for name, _state in pointers:
         try:
-            data = path.read_bytes()
-            if json.loads(data).get("session_id") == session_id:
-                return data
+            data = Path(name).read_bytes()
+            sid = json.loads(data).get("session_id")
         except (OSError, ValueError, AttributeError):
             continue
-    return None
+        if isinstance(sid, str):
+            held.setdefault(sid, data)
+    return held
 
 
 def _pointer_bytes(bucket: Path, session_id: str, fallback: Path) -> bytes:

@@ -11,11 +11,12 @@ session receipts that fail today among the sessions retained by then
 from __future__ import annotations
 
 import dataclasses
+import os
 import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from daimon_tui.domain.review import CONTRADICTIONS
 from daimon_tui.domain.withheld import withheld_count
@@ -23,6 +24,7 @@ from daimon_tui.models import Briefing, Diagnostic, ProjectRef
 from daimon_tui.models.records import Record
 
 if TYPE_CHECKING:
+    from daimon_tui.store.read.asof_pass import LedgerPass
     from daimon_tui.store.read.health_kept import KeptNumbers
 
 # Sessions charted: the newest this many (each is one read of the store as it stood).
@@ -117,16 +119,32 @@ def _now(project: ProjectRef, receipts: dict[str, tuple[str | None, bool]], note
 
 def _kept(project: ProjectRef, created: dict[str, str | None]) -> KeptNumbers:
     """The numbers kept from earlier reads (none in safe mode, or when they cannot be checked)."""
-    from daimon_tui.store.read import asof, history
+    from daimon_tui.store.read import asof, asof_moments, asof_pass, history
     from daimon_tui.store.read.health_kept import KeptNumbers, kept_numbers
 
     if asof.refusal() is None:
-        try:  # the numbers come from this module's counts over asof's copy, the listing from history's reader:
-            # a change of any keeps nothing
-            return kept_numbers(project.slug, created, (Path(__file__), Path(asof.__file__), Path(history.__file__)))
+        try:  # the numbers come from this module's counts over asof's copy (cut by its pass, at the moments
+            # asof_moments works out), the listing from history's reader: a change of any keeps nothing
+            return kept_numbers(project.slug, created, (Path(__file__), *(Path(str(m.__file__)) for m in (
+                asof, asof_moments, asof_pass, history))))
         except Exception:  # a kept number that cannot be checked is read again
             pass
     return KeptNumbers(project.slug, {}, {}, {}, None)
+
+
+def _fold_of_copy(dst: Path, data: bytes, rows: list[dict]) -> None:
+    """The kept fold of a copy written whole from the real events ledger,
+    made from daimon's rows of that ledger (`LedgerPass.offer`: the copy's
+    lines are some of its lines, each a row): what daimon's full read of the
+    copy would keep, without that read (in memory only, like every fold of the pass)."""
+    from daimon_tui.store.daimon_api.public import Health, jsonl
+    from daimon_tui.store.judging import kept_fold, kept_fold_build
+    from daimon_tui.store.judging.kept_fold_ledger import stat_key
+
+    if len(data) < kept_fold.KEEP_MIN_BYTES or not data.endswith(b"\n"):
+        return  # daimon's own read answers a small copy (the kept fold is not asked)
+    kept_fold_build.build(kept_fold.KEPT, os.path.abspath(dst), data, jsonl.Read(Health.OK, rows),
+                          stat_key(os.stat(dst)), persist=False)
 
 
 def health_points(project: ProjectRef, *, limit: int = SESSIONS_CHARTED,
@@ -137,17 +155,37 @@ def health_points(project: ProjectRef, *, limit: int = SESSIONS_CHARTED,
     report, where a session that could not be read is left out (a note says
     why). `now`: the moment stale marks are judged at; None: the clock."""
     from daimon_tui.store import paths
-    from daimon_tui.store.daimon_api.mode import Unavailable
     from daimon_tui.store.judging import kept_fold
-    from daimon_tui.store.read.asof import as_of, ledger_pass, parse_time
-    from daimon_tui.store.read.history import listed, sessions
-    from daimon_tui.store.read.reader import load_briefing
+    from daimon_tui.store.read.asof import ledger_pass
+    from daimon_tui.store.read.asof_moments import status_rows_read
 
     refused = paths.refusals(project.slug)
     if refused:  # the one rule: nothing is read through a link out of the store (each named)
         yield HealthReport(project=project, diagnostics=tuple(
             Diagnostic(level="error", source="daimon-tui", message=m) for m in refused))
         return
+    # one read of the real events ledger: daimon's, for the listing's fold (when none is kept), handed to
+    # the pass too (its copies are cut from those rows, the first copy's fold made from them)
+    ledgers = ledger_pass(_fold_of_copy, kept_fold.appended)  # a copy that grew: its kept bytes are not hashed again
+    events = paths.checkpoint_root() / project.slug / "events.jsonl"
+
+    def take(data: bytes, read: Any, st: os.stat_result) -> None:
+        taken = ledgers.offer(events, data, read.rows, st)
+        if taken is not None:  # the sessions' witness rows and the forget times, from the same rows
+            status_rows_read(events.parent, st, *taken)
+
+    with kept_fold.hand_over(events, take):
+        yield from _points(project, limit, now, ledgers)
+
+
+def _points(project: ProjectRef, limit: int, now: float | None, ledgers: LedgerPass) -> Iterator[HealthReport]:
+    """`health_points` once the store may be read, each ledger read once through `ledgers`."""
+    from daimon_tui.store.daimon_api.mode import Unavailable
+    from daimon_tui.store.judging import kept_fold
+    from daimon_tui.store.read.asof import as_of, parse_time
+    from daimon_tui.store.read.history import listed, sessions
+    from daimon_tui.store.read.reader import load_briefing
+
     light = listed(project)
     if light is not None:  # the columns at once, before the listing opens and judges every session
         yield HealthReport(project=project, retained=len(light), sessions=(
@@ -181,7 +219,6 @@ def health_points(project: ProjectRef, *, limit: int = SESSIONS_CHARTED,
     # one copy of the store for the whole pass, oldest first: each ledger is read once,
     # and each moment's copy grows by the rows since the last (its kept fold folds those alone)
     passing = Path(tempfile.mkdtemp(prefix="daimon-tui-health-"))
-    ledgers = ledger_pass()
     try:
         for n, (sid, made) in enumerate(rows):
             counts = kept.get(sid)
