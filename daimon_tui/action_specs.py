@@ -35,6 +35,9 @@ class ActionSpec:
     # The footer's word (80 columns hold every shown key with these); help,
     # the palette and the README use `description`.
     short: str = ""
+    # Run as the key arrives, before the keys typed after it are handed on: a key that moves the focus
+    # into a box (`/`) must take the burst behind it there (`/bucket`), not leave it to the list.
+    priority: bool = False
 
 
 ACTIONS: tuple[ActionSpec, ...] = (
@@ -56,7 +59,8 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("escape", "escape", "app.escape", "Cancel, clear or go back (never quits)", "App", palette=False),
     ActionSpec("cursor.down", "j", "screen.cursor(1)", "Next item", "Move", palette=False),
     ActionSpec("cursor.up", "k", "screen.cursor(-1)", "Previous item", "Move", palette=False),
-    ActionSpec("filter", "slash", "screen.filter", "Filter (words, trust:, section:, carried…)", "Briefing"),
+    ActionSpec("filter", "slash", "screen.filter", "Filter (words, trust:, section:, carried…)", "Briefing",
+               priority=True),
     ActionSpec("withheld", "h", "screen.toggle_withheld", "Show or hide withheld items", "Briefing", show=True,
                short="withheld"),
     ActionSpec("as_daimon", "d", "screen.toggle_as_daimon", "Rows as daimon prints them, or compact", "Briefing"),
@@ -148,7 +152,8 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("search.all_projects", "ctrl+o", "screen.toggle_all", "All projects", "Search", show=True,
                palette=False),
     ActionSpec("search.team", "ctrl+t", "screen.toggle_team", "Teammates", "Search", show=True, palette=False),
-    ActionSpec("search.box", "slash", "screen.focus_box", "Search box", "Search", palette=False),
+    ActionSpec("search.box", "slash", "screen.focus_box", "Search box", "Search", palette=False,
+               priority=True),
     ActionSpec("search.down", "j", "screen.move(1)", "Next", "Search", palette=False),
     ActionSpec("search.up", "k", "screen.move(-1)", "Previous", "Search", palette=False),
     ActionSpec("search.mark", "space", "screen.mark", "Mark", "Search", palette=False),

@@ -13,7 +13,7 @@ __all__ = ["ACTIONS", "ActionSpec", "bindings", "everywhere_bindings", "filter_b
 def bindings(group_filter: set[str] | None = None) -> list[Binding]:
     return [
         Binding(spec.keys, spec.action, spec.short or spec.description, show=spec.show, id=spec.id,
-                tooltip=spec.description if spec.short else "")
+                tooltip=spec.description if spec.short else "", priority=spec.priority)
         for spec in ACTIONS
         if group_filter is None or spec.group in group_filter
     ]
@@ -42,7 +42,7 @@ def filter_binding() -> Binding:
     it on every table view too; a table's rows take the short word and hint."""
     filter_spec = spec("filter")
     return Binding(filter_spec.keys, filter_spec.action, "filter", id=filter_spec.id,
-                   tooltip="Filter the rows by words (-word leaves rows out)")
+                   tooltip="Filter the rows by words (-word leaves rows out)", priority=filter_spec.priority)
 
 
 def row_filter_bindings() -> list[Binding]:

@@ -27,6 +27,7 @@ from daimon_tui.models.search import SearchHit, SearchResult
 from daimon_tui.services import search as search_service
 from daimon_tui.ui.actions import bindings
 from daimon_tui.ui.briefing.screen import BriefingScreen
+from daimon_tui.ui.focus import focus_now, type_if_typing
 from daimon_tui.ui.history.screen import SessionScreen
 from daimon_tui.ui.navigation import navigator
 from daimon_tui.ui.read_worker import work
@@ -274,7 +275,10 @@ class SearchScreen(Screen):
         self.rerun()
 
     def action_focus_box(self) -> None:
-        self.query_one("#search-box", Input).focus()
+        """`/` (a priority key): types in the box, and from the hits takes the keys behind it there."""
+        box = self.query_one("#search-box", Input)
+        type_if_typing(box)
+        focus_now(box)
 
     def action_switch_focus(self) -> None:
         box = self.query_one("#search-box", Input)

@@ -10,9 +10,11 @@ from textual import events, on
 from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.timer import Timer
+from textual.widget import Widget
 from textual.widgets import Input
 
 from daimon_tui.domain.inert import inert
+from daimon_tui.ui.focus import focus_now, type_if_typing
 from daimon_tui.ui.navigation import when_shown
 from daimon_tui.ui.widgets.safe_input import SafeInput
 
@@ -28,9 +30,10 @@ class FilterBox(SafeInput):
     past that it types, since the rows hold paths (`src/app.py`)."""
 
     # While the box has the keys, the letters type: the footer says what still acts.
+    # Priority, as `/` that opened it: the keys typed after Enter or Esc go back to the list at once.
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "submit", "keep filter"),
-        Binding("escape", "clear_and_close", "clear filter"),
+        Binding("enter", "submit", "keep filter", priority=True),
+        Binding("escape", "clear_and_close", "clear filter", priority=True),
     ]
 
     class Applied(Message):
@@ -47,10 +50,25 @@ class FilterBox(SafeInput):
         super().__init__(placeholder=placeholder, id=id, max_length=FILTER_MAX)
         self._pending = ""
         self._timer: Timer | None = None
+        self._came_from: Widget | None = None  # what had the keys before `/`: they go back there
 
     def open(self) -> None:
+        """`/` (a priority key): the box takes the keys already typed behind it."""
+        type_if_typing(self)
+        if self.screen.focused is not self:
+            self._came_from = self.screen.focused
         self.display = True
-        self.focus()
+        focus_now(self)
+
+    def _give_back(self) -> None:
+        """The keys go back at once to what had them (the screen's `Left` handler says so again)."""
+        came_from = self._came_from
+        if came_from is not None and came_from.is_attached and came_from.focusable:
+            focus_now(came_from)
+
+    async def action_submit(self) -> None:
+        self._give_back()
+        await super().action_submit()
 
     def _on_key(self, event: events.Key) -> None:
         # Textual then calls SafeInput's and Input's own `_on_key` (the MRO), unless prevented here
@@ -90,6 +108,7 @@ class FilterBox(SafeInput):
         self._pending = ""
         self.apply_now()
         self.display = False
+        self._give_back()
         self.post_message(self.Left())
 
     def show_problems(self, problems: tuple[str, ...]) -> None:
