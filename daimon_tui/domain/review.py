@@ -14,11 +14,14 @@ import dataclasses
 import hashlib
 import secrets
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from daimon_tui.domain.badges import BADGES, MARKS
 from daimon_tui.models import Item, WithheldItem
 from daimon_tui.models.records import Record
-from daimon_tui.models.team import TeamItem
+
+if TYPE_CHECKING:  # annotations only: the team's models load with the team (not at a later open's first frame)
+    from daimon_tui.models.team import TeamItem
 
 FORMAT = 1
 NEW = "new"

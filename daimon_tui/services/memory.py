@@ -4,10 +4,10 @@ everything else."""
 
 from __future__ import annotations
 
-from daimon_tui.store import process_memory
-
 
 def give_back(collect: bool = True) -> bool:
     """Collect cycles (unless the caller just did), then return the allocator's
     free pages to the system. True when memory was returned."""
+    from daimon_tui.store import process_memory  # here: ctypes waits for the first rest, not the first frame
+
     return process_memory.give_back(collect)

@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import contextlib
 
-from daimon_tui.store import action_log
-
 
 def settle_before_exit(quiet_s: float) -> None:
     """Kill the judging child now, then wait up to `quiet_s` for the log line in progress."""
+    from daimon_tui.store import action_log  # here: a later open's first frame has no log open
     from daimon_tui.store.child import judge_service  # loaded already in the app; light in a bare one
 
     with contextlib.suppress(Exception):

@@ -17,7 +17,6 @@ from textual.screen import Screen
 from daimon_tui.domain.path_mask import PathMask
 from daimon_tui.models import Briefing, ProjectRef
 from daimon_tui.services import session
-from daimon_tui.services.action_log import ActionLog, open_log
 from daimon_tui.ui import terminal_end
 from daimon_tui.ui.actions import bindings
 from daimon_tui.ui.briefing.screen import BriefingScreen
@@ -31,6 +30,7 @@ from daimon_tui.ui.read_worker import work
 # where each is used) are imported after the first frame: a later open draws it from the kept layout (`kept_open`).
 if TYPE_CHECKING:
     from daimon_tui.domain import verbs
+    from daimon_tui.services.action_log import ActionLog
     from daimon_tui.services.kept_open import KeptOpen
     from daimon_tui.settings import Settings
 
@@ -88,8 +88,8 @@ class DaimonTUI(App[int]):
             settings, self.settings_problem = session.read_settings()
         # None: no settings file, the defaults (made when first asked for: they import pydantic)
         self._settings = settings
-        # Not `self.log`: Textual's App already has a read-only `log`.
-        self.action_log = action_log or open_log()
+        # Not `self.log`: Textual's App already has a read-only `log`. Opened when first used (`action_log`).
+        self._action_log = action_log
         self.project_path = project_path
         self.slug = slug
         self.demo = demo
@@ -228,6 +228,15 @@ class DaimonTUI(App[int]):
             if confirmed is not None:
                 return confirmed
         return await provisional
+
+    @property
+    def action_log(self) -> ActionLog:
+        """The action log, opened when first used: a later open's first frame writes and reads none."""
+        if self._action_log is None:
+            from daimon_tui.services.action_log import open_log
+
+            self._action_log = open_log()
+        return self._action_log
 
     def open_project(self, project: ProjectRef, *, first: Briefing | None = None, first_receipts: int = 0,
                      confirming: asyncio.Future[Briefing] | None = None) -> None:

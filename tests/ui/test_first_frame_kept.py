@@ -47,6 +47,14 @@ PROBED = ("import sys\n"
           "DaimonTUI(project_path=sys.argv[1], now=float(sys.argv[2])).run(headless=True, size=(140, 40))\n")
 
 
+# What the first frame does not use, imported when first used: the team's feed and models, the verbs'
+# tables, the action log, the allocator's ctypes. And a ceiling on our modules by then (75 now, 83 before).
+NOT_AT_FIRST_FRAME = ("daimon_tui.services.team_section", "daimon_tui.domain.verbs", "daimon_tui.models.team",
+                      "daimon_tui.store.action_log", "daimon_tui.domain.action_entries",
+                      "daimon_tui.services.action_log", "daimon_tui.store.process_memory")
+OUR_MODULES_AT_FIRST_FRAME = 77
+
+
 async def confirmed_open(project: Path) -> Briefing:
     """One open until daimon has confirmed: the child keeps the layout, the app the launch pointer."""
     app = DaimonTUI(project_path=str(project), now=NOW)
@@ -93,6 +101,9 @@ async def test_a_later_open_draws_its_first_frame_before_daimon_or_pydantic(kept
     modules = set(lines)
     assert "daimon_briefing" not in modules and "pydantic" not in modules
     assert not {m for m in modules if m.startswith("daimon_tui.store.read")}
+    assert not modules & set(NOT_AT_FIRST_FRAME)
+    ours = sorted(m for m in modules if m.startswith("daimon_tui"))
+    assert len(ours) <= OUR_MODULES_AT_FIRST_FRAME, ours
 
 
 async def test_the_kept_frame_is_the_confirmed_briefing_byte_for_byte(kept_store: demo.DemoStore) -> None:

@@ -41,7 +41,6 @@ from daimon_tui.domain.review import (
     what_changed,
 )
 from daimon_tui.models import Briefing, Item, ProjectRef
-from daimon_tui.services import action_log
 from daimon_tui.services.review import ReviewFile, open_review
 from daimon_tui.ui.controller import Controller
 from daimon_tui.ui.navigation import navigator, when_shown
@@ -383,6 +382,7 @@ class ReviewTracker(Controller):
 
     def summary(self, entries: list | None = None) -> ReviewSummary:
         from daimon_tui.domain.review_summary import summarize
+        from daimon_tui.services import action_log
 
         if entries is None:
             entries = action_log.entries(self.app.action_log)  # type: ignore[attr-defined]
@@ -392,6 +392,7 @@ class ReviewTracker(Controller):
 
     @work(group="review-summary")
     async def show_summary(self, quitting: bool) -> None:
+        from daimon_tui.services import action_log
         from daimon_tui.ui.briefing.review_summary import ReviewSummaryScreen
 
         try:

@@ -11,10 +11,11 @@ from textual.message import Message
 
 from daimon_tui.domain.inert import inert
 from daimon_tui.models import ProjectRef
-from daimon_tui.services import team_section
 from daimon_tui.ui.controller import Controller
 from daimon_tui.ui.read_worker import work
 
+# `services.team_section` (and `domain.verbs` under it) is imported when the team is first read:
+# a later open's first frame shows no team.
 if TYPE_CHECKING:
     from daimon_tui.models.team import TeamView
     from daimon_tui.ui.widgets.team_section import TeamRow
@@ -57,6 +58,8 @@ class TeamFeed(Controller):
                 self.watch_copy()
             if delay:
                 await asyncio.sleep(delay)
+            from daimon_tui.services import team_section
+
             # The judging child folds the reader's ledgers for the team view too.
             team = await team_section.team_judged(self.project, self.now)
         if self.is_attached:
@@ -78,6 +81,8 @@ class TeamFeed(Controller):
     async def watch_copy(self) -> None:
         """A sync in another terminal shows without a key: re-read the team copy
         when it changes (hidden, the next `t` reads it afresh)."""
+        from daimon_tui.services import team_section
+
         def fell_back(message: str) -> None:
             self.notify(message, severity="warning")
 

@@ -14,10 +14,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from daimon_tui.domain.verbs import EVENTS, Outcome
 from daimon_tui.ui.controller import Controller
 
+# `domain.verbs` (its tables) is imported when a verb ends: a later open's first frame runs none.
 if TYPE_CHECKING:
+    from daimon_tui.domain.verbs import Outcome
     from daimon_tui.ui.briefing.review import ReviewTracker
     from daimon_tui.ui.briefing.state import BriefingState
     from daimon_tui.ui.briefing.world_checks import WorldChecks
@@ -68,6 +69,8 @@ class Verbs(Controller):
 
     def done(self, request: VerbRequest, outcome: Outcome) -> None:
         """The verb ended (applied, partial, refused or cancelled): the view follows."""
+        from daimon_tui.domain.verbs import EVENTS
+
         if not self.is_attached:
             return
         if outcome.status in ("applied", "partial"):
