@@ -109,7 +109,7 @@ def _now(project: ProjectRef, receipts: dict[str, tuple[str | None, bool]], note
     from daimon_tui.store.read.reader import load_briefing
 
     try:
-        counts = briefing_counts(load_briefing(project, now))
+        counts = briefing_counts(load_briefing(project, now, split=False))
     except Exception as exc:
         notes.append(Diagnostic(message=f"the current briefing could not be read ({type(exc).__name__})"))
         counts = {}
@@ -229,7 +229,7 @@ def _points(project: ProjectRef, limit: int, now: float | None, ledgers: LedgerP
                     with (kept_fold.in_memory_only(),
                           as_of(project, sid, into=passing, ledgers=ledgers,
                                 moment=parse_time(moment) if moment else None) as cut):
-                        briefing = load_briefing(cut.project, now=cut.timestamp)
+                        briefing = load_briefing(cut.project, now=cut.timestamp, split=False)
                 except Unavailable as exc:  # safe mode: no session can be read as of then
                     notes.append(Diagnostic(level="info", message=str(exc)))
                     unread.update(r for r, _made in rows[n:])

@@ -229,7 +229,7 @@ def _withheld_today(project: ProjectRef) -> frozenset[str] | None:
     from daimon_tui.store.read.reader import load_briefing
 
     try:
-        return withheld_ids(load_briefing(project))
+        return withheld_ids(load_briefing(project, split=False))  # ids only: no budget split, no handoff
     except Exception:  # the counts by trust still stand; a note says the column is missing
         return None
 

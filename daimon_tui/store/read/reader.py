@@ -284,12 +284,14 @@ def _briefed(item: Item, section: str, raw: Mapping, allotted: daimon_brief.Budg
 
 
 def load_briefing(project: ProjectRef, now: float | None = None, *, session_id: str | None = None,
-                  budgeted: bool = True, world_check: bool = False) -> Briefing:
+                  budgeted: bool = True, split: bool = True, world_check: bool = False) -> Briefing:
     """The briefing as daimon judges it now, every item with its mark, badges and state,
     and whether `daimon brief` prints it within its byte budget (our allocator,
     held equal to daimon's quadratic one, decides at any size; off in safe
     mode). `budgeted=False`: neither the split nor the handoff (the first
-    paint's light read).
+    paint's light read). `split=False`: the recorded verdicts still, but
+    neither the split nor the handoff (Health counts items, marks and badges:
+    it reads neither, and the split is ~3% of a cold pass's 31 briefings).
     With `session_id`, that retained session's checkpoint instead of the latest,
     judged the same way (read-only History view; nothing is budgeted there).
     `world_check` (with the split): the lines daimon prints as its brief runs
@@ -341,7 +343,7 @@ def load_briefing(project: ProjectRef, now: float | None = None, *, session_id: 
     if session_id is not None:
         baton = _handoff_then(project, session_id)
     else:
-        baton = daimon_brief.handoff(project.target) if budgeted else None
+        baton = daimon_brief.handoff(project.target) if budgeted and split else None
     framing = {"handoff": baton, "greeting": briefing.GREETING, "order": briefing.SECTION_ORDER}
     if checkpoint is None:
         state = "closed" if snap.closed else "no-checkpoint"
@@ -354,6 +356,7 @@ def load_briefing(project: ProjectRef, now: float | None = None, *, session_id: 
     recorded: dict[str, Mapping] = {}
     if budgeted and session_id is None:
         recorded = _recorded_world(project)
+    if budgeted and split and session_id is None:
         checked, said = _world_checked(project, now) if world_check else (None, None)
         notes += (said,) if said else ()
         try:
