@@ -1,5 +1,5 @@
 """The styles ship inside the package: top-level `styles/` is their source, and
-the wheel carries a copy as `daimon_tui/styles/` (see `daimon_tui.ui.app.STYLES`)."""
+the wheel carries a copy as `daimon_tui/styles/` (see `daimon_tui.ui.style_sheets.STYLES`)."""
 
 from pathlib import Path
 

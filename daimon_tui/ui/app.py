@@ -6,7 +6,6 @@ import asyncio
 import importlib
 import sys
 from collections.abc import Callable, Iterable
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textual import events
@@ -25,6 +24,7 @@ from daimon_tui.ui.commands import ActionCommands
 from daimon_tui.ui.heap import TICK_S, IdleCollector
 from daimon_tui.ui.navigation import Navigator
 from daimon_tui.ui.read_worker import work
+from daimon_tui.ui.style_sheets import sheet
 
 # daimon, pydantic and the store's readers (`services.session` imports them
 # where each is used) are imported after the first frame: a later open draws it from the kept layout (`kept_open`).
@@ -43,15 +43,6 @@ def _answered(confirming: asyncio.Future[Briefing]) -> Briefing | None:
     return None if briefing.provisional else briefing
 
 
-def styles_dir() -> Path:
-    """The wheel's copy (`daimon_tui/styles`, made by setup.py), else the
-    checkout's top-level `styles/`, which is their source."""
-    shipped = Path(__file__).resolve().parents[1] / "styles"
-    return shipped if shipped.is_dir() else Path(__file__).resolve().parents[2] / "styles"
-
-
-STYLES = styles_dir()
-
 # Views other modules provide: (module, class), imported when first opened
 # (the first frame waits for every module imported at startup). A view whose
 # module is not there says so instead of failing.
@@ -67,7 +58,7 @@ VIEWS = {
 
 class DaimonTUI(App[int]):
     TITLE = "daimon-tui"
-    CSS_PATH = sorted(str(p) for p in STYLES.glob("*.tcss"))
+    CSS_PATH = sheet("app")  # the briefing's; each other view's with its screen (ui/style_sheets.py)
     COMMANDS = App.COMMANDS | {ActionCommands}
     BINDINGS = bindings({"Views", "App"})
 

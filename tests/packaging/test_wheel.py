@@ -19,7 +19,8 @@ SMOKE = textwrap.dedent("""
     import asyncio, pathlib, sys
     import daimon_tui
     from daimon_tui.store.demo import builder as demo
-    from daimon_tui.ui.app import STYLES, DaimonTUI
+    from daimon_tui.ui.app import DaimonTUI
+    from daimon_tui.ui.style_sheets import STYLES
 
     installed = pathlib.Path(daimon_tui.__file__).resolve()
     assert pathlib.Path(sys.prefix).resolve() in installed.parents, installed

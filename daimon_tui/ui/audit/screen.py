@@ -24,6 +24,7 @@ from daimon_tui.ui.actions import bindings, lead_bindings, row_filter_bindings
 from daimon_tui.ui.audit.state import AuditState
 from daimon_tui.ui.navigation import navigator
 from daimon_tui.ui.read_worker import work
+from daimon_tui.ui.style_sheets import sheet
 from daimon_tui.ui.table_filter import FilteredTableScreen, TableFilter
 from daimon_tui.ui.widgets.key_footer import KeyFooter
 from daimon_tui.ui.widgets.row_below import RowBelow
@@ -111,6 +112,8 @@ def rejection_detail(rej: Rejection | None) -> Text:
 
 class AuditScreen(FilteredTableScreen):
     """The audit view of one project."""
+
+    CSS_PATH = sheet("audit")  # read when first opened, not at the first frame
 
     VIEW_NAME = "Audit"
     BINDINGS: ClassVar[list[BindingType]] = [*lead_bindings(), *row_filter_bindings(), *bindings({"Move", "Audit"})]

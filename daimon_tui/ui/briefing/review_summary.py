@@ -17,6 +17,7 @@ from daimon_tui.domain.inert import inert
 from daimon_tui.domain.review_summary import WORDS, ReviewSummary
 from daimon_tui.ui.actions import bindings
 from daimon_tui.ui.navigation import GoesBack, navigator
+from daimon_tui.ui.style_sheets import sheet
 
 # Rows listed per word before "… N more".
 LISTED = 8
@@ -61,6 +62,7 @@ def summary_text(summary: ReviewSummary, *, quitting: bool, name: str | None = N
 
 
 class ReviewSummaryScreen(GoesBack, ModalScreen[None]):
+    CSS_PATH = sheet("overlays")  # read when first opened, not at the first frame
     BINDINGS: ClassVar[list[BindingType]] = bindings({"Summary"})
 
     def __init__(self, summary: ReviewSummary, *, quitting: bool, name: str | None = None,

@@ -24,6 +24,7 @@ from daimon_tui.ui.actions import bindings, lead_bindings
 from daimon_tui.ui.health.state import HealthState
 from daimon_tui.ui.navigation import GoesBack
 from daimon_tui.ui.read_worker import work
+from daimon_tui.ui.style_sheets import sheet
 from daimon_tui.ui.widgets.column_bar import LINES, ColumnBar, scale_label, scale_top
 from daimon_tui.ui.widgets.key_footer import KeyFooter
 from daimon_tui.ui.widgets.row_below import RowBelow
@@ -72,6 +73,7 @@ def table_rows(report: HealthReport) -> list[tuple[str, int, list[RenderableType
 
 
 class HealthScreen(GoesBack, Screen):
+    CSS_PATH = sheet("health")  # read when first opened, not at the first frame
     VIEW_NAME = "Health"
     BINDINGS: ClassVar[list[BindingType]] = [*lead_bindings(), *bindings({"Health"})]
 

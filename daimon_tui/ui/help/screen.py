@@ -19,6 +19,7 @@ from daimon_tui.domain.withheld import WORDS
 from daimon_tui.ui.actions import bindings
 from daimon_tui.ui.key_table import LEAD_IDS, class_bindings, global_id_rows, id_rows, with_keymap
 from daimon_tui.ui.navigation import GoesBack
+from daimon_tui.ui.style_sheets import sheet
 
 
 def help_table(title: str, rows: list[tuple[str, str, str]]) -> Table:
@@ -71,6 +72,7 @@ def words_table() -> Table:
 
 
 class HelpScreen(GoesBack, ModalScreen[None]):
+    CSS_PATH = sheet("overlays")  # read when first opened, not at the first frame
     BINDINGS: ClassVar[list[BindingType]] = bindings({"Help"})
 
     def __init__(self, under: Screen) -> None:

@@ -34,6 +34,7 @@ from daimon_tui.ui.history.readonly_briefing import ReadOnlyBriefingScreen
 from daimon_tui.ui.history.state import DiffState, HistoryState
 from daimon_tui.ui.navigation import GoesBack, navigator
 from daimon_tui.ui.read_worker import work
+from daimon_tui.ui.style_sheets import sheet
 from daimon_tui.ui.table_filter import FilteredTableScreen, TableFilter
 from daimon_tui.ui.widgets.key_footer import KeyFooter
 from daimon_tui.ui.widgets.row_below import RowBelow
@@ -61,6 +62,7 @@ def _notes(diagnostics: tuple[Diagnostic, ...]) -> Text:
 
 
 class HistoryScreen(FilteredTableScreen):
+    CSS_PATH = sheet("history")  # read when first opened, not at the first frame
     VIEW_NAME = "History"
     BINDINGS: ClassVar[list[BindingType]] = [
         *lead_bindings(),
@@ -211,6 +213,8 @@ class HistoryScreen(FilteredTableScreen):
 class SessionScreen(ReadOnlyBriefingScreen):
     """One retained session's checkpoint, judged by daimon like the briefing."""
 
+    CSS_PATH = sheet("history")  # read when first opened, not at the first frame
+
     def __init__(self, project: ProjectRef, session_id: str, *, now: float | None = None,
                  edited: str | None = None) -> None:
         # A file changed after signing says so, and what is shown instead.
@@ -233,6 +237,8 @@ _CHANGE_MARK = {"added": "+", "restated": "~", "retagged": "~", "withheld": "?"}
 
 class DiffScreen(GoesBack, Screen[None]):
     """daimon's change rows between two sessions (older → newer)."""
+
+    CSS_PATH = sheet("history")  # read when first opened, not at the first frame
 
     VIEW_NAME = "Diff"
     BINDINGS: ClassVar[list[BindingType]] = [*lead_bindings(), *bindings({"Diff"})]
@@ -299,6 +305,8 @@ class DiffScreen(GoesBack, Screen[None]):
 class AsOfPicker(ModalScreen[str | None]):
     """Pick a session or type an ISO-8601 time."""
 
+    CSS_PATH = sheet("history")  # read when first opened, not at the first frame
+
     BINDINGS: ClassVar[list[BindingType]] = bindings({"As of"})
 
     def __init__(self, sessions: tuple[SessionSummary, ...], *, default: str = "") -> None:
@@ -364,6 +372,8 @@ async def _team_as_of(project: ProjectRef, when: str) -> TeamView:
 class HistoricalScreen(ReadOnlyBriefingScreen):
     """The briefing as it stood at `when`, from daimon's own reading of a copy
     of the store cut at that moment. Read-only, and the banner says so."""
+
+    CSS_PATH = sheet("history")  # read when first opened, not at the first frame
 
     def __init__(self, project: ProjectRef, when: str, *, loader: Loader | None = None) -> None:
         load = loader or _load_as_of

@@ -15,6 +15,7 @@ from daimon_tui.domain.inert import inert
 from daimon_tui.models import Item
 from daimon_tui.ui.actions import bindings, everywhere_bindings
 from daimon_tui.ui.navigation import GoesBack
+from daimon_tui.ui.style_sheets import sheet
 
 # Past this many characters the text is broken into lines here, once, instead of
 # TextArea's soft wrap (which re-measures the whole document on every width):
@@ -41,6 +42,7 @@ def full_text(item: Item) -> str:
 
 
 class FullTextScreen(GoesBack, ModalScreen[None]):
+    CSS_PATH = sheet("overlays")  # read when first opened, not at the first frame
     BINDINGS: ClassVar[list[BindingType]] = [*bindings({"Full text"}), *everywhere_bindings()]
 
     def __init__(self, item: Item) -> None:

@@ -24,6 +24,7 @@ from daimon_tui.ui.item.full_text import full_text
 from daimon_tui.ui.item.kept_lines import KeepsItsLines
 from daimon_tui.ui.navigation import GoesBack
 from daimon_tui.ui.read_worker import work
+from daimon_tui.ui.style_sheets import sheet
 from daimon_tui.ui.widgets.evidence import EvidencePanel
 from daimon_tui.ui.widgets.item_detail import ItemDetail
 from daimon_tui.ui.widgets.key_footer import KeyFooter
@@ -40,6 +41,7 @@ class ItemViewEvidence(KeepsItsLines, EvidencePanel):
 
 
 class ItemScreen(GoesBack, ModalScreen[None]):
+    CSS_PATH = sheet("overlays")  # read when first opened, not at the first frame
     VIEW_NAME = "Item view (o)"
 
     BINDINGS: ClassVar[list[BindingType]] = [

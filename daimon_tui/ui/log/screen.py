@@ -21,6 +21,7 @@ from daimon_tui.services.action_log import ActionLog
 from daimon_tui.ui.actions import bindings, lead_bindings, row_filter_bindings
 from daimon_tui.ui.log.state import LogState
 from daimon_tui.ui.read_worker import work
+from daimon_tui.ui.style_sheets import sheet
 from daimon_tui.ui.table_filter import FilteredTableScreen, TableFilter
 from daimon_tui.ui.widgets.key_footer import KeyFooter
 from daimon_tui.ui.widgets.row_filter import RowFilter
@@ -34,6 +35,7 @@ def _cell(value: object, style: str = "") -> Text:
 
 
 class LogScreen(FilteredTableScreen):
+    CSS_PATH = sheet("verbs")  # read when first opened, not at the first frame
     VIEW_NAME = "Action log"
     BINDINGS: ClassVar[list[BindingType]] = [*lead_bindings(), *row_filter_bindings(), *bindings({"Log"})]
 

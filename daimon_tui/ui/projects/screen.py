@@ -31,6 +31,7 @@ from daimon_tui.ui.actions import bindings
 from daimon_tui.ui.navigation import navigator
 from daimon_tui.ui.projects.state import ProjectsState
 from daimon_tui.ui.read_worker import work
+from daimon_tui.ui.style_sheets import sheet
 from daimon_tui.ui.widgets.row_below import RowBelow
 from daimon_tui.ui.widgets.safe_input import SafeInput
 
@@ -39,6 +40,7 @@ TREND_WIDTH = 12
 
 
 class ProjectsScreen(ModalScreen[ProjectRef | None]):
+    CSS_PATH = sheet("overlays")  # read when first opened, not at the first frame
     BINDINGS: ClassVar[list[Binding]] = bindings({"Projects"})
 
     def __init__(self, current: ProjectRef | None, *, reason: str = "") -> None:

@@ -32,9 +32,11 @@ from daimon_tui.ui.queue.state import QueueState
 from daimon_tui.ui.queue.verbs import QueueVerbs
 from daimon_tui.ui.queue.world_checks import QueueWorldChecks
 from daimon_tui.ui.read_worker import work
+from daimon_tui.ui.style_sheets import sheet
 
 
 class QueueScreen(Screen):
+    CSS_PATH = sheet("queue")  # read when first opened, not at the first frame
     VIEW_NAME = "Queue"
     BINDINGS: ClassVar[list[BindingType]] = bindings({"Queue"})
 

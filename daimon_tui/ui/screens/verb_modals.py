@@ -23,6 +23,7 @@ from textual.widgets import Input, Label, RadioButton, RadioSet, Static
 from daimon_tui.domain import verbs
 from daimon_tui.domain.inert import inert
 from daimon_tui.ui.navigation import navigator
+from daimon_tui.ui.style_sheets import sheet
 from daimon_tui.ui.widgets.safe_input import SafeInput
 
 
@@ -134,6 +135,8 @@ class ConfirmModal(ModalScreen[bool]):
     With an action log that cannot take the write's intent (`log_problem`),
     it only offers close: no intent in the log, no write to daimon."""
 
+    CSS_PATH = sheet("verbs")  # read when first opened, not at the first frame
+
     CONFIRM_DELAY_S: ClassVar[float] = 0.4
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "confirm", "Confirm"),
@@ -237,6 +240,7 @@ class PlanPreviewModal(ConfirmModal):
 
 
 class _InputModal(ModalScreen):
+    CSS_PATH = sheet("verbs")  # read when first opened, not at the first frame
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
     heading = ""
 
@@ -440,6 +444,8 @@ class NothingSelectedModal(ModalScreen[None]):
     holds the keys that follow: a person already typing a note must not have
     its letters run as commands (a `z` then a `y` would write an undo). Only
     esc or enter close it."""
+
+    CSS_PATH = sheet("verbs")  # read when first opened, not at the first frame
 
     def __init__(self, verb: str) -> None:
         super().__init__(classes="verb-modal")

@@ -32,6 +32,7 @@ from daimon_tui.ui.history.screen import SessionScreen
 from daimon_tui.ui.navigation import navigator
 from daimon_tui.ui.read_worker import work
 from daimon_tui.ui.search.state import SearchState
+from daimon_tui.ui.style_sheets import sheet
 from daimon_tui.ui.widgets.item_row import mark_text
 from daimon_tui.ui.widgets.key_footer import KeyFooter
 from daimon_tui.ui.widgets.row_list import Entry, RowList
@@ -143,6 +144,7 @@ class HitSessionScreen(SessionScreen):
 
 
 class SearchScreen(Screen):
+    CSS_PATH = sheet("search")  # read when first opened, not at the first frame
     VIEW_NAME = "Search"
     # In the box every key types (a query may be "429"): the view keys, j/k,
     # space and the verbs act once Tab (or Esc, Enter, down) has left it for the hits.
