@@ -24,6 +24,7 @@ from typing import Any
 from daimon_tui.models import Briefing, ProjectRef, WithheldItem
 from daimon_tui.store import paths
 from daimon_tui.store.daimon_api.public import config, store, surfaces
+from daimon_tui.store.judging.kept_layout import file_part
 from daimon_tui.store.own_files import cache_dir, open_regular, read_regular, write_private_json
 
 FORMAT = 1
@@ -35,27 +36,14 @@ def cache_file(slug: str) -> Path:
     return cache_dir() / f"{hashlib.sha256(key).hexdigest()[:32]}.json"
 
 
-def _file_part(path: Path, whole: bool) -> list[Any] | None:
-    """(size, mtime_ns, inode, sha256 of the file or of its last 4 KiB)."""
-    try:
-        with open_regular(path) as handle:
-            st = os.fstat(handle.fileno())
-            if not whole and st.st_size > _TAIL:
-                handle.seek(st.st_size - _TAIL)
-            digest = hashlib.sha256(handle.read()).hexdigest()
-    except OSError:
-        return None
-    return [st.st_size, st.st_mtime_ns, st.st_ino, digest]
-
-
 def fingerprint(project: ProjectRef) -> str:
     """A digest of every ledger, the latest pointer and daimon's machine-wide
     forgotten-set stamp: equal digests mean the verdicts were judged on the same bytes."""
     bucket = Path(config.checkpoint_dir()) / project.slug
     parts: dict[str, Any] = {
-        name: _file_part(bucket / name, whole=False) for name in surfaces.bucket_ledger_names()
+        name: file_part(str(bucket / name)) for name in surfaces.bucket_ledger_names()
     }
-    parts["latest.json"] = _file_part(bucket / "latest.json", whole=True)
+    parts["latest.json"] = file_part(str(bucket / "latest.json"))  # read whole
     try:
         parts["forgotten"] = repr(store.forgotten_stamp())
     except Exception:  # an unknown stamp never matches
