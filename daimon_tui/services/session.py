@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -98,7 +99,10 @@ def rest_child_after(seconds: float) -> None:
 
 
 def close_child() -> None:
-    """The app ends: its judging child with it."""
+    """The app ends: its judging child with it (none if none was ever asked for:
+    then its module, and daimon with it, is not imported just to close nothing)."""
+    if "daimon_tui.store.child.judge_service" not in sys.modules:
+        return
     from daimon_tui.store.child import judge_service
 
     judge_service.service().close()

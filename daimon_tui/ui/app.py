@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import importlib
-import sys
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
@@ -126,8 +125,7 @@ class DaimonTUI(App[int]):
 
     def on_unmount(self) -> None:
         self.heap.stop()
-        if "daimon_tui.store.child.judge_service" in sys.modules:  # else no child was ever asked for
-            session.close_child()
+        session.close_child()
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key):

@@ -290,8 +290,8 @@ def load_briefing(project: ProjectRef, now: float | None = None, *, session_id: 
     held equal to daimon's quadratic one, decides at any size; off in safe
     mode). `budgeted=False`: neither the split nor the handoff (the first
     paint's light read). `split=False`: the recorded verdicts still, but
-    neither the split nor the handoff (Health counts items, marks and badges:
-    it reads neither, and the split is ~3% of a cold pass's 31 briefings).
+    neither the split nor the handoff (Health counts items, marks and badges,
+    which neither changes).
     With `session_id`, that retained session's checkpoint instead of the latest,
     judged the same way (read-only History view; nothing is budgeted there).
     `world_check` (with the split): the lines daimon prints as its brief runs
