@@ -26,13 +26,10 @@ REPORT_GC_THRESHOLD = 100_000
 
 def daimon_missing() -> str | None:
     """One line when daimon-briefing is not installed at all."""
-    # Here, not at the top: a report imports only what it needs (daimon's own
-    # import brings `importlib.metadata` in anyway, for its `__version__`).
-    from importlib import metadata
+    # Not `importlib.metadata` (~20 ms, before a later open's first frame): `installed` reads the dist-info.
+    from daimon_tui.store.daimon_api import installed
 
-    try:
-        metadata.version("daimon-briefing")
-    except metadata.PackageNotFoundError:
+    if installed.version() is None:
         return "daimon-tui: daimon-briefing is not installed (pip install daimon-briefing)"
     return None
 
@@ -518,12 +515,14 @@ def _run(args: argparse.Namespace, console: bool) -> int:
         if cannot:
             print(cannot, file=sys.stderr)
             return 2
-        from daimon_tui.store.action_log import ActionLog
         from daimon_tui.ui import terminal_end
         from daimon_tui.ui.app import DaimonTUI
 
-        # The demo keeps its action log beside its temporary store.
-        log = ActionLog(Path(demo_project).parent / "daimon-tui-actions.jsonl") if demo_project else None
+        log = None
+        if demo_project:  # the demo keeps its action log beside its temporary store (others open theirs when used)
+            from daimon_tui.store.action_log import ActionLog
+
+            log = ActionLog(Path(demo_project).parent / "daimon-tui-actions.jsonl")
         app = DaimonTUI(project_path=project_path, slug=args.slug, demo=args.demo, action_log=log)
         app.launched_from_terminal = True
         app.run()

@@ -11,6 +11,7 @@ import pytest
 from daimon_briefing import api
 
 from daimon_tui import cli
+from daimon_tui.store.daimon_api import installed
 from daimon_tui.store.demo import builder as demo
 
 
@@ -60,7 +61,11 @@ def test_no_daimon_is_one_line_and_exit_2(monkeypatch, capsys) -> None:
     def missing(name: str) -> str:
         raise metadata.PackageNotFoundError(name)
 
+    def unread() -> str:
+        raise installed._Unsure  # the dist-info scan cannot tell: importlib.metadata answers
+
     monkeypatch.setattr(metadata, "version", missing)
+    monkeypatch.setattr(installed, "_scan", lambda _name: unread())
     assert cli.main(["brief", "--json"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "daimon-briefing is not installed" in err[0]
