@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:
     from daimon_tui.models import ProjectRef
+    from daimon_tui.services.kept_open import KeptOpen
 
 
 REPORT_GC_THRESHOLD = 100_000
@@ -473,15 +474,19 @@ def _run(args: argparse.Namespace, console: bool) -> int:
     if problem:
         print(problem, file=sys.stderr)
         return 2
+    kept: KeptOpen | None = None
+    kept_read = False
     if args.command is None and not args.top_demo and not _cannot_draw():
         # Before anything heavy is imported: the judging child starts, and warms
         # this project, while the app imports Textual and paints (`early_child`).
+        from daimon_tui.services import kept_open
         from daimon_tui.store.child import early_child
-        from daimon_tui.store.judging import kept_layout
 
-        # A later open whose kept layout stands draws its first frame without daimon: the child,
-        # competing for the cores (~0.4 s of that frame on two loaded cores), starts once it is drawn.
-        if not kept_layout.stands(args.top_project, args.top_slug):
+        # A later open whose kept layout stands draws its first frame without daimon (the app is handed
+        # this read: not read twice): the child, competing for the cores (~0.4 s of that frame on two
+        # loaded cores), starts once it is drawn.
+        kept, kept_read = kept_open.read_now(args.top_project, args.top_slug), True
+        if kept is None:
             early_child.spawn(args.top_project, args.top_slug)
     _quiet_daimon_logs()
     if args.command == "doctor":
@@ -523,7 +528,8 @@ def _run(args: argparse.Namespace, console: bool) -> int:
             from daimon_tui.store.action_log import ActionLog
 
             log = ActionLog(Path(demo_project).parent / "daimon-tui-actions.jsonl")
-        app = DaimonTUI(project_path=project_path, slug=args.slug, demo=args.demo, action_log=log)
+        app = DaimonTUI(project_path=project_path, slug=args.slug, demo=args.demo, action_log=log, kept=kept,
+                        kept_read=kept_read)
         app.launched_from_terminal = True
         app.run()
         code = terminal_end.exit_code(app.return_code or 0)

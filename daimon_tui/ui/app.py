@@ -71,8 +71,12 @@ class DaimonTUI(App[int]):
         project: ProjectRef | None = None,
         action_log: ActionLog | None = None,
         settings: Settings | None = None,
+        kept: KeptOpen | None = None,
+        kept_read: bool = False,
     ) -> None:
         super().__init__()
+        # A later open's kept frame, when the command line has read it already (`kept_read`): else read at mount.
+        self._kept, self._kept_read = kept, kept_read
         self.settings_problem: str | None = None
         if settings is None and session.settings_written():
             settings, self.settings_problem = session.read_settings()
@@ -113,7 +117,22 @@ class DaimonTUI(App[int]):
             self.set_keymap(settings.keys)
         if self.settings_problem:
             self.notify(self.settings_problem, title="settings", severity="warning", timeout=10)
-        self.open_start()
+        kept = self.kept_open()
+        if kept is not None:
+            self.open_kept(kept)
+        else:
+            self.open_start()
+
+    def kept_open(self) -> KeptOpen | None:
+        """This open's kept frame, if it has one. Read here, not in a worker: the briefing is then
+        the app's first screen drawn (with a worker, Textual's blank default screen was drawn,
+        resized and suspended first, ~20 ms of the frame), and the read is a few ms."""
+        kept, self._kept = self._kept, None
+        if self._kept_read or self.project is not None or self.demo:
+            return kept
+        from daimon_tui.services import kept_open
+
+        return kept_open.read_now(self.project_path, self.slug)
 
     @property
     def settings(self) -> Settings:
@@ -135,13 +154,6 @@ class DaimonTUI(App[int]):
 
     @work(exclusive=True, group="start")
     async def open_start(self) -> None:
-        if self.project is None and not self.demo:
-            from daimon_tui.services import kept_open
-
-            kept = await kept_open.kept_first(self.project_path, self.slug)
-            if kept is not None:
-                await self.open_kept(kept)
-                return
         session.rest_child_after(self.settings.judging_child_idle_s)
         if self.project is None:
             try:
@@ -171,7 +183,7 @@ class DaimonTUI(App[int]):
                 self._switched,
             )
 
-    async def open_kept(self, kept: KeptOpen) -> None:
+    def open_kept(self, kept: KeptOpen) -> None:
         """A later open: the briefing daimon last confirmed, drawn before daimon
         is imported (provisional, as the provisional read's); then daimon names
         the project, and the screen's confirmation replaces the frame."""
@@ -180,6 +192,10 @@ class DaimonTUI(App[int]):
         screen = BriefingScreen(kept.project, now=self.now, first=kept.briefing,
                                 first_receipts=kept.receipt_failures, writes_disabled=kept.writes_disabled)
         self.navigator.replace_all(screen)
+        self.after_kept_frame(kept, screen)
+
+    @work(exclusive=True, group="start")
+    async def after_kept_frame(self, kept: KeptOpen, screen: BriefingScreen) -> None:
         await screen.first_frame.drawn.wait()
         if self.launched_from_terminal:  # as `daimon-tui` starts it before its first frame otherwise
             session.start_child(self.project_path, self.slug)

@@ -344,14 +344,6 @@ def read_tree(launch: str) -> tuple[dict[str, Any], dict[str, Any]] | None:
         return None
 
 
-def stands(project_path: str | None, slug: str | None) -> bool:
-    """A kept layout stands for this open now (its first frame will be drawn from it). Never raises."""
-    try:
-        return read_tree(launch_key(project_path, slug)) is not None
-    except Exception:  # our own files are untrusted: then the usual open
-        return False
-
-
 def kept_root(launch: str) -> tuple[str, str] | None:
     """(checkpoint dir, slug) the launch pointer names, or None."""
     try:

@@ -1,0 +1,54 @@
+"""What Textual draws before a later open's kept first frame: the briefing and nothing else, once.
+
+Every full render of the screen costs the first frame ~10 ms (every widget's lines); each screen
+drawn before the briefing (Textual's blank default screen) delays it by its compose, layout, render
+and resize."""
+
+from __future__ import annotations
+
+import pytest
+from textual._compositor import Compositor
+
+from daimon_tui.store.demo import builder as demo
+from daimon_tui.ui.app import DaimonTUI
+from daimon_tui.ui.briefing.first_frame import FirstFrame
+from daimon_tui.ui.briefing.screen import BriefingScreen
+from tests.ui.settle import wait_until
+from tests.ui.test_first_frame_kept import NOW, confirmed_open, small_store
+
+
+async def test_the_kept_frame_is_the_first_screen_drawn_in_one_full_render(
+        empty_store: demo.DemoStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    small_store(empty_store.project, 2, 5)
+    await confirmed_open(empty_store.project)
+    drawn: list[str] = []  # each render's screen, in order; "FRAME" when the first frame is drawn
+    full = Compositor.render_full_update
+    partial = Compositor.render_partial_update
+    on_drawn = FirstFrame.on_drawn
+
+    def full_update(self: Compositor, *args: object, **kwargs: object) -> object:
+        drawn.append(f"full {type(self.root).__name__}")
+        return full(self, *args, **kwargs)
+
+    def partial_update(self: Compositor) -> object:
+        update = partial(self)
+        if update is not None:
+            drawn.append(f"partial {type(self.root).__name__}")
+        return update
+
+    def frame(self: FirstFrame, screen: BriefingScreen) -> None:
+        if not self.drawn.is_set():
+            drawn.append("FRAME")
+        on_drawn(self, screen)
+
+    monkeypatch.setattr(Compositor, "render_full_update", full_update)
+    monkeypatch.setattr(Compositor, "render_partial_update", partial_update)
+    monkeypatch.setattr(FirstFrame, "on_drawn", frame)
+    app = DaimonTUI(project_path=str(empty_store.project), now=NOW)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_until(pilot, lambda: "FRAME" in drawn, timeout=30, what="the first frame")
+        screen = app.screen
+        assert isinstance(screen, BriefingScreen) and screen.first_frame.drawn.is_set()
+    before = drawn[:drawn.index("FRAME")]
+    assert before == ["full BriefingScreen"], before
+
