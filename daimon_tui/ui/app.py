@@ -119,7 +119,8 @@ class DaimonTUI(App[int]):
             self.notify(self.settings_problem, title="settings", severity="warning", timeout=10)
         kept = self.kept_open()
         if kept is not None:
-            self.open_kept(kept)
+            # Once the mount's batch has ended: a screen drawn inside it is never displayed.
+            self.call_later(self.open_kept, kept)
         else:
             self.open_start()
 
