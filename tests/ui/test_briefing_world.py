@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from textual.widgets import ProgressBar
+
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.ui.app import DaimonTUI
 from daimon_tui.ui.briefing.screen import BriefingScreen
@@ -46,7 +48,11 @@ async def test_world_check_every_carried_item(demo_store: demo.DemoStore) -> Non
     async with app.run_test(size=(140, 40)) as pilot:
         await settle(pilot)
         screen = app.screen
+        assert not screen.query(ProgressBar)  # made when a check first starts, not with the first frame
         await pilot.press("W")
         await settle(pilot, rounds=5)
         carried = {i.id for i in screen.briefing.items() if i.has_badge("carried")}
         assert set(screen.world) == carried
+        bar = screen.query_one("#world-progress", ProgressBar)  # below the list and the detail pane, hidden again
+        assert bar.parent is screen and screen.children.index(bar) == screen.children.index(
+            screen.query_one("#briefing-body")) + 1 and not bar.display and bar.total == len(carried) > 1

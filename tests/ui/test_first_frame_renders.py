@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 from textual._compositor import Compositor
+from textual.widgets import ProgressBar
 
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.ui.app import DaimonTUI
@@ -58,6 +59,7 @@ async def test_the_kept_frame_is_the_first_screen_drawn_and_it_reaches_the_termi
         await wait_until(pilot, lambda: "FRAME" in drawn, timeout=30, what="the first frame")
         screen = app.screen
         assert isinstance(screen, BriefingScreen) and screen.first_frame.drawn.is_set()
+    assert not screen.query(ProgressBar)  # the world-checks' bar: made when a check first starts
     before = drawn[:drawn.index("FRAME")]
     assert before[:2] == ["full BriefingScreen", "displayed"], before  # the first thing drawn, and shown
     # Then Textual's own: the resized screen's partial renders, and the repaint a pushed screen's resume asks for.

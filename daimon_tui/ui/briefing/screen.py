@@ -4,7 +4,8 @@ The screen composes and handles messages. The view's truth is one object, `state
 briefing, rows, the row under the cursor, filter, marks, withheld shown, provisional, the generation stale
 answers are dropped by); the header (widgets.briefing_header), the `/` filter (widgets.filter_box), the list
 (widgets.item_list, its rows from `list_rows`), the detail pane (`detail_pane`), the world-checks' progress and
-the teammates' rows (widgets.team_section) draw and post what happened (`messages`). Controllers, plain objects
+the teammates' rows (widgets.team_section) draw and post what happened (`messages`); what other modules read
+off the screen (the state's, the controllers' findings) is `screen_reads`. Controllers, plain objects
 that run their work on this screen, own a concern each: the live watch (`live_watch`), the review (`review`),
 the teammates' feed (`team_feed`), the verbs (`verbs`), the world-checks (`world_checks`), the item view and
 whole text (`item_views`) and the evidence keys (`ui.item.evidence`); each key's action is a line that hands
@@ -15,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from rich.text import Text
 from textual import on
@@ -37,10 +38,11 @@ from daimon_tui.ui.briefing.list_rows import briefing_rows, empty_message, team_
 from daimon_tui.ui.briefing.live_watch import LiveWatch
 from daimon_tui.ui.briefing.messages import LiveApplied, PaneRested, ReloadWanted
 from daimon_tui.ui.briefing.review import ReviewTracker, row_review_key
+from daimon_tui.ui.briefing.screen_reads import ScreenReads
 from daimon_tui.ui.briefing.state import BriefingState
 from daimon_tui.ui.briefing.team_feed import TeamFeed
 from daimon_tui.ui.briefing.verbs import Verbs
-from daimon_tui.ui.briefing.world_checks import WorldChecks, WorldProgress, world_summary
+from daimon_tui.ui.briefing.world_checks import WorldChecks, world_summary
 from daimon_tui.ui.item.evidence import EvidenceController
 from daimon_tui.ui.read_worker import work
 from daimon_tui.ui.widgets.briefing_header import BriefingHeader, header_text
@@ -52,11 +54,6 @@ from daimon_tui.ui.widgets.item_row import daimon_lines_under, item_row, withhel
 from daimon_tui.ui.widgets.key_footer import KeyFooter
 from daimon_tui.ui.widgets.row_list import Entry, RowList
 from daimon_tui.ui.widgets.safe_mode_banner import SafeModeBanner
-
-if TYPE_CHECKING:
-    from daimon_tui.domain.worldcheck import ItemResult
-    from daimon_tui.models.details import ItemDetails
-    from daimon_tui.models.team import TeamView
 
 # Names other modules and tests import from here.
 __all__ = ["FILTER_MAX", "BriefingScreen", "Row", "detail_extras", "header_text", "row_key", "world_summary"]
@@ -76,7 +73,7 @@ ESC_NEVER_QUITS = "Esc never quits: press q to quit, ctrl+q from anywhere."
 ESC_TOAST_S = 5.0
 
 
-class BriefingScreen(Screen):
+class BriefingScreen(ScreenReads, Screen):
     """The default view."""
 
     VIEW_NAME = "Briefing"
@@ -114,8 +111,7 @@ class BriefingScreen(Screen):
         self.header = BriefingHeader(latest=self.LATEST, id="briefing-header")
         self.filter_box = FilterBox(id="filter")
         self.item_list = ItemList(id="items-box", marked=self.state.marked)
-        self.world_progress = WorldProgress(id="world-progress")
-        self.world_checks = WorldChecks(self.world_progress)
+        self.world_checks = WorldChecks()  # its progress bar mounted when a check first starts
         self.team_feed = self.make_team_feed()
         self.detail_pane = DetailPane(self.state, project, now, world_extras=self.world_checks.extras,
                                       team=lambda: self.team_feed.team, id="detail-scroll")
@@ -132,76 +128,6 @@ class BriefingScreen(Screen):
     def make_team_feed(self) -> TeamFeed:
         return TeamFeed(self.project, self.now)
 
-    # ---- what other modules read off the screen (the state's) ---------------
-
-    @property
-    def briefing(self) -> Briefing | None:
-        return self.state.briefing
-
-    @property
-    def provisional(self) -> bool:
-        """True while any verdict on screen is not daimon's fresh judgement (the
-        benchmark's hook); the header and each row say so too."""
-        return self.state.provisional
-
-    @provisional.setter
-    def provisional(self, value: bool) -> None:
-        self.state.provisional = value
-
-    @property
-    def filter_text(self) -> str:
-        return self.state.filter_text
-
-    @filter_text.setter
-    def filter_text(self, text: str) -> None:
-        if text != self.state.filter_text:
-            self.state.filter_text = text
-            self.rebuild(filtered=True)
-
-    @property
-    def show_withheld(self) -> bool:
-        return self.state.show_withheld
-
-    @show_withheld.setter
-    def show_withheld(self, shown: bool) -> None:
-        if shown != self.state.show_withheld:
-            self.state.show_withheld = shown
-            self.rebuild()
-
-    @property
-    def show_team(self) -> bool:
-        return self.state.show_team
-
-    @show_team.setter
-    def show_team(self, shown: bool) -> None:
-        if shown != self.state.show_team:
-            self.state.show_team = self.team_feed.shown = shown
-            self.rebuild()
-
-    @property
-    def rows(self) -> list[Row]:
-        return self.state.rows
-
-    @property
-    def marked(self) -> set[str]:
-        return self.state.marked
-
-    @property
-    def details(self) -> dict[str, ItemDetails]:
-        return self.detail_pane.details
-
-    @property
-    def provisional_details(self) -> dict[str, ItemDetails]:
-        return self.detail_pane.provisional_details
-
-    @property
-    def world(self) -> dict[str, tuple[ItemResult, float]]:
-        return self.world_checks.results
-
-    @property
-    def team(self) -> TeamView | None:
-        return self.team_feed.team
-
     def compose(self) -> ComposeResult:
         yield SafeModeBanner(deferred=self.first_frame.kept)
         yield self.header
@@ -209,7 +135,6 @@ class BriefingScreen(Screen):
         with Horizontal(id="briefing-body"):
             yield self.item_list
             yield self.detail_pane
-        yield self.world_progress
         # The Footer comes after the first painted briefing (`show`): styling
         # its few dozen key widgets cost ~0.1 s of the first frame.
 

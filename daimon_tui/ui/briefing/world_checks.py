@@ -1,8 +1,8 @@
 """`w`/`W`: the briefing's world-check controller (`ui.controller`): it runs
 the checks of the briefing's items on its screen, moves their progress bar
-(`WorldProgress`, which only draws) and keeps what they found, keyed by item
-id: the list's badges, the detail pane's world panel and the verbs' resolve
-status read them."""
+(`world_progress.WorldProgress`, which only draws, mounted when a check first
+starts) and keeps what they found, keyed by item id: the list's badges, the
+detail pane's world panel and the verbs' resolve status read them."""
 
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textual.message import Message
-from textual.widgets import ProgressBar
 
 from daimon_tui.models import Briefing, Item, ProjectRef
 from daimon_tui.ui.controller import Controller
@@ -21,6 +20,7 @@ from daimon_tui.ui.read_worker import work
 
 if TYPE_CHECKING:
     from daimon_tui.domain.worldcheck import ItemResult
+    from daimon_tui.ui.briefing.world_progress import WorldProgress
 
 # GitPython and the probes are imported when a check runs: the first frame
 # waits for every module imported at startup.
@@ -34,22 +34,18 @@ def world_summary(items: int, checkable: int, contradicted: int) -> str:
     return f"World-checked {checkable} of {items} item(s) with a checkable claim: {contradicted} contradicted."
 
 
-class WorldProgress(ProgressBar):
-    """A run's progress (shown for more than one item): it only draws."""
-
-    def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id, show_eta=False)
-
-
 class WorldChecks(Controller):
     """The runs of one briefing screen and their results."""
 
     class Checked(Message):
         """A run ended: the list repaints its badges."""
 
-    def __init__(self, progress: WorldProgress) -> None:
+    # Where the bar goes on its screen: below the list and the detail pane.
+    BAR_AFTER = "#briefing-body"
+
+    def __init__(self) -> None:
         super().__init__()
-        self.progress = progress
+        self.progress: WorldProgress | None = None  # mounted when a check first starts
         self.results: dict[str, tuple[ItemResult, float]] = {}
         self.stop_event = threading.Event()
 
@@ -82,9 +78,17 @@ class WorldChecks(Controller):
         self.stop_event = threading.Event()
         self.check(project, tuple(items), now)
 
+    async def progress_bar(self) -> WorldProgress:
+        if self.progress is None:
+            from daimon_tui.ui.briefing.world_progress import WorldProgress
+
+            self.progress = WorldProgress(id="world-progress")
+            await self.host.mount(self.progress, after=self.BAR_AFTER)
+        return self.progress
+
     @work(exclusive=True, group="world")
     async def check(self, project: ProjectRef, items: tuple[Item, ...], now: float | None) -> None:
-        bar = self.progress
+        bar = await self.progress_bar()
         bar.update(total=len(items), progress=0)
         bar.display = len(items) > 1
         stop = self.stop_event
