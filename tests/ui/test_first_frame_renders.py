@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import pytest
 from textual._compositor import Compositor
+from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import ProgressBar
 
 from daimon_tui.store.demo import builder as demo
@@ -54,12 +56,24 @@ async def test_the_kept_frame_is_the_first_screen_drawn_and_it_reaches_the_termi
     monkeypatch.setattr(Compositor, "render_partial_update", partial_update)
     monkeypatch.setattr(FirstFrame, "on_drawn", frame)
     monkeypatch.setattr(DaimonTUI, "_display", shown)
+    focused: list[str] = []  # what had the keys on the way to the first frame
+    set_focus = Screen.set_focus
+
+    def focus(self: Screen, widget: Widget | None, *args: object, **kwargs: object) -> None:
+        if "FRAME" not in drawn and widget is not None:
+            focused.append(widget.id or type(widget).__name__)
+        set_focus(self, widget, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Screen, "set_focus", focus)
     app = DaimonTUI(project_path=str(empty_store.project), now=NOW)
     async with app.run_test(size=(140, 40)) as pilot:
         await wait_until(pilot, lambda: "FRAME" in drawn, timeout=30, what="the first frame")
         screen = app.screen
         assert isinstance(screen, BriefingScreen) and screen.first_frame.drawn.is_set()
     assert not screen.query(ProgressBar)  # the world-checks' bar: made when a check first starts
+    # The list has the keys from the start: Textual's first focusable (the hidden `/` box) was focused
+    # at compose and blurred at mount, each restyled.
+    assert set(focused) == {"items"}, focused
     before = drawn[:drawn.index("FRAME")]
     assert before[:2] == ["full BriefingScreen", "displayed"], before  # the first thing drawn, and shown
     # Then Textual's own: the resized screen's partial renders, and the repaint a pushed screen's resume asks for.

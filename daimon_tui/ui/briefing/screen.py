@@ -83,6 +83,9 @@ class BriefingScreen(ScreenReads, Screen):
         *bindings({"Move", "Briefing", "Review", "Verbs", "World", "Evidence", "Briefing list"}),
     ]
 
+    # The list has the keys from the start: Textual's default (the first focusable, the hidden `/` box)
+    # focused the box at compose and blurred it at mount, restyling both (~2 ms of the first frame).
+    AUTO_FOCUS = "#items"
     # Whether this screen shows the project's latest checkpoint (the read-only views do not).
     LATEST: ClassVar[bool] = True
 
