@@ -490,13 +490,14 @@ def _run(args: argparse.Namespace, console: bool) -> int:
         # Before anything heavy is imported: the judging child starts, and warms
         # this project, while the app imports Textual and paints (`early_child`).
         from daimon_tui.services import kept_open
-        from daimon_tui.store.child import early_child
 
         # A later open whose kept layout stands draws its first frame without daimon (the app is handed
         # this read: not read twice): the child, competing for the cores (~0.4 s of that frame on two
         # loaded cores), starts once it is drawn.
         kept, kept_read = kept_open.read_now(args.top_project, args.top_slug), True
         if kept is None:
+            from daimon_tui.store.child import early_child
+
             early_child.spawn(args.top_project, args.top_slug)
     _quiet_daimon_logs()
     if args.command == "doctor":

@@ -23,8 +23,9 @@ CONSOLE = ("import sys\n"
 
 # importlib.metadata (email, csv, zipfile: ~20 ms) answered which daimon is installed; the action log's
 # modules (~10 ms) were imported for the demo's log. Neither is needed before a later open's first frame.
+# The early judging child's module serves a first open only (a later open starts the child once drawn).
 NOT_BEFORE_THE_FRAME = ("importlib.metadata", "email", "zipfile", "daimon_tui.store.action_log",
-                        "daimon_tui.domain.action_entries")
+                        "daimon_tui.domain.action_entries", "daimon_tui.store.child.early_child")
 
 
 def console_first_frame(project: Path, tmp_path: Path) -> list[str]:
