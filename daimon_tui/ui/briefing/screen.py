@@ -25,7 +25,6 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.css.query import NoMatches
 from textual.reactive import reactive
-from textual.screen import Screen
 
 from daimon_tui.domain import filtering
 from daimon_tui.models import Briefing, Item, ProjectRef, WithheldItem
@@ -73,7 +72,7 @@ ESC_NEVER_QUITS = "Esc never quits: press q to quit, ctrl+q from anywhere."
 ESC_TOAST_S = 5.0
 
 
-class BriefingScreen(ScreenReads, Screen):
+class BriefingScreen(ScreenReads):
     """The default view."""
 
     VIEW_NAME = "Briefing"

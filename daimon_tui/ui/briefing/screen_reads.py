@@ -1,10 +1,12 @@
 """What other modules read off the briefing screen: the view's state (`state.BriefingState`) and
-its controllers' findings, as the screen's properties. A setter that changes what the list shows
-rebuilds it."""
+its controllers' findings, as the screen's properties (no key, no handler: those are the screen's own).
+A setter that changes what the list shows rebuilds it."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
+
+from textual.screen import Screen
 
 if TYPE_CHECKING:
     from daimon_tui.domain.worldcheck import ItemResult
@@ -18,8 +20,8 @@ if TYPE_CHECKING:
     from daimon_tui.ui.widgets.briefing_rows import Row
 
 
-class ScreenReads:
-    """Mixed into `screen.BriefingScreen`, which holds what these read."""
+class ScreenReads(Screen):
+    """The base of `screen.BriefingScreen`, which holds what these read."""
 
     state: BriefingState
     team_feed: TeamFeed
