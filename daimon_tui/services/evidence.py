@@ -24,7 +24,7 @@ from daimon_tui.store.world.evidence import FileEvidence, RefEvidence, WorldEvid
 
 __all__ = [
     "FileEvidence", "RefEvidence", "WorldEvidence", "full_transcript", "item_details", "provisional_item_details",
-    "read_ahead", "transcript_excerpt", "witness_words", "world_evidence",
+    "read_ahead", "still_current", "transcript_excerpt", "witness_words", "world_evidence",
 ]
 
 
@@ -60,6 +60,11 @@ async def _evidence(project: ProjectRef, item_id: str, part: str, brief: bool) -
         while len(_shown) > KEPT_SHOWN:
             _shown.popitem(last=False)
     return evidence
+
+
+def still_current(project: ProjectRef, evidence: Evidence) -> bool:
+    """Whether evidence shown before still stands: what it was read from is as it was (a few stats)."""
+    return transcript_identity.unchanged(project, evidence)
 
 
 async def transcript_excerpt(project: ProjectRef, item_id: str, brief: bool) -> Evidence:

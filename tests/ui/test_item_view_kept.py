@@ -105,17 +105,19 @@ async def test_an_answer_for_a_closed_showing_is_dropped(store: demo.DemoStore,
     does not paint it (a showing's answers carry its number)."""
     from daimon_tui.services import evidence as evidence_service
 
-    release = asyncio.Event()
+    release, armed = asyncio.Event(), asyncio.Event()
     real = evidence_service.world_evidence
 
     async def held(root, item):  # type: ignore[no-untyped-def]
-        await release.wait()
+        if armed.is_set():  # the item view's read, not the pane's
+            await release.wait()
         return await real(root, item)
 
     monkeypatch.setattr(evidence_service, "world_evidence", held)
     app = DaimonTUI(project_path=str(store.project), now=NOW)
     async with app.run_test(size=SIZE) as pilot:
         briefing = await to_item(pilot, RETRY)
+        armed.set()
         await pilot.press("o")
         await wait_until(pilot, lambda: isinstance(app.screen, ItemScreen), what="the item view")
         view = app.screen

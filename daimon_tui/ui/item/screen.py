@@ -4,8 +4,9 @@ world's evidence, the witnesses and the lifecycle, with room to read them."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Awaitable, Callable
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.console import RenderableType
 from rich.text import Text
@@ -22,12 +23,17 @@ from daimon_tui.ui.actions import bindings, everywhere_bindings
 from daimon_tui.ui.item.evidence import EvidenceController
 from daimon_tui.ui.item.full_text import full_text
 from daimon_tui.ui.item.kept_lines import KeepsItsLines
+from daimon_tui.ui.item.kept_view import kept_view
 from daimon_tui.ui.navigation import GoesBack
 from daimon_tui.ui.read_worker import work
 from daimon_tui.ui.style_sheets import sheet
 from daimon_tui.ui.widgets.evidence import EvidencePanel
 from daimon_tui.ui.widgets.item_detail import ItemDetail
 from daimon_tui.ui.widgets.key_footer import KeyFooter
+
+if TYPE_CHECKING:
+    from daimon_tui.models.evidence import Evidence
+    from daimon_tui.services.evidence import WorldEvidence
 
 Extras = Callable[[ItemDetails], tuple[RenderableType, ...]]
 
@@ -38,6 +44,31 @@ class ItemViewDetail(KeepsItsLines, ItemDetail):
 
 class ItemViewEvidence(KeepsItsLines, EvidencePanel):
     """The transcript, witnesses and world, drawn once per width."""
+
+    # The item's turns as painted first (before the witnesses and the world), with
+    # the identity of what they were read from: what a view shown again paints.
+    excerpt: Evidence | None = None
+
+    def _paint(self, item: Item, evidence: Evidence | None, world: WorldEvidence | None, *,
+               loading: bool = False) -> None:
+        super()._paint(item, evidence, world, loading=loading)
+        if evidence is not None and world is None and not evidence.witnesses:
+            self.excerpt = evidence
+
+    def show_again(self, item: Item, project: ProjectRef | None, still: Callable[[], bool]) -> bool:
+        """Paint the turns as a fresh open first paints them, when what they were read
+        from is as it was, then read the rest as a fresh open does. False: not current."""
+        from daimon_tui.services import evidence as evidence_service
+
+        excerpt = self.excerpt
+        if (project is None or not item.id or excerpt is None or excerpt.identity is None
+                or not evidence_service.still_current(project, excerpt)):
+            return False
+        self.item, self.still = item, still
+        self.followed_at, self.painted_at = time.perf_counter(), None
+        self._paint(item, excerpt, None)
+        self.read(item, project)
+        return True
 
 
 class ItemScreen(GoesBack, ModalScreen[None]):
@@ -65,6 +96,9 @@ class ItemScreen(GoesBack, ModalScreen[None]):
         # How to read the details when the pane had not yet: None leaves them out.
         self.read = read
         self.ages_at = ages_at
+        # Which showing this is (`kept_view`: a closed view may be shown again): an
+        # answer asked for an earlier one is dropped.
+        self.showing = 0
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="item-full"):
@@ -81,9 +115,31 @@ class ItemScreen(GoesBack, ModalScreen[None]):
         self.query_one("#item-full-detail", ItemDetail).ages_at = self.ages_at
         self.paint()
         self.query_one("#item-full", VerticalScroll).focus()
-        self.query_one(EvidencePanel).follow(self.item, self.project)
+        self.query_one(EvidencePanel).follow(self.item, self.project, still=self._still(self.showing))
         if self.details is None and self.read is not None and self.item.id:
-            self.fetch()
+            self.fetch(self.showing)
+
+    def _still(self, showing: int) -> Callable[[], bool]:
+        return lambda: self.showing == showing
+
+    def on_screen_suspend(self) -> None:
+        if self not in self.app.screen_stack:  # closed, not covered by another view
+            self.showing += 1
+            kept_view(self.app).closed(self)
+
+    def show_again(self, details: ItemDetails | None) -> bool:
+        """Make this closed view what a fresh open shows, given daimon's answer the
+        briefing holds now (`details`): the same answer, the turns' transcript as
+        it was. False: something changed; build a fresh one."""
+        if details is not self.details or (details is None and self.read is not None and bool(self.item.id)):
+            return False
+        self.showing += 1
+        if not self.query_one(ItemViewEvidence).show_again(self.item, self.project, self._still(self.showing)):
+            return False
+        box = self.query_one("#item-full", VerticalScroll)
+        box.scroll_home(animate=False, immediate=True)
+        box.focus()
+        return True
 
     def paint(self) -> None:
         detail = self.query_one("#item-full-detail", ItemDetail)
@@ -93,10 +149,11 @@ class ItemScreen(GoesBack, ModalScreen[None]):
             detail.show_item(self.item, self.details.inspection, extras=self.extras(self.details))
 
     @work(exclusive=True, group="item-full")
-    async def fetch(self) -> None:
+    async def fetch(self, showing: int) -> None:
         assert self.read is not None
-        self.details = await self.read()
-        if self.is_attached:
+        details = await self.read()
+        if self.showing == showing and self.is_attached:
+            self.details = details
             self.paint()
 
     def current_item(self) -> Item | None:
