@@ -60,6 +60,7 @@ class KeptView:
         """`view`, about to be opened, is the one kept from now on."""
         self.drop()
         self.view, self.opened_from = view, opened_from
+        view.on_closed = self.closed
         self.app.install_screen(view, NAME)
 
     def take(self, opened_from: OpenedFrom, details: ItemDetails | None) -> ItemScreen | None:

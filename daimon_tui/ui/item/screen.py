@@ -23,7 +23,6 @@ from daimon_tui.ui.actions import bindings, everywhere_bindings
 from daimon_tui.ui.item.evidence import EvidenceController
 from daimon_tui.ui.item.full_text import full_text
 from daimon_tui.ui.item.kept_lines import KeepsItsLines
-from daimon_tui.ui.item.kept_view import kept_view
 from daimon_tui.ui.navigation import GoesBack
 from daimon_tui.ui.read_worker import work
 from daimon_tui.ui.style_sheets import sheet
@@ -99,6 +98,8 @@ class ItemScreen(GoesBack, ModalScreen[None]):
         # Which showing this is (`kept_view`: a closed view may be shown again): an
         # answer asked for an earlier one is dropped.
         self.showing = 0
+        # Told when this view closes (`kept_view`: it removes a view it does not keep).
+        self.on_closed: Callable[[ItemScreen], object] | None = None
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="item-full"):
@@ -125,7 +126,8 @@ class ItemScreen(GoesBack, ModalScreen[None]):
     def on_screen_suspend(self) -> None:
         if self not in self.app.screen_stack:  # closed, not covered by another view
             self.showing += 1
-            kept_view(self.app).closed(self)
+            if self.on_closed is not None:
+                self.on_closed(self)
 
     def show_again(self, details: ItemDetails | None) -> bool:
         """Make this closed view what a fresh open shows, given daimon's answer the
