@@ -23,7 +23,7 @@ from daimon_tui.ui.item.screen import ItemScreen
 from daimon_tui.ui.widgets.evidence import EvidencePanel
 from tests.transcript_store import transcript_store
 from tests.ui.settle import settle, wait_until
-from tests.ui.test_evidence import RETRY, shown, to_item
+from tests.ui.test_evidence import RETRY, RETRY_FILE, shown, to_item
 
 NOW = demo.DEMO_NOW.timestamp()
 SIZE = (140, 40)
@@ -193,3 +193,41 @@ async def test_memory_given_back_at_rest_lets_the_kept_view_go(store: demo.DemoS
         await settle(pilot)
         assert kept_view(app).view is None and not view.is_attached
         assert await open_item(app, pilot) is not view
+
+
+async def test_shown_again_it_paints_at_once_what_it_showed_when_all_of_it_stands(store: demo.DemoStore) -> None:
+    """The turns, the witnesses' words (their transcripts as they were) and a world of nothing
+    (the item names no file): on screen with the key, no new layout, no "reading…"."""
+    app = DaimonTUI(project_path=str(store.project), now=NOW)
+    async with app.run_test(size=SIZE) as pilot:
+        briefing = await to_item(pilot, RETRY)
+        view = await open_item(app, pilot)
+        panel = view.query_one(EvidencePanel)
+        content = panel.content
+        await close(app, pilot, briefing)
+        briefing.action_open_item()  # the key's action, no frame in between
+        assert app.screen_stack[-1] is view
+        assert panel.content is content and panel.painted_at is not None
+
+
+async def test_a_named_file_changed_while_hidden_is_never_shown_as_it_was(store: demo.DemoStore) -> None:
+    """The world's evidence is read again for each showing: the old lines of a file the
+    item names are not painted again, the new ones are."""
+    demo.init_repo(store.project)
+    named = store.project / "src" / "upload" / "retry.py"
+    named.write_text("RETRY_MAX = 7\n")
+    app = DaimonTUI(project_path=str(store.project), now=NOW)
+    async with app.run_test(size=SIZE) as pilot:
+        briefing = await to_item(pilot, RETRY_FILE)
+        await pilot.press("o")
+        await wait_until(pilot, lambda: isinstance(app.screen, ItemScreen), what="the item view")
+        view = app.screen
+        panel = view.query_one(EvidencePanel)
+        await wait_until(pilot, lambda: "RETRY_MAX = 7" in shown(panel), what="the file")
+        await settle(pilot, rounds=6)
+        await close(app, pilot, briefing)
+        named.write_text("RETRY_MAX = 9\n")
+        briefing.action_open_item()
+        assert app.screen_stack[-1] is view  # its turns still stand: shown again
+        assert "RETRY_MAX = 7" not in shown(panel)
+        await wait_until(pilot, lambda: "RETRY_MAX = 9" in shown(panel), what="the file as it is now")

@@ -13,6 +13,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import VerticalScroll
+from textual.events import ScreenResume
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
@@ -42,32 +43,69 @@ class ItemViewDetail(KeepsItsLines, ItemDetail):
 
 
 class ItemViewEvidence(KeepsItsLines, EvidencePanel):
-    """The transcript, witnesses and world, drawn once per width."""
+    """The transcript, witnesses and world, drawn once per width; shown again
+    (`show_again`), with what it painted last when all of that still stands."""
 
-    # The item's turns as painted first (before the witnesses and the world), with
-    # the identity of what they were read from: what a view shown again paints.
-    excerpt: Evidence | None = None
+    # What it painted last: a paint of the same changes nothing on screen (no new layout).
+    painted: tuple[Item, Evidence | None, WorldEvidence | None] | None = None
+    # Shown again with its settled paint, all of it current: this showing's read
+    # first paints the turns alone, which are on screen already with the rest.
+    ahead = False
+    _unchanged = False  # the paint under way changes nothing on screen
 
     def _paint(self, item: Item, evidence: Evidence | None, world: WorldEvidence | None, *,
                loading: bool = False) -> None:
+        painted = self.painted
+        self._unchanged = (not loading and painted is not None and painted[0] is item
+                           and (painted[1], painted[2]) == (evidence, world))
+        if (self.ahead and painted is not None and painted[1] is not None and world is None
+                and evidence == painted[1].model_copy(update={"witnesses": ()})):
+            self._unchanged = True  # the turns alone: shown already, with the rest
+        else:
+            self.ahead = False
+            self.painted = (item, evidence, world) if not loading else None
         super()._paint(item, evidence, world, loading=loading)
-        if evidence is not None and world is None and not evidence.witnesses:
-            self.excerpt = evidence
+
+    def update(self, content: object = "", *, layout: bool = True) -> None:
+        if self._unchanged:
+            self._unchanged = False
+            return
+        super().update(content, layout=layout)
 
     def show_again(self, item: Item, project: ProjectRef | None, still: Callable[[], bool]) -> bool:
-        """Paint the turns as a fresh open first paints them, when what they were read
-        from is as it was, then read the rest as a fresh open does. False: not current."""
+        """Paint what a fresh open shows, then read as a fresh open does; False when
+        the turns' transcript changed (or there are none to show): build afresh.
+
+        Its last paint stays when all of it stands: the turns and the witnesses'
+        words (their transcripts as they were: `kept_now`) and a world of nothing
+        (an item that names no file, branch or commit: that is a function of its
+        text). Else the turns alone, as a fresh open paints them first."""
         from daimon_tui.services import evidence as evidence_service
 
-        excerpt = self.excerpt
-        if (project is None or not item.id or excerpt is None or excerpt.identity is None
-                or not evidence_service.still_current(project, excerpt)):
+        painted = self.painted
+        if project is None or not item.id or painted is None or painted[1] is None:
             return False
+        turns = evidence_service.kept_now(project, item.id, "item", self.brief)
+        if turns is None or turns.error or turns.item is None:
+            return False
+        words = evidence_service.kept_now(project, item.id, "witnesses", self.brief)
+        world = painted[2]
+        settled = (words is not None and not words.error
+                   and painted[1] == turns.model_copy(update={"witnesses": words.witnesses})
+                   and (world is None if not project.path else world is not None and _shows_nothing(world)))
         self.item, self.still = item, still
         self.followed_at, self.painted_at = time.perf_counter(), None
-        self._paint(item, excerpt, None)
+        if settled:
+            self._paint(item, painted[1], world)
+            self.ahead = True
+        else:
+            self._paint(item, turns, None)
         self.read(item, project)
         return True
+
+
+def _shows_nothing(world: WorldEvidence) -> bool:
+    return not (world.files or world.refs or world.repo_error or world.errors)
 
 
 class ItemScreen(GoesBack, ModalScreen[None]):
@@ -100,6 +138,8 @@ class ItemScreen(GoesBack, ModalScreen[None]):
         self.showing = 0
         # Told when this view closes (`kept_view`: it removes a view it does not keep).
         self.on_closed: Callable[[ItemScreen], object] | None = None
+        # Shown again with the styles it closed with (`show_again`): its resume restyles nothing.
+        self.keeps_styles = False
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="item-full"):
@@ -123,6 +163,14 @@ class ItemScreen(GoesBack, ModalScreen[None]):
     def _still(self, showing: int) -> Callable[[], bool]:
         return lambda: self.showing == showing
 
+    def on_screen_resume(self, event: ScreenResume) -> None:
+        # Runs before Textual's own handler (its class comes first): a view shown again
+        # has the styles it closed with (same theme and size: `kept_view`), so
+        # restyling every node, which lays the whole view out anew, is skipped.
+        if self.keeps_styles:
+            event.refresh_styles = False
+            self.keeps_styles = False
+
     def on_screen_suspend(self) -> None:
         if self not in self.app.screen_stack:  # closed, not covered by another view
             self.showing += 1
@@ -141,6 +189,7 @@ class ItemScreen(GoesBack, ModalScreen[None]):
         box = self.query_one("#item-full", VerticalScroll)
         box.scroll_home(animate=False, immediate=True)
         box.focus()
+        self.keeps_styles = True
         return True
 
     def paint(self) -> None:
