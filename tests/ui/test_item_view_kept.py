@@ -231,3 +231,16 @@ async def test_a_named_file_changed_while_hidden_is_never_shown_as_it_was(store:
         assert app.screen_stack[-1] is view  # its turns still stand: shown again
         assert "RETRY_MAX = 7" not in shown(panel)
         await wait_until(pilot, lambda: "RETRY_MAX = 9" in shown(panel), what="the file as it is now")
+
+
+async def test_a_store_change_while_it_is_open_lets_it_go_when_it_closes(store: demo.DemoStore) -> None:
+    app = DaimonTUI(project_path=str(store.project), now=NOW)
+    async with app.run_test(size=SIZE) as pilot:
+        briefing = await to_item(pilot, RETRY)
+        view = await open_item(app, pilot)
+        briefing.item_views.forget()  # what a new briefing does (another instance's write, say)
+        assert kept_view(app).view is None and view.is_attached  # still open, still shown
+        await close(app, pilot, briefing)
+        assert not view.is_attached and not app.is_screen_installed(view)
+        again = await open_item(app, pilot)
+        assert again is not view and kept_view(app).view is again

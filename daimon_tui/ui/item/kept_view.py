@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from daimon_tui.models.details import ItemDetails
     from daimon_tui.ui.item.screen import ItemScreen
 
-# Textual's name for the kept view (one per app).
+# Textual's name for a kept view (with its id: one let go while still open is uninstalled when it closes).
 NAME = "kept-item-view"
 
 
@@ -61,7 +61,7 @@ class KeptView:
         self.drop()
         self.view, self.opened_from = view, opened_from
         view.on_closed = self.closed
-        self.app.install_screen(view, NAME)
+        self.app.install_screen(view, f"{NAME}-{id(view)}")
 
     def take(self, opened_from: OpenedFrom, details: ItemDetails | None) -> ItemScreen | None:
         """The kept view shown again for `opened_from`, when nothing it read has changed;
