@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.console import RenderableType
 from rich.text import Text
@@ -14,7 +14,7 @@ from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import VerticalScroll
 from textual.events import ScreenResume
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
 from daimon_tui.domain.inert import inert
@@ -108,6 +108,28 @@ def _shows_nothing(world: WorldEvidence) -> bool:
     return not (world.files or world.refs or world.repo_error or world.errors)
 
 
+class ItemViewFooter(KeyFooter):
+    """The view's own keys. Closed (and kept), a change of its bindings recomposes
+    nothing: that recompose laid the hidden view out again, a layout its next
+    showing paid for before its first frame. It is owed, and made once shown."""
+
+    owed = False
+
+    def bindings_changed(self, screen: Screen[Any]) -> None:
+        if self.is_attached and screen is self.screen and not screen.is_current:
+            self.owed = True
+            return
+        super().bindings_changed(screen)
+
+    def shown_again(self) -> None:
+        if self.owed:
+            self.owed = False
+            self.call_later(self._recompose_owed)  # from its own queue: Textual binds its keys to it
+
+    def _recompose_owed(self) -> None:
+        super().bindings_changed(self.screen)  # after the first frame, as a fresh open's
+
+
 class ItemScreen(GoesBack, ModalScreen[None]):
     CSS_PATH = sheet("overlays")  # read when first opened, not at the first frame
     VIEW_NAME = "Item view (o)"
@@ -150,7 +172,7 @@ class ItemScreen(GoesBack, ModalScreen[None]):
             yield Static(Text("whole text", style="bold underline"))
             yield Static(Text(full_text(self.item)), id="item-full-text")
         # Its own keys: the briefing's footer is hidden beneath, and offered `q quit` where `q` closes.
-        yield KeyFooter(show_command_palette=False)
+        yield ItemViewFooter(show_command_palette=False)
 
     def on_mount(self) -> None:
         self.query_one("#item-full-detail", ItemDetail).ages_at = self.ages_at
@@ -170,6 +192,7 @@ class ItemScreen(GoesBack, ModalScreen[None]):
         if self.keeps_styles:
             event.refresh_styles = False
             self.keeps_styles = False
+            self.query_one(ItemViewFooter).shown_again()
 
     def on_screen_suspend(self) -> None:
         if self not in self.app.screen_stack:  # closed, not covered by another view
