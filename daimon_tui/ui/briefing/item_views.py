@@ -30,7 +30,6 @@ class ItemViews(Controller):
         self.pane = pane
         self.world_checks = world_checks
         self.current_row = current_row  # the list's row under the cursor
-        self.opened = False  # an item view was opened from here (one may be kept)
 
     def open_item(self) -> None:
         row = self.current_row()
@@ -47,21 +46,12 @@ class ItemViews(Controller):
         opened_from = OpenedFrom(item, self.pane.state.briefing, self.world_checks.results.get(item.id or ""),
                                  ages_at, (self.app.size.width, self.app.size.height), self.app.theme)
         kept = kept_view(self.app)
-        self.opened = True
         screen = kept.take(opened_from, cached)
         if screen is None:
             screen = ItemScreen(item, cached, lambda d: detail_extras(d) + self.world_checks.extras(item),
                                 read=self.pane.reader(item), project=self.project, ages_at=ages_at)
             kept.keep(screen, opened_from)
         navigator(self.app).open(screen)
-
-    def forget(self) -> None:
-        """The store changed: the kept item view is let go (it showed what was)."""
-        if not self.opened:  # nothing kept from here (and nothing imported on the way to the first frame)
-            return
-        from daimon_tui.ui.item.kept_view import kept_view
-
-        kept_view(self.app).drop()
 
     def full_text(self) -> None:
         """`enter` on a row: the item's whole text, however long."""

@@ -318,7 +318,6 @@ class BriefingScreen(Screen):
         if self.briefing is None:
             self.mount_footer()
         self.state.shown(briefing)
-        self.item_views.forget()  # a new briefing: the kept item view showed the one before
         if not briefing.provisional:
             self.detail_pane.forget()
         self.review.observe(briefing)

@@ -8,8 +8,9 @@ size and theme, and (the view checks these) daimon's answer and the
 transcript its turns were read from. Anything else, it is built fresh.
 
 At most one per app, installed in Textual so closing it does not remove it;
-let go when another is built, when the store changes and when the app gives
-memory back at rest (`heap.let_go`)."""
+let go when another is built, when `o` finds anything it read changed (after
+a store change: the briefing is a new one) and when the app gives memory back
+at rest (`heap.let_go`), open or not (an open one goes when it closes)."""
 
 from __future__ import annotations
 
