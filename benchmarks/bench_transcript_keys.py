@@ -16,7 +16,9 @@ Then, in one process and one run per row:
   panel's first paint with a `▶` turn: `painted_at` is its latest paint, the
   world's evidence after it), and to the first frame Textual composed after
   that paint (headless: composed, not written out);
-- `o` warm: back (Esc), `o` again on the same item, the same times;
+- `o` warm: back (Esc), `o` again on the same item, the same times (the
+  view closed last is shown again when nothing it read changed:
+  `ui.item.kept_view`; the base code builds it anew);
 - `daimon why` on the item, after the app's run, two ways: `daimon why ID`
   as a person types it (daimon's own CLI, spawned in the project directory
   with the environment the app gives its judging child, timed to its exit),
@@ -66,7 +68,7 @@ NOW = demo.DEMO_NOW.timestamp()
 WAIT_S = 180
 
 
-# When each item view's panel first painted the quoted turn (`painted_at` is its latest paint).
+# When the item view's panel first painted the quoted turn after the key (`painted_at` is its latest paint).
 first_paint: dict[object, float] = {}
 
 
@@ -127,6 +129,7 @@ async def one_run(project: Path, sized: Path, path: Path) -> tuple[tuple[float, 
         screen = await _on_the_retry_item(app, pilot)
         shutil.copyfile(sized, path)
         for _ in range(2):
+            first_paint.clear()  # a view shown again (`ui.item.kept_view`) keeps its panel
             started = time.perf_counter()
             await pilot.press("o")
             await wait_until(pilot, lambda: isinstance(app.screen, ItemScreen), WAIT_S, "the item view")

@@ -23,8 +23,8 @@ from daimon_tui.store.world import evidence as world
 from daimon_tui.store.world.evidence import FileEvidence, RefEvidence, WorldEvidence
 
 __all__ = [
-    "FileEvidence", "RefEvidence", "WorldEvidence", "full_transcript", "item_details", "provisional_item_details",
-    "read_ahead", "transcript_excerpt", "witness_words", "world_evidence",
+    "FileEvidence", "RefEvidence", "WorldEvidence", "full_transcript", "item_details", "kept_now",
+    "provisional_item_details", "read_ahead", "transcript_excerpt", "witness_words", "world_evidence",
 ]
 
 
@@ -60,6 +60,14 @@ async def _evidence(project: ProjectRef, item_id: str, part: str, brief: bool) -
         while len(_shown) > KEPT_SHOWN:
             _shown.popitem(last=False)
     return evidence
+
+
+def kept_now(project: ProjectRef, item_id: str, part: str, brief: bool) -> Evidence | None:
+    """What `transcript_excerpt` ("item") or `witness_words` ("witnesses") would answer now
+    from memory, with no read: the evidence kept for it while what it was read from is as it
+    was (a few stats). None: it would be read."""
+    kept = _shown.get((project.model_dump_json(), item_id, part, brief))
+    return kept if kept is not None and transcript_identity.unchanged(project, kept) else None
 
 
 async def transcript_excerpt(project: ProjectRef, item_id: str, brief: bool) -> Evidence:

@@ -2,7 +2,8 @@
 view (daimon's answer the pane already has, the evidence), `enter` its whole
 text. It asks its screen's list for the row under the cursor and the pane for
 what it read; the screen's `action_open_item` and `action_full_text` hand the
-keys here."""
+keys here. `o` again on the item of the view closed last shows that view again
+while nothing it read has changed (`ui.item.kept_view`)."""
 
 from __future__ import annotations
 
@@ -36,13 +37,20 @@ class ItemViews(Controller):
             self.notify("No item under the cursor." if row is None else
                         "daimon shows nothing of a withheld item beyond what the pane says.")
             return
+        from daimon_tui.ui.item.kept_view import OpenedFrom, kept_view
         from daimon_tui.ui.item.screen import ItemScreen
 
         item = row.item
         cached = self.pane.details.get(item.id or "")
-        screen = ItemScreen(item, cached, lambda d: detail_extras(d) + self.world_checks.extras(item),
-                            read=self.pane.reader(item), project=self.project,
-                            ages_at=self.query_one(ItemDetail).ages_at)  # as the pane says them
+        ages_at = self.query_one(ItemDetail).ages_at  # as the pane says them
+        opened_from = OpenedFrom(item, self.pane.state.briefing, self.world_checks.results.get(item.id or ""),
+                                 ages_at, (self.app.size.width, self.app.size.height), self.app.theme)
+        kept = kept_view(self.app)
+        screen = kept.take(opened_from, cached)
+        if screen is None:
+            screen = ItemScreen(item, cached, lambda d: detail_extras(d) + self.world_checks.extras(item),
+                                read=self.pane.reader(item), project=self.project, ages_at=ages_at)
+            kept.keep(screen, opened_from)
         navigator(self.app).open(screen)
 
     def full_text(self) -> None:
