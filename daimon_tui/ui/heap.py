@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import gc
 import time
-from collections.abc import Callable
 
 from daimon_tui.domain.at_rest import AtRest
 from daimon_tui.services import memory
@@ -38,14 +37,8 @@ class IdleCollector:
     def __init__(self) -> None:
         self.last_input = time.monotonic()
         self.enabled_before = gc.isenabled()
-        # What a view keeps only to be quick (the last item view) and lets go before memory goes back.
-        self.let_go: list[Callable[[], object]] = []
-        self.at_rest = AtRest(GIVE_BACK_AFTER_S, self._give_back, clock=lambda: time.monotonic())
-
-    def _give_back(self, collect: bool) -> bool:
-        for let_go in self.let_go:
-            let_go()
-        return memory.give_back(collect)
+        self.at_rest = AtRest(GIVE_BACK_AFTER_S, lambda collect: memory.give_back(collect),
+                              clock=lambda: time.monotonic())
 
     def start(self) -> None:
         gc.disable()

@@ -8,9 +8,12 @@ size and theme, and (the view checks these) daimon's answer and the
 transcript its turns were read from. Anything else, it is built fresh.
 
 At most one per app, installed in Textual so closing it does not remove it;
-let go when another is built, when `o` finds anything it read changed (after
-a store change: the briefing is a new one) and when the app gives memory back
-at rest (`heap.let_go`), open or not (an open one goes when it closes)."""
+let go when another is built and when `o` finds anything it read changed
+(after a store change: the briefing is a new one). It stays through the app's
+rest, when freed memory goes back: what it holds is bounded whatever the
+transcript's size (at most nine turns of 20,000 characters, `domain.excerpt`),
+and going back to an item after reading the briefing a while is the warm `o`
+a person makes."""
 
 from __future__ import annotations
 
@@ -98,11 +101,8 @@ _kept: weakref.WeakKeyDictionary[App[Any], KeptView] = weakref.WeakKeyDictionary
 
 
 def kept_view(app: App[Any]) -> KeptView:
-    """`app`'s kept item view (made on first use; let go when the app gives memory back)."""
+    """`app`'s kept item view (made on first use)."""
     found = _kept.get(app)
     if found is None:
         found = _kept[app] = KeptView(app)
-        heap = getattr(app, "heap", None)
-        if heap is not None:
-            heap.let_go.append(found.drop)
     return found
