@@ -88,6 +88,9 @@ class Kept:
     # an item -> its keys in `witnesses` (built on the first refold, then grown
     # by each absorb): a refold looks up the items its rows name, no walk of every key
     index: dict[str, frozenset[tuple]] | None = field(default=None, compare=False, repr=False)
+    # daimon's `_fold` of the winners, by its `keys` option, once asked: an
+    # absorb folds again only the refs its rows name (`_fold` is per ref)
+    folds: dict[bool, dict] = field(default_factory=dict, compare=False, repr=False)
     _rows: KeptRows | None = field(default=None, init=False, repr=False)
 
     def rows(self) -> KeptRows:
@@ -95,6 +98,13 @@ class Kept:
             self._rows = KeptRows([row for _at, row in self.winners.values()],
                                   [row for _at, row in self.witnesses.values()], self)
         return self._rows
+
+    def fold_of_winners(self, daimon: Daimon, *, keys: bool) -> dict:
+        """daimon's `_fold(winners, keys=keys)`, kept (the caller copies it)."""
+        folded = self.folds.get(keys)
+        if folded is None:
+            folded = self.folds[keys] = daimon.fold([row for _at, row in self.winners.values()], keys=keys)
+        return folded
 
     def absorb(self, daimon: Daimon, rows: list[dict], starts: list[int], size: int, digest: str,
                folded: dict | None = None, rows_at: RowsAt | None = None) -> Kept:
@@ -148,8 +158,12 @@ class Kept:
             tombstones = self.tombstones + [start for row, start in zip(rows, starts, strict=True)
                                             if may_be_tombstone(row)]
         corroborations, index = self._refold(daimon, witnesses, rows)
+        # a ref's fold is its winner's (one row a ref), so the refs `folded` names are folded again; a
+        # new ref lands last in both `winners` and the fold: the refs' order stays the whole fold's
+        again = [row for _at, row in map(winners.__getitem__, folded)]
+        folds = {keys: {**was, **daimon.fold(again, keys=keys)} for keys, was in self.folds.items()}
         return Kept(size, digest, winners, witnesses, refs, corroborations, tombstones,
-                    unparsed, trusted=self.trusted, index=index)
+                    unparsed, trusted=self.trusted, index=index, folds=folds)
 
     def witness_groups(self) -> dict[str, list[int]]:
         """Where the witness rows start, by item (what `kept_fold_file` keeps)."""
