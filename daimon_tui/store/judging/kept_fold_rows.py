@@ -10,6 +10,7 @@ Pure of state: a `Kept` is one ledger's fold, made and replaced by the
 from __future__ import annotations
 
 import hashlib
+import itertools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -194,13 +195,16 @@ class Kept:
 
     def _index(self, witnesses: dict[tuple, tuple[int, dict]]) -> dict[str, frozenset[tuple]]:
         """`witnesses` by item: this fold's index with the keys added since
-        (an absorb only adds keys: a later row replaces the row of its key)."""
+        (an absorb only adds keys: a later row replaces the row of its key).
+        `witnesses` is this fold's own grown by an absorb: a copy, then keys
+        replaced in place or added, so the keys added are those after this
+        fold's last (no set of ~100,000 keys hashed again per absorb)."""
         if self.index is None:
             found: dict[str, set[tuple]] = {}
             for key in witnesses:
                 found.setdefault(item_of(key), set()).add(key)
             return {item: frozenset(keys) for item, keys in found.items()}
-        added = witnesses.keys() - self.witnesses.keys()
+        added = list(itertools.islice(witnesses, len(self.witnesses), None))
         if not added:
             return self.index
         grown: dict[str, set[tuple]] = {}
