@@ -84,3 +84,23 @@ class _Jobs:
 
     daimon: object
     pending: dict = dataclasses.field(default_factory=dict)
+
+
+def test_a_fold_of_many_rows_hashes_each_ref_once(monkeypatch) -> None:
+    """Where each ref's rows start is kept by the ref's hash (`ref_key`): a
+    build over 200k rows of ~19k refs hashes each ref once, not each row."""
+    from daimon_tui.store.judging import kept_fold_rows
+
+    hashed: list[str] = []
+    real = kept_fold_rows.ref_key
+
+    def counting(ref: str) -> str:
+        hashed.append(ref)
+        return real(ref)
+
+    monkeypatch.setattr(kept_fold_rows, "ref_key", counting)
+    rows = [{"item_ref": f"i-{n % 10}", "status": "resolved", "ts": f"2026-03-01T09:00:{n % 60:02d}Z"}
+            for n in range(1000)]
+    kept = Kept(0, "").absorb(kept_fold.KEPT.daimon, rows, list(range(1000)), 1000, "")
+    assert len(hashed) == 10, len(hashed)
+    assert kept.refs == {real(f"i-{n}"): list(range(n, 1000, 10)) for n in range(10)}
