@@ -104,3 +104,61 @@ def test_a_fold_of_many_rows_hashes_each_ref_once(monkeypatch) -> None:
     kept = Kept(0, "").absorb(kept_fold.KEPT.daimon, rows, list(range(1000)), 1000, "")
     assert len(hashed) == 10, len(hashed)
     assert kept.refs == {real(f"i-{n}"): list(range(n, 1000, 10)) for n in range(10)}
+
+
+# -- the rows a kept fold answers with (`KeptRows`), carried across appends
+
+_ITEM_REFS = st.sampled_from(["i-1", "i-2", CORROBORATION_PREFIX + "i-1", CORROBORATION_PREFIX + "i-2", KEY_REF])
+
+
+def _whole(kept: Kept) -> list:
+    """`KeptRows` made from scratch: every winner, then every witness row that is no winner."""
+    from daimon_tui.store.judging.kept_fold_rows import KeptRows
+
+    return list(KeptRows([row for _at, row in kept.winners.values()], [row for _at, row in kept.witnesses.values()]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(batches=st.lists(st.lists(st.fixed_dictionaries({"item_ref": _ITEM_REFS, "status": _STATUSES, "ts": _STAMPS}),
+                                 max_size=8), min_size=1, max_size=7),
+       ask=st.lists(st.booleans(), max_size=7))
+def test_the_kept_rows_after_each_batch_are_the_ones_made_from_scratch(batches: list[list[dict]],
+                                                                         ask: list[bool]) -> None:
+    daimon = kept_fold.KEPT.daimon
+    kept, at = Kept(0, "", corroborations={}), 0
+    for n, batch in enumerate(batches):
+        starts = list(range(at, at + len(batch)))
+        at += len(batch)
+        kept = kept.absorb(daimon, batch, starts, at, "")
+        if n < len(ask) and not ask[n]:
+            continue  # not asked after this batch: the next absorb carries what was asked before
+        rows, whole = kept.rows(), _whole(kept)
+        assert len(rows) == len(whole) and all(a is b for a, b in zip(rows, whole, strict=True))
+        assert rows.winners == [row for _at, row in kept.winners.values()]
+        assert rows.witnesses == [row for _at, row in kept.witnesses.values()]
+        copy = dataclasses.replace(kept, size=kept.size).rows()  # as the kept fold's own writer copies one
+        assert len(copy) == len(whole) and all(a is b for a, b in zip(copy, whole, strict=True))
+
+
+def test_after_an_append_the_kept_rows_are_not_sifted_again_row_by_row(monkeypatch) -> None:
+    from daimon_tui.store.judging import kept_fold_rows
+
+    daimon = kept_fold.KEPT.daimon
+    many = [{"item_ref": CORROBORATION_PREFIX + f"i-{n}", "status": f"corroborated-by:S-{m}",
+             "ts": f"2026-03-01T09:00:{m:02d}Z"} for n in range(100) for m in range(5)]
+    kept = Kept(0, "", corroborations={}).absorb(daimon, many, list(range(500)), 500, "")
+    kept.rows()  # asked once: made whole
+    appended = [{"item_ref": CORROBORATION_PREFIX + "i-7", "status": "corroborated-by:S-9",
+                 "ts": "2026-03-01T09:01:00Z"}]
+    grown = kept.absorb(daimon, appended, [500], 501, "")
+    looked: list[object] = []
+
+    def counting(row: object) -> int:
+        looked.append(row)
+        return id(row)
+
+    monkeypatch.setattr(kept_fold_rows, "id", counting, raising=False)
+    rows = grown.rows()
+    assert len(looked) <= 10, len(looked)  # today: every witness row's id, 501 of them
+    monkeypatch.undo()
+    assert list(rows) == _whole(grown)
