@@ -108,11 +108,12 @@ class Kept:
     def rows(self) -> KeptRows:
         if self._rows is None:
             witnesses = list(map(_ROW, self.witnesses.values()))
-            if self.apart is None:
-                self.places = {key: n for n, key in enumerate(self.witnesses)}
-                self.apart = bytearray(not _wins(row, self.winners) for row in witnesses)
-            self._rows = KeptRows(list(map(_ROW, self.winners.values())), witnesses, self,
-                                  list(itertools.compress(witnesses, self.apart)))
+            winners = list(map(_ROW, self.winners.values()))
+            if self.apart is None:  # made whole once (C-level maps: ~117k witness rows on the heavy store)
+                self.places = dict(zip(self.witnesses, itertools.count()))
+                seen = set(map(id, winners))
+                self.apart = bytearray(map(operator.not_, map(seen.__contains__, map(id, witnesses))))
+            self._rows = KeptRows(winners, witnesses, self, list(itertools.compress(witnesses, self.apart)))
         return self._rows
 
     def _layout(self, witnesses: dict[tuple, tuple[int, dict]], winners: dict[str, tuple[int, dict]],
@@ -174,11 +175,13 @@ class Kept:
             folded = latest_per_ref([row for _at, row in before] + rows, keys=True, daimon=daimon)
         for ref, row in folded.items():
             winners[ref] = (at.get(id(row), -1), row)
-        touched: set[tuple] = set()  # the witness keys whose row, or whose row's standing as a winner, moved
+        # the witness keys whose row, or whose row's standing as a winner, moved (for a layout asked)
+        touched: set[tuple] = set()
+        laid = self.apart is not None
         for row, start in zip(rows, placed, strict=True):
-            if (key := witness(witnesses, row, start)) is not None:
+            if (key := witness(witnesses, row, start)) is not None and laid:
                 touched.add(key)
-        for ref in folded:  # a winner that went (or came) may be a witness row: its key, if any, is this
+        for ref in folded if laid else ():  # a winner that went or came may be a witness row: its key, if any
             for was in (self.winners.get(ref), winners.get(ref)):
                 if was is not None:
                     touched.add((ref, str(was[1].get("status") or "")) if ref.startswith(CORROBORATION_PREFIX)
