@@ -37,3 +37,26 @@ def test_equal_rows_of_another_object_get_the_same_answer() -> None:
     assert asof_moments._deciding(tuple(list(rows))) == first
     assert asof_moments._deciding(_rows(301)) != first or _rows(301) == rows
     assert set(first) == {f"S-{k}" for k in range(7)}
+
+
+def test_a_copy_reads_the_buckets_pointers_once(demo_store, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Each charted moment's copy looks up, for every session in the pointer
+    window, the bytes a retained pointer holds: the bucket's pointers are
+    listed once per copy, not once a session (twice for each in the window)."""
+    from pathlib import Path
+
+    from daimon_tui.store.read import asof, reader
+
+    listed: list[str] = []
+    real = Path.glob
+
+    def counting(self: Path, pattern: str, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if pattern == "*.json":
+            listed.append(str(self))
+        return real(self, pattern, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "glob", counting)
+    ref = reader.resolve_project(str(demo_store.project))
+    with asof.as_of(ref, "S-day3") as cut:
+        assert cut.session_id == "S-day3" and len(cut.sessions) == 3
+    assert len(listed) == 1, listed
