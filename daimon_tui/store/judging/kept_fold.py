@@ -103,6 +103,9 @@ class KeptFold:
         # ledger -> (size, stat id): its first `size` bytes are the kept ones, says the writer that just
         # appended to it (`appended`: Health's copy, a file of ours), while its stat id stands
         self.vouched: dict[str, tuple[int, tuple]] = {}
+        # ledger -> (its stat key, daimon's read of it then): a small ledger read inside `in_memory_only`
+        # (Health's pass: another bucket's copy, the same bytes at every moment)
+        self.small: dict[str, tuple[tuple, jsonl.Read]] = {}
         # ledger -> who takes daimon's next whole read of it (`hand_over`)
         self.takers: dict[str, Callable[[bytes, jsonl.Read, os.stat_result], None]] = {}
         self.lock = threading.Lock()
@@ -175,6 +178,7 @@ class KeptFold:
             self.held.clear()
             self.persisted.clear()
             self.pending.clear()
+            self.small.clear()
 
     @contextlib.contextmanager
     def in_memory_only(self) -> Iterator[None]:
@@ -219,7 +223,7 @@ class KeptFold:
         """Drop what is kept in memory for the ledgers under `folder` (a copy removed)."""
         prefix = os.path.join(os.path.abspath(folder), "")
         with self.lock:
-            for held in (self.held, self.persisted, self.pending, self.vouched):
+            for held in (self.held, self.persisted, self.pending, self.vouched, self.small):
                 for key in [k for k in held if k.startswith(prefix)]:
                     del held[key]
 
@@ -264,9 +268,11 @@ class KeptFold:
             st = os.stat(target)
         except OSError:
             return self.daimon.read(path)
-        if not stat.S_ISREG(st.st_mode) or st.st_size < KEEP_MIN_BYTES:
+        if not stat.S_ISREG(st.st_mode):
             return self.daimon.read(path)
         key = os.path.abspath(target)
+        if st.st_size < KEEP_MIN_BYTES:
+            return self.small_read(target, key, st)
         with self.lock:
             pending = self.pending.get(key)
             kept: Kept | kept_fold_file.Spans | None = self.held.get(key)
@@ -299,6 +305,26 @@ class KeptFold:
             if answer is not None:
                 return answer
         return self.full(target, key)
+
+    def small_read(self, path: Path, key: str, st: os.stat_result) -> jsonl.Read:
+        """daimon's read of a small ledger; inside `in_memory_only` (Health's
+        pass, whose copies of the other buckets' ledgers keep their bytes from
+        moment to moment) kept while its stat key stands (each caller gets its own list)."""
+        if self.on_disk.get():
+            return self.daimon.read(path)
+        with self.lock:
+            held = self.small.get(key)
+        if held is not None and held[0] == stat_key(st):
+            return held[1]._replace(rows=list(held[1].rows))
+        read = self.daimon.read(path)
+        try:
+            after = os.stat(path)
+        except OSError:
+            return read
+        if stat_key(after) == stat_key(st):  # nothing moved while daimon read it
+            with self.lock:
+                self.small[key] = (stat_key(after), read._replace(rows=list(read.rows)))
+        return read
 
     def full(self, path: Path, key: str) -> jsonl.Read:
         """daimon's read of the whole ledger; kept when every line is a row (at

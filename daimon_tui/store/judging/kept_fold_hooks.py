@@ -26,7 +26,9 @@ def fold(kept: KeptFoldJobs, rows: Any, *, keys: bool) -> dict:
     them: `_fold` is per ref, so the second is the first without the key
     refs, and the kept fold's build reuses it too)."""
     if isinstance(rows, KeptRows):
-        return kept.daimon.fold(rows.winners, keys=keys)
+        if rows.kept is None:
+            return kept.daimon.fold(rows.winners, keys=keys)
+        return dict(rows.kept.fold_of_winners(kept.daimon, keys=keys))
     pending = next((p for p in list(kept.pending.values()) if p.read.rows is rows), None)
     if pending is None:
         return kept.latest_per_ref(rows, keys=keys)

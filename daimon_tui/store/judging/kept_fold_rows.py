@@ -10,6 +10,8 @@ Pure of state: a `Kept` is one ledger's fold, made and replaced by the
 from __future__ import annotations
 
 import hashlib
+import itertools
+import operator
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -35,9 +37,13 @@ class KeptRows(list):
     witness rows parsed so far: `fold_corroborations` is answered from the
     kept fold's, never from these rows."""
 
-    def __init__(self, winners: list[dict], witnesses: list[dict], kept: Kept | None = None) -> None:
-        seen = {id(row) for row in winners}
-        super().__init__([*winners, *(row for row in witnesses if id(row) not in seen)])
+    def __init__(self, winners: list[dict], witnesses: list[dict], kept: Kept | None = None,
+                 apart: list[dict] | None = None) -> None:
+        """`apart`: the witness rows that are no winner, when the caller knows them (`Kept.rows`)."""
+        if apart is None:
+            seen = {id(row) for row in winners}
+            apart = [row for row in witnesses if id(row) not in seen]
+        super().__init__([*winners, *apart])
         self.winners = winners
         self.witnesses = witnesses
         self.kept = kept
@@ -88,13 +94,53 @@ class Kept:
     # an item -> its keys in `witnesses` (built on the first refold, then grown
     # by each absorb): a refold looks up the items its rows name, no walk of every key
     index: dict[str, frozenset[tuple]] | None = field(default=None, compare=False, repr=False)
+    # daimon's `_fold` of the winners, by its `keys` option, once asked: an
+    # absorb folds again only the refs its rows name (`_fold` is per ref)
+    folds: dict[bool, dict] = field(default_factory=dict, compare=False, repr=False)
+    # `KeptRows`' layout, once asked (`rows`): each witness key's place in
+    # `witnesses`' order, and by place whether its row is no ref's winner (the
+    # rows after the winners); an absorb carries both on, setting the places
+    # its rows touched, so the rows are not sifted again one by one
+    places: dict[tuple, int] | None = field(default=None, compare=False, repr=False)
+    apart: bytearray | None = field(default=None, compare=False, repr=False)
     _rows: KeptRows | None = field(default=None, init=False, repr=False)
 
     def rows(self) -> KeptRows:
         if self._rows is None:
-            self._rows = KeptRows([row for _at, row in self.winners.values()],
-                                  [row for _at, row in self.witnesses.values()], self)
+            witnesses = list(map(_ROW, self.witnesses.values()))
+            winners = list(map(_ROW, self.winners.values()))
+            if self.apart is None:  # made whole once (C-level maps: ~117k witness rows on the heavy store)
+                self.places = dict(zip(self.witnesses, itertools.count()))
+                seen = set(map(id, winners))
+                self.apart = bytearray(map(operator.not_, map(seen.__contains__, map(id, witnesses))))
+            self._rows = KeptRows(winners, witnesses, self, list(itertools.compress(witnesses, self.apart)))
         return self._rows
+
+    def _layout(self, witnesses: dict[tuple, tuple[int, dict]], winners: dict[str, tuple[int, dict]],
+                added: list[tuple], touched: set[tuple]) -> tuple[dict[tuple, int] | None, bytearray | None]:
+        """This fold's `KeptRows` layout (if asked) carried to the fold grown
+        to `witnesses` and `winners`: the `added` keys placed last, and each
+        key `touched` (its row replaced, or a winner that came or went) sifted again."""
+        if self.apart is None or self.places is None:
+            return None, None
+        places, apart = self.places, bytearray(self.apart)
+        if added:
+            places = dict(places)
+            for place, key in enumerate(added, len(apart)):
+                places[key] = place
+            apart.extend(bytes(len(added)))
+        for key in (*added, *touched):
+            held = witnesses.get(key)
+            if held is not None:
+                apart[places[key]] = not _wins(held[1], winners)
+        return places, apart
+
+    def fold_of_winners(self, daimon: Daimon, *, keys: bool) -> dict:
+        """daimon's `_fold(winners, keys=keys)`, kept (the caller copies it)."""
+        folded = self.folds.get(keys)
+        if folded is None:
+            folded = self.folds[keys] = daimon.fold([row for _at, row in self.winners.values()], keys=keys)
+        return folded
 
     def absorb(self, daimon: Daimon, rows: list[dict], starts: list[int], size: int, digest: str,
                folded: dict | None = None, rows_at: RowsAt | None = None) -> Kept:
@@ -129,16 +175,28 @@ class Kept:
             folded = latest_per_ref([row for _at, row in before] + rows, keys=True, daimon=daimon)
         for ref, row in folded.items():
             winners[ref] = (at.get(id(row), -1), row)
+        # the witness keys whose row, or whose row's standing as a winner, moved (for a layout asked)
+        touched: set[tuple] = set()
+        laid = self.apart is not None
         for row, start in zip(rows, placed, strict=True):
-            witness(witnesses, row, start)
+            if (key := witness(witnesses, row, start)) is not None and laid:
+                touched.add(key)
+        for ref in folded if laid else ():  # a winner that went or came may be a witness row: its key, if any
+            for was in (self.winners.get(ref), winners.get(ref)):
+                if was is not None:
+                    touched.add((ref, str(was[1].get("status") or "")) if ref.startswith(CORROBORATION_PREFIX)
+                                else (ref,))
         refs = None
         if self.refs is not None and len(starts) == len(rows):
             refs = dict(self.refs)
             grown: set[str] = set()
+            hashes: dict[str, str] = {}  # one hash per ref, not per row (a build is ~200k rows of ~19k refs)
             for row, start in zip(rows, starts, strict=True):
                 ref = row.get("item_ref")
                 if isinstance(ref, str):
-                    hashed = ref_key(ref)
+                    hashed = hashes.get(ref)
+                    if hashed is None:
+                        hashed = hashes[ref] = ref_key(ref)
                     if hashed not in grown:  # copied before the first append: the old fold stays whole
                         refs[hashed] = list(refs.get(hashed, ()))
                         grown.add(hashed)
@@ -147,9 +205,15 @@ class Kept:
         if self.tombstones is not None and len(starts) == len(rows):
             tombstones = self.tombstones + [start for row, start in zip(rows, starts, strict=True)
                                             if may_be_tombstone(row)]
-        corroborations, index = self._refold(daimon, witnesses, rows)
+        added = list(itertools.islice(witnesses, len(self.witnesses), None))  # an absorb only adds keys, last
+        corroborations, index = self._refold(daimon, witnesses, rows, added)
+        places, apart = self._layout(witnesses, winners, added, touched)
+        # a ref's fold is its winner's (one row a ref), so the refs `folded` names are folded again; a
+        # new ref lands last in both `winners` and the fold: the refs' order stays the whole fold's
+        again = [row for _at, row in map(winners.__getitem__, folded)]
+        folds = {keys: {**was, **daimon.fold(again, keys=keys)} for keys, was in self.folds.items()}
         return Kept(size, digest, winners, witnesses, refs, corroborations, tombstones,
-                    unparsed, trusted=self.trusted, index=index)
+                    unparsed, trusted=self.trusted, index=index, folds=folds, places=places, apart=apart)
 
     def witness_groups(self) -> dict[str, list[int]]:
         """Where the witness rows start, by item (what `kept_fold_file` keeps)."""
@@ -161,14 +225,14 @@ class Kept:
             groups.setdefault(ref_key(item), []).extend(starts)
         return groups
 
-    def _refold(self, daimon: Daimon, witnesses: dict[tuple, tuple[int, dict]],
-                rows: list[dict]) -> tuple[dict | None, dict[str, frozenset[tuple]] | None]:
+    def _refold(self, daimon: Daimon, witnesses: dict[tuple, tuple[int, dict]], rows: list[dict],
+                added: list[tuple] | None = None) -> tuple[dict | None, dict[str, frozenset[tuple]] | None]:
         """The corroboration fold after `rows`, from this one's: the items the
         rows name folded again over their witness rows, the rest kept; and
         the index of `witnesses` by item."""
         if self.corroborations is None:
             return None, self.index
-        index = self._index(witnesses)
+        index = self._index(witnesses, added)
         named = {item for row in rows if (key := witness_key(row)) is not None and (item := item_of(key))}
         if not named:
             return self.corroborations, index
@@ -178,15 +242,20 @@ class Kept:
         kept.update(again)
         return kept, index
 
-    def _index(self, witnesses: dict[tuple, tuple[int, dict]]) -> dict[str, frozenset[tuple]]:
+    def _index(self, witnesses: dict[tuple, tuple[int, dict]],
+               added: list[tuple] | None = None) -> dict[str, frozenset[tuple]]:
         """`witnesses` by item: this fold's index with the keys added since
-        (an absorb only adds keys: a later row replaces the row of its key)."""
+        (an absorb only adds keys: a later row replaces the row of its key).
+        `witnesses` is this fold's own grown by an absorb: a copy, then keys
+        replaced in place or added, so the keys added are those after this
+        fold's last (no set of ~100,000 keys hashed again per absorb)."""
         if self.index is None:
             found: dict[str, set[tuple]] = {}
             for key in witnesses:
                 found.setdefault(item_of(key), set()).add(key)
             return {item: frozenset(keys) for item, keys in found.items()}
-        added = witnesses.keys() - self.witnesses.keys()
+        if added is None:
+            added = list(itertools.islice(witnesses, len(self.witnesses), None))
         if not added:
             return self.index
         grown: dict[str, set[tuple]] = {}
@@ -304,13 +373,25 @@ def parse_witnesses(witnesses: dict[tuple, tuple[int, dict]], rows_at: RowsAt, i
         witnesses[key] = (start, row)
 
 
-def witness(witnesses: dict[tuple, tuple[int, dict]], row: dict, start: int) -> None:
+def witness(witnesses: dict[tuple, tuple[int, dict]], row: dict, start: int) -> tuple | None:
+    """Hold `row` as its key's latest witness row, if it is one and later; its key when it is held."""
     key = witness_key(row)
     if key is None:
-        return
+        return None
     held = witnesses.get(key)
     if held is None or stamp_of(row) > stamp_of(held[1]):
         witnesses[key] = (start, row)
+        return key
+    return None
+
+
+_ROW = operator.itemgetter(1)  # (where its line starts, the row) -> the row
+_NO_WINNER = (-1, None)
+
+
+def _wins(row: dict, winners: dict[str, tuple[int, dict]]) -> bool:
+    """Whether `row` is its ref's winner (`KeptRows` lists a winner once, first)."""
+    return winners.get(str(row.get("item_ref") or ""), _NO_WINNER)[1] is row
 
 
 def stamp_of(row: dict) -> str:

@@ -210,11 +210,12 @@ def _slug_and_created_of(path: str, _state: tuple[int, ...]) -> tuple[object, ob
     return (raw.get("project_slug"), raw.get("created")) if isinstance(raw, dict) else (None, None)
 
 
-def _retained_bytes(bucket: Path, session_id: str) -> bytes | None:
-    """The bytes a retained pointer of the bucket holds for this session, if one does."""
+def _retained(bucket: Path) -> dict[str, bytes]:
+    """session id -> the bytes a retained pointer of the bucket holds for it (one
+    copy asks for every session in the window: the pointers are listed once)."""
     pointers = tuple((str(p), _stat_key(p)) for p in sorted(bucket.glob("*.json"))
                      if daimon_reading.is_pointer_name(p.name))
-    return _held_by_pointers(pointers).get(session_id)
+    return _held_by_pointers(pointers)
 
 
 def _stat_key(path: Path) -> tuple[int, ...] | None:
@@ -241,10 +242,10 @@ def _held_by_pointers(pointers: tuple[tuple[str, tuple[int, ...] | None], ...]) 
     return held
 
 
-def _pointer_bytes(bucket: Path, session_id: str, fallback: Path) -> bytes:
+def _pointer_bytes(retained: dict[str, bytes], session_id: str, fallback: Path) -> bytes:
     """The bytes the bucket's pointer held for this session when a retained
-    pointer still holds it, else the session file's own."""
-    held = _retained_bytes(bucket, session_id)
+    pointer still holds it (`retained`, `_retained`), else the session file's own."""
+    held = retained.get(session_id)
     return held if held is not None else fallback.read_bytes()
 
 
@@ -349,11 +350,12 @@ def _build(project: ProjectRef, moment: datetime, named: str | None, copy_root: 
     team_history.copy_arrived(copy_root / "team", moment.timestamp())
     held = _session_files(root, slug, cutoff)
     noted: set[str] = set()  # sessions whose bytes then a note already qualifies
+    retained = _retained(bucket)
     for _created, sid, path in held:
         # A file changed after the moment (a hand edit) is copied as it stood
         # then, where a retained pointer still holds those bytes.
         changed = _changed_after(path, cutoff)
-        before = _retained_bytes(bucket, sid) if changed else None
+        before = retained.get(sid) if changed else None
         if before is not None:
             (dst_root / path.name).write_bytes(before)
         else:
@@ -369,8 +371,8 @@ def _build(project: ProjectRef, moment: datetime, named: str | None, copy_root: 
     if window and (dst_root / slug).is_dir():
         for index, (_created, sid, path) in enumerate(window):
             name = "latest.json" if index == 0 else f"prev-{index}.json"
-            (dst_root / slug / name).write_bytes(_pointer_bytes(bucket, sid, path))
-            if sid not in noted and _retained_bytes(bucket, sid) is None and _fails_receipt(sid):
+            (dst_root / slug / name).write_bytes(_pointer_bytes(retained, sid, path))
+            if sid not in noted and sid not in retained and _fails_receipt(sid):
                 # daimon's brief read the pointer (the signed bytes) then; the window has moved on since
                 notes.append(Diagnostic(source="daimon-tui", message=(
                     f"session {sid}: its file fails its receipt and no pointer keeps the signed bytes daimon "

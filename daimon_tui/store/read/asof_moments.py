@@ -12,8 +12,10 @@ import json
 import os
 import re
 import threading
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import TypeVar
 
 from daimon_tui.domain import verbs
 from daimon_tui.models.history import parse_time
@@ -184,16 +186,44 @@ def session_moment_rows(bucket: Path) -> dict[str, tuple[str, ...]]:
     return _deciding(_status_rows(bucket, verbs.WITNESS_PREFIX.casefold()))
 
 
-@functools.lru_cache(maxsize=2)
-def _deciding(rows: tuple[tuple[str, str], ...]) -> dict[str, tuple[str, ...]]:
+Rows = tuple[tuple[str, str], ...]
+Answer = TypeVar("Answer")
+
+
+def _kept_for_rows(compute: Callable[[Rows], Answer]) -> Callable[[Rows], Answer]:
+    """`compute(rows)` kept for the last two rows asked: found by identity first
+    (the rows `_status_rows` keeps for one state of the ledger: Health asks at
+    each moment, and hashing ~100k pairs as an lru_cache key costs milliseconds
+    each time), then by equality (the same rows read again)."""
+    held: list[tuple[Rows, Answer]] = []
+    lock = threading.Lock()
+
+    @functools.wraps(compute)
+    def answer(rows: Rows) -> Answer:
+        with lock:
+            found = next((value for seen, value in held if seen is rows), None)
+            if found is None:
+                found = next((value for seen, value in held if seen == rows), None)
+        if found is not None:
+            return found
+        value = compute(rows)
+        with lock:
+            held[:] = [(rows, value), *held[:1]]
+        return value
+
+    return answer
+
+
+@_kept_for_rows
+def _deciding(rows: Rows) -> dict[str, tuple[str, ...]]:
     # keyed as `_by_session` is: the rows `_status_rows_of` kept for one state of the ledger
     return {sid: deciding_rows(own) for sid, own in _by_session(rows).items()}
 
 
-@functools.lru_cache(maxsize=2)
-def _by_session(rows: tuple[tuple[str, str], ...]) -> dict[str, tuple[str, ...]]:
-    # keyed by the rows `_status_rows_of` kept for one state of the ledger (a hit is that very
-    # object: hashing it costs milliseconds, grouping it a second); Health asks once per charted session
+@_kept_for_rows
+def _by_session(rows: Rows) -> dict[str, tuple[str, ...]]:
+    # keyed by the rows `_status_rows_of` kept for one state of the ledger (grouping them
+    # costs a second); Health asks once per charted session
     out: dict[str, list[str]] = {}
     for status, ts in rows:
         if status.startswith(verbs.WITNESS_PREFIX):
