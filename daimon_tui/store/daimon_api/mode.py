@@ -15,9 +15,8 @@ from __future__ import annotations
 import os
 import threading
 from dataclasses import dataclass, field
-from importlib import metadata
 
-from daimon_tui.store.daimon_api import contracts, registry
+from daimon_tui.store.daimon_api import contracts, installed, registry
 
 TESTED_SERIES = (0, 61)
 KNOWN_GOOD = "0.61.x"
@@ -29,10 +28,7 @@ class Unavailable(RuntimeError):
 
 
 def installed_version() -> str | None:
-    try:
-        return metadata.version("daimon-briefing")
-    except metadata.PackageNotFoundError:
-        return None
+    return installed.version()  # one way to ask, the one the first frame can afford
 
 
 def is_tested(version: str | None) -> bool:
