@@ -19,7 +19,7 @@ def test_an_untested_daimon_reads_in_safe_mode_with_one_line_on_stderr(
         demo_store: demo.DemoStore, monkeypatch, capsys) -> None:
     from daimon_tui.store.daimon_api import mode
 
-    monkeypatch.setattr(metadata, "version", lambda name: "0.70.1")
+    monkeypatch.setattr(installed, "version", lambda distribution="daimon-briefing": "0.70.1")
     mode.set_current(None)
     try:
         assert cli.main(["brief", "--json", "--project", str(demo_store.project)]) == 0
