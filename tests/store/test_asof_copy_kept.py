@@ -39,9 +39,9 @@ def test_each_moment_of_a_kept_copy_is_a_fresh_copy(demo_store: demo.DemoStore, 
                 copied[0].write_bytes(b"{}")
                 (into / "checkpoints" / "stray.json").write_bytes(b"{}")
             if n == 1:  # the store's own file changed, same size and time: copied again
-                source = demo_store.checkpoint_dir / copied[-1].name
-                st = source.stat()
-                source.write_bytes(source.read_bytes().replace(b"S-", b"T-", 1))
+                source = demo_store.checkpoint_dir / sorted((into / "checkpoints").glob("*.receipt"))[-1].name
+                st, data = source.stat(), source.read_bytes()
+                source.write_bytes(data[:-1] + (b"y" if data.endswith(b"x") else b"x"))
                 os.utime(source, ns=(st.st_atime_ns, st.st_mtime_ns))
 
 
