@@ -107,6 +107,53 @@ def test_a_fold_that_is_not_per_ref_latest_breaks_the_kept_folds_premise(monkeyp
     assert outcome.problem and "winners plus the rest differs from the full fold" in outcome.problem
 
 
+def test_standing_tombstones_that_read_more_than_the_tombstone_winners_break_their_contract(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The kept fold answers the forget walk's `standing_tombstones` over the
+    winners that may be tombstones: a daimon whose answer reads other rows
+    (here: any tombstone ever written, even one a later reopen lifted, or a
+    ref's rows counted) is not the one it answers for."""
+    real = originals.kept.get("daimon_briefing.store:standing_tombstones", store.standing_tombstones)
+
+    def ever_written(rows):
+        return {store.tombstone_key(r.get("status")): store.Standing((r["item_ref"],), ()) for r in rows
+                if store.is_tombstone_status(r.get("status"))}
+
+    break_daimon(monkeypatch, store, "standing_tombstones", ever_written)
+    outcome = contracts.check(registry.by_id("reading.standing-tombstones"))
+    assert outcome.problem and "store.standing_tombstones of the probe rows" in outcome.problem
+
+    def counting(rows):
+        rows = list(rows)
+        return {**real(rows), **({"rows": len(rows)} if real(rows) else {})}
+
+    break_daimon(monkeypatch, store, "standing_tombstones", counting)
+    outcome = contracts.check(registry.by_id("reading.standing-tombstones"))
+    assert outcome.problem == "store.standing_tombstones of the probe rows is ['k', 'm', 'rows'], not ['k', 'm']"
+
+
+def test_a_forget_walk_that_is_no_view_of_standing_tombstones_breaks_their_contract(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    break_daimon(monkeypatch, store, "_tombstoned_keys", lambda rows: set())
+    outcome = contracts.check(registry.by_id("reading.standing-tombstones"))
+    assert outcome.problem == "store._tombstoned_keys is no longer the keys of store.standing_tombstones"
+
+
+def test_the_kept_fold_leaves_daimons_standing_tombstones_when_their_contract_is_off(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from daimon_tui.store.daimon_api import reading
+
+    monkeypatch.setattr(mode, "allows", lambda contract_id: contract_id != "reading.standing-tombstones")
+    own = store.standing_tombstones
+    stand_in = dict.fromkeys(reading.KeptFoldHooks.__slots__, lambda *a, **k: None)
+    before = originals.snapshot()
+    try:
+        assert reading.install_kept_fold(reading.KeptFoldHooks(**stand_in))  # the rest of the kept fold is on
+        assert store.standing_tombstones is own
+    finally:
+        originals.put_back(before)  # every swap above put back
+
+
 def test_a_changed_line_order_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
     real = briefing._line
 

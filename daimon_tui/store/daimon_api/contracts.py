@@ -180,6 +180,33 @@ def _fold_of_latest_stamps() -> None:
         raise Broken("store._fold picks a row other than one at its ref's latest stamp")
 
 
+def _standing_from_winners() -> None:
+    """The kept fold's standing tombstones (`kept_fold_hooks.standing_tombstones`):
+    daimon's answer over the fold's winners whose status says `forgotten` is
+    its answer over every row, and the forget walk's keys are its keys."""
+    fold = _get("daimon_briefing.store:_fold")
+    standing = _get("daimon_briefing.store:standing_tombstones")
+    key_ref = _get("daimon_briefing.store:new_key_ref")()
+    statuses = ("forgotten:k", " Forgotten: j ", "FORGOTTEN:k", "forgotten about it", "reopened:unforget", "resolved")
+    if any(_get("daimon_briefing.store:is_tombstone_status")(s) and "forgotten" not in s.lower() for s in statuses):
+        raise Broken("store.is_tombstone_status holds for a status that does not say `forgotten`")
+    rows = [*_rows(),
+            {"item_ref": "a", "status": "forgotten:k", "ts": "2026-01-05T00:00:00Z", "session_id": "s5"},
+            {"item_ref": key_ref, "status": "forgotten:k", "ts": "2026-01-05T00:00:00Z", "session_id": "s5"},
+            {"item_ref": "b", "status": " Forgotten: j ", "ts": "2026-01-05T00:00:00Z", "session_id": "s5"},
+            {"item_ref": "b", "status": "reopened:unforget", "ts": "2026-01-06T00:00:00Z", "session_id": "s6"},
+            {"item_ref": "d", "status": "forgotten about it", "ts": "2026-01-05T00:00:00Z", "session_id": "s5"},
+            {"item_ref": "e", "status": "forgotten:m", "ts": None, "session_id": "s5"}]
+    whole = standing(rows)
+    if set(whole) != {"k", "m"}:
+        raise Broken(f"store.standing_tombstones of the probe rows is {sorted(whole)}, not ['k', 'm']")
+    winners = [row for row in fold(rows, keys=True).values() if "forgotten" in str(row.get("status") or "").lower()]
+    if standing(winners) != whole:
+        raise Broken("store.standing_tombstones reads more than the winners that may be tombstones")
+    if _get("daimon_briefing.store:_tombstoned_keys")(rows) != set(whole):
+        raise Broken("store._tombstoned_keys is no longer the keys of store.standing_tombstones")
+
+
 def _demotes_rule() -> None:
     demotes = _get("daimon_briefing.store:_demotes")
     row = {"item_ref": "a", "status": "resolved", "ts": "2026-01-01T00:00:00Z"}
@@ -400,6 +427,9 @@ CHECKS: dict[str, Callable[[], None]] = {
                                     _signature("daimon_briefing.view:team_notes", "project"),
                                     _signature("daimon_briefing.jsonl:posture", "path name writer * tail_bytes"),
                                     _fields("daimon_briefing.jsonl:Read", "health rows detail cannot_scan")),
+    "reading.standing-tombstones": _all(_signature("daimon_briefing.store:standing_tombstones", "rows"),
+                                        _signature("daimon_briefing.store:_tombstoned_keys", "rows"),
+                                        _standing_from_winners),
     "reading.demotes": _all(_signature("daimon_briefing.store:_demotes", "evt status"), _demotes_rule, _public_demotes),
     "reading.bucket": _bucket_is_public,
     "reading.session-files": _all(_signature("daimon_briefing.store:_session_files", "d"), _pointer_names),

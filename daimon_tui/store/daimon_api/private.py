@@ -26,6 +26,11 @@ fold = store._fold
 stamp_epoch = store._created_epoch
 FOLD_NAME = "_fold"
 
+# -- reading.standing-tombstones: the forget walk's standing tombstones ---------
+# daimon's own, held before the kept fold's stand-in takes its place (the
+# forget walk reaches it by `store._tombstoned_keys`, looked up at each call).
+standing_tombstones = store.standing_tombstones
+
 # -- reading.session-files ------------------------------------------------------
 
 
@@ -254,6 +259,7 @@ def diff_lines(payload: dict, oldest: str) -> list[str]:
 # The names above held at import, by contract id (the rest are looked up per call).
 HELD: dict[str, tuple[str, ...]] = {
     "reading.fold-appended": ("fold", "stamp_epoch"),
+    "reading.standing-tombstones": ("standing_tombstones",),
     "judging.read-judge": ("own_read_judge",),
     "recall.generation": ("ensure_fresh", "forgotten_walk"),
 }

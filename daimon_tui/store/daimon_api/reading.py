@@ -23,6 +23,7 @@ daimon_store_item_events = store.item_events
 daimon_ledger_states = view.ledger_states
 daimon_team_notes = view.team_notes
 daimon_posture = jsonl.posture
+daimon_standing_tombstones = private.standing_tombstones
 # daimon's reading of an event's `ts` (None: unstamped), for the kept fold's
 # choice of the rows its fold can pick (`kept_fold.latest_per_ref`); used only
 # once `install_kept_fold` checked its contracts (never in safe mode).
@@ -101,6 +102,7 @@ class KeptFoldHooks:
     ledger_states: Callable[..., Any]
     team_notes: Callable[..., Any]
     posture: Callable[..., Any]
+    standing_tombstones: Callable[..., Any]
 
 
 def kept_fold_allowed() -> bool:
@@ -121,4 +123,6 @@ def install_kept_fold(hooks: KeptFoldHooks) -> bool:
     swap(view, "ledger_states", hooks.ledger_states)
     swap(view, "team_notes", hooks.team_notes)
     swap(jsonl, "posture", hooks.posture)
+    if mode.allows("reading.standing-tombstones"):  # else daimon's own answers over every winner
+        swap(store, "standing_tombstones", hooks.standing_tombstones)
     return True

@@ -37,6 +37,11 @@ CONTRACTS: tuple[Contract, ...] = (
                    "view.team_notes, jsonl.posture",
              assumption="the functions the kept fold wraps keep their signatures",
              serves="the kept fold", optional=True),
+    Contract("reading.standing-tombstones", "reading",
+             where="store.standing_tombstones, store._tombstoned_keys, store._fold, store.is_tombstone_status",
+             assumption="standing_tombstones(rows) reads each ref's fold winner only, and only one whose status is a "
+                        "tombstone (which says `forgotten`); the forget walk's _tombstoned_keys is its keys",
+             serves="the kept fold's standing tombstones", optional=True),
     Contract("reading.demotes", "reading",
              where="store._demotes",
              assumption="store._demotes(row, status) is store.is_resolved(row) or a supersede-candidate status",

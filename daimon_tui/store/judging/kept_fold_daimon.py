@@ -28,6 +28,7 @@ class Daimon:
     ledger_states: Callable[..., dict]
     team_notes: Callable[..., tuple]
     posture: Callable[..., jsonl.Posture]
+    standing_tombstones: Callable[..., dict]
 
     @classmethod
     def taken(cls) -> Daimon:
@@ -36,4 +37,5 @@ class Daimon:
                    view_item_events=daimon_reading.daimon_view_item_events,
                    store_item_events=daimon_reading.daimon_store_item_events,
                    read_judge=daimon_judging.daimon_read_judge, ledger_states=daimon_reading.daimon_ledger_states,
-                   team_notes=daimon_reading.daimon_team_notes, posture=daimon_reading.daimon_posture)
+                   team_notes=daimon_reading.daimon_team_notes, posture=daimon_reading.daimon_posture,
+                   standing_tombstones=daimon_reading.daimon_standing_tombstones)

@@ -58,6 +58,16 @@ def fold_corroborations(kept: KeptFoldJobs, rows: Any) -> dict:
     return dict(folded)
 
 
+def standing_tombstones(kept: KeptFoldJobs, rows: Any) -> dict:
+    """daimon's `store.standing_tombstones` (the forget walk's, at each of
+    Health's moments): for kept rows, daimon's own over the winners that may be
+    a tombstone, not over every winner (contract `reading.standing-tombstones`:
+    a ref whose winner is no tombstone adds nothing)."""
+    if isinstance(rows, KeptRows) and rows.kept is not None:
+        rows = rows.kept.winners_maybe_tombstones(kept.daimon)
+    return kept.daimon.standing_tombstones(rows)
+
+
 def install_daimon_hooks(kept: KeptFoldJobs) -> bool:
     """The kept fold's one run-time swap of daimon's functions: route its
     events reads and folds through `kept`. False (nothing swapped) in safe mode."""
@@ -93,4 +103,5 @@ def install_daimon_hooks(kept: KeptFoldJobs) -> bool:
         read=kept.read, fold=folded, fold_corroborations=lambda rows: fold_corroborations(kept, rows),
         view_item_events=view_item_events, store_item_events=store_item_events, read_judge=read_judge,
         ledger_states=ledger_states, team_notes=team_notes, posture=posture,
+        standing_tombstones=lambda rows: standing_tombstones(kept, rows),
     ))

@@ -97,6 +97,10 @@ class Kept:
     # daimon's `_fold` of the winners, by its `keys` option, once asked: an
     # absorb folds again only the refs its rows name (`_fold` is per ref)
     folds: dict[bool, dict] = field(default_factory=dict, compare=False, repr=False)
+    # the refs of `folds[True]` whose winner may be a tombstone, once asked (the
+    # forget walk's `standing_tombstones` reads no other): an absorb carries it
+    # over the refs its rows name
+    standing: dict[str, None] | None = field(default=None, compare=False, repr=False)
     # `KeptRows`' layout, once asked (`rows`): each witness key's place in
     # `witnesses`' order, and by place whether its row is no ref's winner (the
     # rows after the winners); an absorb carries both on, setting the places
@@ -141,6 +145,13 @@ class Kept:
         if folded is None:
             folded = self.folds[keys] = daimon.fold([row for _at, row in self.winners.values()], keys=keys)
         return folded
+
+    def winners_maybe_tombstones(self, daimon: Daimon) -> list[dict]:
+        """The winners (keys kept) that may be a forget's tombstone (`may_be_tombstone`)."""
+        folded = self.fold_of_winners(daimon, keys=True)
+        if self.standing is None:
+            self.standing = {ref: None for ref, row in folded.items() if may_be_tombstone(row)}
+        return [folded[ref] for ref in self.standing]
 
     def absorb(self, daimon: Daimon, rows: list[dict], starts: list[int], size: int, digest: str,
                folded: dict | None = None, rows_at: RowsAt | None = None) -> Kept:
@@ -211,9 +222,18 @@ class Kept:
         # a ref's fold is its winner's (one row a ref), so the refs `folded` names are folded again; a
         # new ref lands last in both `winners` and the fold: the refs' order stays the whole fold's
         again = [row for _at, row in map(winners.__getitem__, folded)]
-        folds = {keys: {**was, **daimon.fold(again, keys=keys)} for keys, was in self.folds.items()}
-        return Kept(size, digest, winners, witnesses, refs, corroborations, tombstones,
-                    unparsed, trusted=self.trusted, index=index, folds=folds, places=places, apart=apart)
+        refolded = {keys: daimon.fold(again, keys=keys) for keys in self.folds}
+        folds = {keys: {**self.folds[keys], **again_folded} for keys, again_folded in refolded.items()}
+        standing = None
+        if self.standing is not None and True in refolded:
+            standing = dict(self.standing)
+            for ref, row in refolded[True].items():  # every ref the rows name
+                if may_be_tombstone(row):
+                    standing[ref] = None
+                else:
+                    standing.pop(ref, None)
+        return Kept(size, digest, winners, witnesses, refs, corroborations, tombstones, unparsed,
+                    trusted=self.trusted, index=index, folds=folds, standing=standing, places=places, apart=apart)
 
     def witness_groups(self) -> dict[str, list[int]]:
         """Where the witness rows start, by item (what `kept_fold_file` keeps)."""

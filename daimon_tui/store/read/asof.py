@@ -36,7 +36,7 @@ from daimon_tui.store import paths
 from daimon_tui.store.daimon_api import reading as daimon_reading
 from daimon_tui.store.daimon_api.mode import Unavailable
 from daimon_tui.store.daimon_api.public import config, store, surfaces, view
-from daimon_tui.store.read import team_history
+from daimon_tui.store.read import asof_kept_copy, team_history
 from daimon_tui.store.read.asof_moments import (  # when each session's checkpoint was written
     _mtime,
     _parsed,
@@ -150,14 +150,18 @@ def _write_rows(dst: Path, data: bytes) -> None:
     dst.write_bytes(data)
 
 
-def _clear_but_ledgers(copy_root: Path) -> None:
+def _clear_but_ledgers(copy_root: Path, written: asof_kept_copy.Written) -> None:
     """Empty a copy kept from an earlier moment, but for its ledgers (`*.jsonl`
-    of the checkpoints and the team): what daimon read or wrote there then is gone."""
+    of the checkpoints and the team) and the session files and receipts it
+    wrote (`written`: each kept only while unchanged, `asof_kept_copy`): what
+    daimon read or wrote there then is gone."""
     for path in sorted(copy_root.rglob("*"), reverse=True):
-        top = path.relative_to(copy_root).parts[0]
+        parts = path.relative_to(copy_root).parts
         if path.is_dir() and not path.is_symlink():
             continue
-        if path.suffix == ".jsonl" and top in ("checkpoints", "team"):
+        if path.suffix == ".jsonl" and parts[0] in ("checkpoints", "team"):
+            continue
+        if len(parts) == 2 and parts[0] == "checkpoints" and parts[1] in written:
             continue
         path.unlink()
 
@@ -326,7 +330,7 @@ def _settings(copy_root: Path) -> dict[str, str]:
 
 
 def _build(project: ProjectRef, moment: datetime, named: str | None, copy_root: Path,
-           passing: LedgerPass | None = None) -> AsOfStore:
+           passing: LedgerPass | None = None, written: asof_kept_copy.Written | None = None) -> AsOfStore:
     cutoff = stamp(moment)
     root = config.checkpoint_dir()
     slug = project.slug
@@ -350,6 +354,7 @@ def _build(project: ProjectRef, moment: datetime, named: str | None, copy_root: 
     team_history.copy_arrived(copy_root / "team", moment.timestamp())
     held = _session_files(root, slug, cutoff)
     noted: set[str] = set()  # sessions whose bytes then a note already qualifies
+    placed: set[str] = set()  # the session files and receipts in the copy's checkpoint dir
     retained = _retained(bucket)
     for _created, sid, path in held:
         # A file changed after the moment (a hand edit) is copied as it stood
@@ -357,15 +362,19 @@ def _build(project: ProjectRef, moment: datetime, named: str | None, copy_root: 
         changed = _changed_after(path, cutoff)
         before = retained.get(sid) if changed else None
         if before is not None:
-            (dst_root / path.name).write_bytes(before)
+            asof_kept_copy.write(dst_root / path.name, before, written)
         else:
-            shutil.copy2(path, dst_root / path.name)
+            asof_kept_copy.copy(path, dst_root / path.name, written)
+        placed.add(path.name)
         if changed and _fails_receipt(sid):
             notes.append(_edited_after(sid, path, kept=before is not None))
             noted.add(sid)
         receipt = path.with_suffix(".receipt")
         if receipt.is_file():
-            shutil.copy2(receipt, dst_root / receipt.name)
+            asof_kept_copy.copy(receipt, dst_root / receipt.name, written)
+            placed.add(receipt.name)
+    if written is not None:
+        asof_kept_copy.drop_others(dst_root, written, placed)
     # The pointer window as it stood: latest = the newest session then.
     window = list(reversed(held))[: config.checkpoint_history()]
     if window and (dst_root / slug).is_dir():
@@ -416,14 +425,16 @@ def as_of(project: ProjectRef, when: str | datetime, *, into: Path | None = None
     if refused:
         raise Unavailable(refused)
     moment, named = (moment, str(when)) if moment is not None else resolve_when(project, when)
+    written: asof_kept_copy.Written | None = None  # a kept copy's session files and receipts
     with contextlib.ExitStack() as held:
         if into is None:
             copy_root = Path(held.enter_context(tempfile.TemporaryDirectory(prefix="daimon-tui-asof-")))
         else:
             copy_root = into
-            _clear_but_ledgers(copy_root)
+            written = asof_kept_copy.written_in(copy_root / "checkpoints")
+            _clear_but_ledgers(copy_root, written)
         os.chmod(copy_root, 0o700)
-        built = _build(project, moment, named, copy_root, ledgers)
+        built = _build(project, moment, named, copy_root, ledgers, written)
         mapping = _settings(copy_root)
         with contextlib.ExitStack() as stack:
             stack.enter_context(config.settings_override(mapping))
