@@ -36,3 +36,13 @@ def test_a_stale_cache_leaves_daimons_listing_count(demo_store: demo.DemoStore) 
     listed, _notes = reader.list_projects()
     # The cached 11 was judged on other bytes: daimon's listing count stands.
     assert project_index.briefed_counts(listed)[0].visible_items == listed[0].visible_items == 12
+
+
+def test_the_quick_listing_names_each_project_as_daimons_listing_does(demo_store: demo.DemoStore) -> None:
+    """The switcher's first fill (no ledger folded) is what daimon's listing then confirms: its
+    names, sessions and times. It raised on every `P` (a name left from a split), and the screen's
+    fallback hid it: the switcher waited for daimon's full listing each time."""
+    quick, _notes = project_index.quick_projects()
+    listed, _notes = reader.list_projects()
+    assert quick and [(r.slug, r.name, r.session_id, r.created) for r in quick] == \
+        [(r.slug, r.name, r.session_id, r.created) for r in listed]

@@ -48,10 +48,10 @@ def quick_projects() -> tuple[tuple[ProjectSummary, ...], tuple[Diagnostic, ...]
         cached = verdict_cache.load(child.name)
         rows.append(ProjectSummary(
             slug=child.name,
-            name=reader._text(meta.project_name) if meta and meta.project_name else child.name,
-            session_id=reader._text(meta.session_id) if meta else None,
-            created=reader._text(meta.created) if meta else None,
-            git_branch=reader._text(meta.git_branch) if meta else None,
+            name=reader.field_text(meta.project_name) if meta and meta.project_name else child.name,
+            session_id=reader.field_text(meta.session_id) if meta else None,
+            created=reader.field_text(meta.created) if meta else None,
+            git_branch=reader.field_text(meta.git_branch) if meta else None,
             visible_items=cached.visible_items if cached else None,
             readable=meta is not None,
             mtime=mtime,
