@@ -1,7 +1,8 @@
 """The kept fold of a ledger file appended to batch after batch (Health's
 copies grow so at each moment), against daimon's own read and folds of the
 whole file: the winners' fold (`fold_resolutions`, the forget walk's fold),
-the forget walk's standing tombstones, the corroboration fold and the rows answered are the same after every batch,
+the forget walk's standing tombstones, the snapshot's forgotten ids
+(`tombstone_refs`), the corroboration fold and the rows answered are the same after every batch,
 over random rows of every kind, torn lines (a line completed by the next
 batch, a line that is not a row), a new process (the fold from disk) and
 appends the writer vouches for (`appended`: the kept bytes not hashed again)."""
@@ -52,6 +53,9 @@ def _same_as_daimons(ledger: Path) -> None:
         assert kept_fold_hooks.fold(kept_fold.KEPT, ours.rows, keys=keys) == daimon.fold(theirs.rows, keys=keys)
     assert kept_fold_hooks.fold_corroborations(kept_fold.KEPT, ours.rows) == daimon.fold_corroborations(theirs.rows)
     assert kept_fold_hooks.standing_tombstones(kept_fold.KEPT, ours.rows) == daimon.standing_tombstones(theirs.rows)
+    resolutions = kept_fold_hooks.fold(kept_fold.KEPT, ours.rows, keys=False)  # as the snapshot is handed it
+    assert (kept_fold_hooks.tombstone_refs(kept_fold.KEPT, resolutions)
+            == daimon.tombstone_refs(daimon.fold(theirs.rows, keys=False)))
     if isinstance(ours.rows, KeptRows) and ours.rows.kept is not None:
         whole = KeptRows(list(ours.rows.winners), list(ours.rows.witnesses))
         assert len(ours.rows) == len(whole) and all(a is b for a, b in zip(ours.rows, whole, strict=True))

@@ -139,6 +139,48 @@ def test_a_forget_walk_that_is_no_view_of_standing_tombstones_breaks_their_contr
     assert outcome.problem == "store._tombstoned_keys is no longer the keys of store.standing_tombstones"
 
 
+def test_tombstone_refs_that_read_more_than_the_maybe_tombstones_break_their_contract(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The kept fold answers the snapshot's `tombstone_refs` over the refs whose
+    latest event says `forgotten`: a daimon whose answer reads other refs (here:
+    one that also counts resolved refs, or the map's size) is not the one it answers for."""
+    real = originals.kept.get("daimon_briefing.store:tombstone_refs", store.tombstone_refs)
+
+    def with_resolved(resolutions):
+        return real(resolutions) | {ref for ref, evt in resolutions.items() if evt["status"] == "resolved"}
+
+    break_daimon(monkeypatch, store, "tombstone_refs", with_resolved)
+    outcome = contracts.check(registry.by_id("reading.tombstone-refs"))
+    assert outcome.problem == ("store.tombstone_refs of the probe is ['r0', 'r1', 'r2', 'r5', 'u'], "
+                               "not ['r0', 'r1', 'r2', 'u']")
+
+    def sized(resolutions):
+        return real(resolutions) | ({f"n{len(resolutions)}"} if len(resolutions) < 9 else set())
+
+    break_daimon(monkeypatch, store, "tombstone_refs", sized)
+    outcome = contracts.check(registry.by_id("reading.tombstone-refs"))
+    assert outcome.problem == "store.tombstone_refs reads more than the refs that may be tombstones"
+
+    break_daimon(monkeypatch, store, "is_tombstone_status", lambda status: str(status or "").startswith("resolv"))
+    outcome = contracts.check(registry.by_id("reading.tombstone-refs"))
+    assert outcome.problem == "store.is_tombstone_status holds for a status that does not say `forgotten`"
+
+
+def test_the_kept_fold_leaves_daimons_tombstone_refs_when_their_contract_is_off(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from daimon_tui.store.daimon_api import reading
+
+    monkeypatch.setattr(mode, "allows", lambda contract_id: contract_id != "reading.tombstone-refs")
+    own = store.tombstone_refs
+    stand_in = dict.fromkeys(reading.KeptFoldHooks.__slots__, lambda *a, **k: None)
+    before = originals.snapshot()
+    try:
+        assert reading.install_kept_fold(reading.KeptFoldHooks(**stand_in))  # the rest of the kept fold is on
+        assert store.tombstone_refs is own
+    finally:
+        originals.put_back(before)  # every swap above put back
+
+
 def test_the_kept_fold_leaves_daimons_standing_tombstones_when_their_contract_is_off(
         monkeypatch: pytest.MonkeyPatch) -> None:
     from daimon_tui.store.daimon_api import reading

@@ -207,6 +207,26 @@ def _standing_from_winners() -> None:
         raise Broken("store._tombstoned_keys is no longer the keys of store.standing_tombstones")
 
 
+def _tombstone_refs_from_maybe() -> None:
+    """The kept fold's forgotten ids (`kept_fold_hooks.tombstone_refs`):
+    daimon's answer over the refs whose latest event says `forgotten` is its
+    answer over the whole item fold."""
+    tombstone_refs = _get("daimon_briefing.store:tombstone_refs")
+    statuses = ("forgotten:k", " Forgotten: j ", "FORGOTTEN:k", "forgotten about it", "reopened:unforget", "resolved",
+                "supersede-candidate:i-1", "resolving-candidate")
+    if any(_get("daimon_briefing.store:is_tombstone_status")(s) and "forgotten" not in s.lower() for s in statuses):
+        raise Broken("store.is_tombstone_status holds for a status that does not say `forgotten`")
+    resolutions = {f"r{n}": {"item_ref": f"r{n}", "status": status, "ts": "2026-01-05T00:00:00Z", "session_id": "s5"}
+                   for n, status in enumerate(statuses)}
+    resolutions["u"] = {"item_ref": "u", "status": "forgotten:m", "ts": None, "session_id": "s5"}
+    whole = tombstone_refs(resolutions)
+    if whole != frozenset({"r0", "r1", "r2", "u"}):
+        raise Broken(f"store.tombstone_refs of the probe is {sorted(whole)}, not ['r0', 'r1', 'r2', 'u']")
+    maybe = {ref: evt for ref, evt in resolutions.items() if "forgotten" in str(evt.get("status") or "").lower()}
+    if tombstone_refs(maybe) != whole:
+        raise Broken("store.tombstone_refs reads more than the refs that may be tombstones")
+
+
 def _demotes_rule() -> None:
     demotes = _get("daimon_briefing.store:_demotes")
     row = {"item_ref": "a", "status": "resolved", "ts": "2026-01-01T00:00:00Z"}
@@ -430,6 +450,8 @@ CHECKS: dict[str, Callable[[], None]] = {
     "reading.standing-tombstones": _all(_signature("daimon_briefing.store:standing_tombstones", "rows"),
                                         _signature("daimon_briefing.store:_tombstoned_keys", "rows"),
                                         _standing_from_winners),
+    "reading.tombstone-refs": _all(_signature("daimon_briefing.store:tombstone_refs", "resolutions"),
+                                   _tombstone_refs_from_maybe),
     "reading.demotes": _all(_signature("daimon_briefing.store:_demotes", "evt status"), _demotes_rule, _public_demotes),
     "reading.bucket": _bucket_is_public,
     "reading.session-files": _all(_signature("daimon_briefing.store:_session_files", "d"), _pointer_names),

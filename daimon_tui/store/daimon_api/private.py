@@ -31,6 +31,11 @@ FOLD_NAME = "_fold"
 # forget walk reaches it by `store._tombstoned_keys`, looked up at each call).
 standing_tombstones = store.standing_tombstones
 
+# -- reading.tombstone-refs: the snapshot's forgotten ids ------------------------
+# daimon's own, held before the kept fold's stand-in takes its place (the
+# snapshot reaches it by `view.forgotten_ids`, looked up at each call).
+tombstone_refs = store.tombstone_refs
+
 # -- reading.session-files ------------------------------------------------------
 
 
@@ -260,6 +265,7 @@ def diff_lines(payload: dict, oldest: str) -> list[str]:
 HELD: dict[str, tuple[str, ...]] = {
     "reading.fold-appended": ("fold", "stamp_epoch"),
     "reading.standing-tombstones": ("standing_tombstones",),
+    "reading.tombstone-refs": ("tombstone_refs",),
     "judging.read-judge": ("own_read_judge",),
     "recall.generation": ("ensure_fresh", "forgotten_walk"),
 }

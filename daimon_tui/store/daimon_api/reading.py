@@ -24,6 +24,7 @@ daimon_ledger_states = view.ledger_states
 daimon_team_notes = view.team_notes
 daimon_posture = jsonl.posture
 daimon_standing_tombstones = private.standing_tombstones
+daimon_tombstone_refs = private.tombstone_refs
 # daimon's reading of an event's `ts` (None: unstamped), for the kept fold's
 # choice of the rows its fold can pick (`kept_fold.latest_per_ref`); used only
 # once `install_kept_fold` checked its contracts (never in safe mode).
@@ -103,6 +104,7 @@ class KeptFoldHooks:
     team_notes: Callable[..., Any]
     posture: Callable[..., Any]
     standing_tombstones: Callable[..., Any]
+    tombstone_refs: Callable[..., Any]
 
 
 def kept_fold_allowed() -> bool:
@@ -125,4 +127,6 @@ def install_kept_fold(hooks: KeptFoldHooks) -> bool:
     swap(jsonl, "posture", hooks.posture)
     if mode.allows("reading.standing-tombstones"):  # else daimon's own answers over every winner
         swap(store, "standing_tombstones", hooks.standing_tombstones)
+    if mode.allows("reading.tombstone-refs"):  # else daimon's own judges every ref
+        swap(store, "tombstone_refs", hooks.tombstone_refs)
     return True

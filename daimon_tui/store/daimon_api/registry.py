@@ -42,6 +42,11 @@ CONTRACTS: tuple[Contract, ...] = (
              assumption="standing_tombstones(rows) reads each ref's fold winner only, and only one whose status is a "
                         "tombstone (which says `forgotten`); the forget walk's _tombstoned_keys is its keys",
              serves="the kept fold's standing tombstones", optional=True),
+    Contract("reading.tombstone-refs", "reading",
+             where="store.tombstone_refs, view.forgotten_ids, store.is_tombstone_status",
+             assumption="tombstone_refs(resolutions) judges each ref's latest event alone, and keeps only one whose "
+                        "status is a tombstone (which says `forgotten`)",
+             serves="the kept fold's forgotten ids", optional=True),
     Contract("reading.demotes", "reading",
              where="store._demotes",
              assumption="store._demotes(row, status) is store.is_resolved(row) or a supersede-candidate status",

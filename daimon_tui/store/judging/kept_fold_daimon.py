@@ -29,6 +29,7 @@ class Daimon:
     team_notes: Callable[..., tuple]
     posture: Callable[..., jsonl.Posture]
     standing_tombstones: Callable[..., dict]
+    tombstone_refs: Callable[..., frozenset]
 
     @classmethod
     def taken(cls) -> Daimon:
@@ -38,4 +39,5 @@ class Daimon:
                    store_item_events=daimon_reading.daimon_store_item_events,
                    read_judge=daimon_judging.daimon_read_judge, ledger_states=daimon_reading.daimon_ledger_states,
                    team_notes=daimon_reading.daimon_team_notes, posture=daimon_reading.daimon_posture,
-                   standing_tombstones=daimon_reading.daimon_standing_tombstones)
+                   standing_tombstones=daimon_reading.daimon_standing_tombstones,
+                   tombstone_refs=daimon_reading.daimon_tombstone_refs)

@@ -28,7 +28,10 @@ def fold(kept: KeptFoldJobs, rows: Any, *, keys: bool) -> dict:
     if isinstance(rows, KeptRows):
         if rows.kept is None:
             return kept.daimon.fold(rows.winners, keys=keys)
-        return dict(rows.kept.fold_of_winners(kept.daimon, keys=keys))
+        handed = dict(rows.kept.fold_of_winners(kept.daimon, keys=keys))
+        if not keys:  # the snapshot's item fold: its `tombstone_refs` may be answered from the kept fold
+            kept.handed = (handed, rows.kept)
+        return handed
     pending = next((p for p in list(kept.pending.values()) if p.read.rows is rows), None)
     if pending is None:
         return kept.latest_per_ref(rows, keys=keys)
@@ -68,6 +71,22 @@ def standing_tombstones(kept: KeptFoldJobs, rows: Any) -> dict:
     return kept.daimon.standing_tombstones(rows)
 
 
+def tombstone_refs(kept: KeptFoldJobs, resolutions: Any) -> frozenset:
+    """daimon's `store.tombstone_refs` (the snapshot's forgotten ids, at each
+    of Health's moments): for the item fold `fold` last handed out, still equal
+    to its kept fold's, daimon's own over the refs whose winner may be a
+    tombstone, not over every ref (contract `reading.tombstone-refs`: it judges
+    ref by ref, and a ref whose latest event is no tombstone adds nothing)."""
+    handed = kept.handed
+    if handed is not None and handed[0] is resolutions:
+        held = handed[1]
+        # equal (C-level, values by identity first): a map changed after it was handed out is judged whole
+        if resolutions == held.fold_of_winners(kept.daimon, keys=False):
+            maybe = held.maybe_tombstone_refs(kept.daimon)  # key refs too: not in the item fold
+            resolutions = {ref: resolutions[ref] for ref in maybe if ref in resolutions}
+    return kept.daimon.tombstone_refs(resolutions)
+
+
 def install_daimon_hooks(kept: KeptFoldJobs) -> bool:
     """The kept fold's one run-time swap of daimon's functions: route its
     events reads and folds through `kept`. False (nothing swapped) in safe mode."""
@@ -104,4 +123,5 @@ def install_daimon_hooks(kept: KeptFoldJobs) -> bool:
         view_item_events=view_item_events, store_item_events=store_item_events, read_judge=read_judge,
         ledger_states=ledger_states, team_notes=team_notes, posture=posture,
         standing_tombstones=lambda rows: standing_tombstones(kept, rows),
+        tombstone_refs=lambda resolutions: tombstone_refs(kept, resolutions),
     ))

@@ -42,6 +42,7 @@ class KeptFoldJobs(Protocol):
     build_lock: threading.Lock  # one build at a time
     builder: threading.Thread | None
     on_disk: ContextVar[bool]  # False: a fold is held in memory only (`in_memory_only`)
+    handed: tuple[dict, Kept] | None  # the item fold last handed out, and the kept fold it is a copy of
 
     def active(self) -> AbstractContextManager[None]: ...
 

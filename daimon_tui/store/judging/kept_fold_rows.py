@@ -146,12 +146,17 @@ class Kept:
             folded = self.folds[keys] = daimon.fold([row for _at, row in self.winners.values()], keys=keys)
         return folded
 
+    def maybe_tombstone_refs(self, daimon: Daimon) -> dict[str, None]:
+        """The refs (keys kept) whose winner may be a forget's tombstone (`may_be_tombstone`)."""
+        if self.standing is None:
+            folded = self.fold_of_winners(daimon, keys=True)
+            self.standing = {ref: None for ref, row in folded.items() if may_be_tombstone(row)}
+        return self.standing
+
     def winners_maybe_tombstones(self, daimon: Daimon) -> list[dict]:
         """The winners (keys kept) that may be a forget's tombstone (`may_be_tombstone`)."""
         folded = self.fold_of_winners(daimon, keys=True)
-        if self.standing is None:
-            self.standing = {ref: None for ref, row in folded.items() if may_be_tombstone(row)}
-        return [folded[ref] for ref in self.standing]
+        return [folded[ref] for ref in self.maybe_tombstone_refs(daimon)]
 
     def absorb(self, daimon: Daimon, rows: list[dict], starts: list[int], size: int, digest: str,
                folded: dict | None = None, rows_at: RowsAt | None = None) -> Kept:
