@@ -181,6 +181,51 @@ def test_the_kept_fold_leaves_daimons_tombstone_refs_when_their_contract_is_off(
         originals.put_back(before)  # every swap above put back
 
 
+def test_machine_stamps_that_read_more_than_the_maybe_candidates_break_their_contract(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The kept fold hands the briefing's `_machine_stamps` the refs whose
+    status says `candidate`, and a snapshot of three names: a daimon whose
+    answer reads other refs (here: the item fold's size), another name of the
+    snapshot, or stamps nothing of the probe is not the one it answers for."""
+    real = originals.kept.get("daimon_briefing.briefing:_machine_stamps", briefing._machine_stamps)
+
+    def sized(checkpoint, snap):
+        out, candidates = real(checkpoint, snap)
+        return out, candidates + ([] if len(snap.resolutions) > 5 else [("k", {"id": "n"}, None)])
+
+    break_daimon(monkeypatch, briefing, "_machine_stamps", sized)
+    outcome = contracts.check(registry.by_id("reading.machine-stamps"))
+    assert outcome.problem == "briefing._machine_stamps reads more than the refs that may be candidates"
+
+    def with_corroborations(checkpoint, snap):
+        snap.corroborations  # noqa: B018 (a name the kept fold does not hand it)
+        return real(checkpoint, snap)
+
+    break_daimon(monkeypatch, briefing, "_machine_stamps", with_corroborations)
+    outcome = contracts.check(registry.by_id("reading.machine-stamps"))
+    assert outcome.problem and outcome.problem.startswith("briefing._machine_stamps reads more of the snapshot")
+
+    break_daimon(monkeypatch, briefing, "_machine_stamps", lambda checkpoint, snap: (checkpoint, []))
+    outcome = contracts.check(registry.by_id("reading.machine-stamps"))
+    assert outcome.problem == ("briefing._machine_stamps of the probe stamps [] and claims [], "
+                               "not ['r0', 'r1'] and ['r2']")
+
+
+def test_the_kept_fold_leaves_daimons_machine_stamps_when_their_contract_is_off(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from daimon_tui.store.daimon_api import reading
+
+    monkeypatch.setattr(mode, "allows", lambda contract_id: contract_id != "reading.machine-stamps")
+    own = briefing._machine_stamps
+    stand_in = dict.fromkeys(reading.KeptFoldHooks.__slots__, lambda *a, **k: None)
+    before = originals.snapshot()
+    try:
+        assert reading.install_kept_fold(reading.KeptFoldHooks(**stand_in))  # the rest of the kept fold is on
+        assert briefing._machine_stamps is own
+    finally:
+        originals.put_back(before)  # every swap above put back
+
+
 def test_the_kept_fold_leaves_daimons_standing_tombstones_when_their_contract_is_off(
         monkeypatch: pytest.MonkeyPatch) -> None:
     from daimon_tui.store.daimon_api import reading

@@ -36,7 +36,8 @@ LASTING = {"daimon_briefing.jsonl:read", "daimon_briefing.store:_fold", "daimon_
            "daimon_briefing.view:snapshot", "daimon_briefing.view:judge", "daimon_briefing.view:machine_sets",
            "daimon_briefing.store:forgotten_incomplete", "daimon_briefing.recall:_ensure_fresh",
            "daimon_briefing.store:forgotten_stamp", "daimon_briefing.store:_forgotten_walk",
-           "daimon_briefing.store:standing_tombstones", "daimon_briefing.store:tombstone_refs"}
+           "daimon_briefing.store:standing_tombstones", "daimon_briefing.store:tombstone_refs",
+           "daimon_briefing.briefing:_machine_stamps"}
 
 
 def test_the_child_installs_every_lasting_swap_when_it_loads_its_reads() -> None:

@@ -227,6 +227,41 @@ def _tombstone_refs_from_maybe() -> None:
         raise Broken("store.tombstone_refs reads more than the refs that may be tombstones")
 
 
+class _ProbeSnap:
+    """A snapshot with only the three names the kept fold hands `_machine_stamps`."""
+
+    __slots__ = ("amendments", "resolutions", "resolved_refs")
+
+    def __init__(self, resolutions: dict) -> None:
+        self.resolutions, self.resolved_refs, self.amendments = resolutions, frozenset({"r3"}), {}
+
+
+def _machine_stamps_from_maybe() -> None:
+    """The kept fold's briefing stamps (`kept_fold_hooks.machine_stamps`):
+    daimon's answer over the refs whose status says `candidate` is its answer
+    over the whole item fold, and it reads no other name of the snapshot."""
+    machine_stamps = _get("daimon_briefing.briefing:_machine_stamps")
+    statuses = ("supersede-candidate:i-abcdef12", "Supersede-Candidate: i-0123456", "resolving-candidate", "resolved",
+                "forgotten:k", "reopened", "supersede-candidate:not an id", "superseded-by:i-abcdef12")
+    resolutions = {f"r{n}": {"item_ref": f"r{n}", "status": status, "ts": "2026-01-05T00:00:00Z", "source": "agent",
+                             "note": "the quote"} for n, status in enumerate(statuses)}
+    section, key = _get("daimon_briefing.schema:ITEM_LISTS")[0]  # the probe's items: daimon's first item list
+    checkpoint = {section: {key: [{"id": ref, "text": ref} for ref in resolutions]}}
+    try:
+        whole = machine_stamps(checkpoint, _ProbeSnap(resolutions))
+        maybe = machine_stamps(checkpoint, _ProbeSnap({ref: evt for ref, evt in resolutions.items()
+                                                       if "candidate" in str(evt.get("status") or "").lower()}))
+    except AttributeError as exc:
+        raise Broken(f"briefing._machine_stamps reads more of the snapshot ({exc})") from exc
+    stamped = [item["id"] for _key, item, _evt in whole[1]]
+    claimed = [item["id"] for item in whole[0][section][key] if "_agent_claim" in item]
+    if stamped != ["r0", "r1"] or claimed != ["r2"]:
+        raise Broken(f"briefing._machine_stamps of the probe stamps {stamped} and claims {claimed}, "
+                     "not ['r0', 'r1'] and ['r2']")
+    if maybe != whole:
+        raise Broken("briefing._machine_stamps reads more than the refs that may be candidates")
+
+
 def _demotes_rule() -> None:
     demotes = _get("daimon_briefing.store:_demotes")
     row = {"item_ref": "a", "status": "resolved", "ts": "2026-01-01T00:00:00Z"}
@@ -452,6 +487,8 @@ CHECKS: dict[str, Callable[[], None]] = {
                                         _standing_from_winners),
     "reading.tombstone-refs": _all(_signature("daimon_briefing.store:tombstone_refs", "resolutions"),
                                    _tombstone_refs_from_maybe),
+    "reading.machine-stamps": _all(_signature("daimon_briefing.briefing:_machine_stamps", "checkpoint snap"),
+                                   _machine_stamps_from_maybe),
     "reading.demotes": _all(_signature("daimon_briefing.store:_demotes", "evt status"), _demotes_rule, _public_demotes),
     "reading.bucket": _bucket_is_public,
     "reading.session-files": _all(_signature("daimon_briefing.store:_session_files", "d"), _pointer_names),

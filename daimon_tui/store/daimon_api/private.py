@@ -36,6 +36,11 @@ standing_tombstones = store.standing_tombstones
 # snapshot reaches it by `view.forgotten_ids`, looked up at each call).
 tombstone_refs = store.tombstone_refs
 
+# -- reading.machine-stamps: the briefing's supersede and agent-claim stamps -----
+# daimon's own, held before the kept fold's stand-in takes its place (the
+# briefing's `stamp` reaches it by `briefing._machine_stamps`, looked up at each call).
+machine_stamps = briefing._machine_stamps
+
 # -- reading.session-files ------------------------------------------------------
 
 
@@ -266,6 +271,7 @@ HELD: dict[str, tuple[str, ...]] = {
     "reading.fold-appended": ("fold", "stamp_epoch"),
     "reading.standing-tombstones": ("standing_tombstones",),
     "reading.tombstone-refs": ("tombstone_refs",),
+    "reading.machine-stamps": ("machine_stamps",),
     "judging.read-judge": ("own_read_judge",),
     "recall.generation": ("ensure_fresh", "forgotten_walk"),
 }

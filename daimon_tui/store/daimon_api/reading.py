@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from daimon_briefing import config, jsonl, store, view
+from daimon_briefing import briefing, config, jsonl, store, view
 
 from daimon_tui.store.daimon_api import judging, mode, private
 from daimon_tui.store.daimon_api.composed import demotion_rule as demotion_rule  # the kept fold calls it here
@@ -25,6 +25,7 @@ daimon_team_notes = view.team_notes
 daimon_posture = jsonl.posture
 daimon_standing_tombstones = private.standing_tombstones
 daimon_tombstone_refs = private.tombstone_refs
+daimon_machine_stamps = private.machine_stamps
 # daimon's reading of an event's `ts` (None: unstamped), for the kept fold's
 # choice of the rows its fold can pick (`kept_fold.latest_per_ref`); used only
 # once `install_kept_fold` checked its contracts (never in safe mode).
@@ -105,6 +106,7 @@ class KeptFoldHooks:
     posture: Callable[..., Any]
     standing_tombstones: Callable[..., Any]
     tombstone_refs: Callable[..., Any]
+    machine_stamps: Callable[..., Any]
 
 
 def kept_fold_allowed() -> bool:
@@ -129,4 +131,6 @@ def install_kept_fold(hooks: KeptFoldHooks) -> bool:
         swap(store, "standing_tombstones", hooks.standing_tombstones)
     if mode.allows("reading.tombstone-refs"):  # else daimon's own judges every ref
         swap(store, "tombstone_refs", hooks.tombstone_refs)
+    if mode.allows("reading.machine-stamps"):  # else daimon's own reads every ref
+        swap(briefing, "_machine_stamps", hooks.machine_stamps)
     return True

@@ -47,6 +47,11 @@ CONTRACTS: tuple[Contract, ...] = (
              assumption="tombstone_refs(resolutions) judges each ref's latest event alone, and keeps only one whose "
                         "status is a tombstone (which says `forgotten`)",
              serves="the kept fold's forgotten ids", optional=True),
+    Contract("reading.machine-stamps", "reading",
+             where="briefing._machine_stamps, capture._pending_agent_candidates",
+             assumption="_machine_stamps(checkpoint, snap) reads only snap.resolutions, snap.resolved_refs and "
+                        "snap.amendments, and of snap.resolutions only the refs whose status says `candidate`",
+             serves="the kept fold's briefing stamps", optional=True),
     Contract("reading.demotes", "reading",
              where="store._demotes",
              assumption="store._demotes(row, status) is store.is_resolved(row) or a supersede-candidate status",

@@ -119,7 +119,7 @@ class KeptFold:
         self.for_ref: ContextVar[str | None] = ContextVar("daimon_tui_kept_ref", default=None)
         # Off while reading a copy we made and remove after (Health's pass): its fold on disk would never be read.
         self.on_disk: ContextVar[bool] = ContextVar("daimon_tui_kept_on_disk", default=True)
-        # the item fold `kept_fold_hooks.fold` last handed out, and its kept fold (`tombstone_refs` reads it)
+        # the item fold `kept_fold_hooks.fold` last handed out, and its kept fold (`tombstone_refs`, `machine_stamps`)
         self.handed: tuple[dict, Kept] | None = None
 
     # -- where it answers --------------------------------------------------------

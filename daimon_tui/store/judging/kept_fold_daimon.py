@@ -30,6 +30,7 @@ class Daimon:
     posture: Callable[..., jsonl.Posture]
     standing_tombstones: Callable[..., dict]
     tombstone_refs: Callable[..., frozenset]
+    machine_stamps: Callable[..., tuple]
 
     @classmethod
     def taken(cls) -> Daimon:
@@ -40,4 +41,5 @@ class Daimon:
                    read_judge=daimon_judging.daimon_read_judge, ledger_states=daimon_reading.daimon_ledger_states,
                    team_notes=daimon_reading.daimon_team_notes, posture=daimon_reading.daimon_posture,
                    standing_tombstones=daimon_reading.daimon_standing_tombstones,
-                   tombstone_refs=daimon_reading.daimon_tombstone_refs)
+                   tombstone_refs=daimon_reading.daimon_tombstone_refs,
+                   machine_stamps=daimon_reading.daimon_machine_stamps)

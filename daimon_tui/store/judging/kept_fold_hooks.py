@@ -87,6 +87,33 @@ def tombstone_refs(kept: KeptFoldJobs, resolutions: Any) -> frozenset:
     return kept.daimon.tombstone_refs(resolutions)
 
 
+class _Narrowed:
+    """The three names daimon's `_machine_stamps` reads of a snapshot, with its
+    item fold narrowed to the refs that may be candidates."""
+
+    __slots__ = ("amendments", "resolutions", "resolved_refs")
+
+    def __init__(self, snap: Any, resolutions: dict) -> None:
+        self.resolutions, self.resolved_refs, self.amendments = resolutions, snap.resolved_refs, snap.amendments
+
+
+def machine_stamps(kept: KeptFoldJobs, checkpoint: Any, snap: Any) -> tuple:
+    """daimon's `briefing._machine_stamps` (at each of Health's moments): for
+    a snapshot whose item fold equals the one `fold` last handed out, daimon's
+    own over the refs whose latest event may be a candidate, not over every
+    ref (contract `reading.machine-stamps`: it reads ref by ref, and a ref
+    whose status says no `candidate` stamps nothing)."""
+    handed = kept.handed
+    resolutions = getattr(snap, "resolutions", None)
+    if handed is not None and resolutions is not None:
+        held = handed[1]
+        # equal (C-level, values by identity first): a snapshot folded from other rows is read whole
+        if resolutions == held.fold_of_winners(kept.daimon, keys=False):
+            maybe = held.maybe_candidate_refs(kept.daimon)
+            snap = _Narrowed(snap, {ref: resolutions[ref] for ref in maybe if ref in resolutions})
+    return kept.daimon.machine_stamps(checkpoint, snap)
+
+
 def install_daimon_hooks(kept: KeptFoldJobs) -> bool:
     """The kept fold's one run-time swap of daimon's functions: route its
     events reads and folds through `kept`. False (nothing swapped) in safe mode."""
@@ -124,4 +151,5 @@ def install_daimon_hooks(kept: KeptFoldJobs) -> bool:
         ledger_states=ledger_states, team_notes=team_notes, posture=posture,
         standing_tombstones=lambda rows: standing_tombstones(kept, rows),
         tombstone_refs=lambda resolutions: tombstone_refs(kept, resolutions),
+        machine_stamps=lambda checkpoint, snap: machine_stamps(kept, checkpoint, snap),
     ))

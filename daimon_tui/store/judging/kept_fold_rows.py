@@ -101,6 +101,9 @@ class Kept:
     # forget walk's `standing_tombstones` reads no other): an absorb carries it
     # over the refs its rows name
     standing: dict[str, None] | None = field(default=None, compare=False, repr=False)
+    # the refs of `folds[False]` whose latest event may be a candidate, once asked
+    # (the briefing's `_machine_stamps` stamps no other): an absorb carries it on
+    candidates: dict[str, None] | None = field(default=None, compare=False, repr=False)
     # `KeptRows`' layout, once asked (`rows`): each witness key's place in
     # `witnesses`' order, and by place whether its row is no ref's winner (the
     # rows after the winners); an absorb carries both on, setting the places
@@ -152,6 +155,13 @@ class Kept:
             folded = self.fold_of_winners(daimon, keys=True)
             self.standing = {ref: None for ref, row in folded.items() if may_be_tombstone(row)}
         return self.standing
+
+    def maybe_candidate_refs(self, daimon: Daimon) -> dict[str, None]:
+        """The refs of the item fold whose latest event may be a candidate (`may_be_candidate`)."""
+        if self.candidates is None:
+            folded = self.fold_of_winners(daimon, keys=False)
+            self.candidates = {ref: None for ref, row in folded.items() if may_be_candidate(row)}
+        return self.candidates
 
     def winners_maybe_tombstones(self, daimon: Daimon) -> list[dict]:
         """The winners (keys kept) that may be a forget's tombstone (`may_be_tombstone`)."""
@@ -237,8 +247,17 @@ class Kept:
                     standing[ref] = None
                 else:
                     standing.pop(ref, None)
+        candidates = None
+        if self.candidates is not None and False in refolded:
+            candidates = dict(self.candidates)
+            for ref, row in refolded[False].items():  # every item ref the rows name
+                if may_be_candidate(row):
+                    candidates[ref] = None
+                else:
+                    candidates.pop(ref, None)
         return Kept(size, digest, winners, witnesses, refs, corroborations, tombstones, unparsed,
-                    trusted=self.trusted, index=index, folds=folds, standing=standing, places=places, apart=apart)
+                    trusted=self.trusted, index=index, folds=folds, standing=standing, candidates=candidates,
+                    places=places, apart=apart)
 
     def witness_groups(self) -> dict[str, list[int]]:
         """Where the witness rows start, by item (what `kept_fold_file` keeps)."""
@@ -361,6 +380,11 @@ def latest_per_ref(rows: Any, *, keys: bool, daimon: Daimon) -> dict:
 def may_be_tombstone(row: dict) -> bool:
     """A superset of daimon's tombstone rows (`store.is_tombstone_status`)."""
     return "forgotten" in str(row.get("status") or "").lower()
+
+
+def may_be_candidate(row: dict) -> bool:
+    """A superset of the rows the briefing stamps: a supersede or agent-resolve candidate."""
+    return "candidate" in str(row.get("status") or "").lower()
 
 
 def ref_key(ref: str) -> str:
