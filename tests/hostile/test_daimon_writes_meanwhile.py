@@ -56,7 +56,8 @@ async def test_verbs_while_daimons_cli_writes_and_forget_rewrites(demo_store: de
         screen = app.screen
         ids = [i.id for i in screen.briefing.items() if i.id]
         mine, forgotten = screen.current_item().id, next(i for i in ids if i != screen.current_item().id)
-        loop = subprocess.Popen([sys.executable, "-c", WAIT_FOR_THE_LOCK + DAIMON_WRITER, project, str(LOOP_ROWS)],
+        loop = subprocess.Popen([sys.executable, "-c", WAIT_FOR_THE_LOCK + DAIMON_WRITER, project, str(LOOP_ROWS),
+                                 str(tmp_path)],  # a stop file that is there: exactly LOOP_ROWS rows
                                 env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         try:
             await pilot.press("r")
