@@ -17,6 +17,7 @@ from daimon_tui.store.daimon_api import originals
 from daimon_tui.store.daimon_api.public import briefing, capture, schema, store, view
 from daimon_tui.store.judging import kept_fold
 from daimon_tui.store.judging.kept_fold_rows import CORROBORATION_PREFIX, Kept
+from tests.perf.kept_batches import asked_batches
 
 _IDS = ["i-1", "i-2", "i-3"]
 _REFS = st.sampled_from([*_IDS, CORROBORATION_PREFIX + "i-1", store.new_key_ref(), ""])
@@ -50,14 +51,7 @@ def test_the_machine_stamps_after_each_batch_are_daimons_over_every_row(
         batches: list[list[dict]], ask: list[bool], touch: bool) -> None:
     kept_fold.install()
     daimon = kept_fold.KEPT.daimon
-    kept, seen, at = Kept(0, "", corroborations={}), [], 0
-    for n, batch in enumerate(batches):
-        starts = list(range(at, at + len(batch)))
-        at += len(batch)
-        seen += batch
-        kept = kept.absorb(daimon, batch, starts, at, "")
-        if n < len(ask) and not ask[n]:
-            continue  # not asked after this batch: the next absorb carries it on all the same
+    for kept, seen in asked_batches(batches, ask):
         resolutions = store.fold_resolutions(kept.rows())
         want_map = daimon.fold(seen, keys=False)
         if touch:  # a snapshot whose fold is not the kept fold's is answered by daimon over all of it
@@ -65,6 +59,7 @@ def test_the_machine_stamps_after_each_batch_are_daimons_over_every_row(
                                                     "ts": "2026-03-01T09:00:00Z"}
         assert briefing._machine_stamps(_checkpoint(), _snap(resolutions)) == _own(_checkpoint(), _snap(want_map))
     # a snapshot that is no kept fold's: daimon's own answer
+    seen = [row for batch in batches for row in batch]  # every row, asked about last or not
     other = daimon.fold(seen, keys=False)
     assert briefing._machine_stamps(_checkpoint(), _snap(other)) == _own(_checkpoint(), _snap(other))
 

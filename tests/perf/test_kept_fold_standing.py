@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from daimon_tui.store.daimon_api.public import store
 from daimon_tui.store.judging import kept_fold, kept_fold_hooks
 from daimon_tui.store.judging.kept_fold_rows import CORROBORATION_PREFIX, Kept
+from tests.perf.kept_batches import asked_batches
 
 KEY_REF = store.new_key_ref()
 _REFS = st.sampled_from(["i-1", "i-2", "i-3", CORROBORATION_PREFIX + "i-1", KEY_REF, store.new_key_ref(), ""])
@@ -28,16 +29,10 @@ _ROW = st.fixed_dictionaries({"item_ref": _REFS, "status": _STATUSES, "ts": _STA
 def test_the_standing_tombstones_after_each_batch_are_daimons_over_every_row(
         batches: list[list[dict]], ask: list[bool]) -> None:
     daimon = kept_fold.KEPT.daimon
-    kept, seen, at = Kept(0, "", corroborations={}), [], 0
-    for n, batch in enumerate(batches):
-        starts = list(range(at, at + len(batch)))
-        at += len(batch)
-        seen += batch
-        kept = kept.absorb(daimon, batch, starts, at, "")
-        if n < len(ask) and not ask[n]:
-            continue  # not asked after this batch: the next absorb carries it on all the same
+    for kept, seen in asked_batches(batches, ask):
         assert kept_fold_hooks.standing_tombstones(kept_fold.KEPT, kept.rows()) == daimon.standing_tombstones(seen)
     # rows that are no kept fold's: daimon's own answer
+    seen = [row for batch in batches for row in batch]  # every row, asked about last or not
     assert kept_fold_hooks.standing_tombstones(kept_fold.KEPT, list(seen)) == daimon.standing_tombstones(seen)
 
 

@@ -14,6 +14,7 @@ from daimon_tui.store.daimon_api import originals
 from daimon_tui.store.daimon_api.public import store
 from daimon_tui.store.judging import kept_fold
 from daimon_tui.store.judging.kept_fold_rows import CORROBORATION_PREFIX, Kept
+from tests.perf.kept_batches import asked_batches
 
 KEY_REF = store.new_key_ref()
 _REFS = st.sampled_from(["i-1", "i-2", "i-3", CORROBORATION_PREFIX + "i-1", KEY_REF, store.new_key_ref(), ""])
@@ -36,14 +37,7 @@ def test_the_tombstone_refs_after_each_batch_are_daimons_over_every_row(
         batches: list[list[dict]], ask: list[bool], touch: bool) -> None:
     kept_fold.install()
     daimon = kept_fold.KEPT.daimon
-    kept, seen, at = Kept(0, "", corroborations={}), [], 0
-    for n, batch in enumerate(batches):
-        starts = list(range(at, at + len(batch)))
-        at += len(batch)
-        seen += batch
-        kept = kept.absorb(daimon, batch, starts, at, "")
-        if n < len(ask) and not ask[n]:
-            continue  # not asked after this batch: the next absorb carries it on all the same
+    for kept, seen in asked_batches(batches, ask):
         resolutions = store.fold_resolutions(kept.rows())
         if touch:  # a map changed after it was handed out is answered by daimon over all of it
             resolutions["i-9"] = {"item_ref": "i-9", "status": "forgotten:z", "ts": "2026-03-01T09:00:00Z"}
@@ -54,6 +48,7 @@ def test_the_tombstone_refs_after_each_batch_are_daimons_over_every_row(
                          "i-9": resolutions["i-9"]})
         assert store.tombstone_refs(resolutions) == want
     # a map that is no kept fold's: daimon's own answer
+    seen = [row for batch in batches for row in batch]  # every row, asked about last or not
     assert store.tombstone_refs(daimon.fold(seen, keys=False)) == _own(daimon.fold(seen, keys=False))
 
 

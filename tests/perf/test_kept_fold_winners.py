@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from daimon_tui.store.daimon_api.public import store
 from daimon_tui.store.judging import kept_fold, kept_fold_hooks
 from daimon_tui.store.judging.kept_fold_rows import CORROBORATION_PREFIX, Kept
+from tests.perf.kept_batches import asked_batches
 
 KEY_REF = store.new_key_ref()
 _REFS = st.sampled_from(["i-1", "i-2", "i-3", CORROBORATION_PREFIX + "i-1", CORROBORATION_PREFIX + "i-2", KEY_REF, ""])
@@ -34,14 +35,7 @@ def _fold(kept: Kept, keys: bool) -> dict:
 def test_the_kept_winners_fold_after_each_batch_is_daimons_fold_of_every_row(
         batches: list[list[dict]], ask: list[bool]) -> None:
     daimon = kept_fold.KEPT.daimon
-    kept, seen, at = Kept(0, "", corroborations={}), [], 0
-    for n, batch in enumerate(batches):
-        starts = list(range(at, at + len(batch)))
-        at += len(batch)
-        seen += batch
-        kept = kept.absorb(daimon, batch, starts, at, "")
-        if n < len(ask) and not ask[n]:
-            continue  # not asked after this batch: the next absorb carries it on all the same
+    for kept, seen in asked_batches(batches, ask):
         for keys in (True, False):
             answer = _fold(kept, keys)
             assert answer == daimon.fold(seen, keys=keys)
