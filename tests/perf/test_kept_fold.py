@@ -947,8 +947,10 @@ from hypothesis import strategies as st  # noqa: E402
 _STAMPS = st.sampled_from([
     "2026-03-01T09:00:00Z", "2026-03-01T09:00:01Z", "2025-12-31T23:59:59Z",  # daimon's own shape
     "2026-02-30T00:00:00Z", "2026-03-01T09:00:60Z", "0000-01-01T00:00:00Z",  # that shape, not a time
+    "2024-02-29T00:00:00Z", "2026-03-01T24:00:00Z", "2026-03-01T09:60:00Z", "2026-00-01T09:00:00Z",  # its edges
     "2026-3-1T9:0:1Z", "2026-3-1T9:0:2Z", "2026-03-01 09:00:01Z", " 2026-03-01T09:00:01Z",  # other shapes
     "\u0662026-03-01T09:00:01Z", "", "soon", None, 3, 1.5,
+    "2026-03-01T09:00:01Z\x002026-03-01T09:00:02Z", "2026-03-01T09:00:03Z\x00",  # NULs: two stamps in one text
 ])
 _ROWS = st.lists(st.one_of(
     st.fixed_dictionaries({"item_ref": st.sampled_from(["a", "b", "", store.new_key_ref()]),
@@ -956,6 +958,7 @@ _ROWS = st.lists(st.one_of(
                            "ts": _STAMPS,
                            "note": st.sampled_from(["", "x", "y"])}),
     st.fixed_dictionaries({"status": st.just("resolved")}),
+    st.fixed_dictionaries({"item_ref": st.sampled_from(["a", "b"]), "status": st.just("reopened")}),  # no `ts`
     st.just("not a row"),
 ), max_size=40)
 
@@ -968,3 +971,80 @@ def test_the_folds_shortcut_is_daimons_fold(rows: list, keys: bool) -> None:
     assert folded == daimons
     assert list(folded) == list(daimons)  # the refs' order too
     assert all(folded[ref] is daimons[ref] for ref in daimons)  # the very row
+
+
+# a stamp of daimon's shape, each field anywhere in its two (or four) digits: real instants and not
+_SHAPED = st.builds("{:04d}-{:02d}-{:02d}T{:02d}:{:02d}:{:02d}Z".format,
+                    st.sampled_from([0, 1, 1970, 2024, 2026, 9999]), st.integers(0, 13), st.integers(0, 32),
+                    st.integers(0, 25), st.integers(0, 61), st.integers(0, 61))
+
+
+@settings(max_examples=400, deadline=None)
+@given(rows=st.lists(st.fixed_dictionaries({"item_ref": st.sampled_from(["a", "b"]), "status": st.just("resolved"),
+                                            "ts": _SHAPED, "note": st.sampled_from(["", "x"])}), max_size=12),
+       keys=st.booleans())
+def test_the_folds_shortcut_is_daimons_fold_whatever_the_shaped_stamp(rows: list, keys: bool) -> None:
+    folded = kept_fold.latest_per_ref(rows, keys=keys)
+    daimons = kept_fold.KEPT.daimon.fold(rows, keys=keys)
+    assert folded == daimons and all(folded[ref] is daimons[ref] for ref in daimons)
+
+
+def test_the_folds_shortcut_asks_daimon_to_read_no_stamp_that_names_a_real_instant(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each ref's latest stamp was read by daimon's `_created_epoch` (~6 us: ~0.5 s
+    of a cold Health pass on the heavy store); one naming a real instant is
+    read as that instant (contract `reading.fold-appended`), so daimon is
+    asked only of a stamp of its shape that names none."""
+    from daimon_tui.store.daimon_api import reading as daimon_reading
+
+    asked: list[str] = []
+    own = daimon_reading.daimon_stamp_epoch
+    monkeypatch.setattr(daimon_reading, "daimon_stamp_epoch", lambda ts: asked.append(ts) or own(ts))
+    rows = [{"item_ref": f"r{n % 50}", "status": "resolved", "ts": f"2026-03-01T09:{n // 60:02d}:{n % 60:02d}Z"}
+            for n in range(500)]
+    rows += [{"item_ref": "late", "status": "x", "ts": "2026-03-01T09:00:00Z"},
+             {"item_ref": "late", "status": "y", "ts": "2026-03-32T09:00:00Z"}]
+    folded = kept_fold.latest_per_ref(rows, keys=True)
+    assert folded == kept_fold.KEPT.daimon.fold(rows, keys=True)
+    assert asked == ["2026-03-32T09:00:00Z"]
+
+
+class _Counted:
+    """A pattern that counts the texts it is asked to match whole."""
+
+    def __init__(self, pattern) -> None:
+        self.pattern, self.asked = pattern, 0
+
+    def fullmatch(self, text: str):
+        self.asked += 1
+        return self.pattern.fullmatch(text)
+
+
+def test_the_folds_shortcut_checks_a_refs_stamps_at_once_not_one_by_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each row's stamp was matched against daimon's shape twice (a third of a
+    200k-row build); a ref's stamps are checked together, in C."""
+    counted = _Counted(kept_fold_rows.STAMP)
+    monkeypatch.setattr(kept_fold_rows, "STAMP", counted)
+    rows = [{"item_ref": f"r{n % 50}", "status": "resolved", "ts": f"2026-03-01T09:{n // 60:02d}:{n % 60:02d}Z"}
+            for n in range(500)]
+    rows += [{"item_ref": "odd", "status": "x", "ts": "2026-3-1T9:0:1Z"},
+             {"item_ref": "odd", "status": "y", "ts": "2026-03-01T09:00:00Z"},
+             {"item_ref": "odd", "status": "z", "ts": 5}]
+    folded = kept_fold.latest_per_ref(rows, keys=True)
+    assert folded == kept_fold.KEPT.daimon.fold(rows, keys=True)
+    assert counted.asked <= 2 * 51 + 3, counted.asked  # today: ~2 a row
+
+
+def test_the_demotion_rule_is_asked_once_a_status(monkeypatch: pytest.MonkeyPatch) -> None:
+    """daimon's demotion rule reads a row's status alone (contract
+    `reading.demotes`): asked once a status, not once a row (~0.2 s of a
+    200k-row build)."""
+    asked: list[object] = []
+    own = store.is_resolved
+    monkeypatch.setattr(store, "is_resolved", lambda row: asked.append(row) or own(row))
+    statuses = ["resolved", "reopened", "supersede-candidate:i-1", "Resolved-By-Hand", "kept-fold-test:one-a-status"]
+    rows = [{"item_ref": f"i-{n}", "status": statuses[n % 5], "ts": "2026-03-01T09:00:00Z"} for n in range(400)]
+    keys = [kept_fold_rows.witness_key(row) for row in rows]
+    monkeypatch.undo()
+    assert keys == [(row["item_ref"],) if store._demotes(row, row["status"].lower()) else None for row in rows]
+    assert len(asked) <= len(statuses), len(asked)  # today: one a row

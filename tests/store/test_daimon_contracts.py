@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import functools
 import io
 import json
 import re
@@ -22,7 +23,7 @@ from importlib import metadata
 from pathlib import Path
 
 import pytest
-from daimon_briefing import briefing, store
+from daimon_briefing import briefing, store, view
 
 import daimon_tui
 from daimon_tui.domain import verbs
@@ -105,6 +106,17 @@ def test_a_fold_that_is_not_per_ref_latest_breaks_the_kept_folds_premise(monkeyp
     break_daimon(monkeypatch, store, "_fold", counting)
     outcome = contracts.check(registry.by_id("reading.fold-appended"))
     assert outcome.problem and "winners plus the rest differs from the full fold" in outcome.problem
+
+
+def test_a_stamp_read_as_another_instant_breaks_the_folds_shortcut(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fold's shortcut takes a stamp of daimon's shape that names a real
+    instant as read (`kept_fold_rows.daimon_reads`): a daimon that reads
+    such a stamp otherwise (here: no year before 1970) breaks the contract."""
+    real = originals.kept.get("daimon_briefing.store:_created_epoch", store._created_epoch)
+    break_daimon(monkeypatch, store, "_created_epoch",
+                 lambda created: None if str(created) < "1970" else real(created))
+    outcome = contracts.check(registry.by_id("reading.fold-appended"))
+    assert outcome.problem == "store._created_epoch reads 0001-01-01T00:00:00Z as another instant than the one it names"
 
 
 def test_standing_tombstones_that_read_more_than_the_tombstone_winners_break_their_contract(
@@ -207,8 +219,42 @@ def test_machine_stamps_that_read_more_than_the_maybe_candidates_break_their_con
 
     break_daimon(monkeypatch, briefing, "_machine_stamps", lambda checkpoint, snap: (checkpoint, []))
     outcome = contracts.check(registry.by_id("reading.machine-stamps"))
-    assert outcome.problem == ("briefing._machine_stamps of the probe stamps [] and claims [], "
-                               "not ['r0', 'r1'] and ['r2']")
+    assert outcome.problem == ("briefing._machine_stamps of the probe stamps [], claims [] and amends [], "
+                               "not ['r0', 'r1'], ['r2'] and ['r5']")
+
+
+def test_resolved_refs_made_otherwise_break_their_contract(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The kept fold hands a snapshot its `resolved_refs` (`kept_fold_hooks.resolved_refs`):
+    a daimon whose `Snapshot.resolved_refs` is no longer `store.is_resolved`
+    over the item fold, or no longer a cached property, breaks the contract."""
+
+    class Every(view.Snapshot):
+        @functools.cached_property
+        def resolved_refs(self) -> frozenset:  # not only the resolved: every ref
+            return frozenset(self.resolutions)
+
+    class Property(view.Snapshot):
+        @property
+        def resolved_refs(self) -> frozenset:  # made at each ask: nothing kept to hand
+            return frozenset()
+
+    for snapshot, problem in ((Every, "view.Snapshot.resolved_refs is no longer the refs whose latest event "
+                                      "store.is_resolved"),
+                              (Property, "view.Snapshot.resolved_refs is no longer a cached property")):
+        break_daimon(monkeypatch, view, "Snapshot", snapshot)
+        assert contracts.check(registry.by_id("reading.resolved-refs")).problem == problem
+
+
+def test_the_kept_fold_hands_no_resolved_refs_when_their_contract_is_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    from types import MappingProxyType
+
+    from daimon_tui.store.daimon_api import reading
+
+    monkeypatch.setattr(mode, "allows", lambda contract_id: contract_id != "reading.resolved-refs")
+    snap = view.Snapshot.empty()
+    snap = type(snap)(**{**vars(snap), "resolutions": MappingProxyType({"i-1": {"status": "resolved"}})})
+    reading.hand_resolved_refs(snap, frozenset())
+    assert snap.resolved_refs == frozenset({"i-1"})  # daimon's own
 
 
 def test_the_kept_fold_leaves_daimons_machine_stamps_when_their_contract_is_off(

@@ -11,15 +11,18 @@ the adapters ask the mode these checks decide.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import inspect
 import re
+import types
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from daimon_tui.store.daimon_api import composed, diff_steps_check, originals, registry
+from daimon_tui.store.daimon_api import composed, diff_steps_check, machine_stamps_check, originals, registry
 from daimon_tui.store.daimon_api.registry import Contract
 
 
@@ -172,6 +175,10 @@ def _fold_of_latest_stamps() -> None:
     epoch = _get("daimon_briefing.store:_created_epoch")
     if epoch("2026-01-02T00:00:00Z") != 1767312000.0 or epoch("2026-13-01T00:00:00Z") is not None:
         raise Broken("store._created_epoch no longer reads YYYY-MM-DDTHH:MM:SSZ as a UTC stamp")
+    # `kept_fold_rows.daimon_reads`: a stamp naming a real instant is read as it
+    for text in ("0001-01-01T00:00:00Z", "2024-02-29T23:59:59Z", "9999-12-31T00:00:00Z"):
+        if epoch(text) != datetime.fromisoformat(text).timestamp():
+            raise Broken(f"store._created_epoch reads {text} as another instant than the one it names")
     rows = [*_rows(), {"item_ref": "a", "status": "reopened", "ts": "2026-01-03T00:00:00Z", "session_id": "s5"},
             {"item_ref": "b", "status": "x", "ts": 7, "session_id": "s6"}]
     latest = {"a": "2026-01-03T00:00:00Z", "b": "2026-01-04T00:00:00Z"}
@@ -227,39 +234,32 @@ def _tombstone_refs_from_maybe() -> None:
         raise Broken("store.tombstone_refs reads more than the refs that may be tombstones")
 
 
-class _ProbeSnap:
-    """A snapshot with only the three names the kept fold hands `_machine_stamps`."""
-
-    __slots__ = ("amendments", "resolutions", "resolved_refs")
-
-    def __init__(self, resolutions: dict) -> None:
-        self.resolutions, self.resolved_refs, self.amendments = resolutions, frozenset({"r3"}), {}
+def _machine_stamps() -> None:
+    found = machine_stamps_check.problem(_get)
+    if found is not None:
+        raise Broken(found)
 
 
-def _machine_stamps_from_maybe() -> None:
-    """The kept fold's briefing stamps (`kept_fold_hooks.machine_stamps`):
-    daimon's answer over the refs whose status says `candidate` is its answer
-    over the whole item fold, and it reads no other name of the snapshot."""
-    machine_stamps = _get("daimon_briefing.briefing:_machine_stamps")
-    statuses = ("supersede-candidate:i-abcdef12", "Supersede-Candidate: i-0123456", "resolving-candidate", "resolved",
-                "forgotten:k", "reopened", "supersede-candidate:not an id", "superseded-by:i-abcdef12")
-    resolutions = {f"r{n}": {"item_ref": f"r{n}", "status": status, "ts": "2026-01-05T00:00:00Z", "source": "agent",
-                             "note": "the quote"} for n, status in enumerate(statuses)}
-    section, key = _get("daimon_briefing.schema:ITEM_LISTS")[0]  # the probe's items: daimon's first item list
-    checkpoint = {section: {key: [{"id": ref, "text": ref} for ref in resolutions]}}
-    try:
-        whole = machine_stamps(checkpoint, _ProbeSnap(resolutions))
-        maybe = machine_stamps(checkpoint, _ProbeSnap({ref: evt for ref, evt in resolutions.items()
-                                                       if "candidate" in str(evt.get("status") or "").lower()}))
-    except AttributeError as exc:
-        raise Broken(f"briefing._machine_stamps reads more of the snapshot ({exc})") from exc
-    stamped = [item["id"] for _key, item, _evt in whole[1]]
-    claimed = [item["id"] for item in whole[0][section][key] if "_agent_claim" in item]
-    if stamped != ["r0", "r1"] or claimed != ["r2"]:
-        raise Broken(f"briefing._machine_stamps of the probe stamps {stamped} and claims {claimed}, "
-                     "not ['r0', 'r1'] and ['r2']")
-    if maybe != whole:
-        raise Broken("briefing._machine_stamps reads more than the refs that may be candidates")
+def _resolved_refs_cached() -> None:
+    """The kept fold's resolved refs (`kept_fold_hooks.resolved_refs`): a
+    snapshot's `resolved_refs` is made once, over its item fold, by
+    `store.is_resolved`, and kept where the kept fold hands it."""
+    snapshot = _get("daimon_briefing.view:Snapshot")
+    prop = vars(snapshot).get("resolved_refs")
+    if not isinstance(prop, functools.cached_property) or prop.attrname != "resolved_refs":
+        raise Broken("view.Snapshot.resolved_refs is no longer a cached property")
+    is_resolved = _get("daimon_briefing.store:is_resolved")
+    statuses = ("resolved", "Resolved", "reopened", "superseded-by:i-2", "supersede-candidate:i-2",
+                "resolving-candidate", "forgotten:k", "done", "")
+    resolutions = {f"r{n}": {"item_ref": f"r{n}", "status": status, "ts": "2026-01-05T00:00:00Z"}
+                   for n, status in enumerate(statuses)}
+    probe = snapshot.empty()
+    made = prop.func(types.SimpleNamespace(resolutions=types.MappingProxyType(resolutions)))
+    if made != frozenset(ref for ref, evt in resolutions.items() if is_resolved(evt)):
+        raise Broken("view.Snapshot.resolved_refs is no longer the refs whose latest event store.is_resolved")
+    vars(probe)["resolved_refs"] = frozenset({"kept"})
+    if probe.resolved_refs != {"kept"}:
+        raise Broken("view.Snapshot.resolved_refs is not read back from where it is kept")
 
 
 def _demotes_rule() -> None:
@@ -345,6 +345,11 @@ def _public_demotes() -> None:
         row = {"item_ref": "a", "status": status, "ts": "2026-01-01T00:00:00Z"}
         if composed.demotion_rule(row, status.lower()) != bool(demotes(row, status.lower())):
             raise Broken(f"store._demotes of a {status!r} row differs from is_resolved-or-supersede-candidate")
+        others = ({"item_ref": "corroboration:b", "status": status}, {"status": status, "ts": None, "source": "agent",
+                                                                      "note": "resolved", "session_id": "s1"})
+        is_resolved = _get("daimon_briefing.store:is_resolved")
+        if any(is_resolved(other) != is_resolved(row) for other in others):  # `kept_fold_rows.witness_key`
+            raise Broken(f"store.is_resolved of a {status!r} row reads more of it than its status")
 
 
 def _public_clone_of() -> None:
@@ -487,8 +492,9 @@ CHECKS: dict[str, Callable[[], None]] = {
                                         _standing_from_winners),
     "reading.tombstone-refs": _all(_signature("daimon_briefing.store:tombstone_refs", "resolutions"),
                                    _tombstone_refs_from_maybe),
+    "reading.resolved-refs": _resolved_refs_cached,
     "reading.machine-stamps": _all(_signature("daimon_briefing.briefing:_machine_stamps", "checkpoint snap"),
-                                   _machine_stamps_from_maybe),
+                                   _machine_stamps),
     "reading.demotes": _all(_signature("daimon_briefing.store:_demotes", "evt status"), _demotes_rule, _public_demotes),
     "reading.bucket": _bucket_is_public,
     "reading.session-files": _all(_signature("daimon_briefing.store:_session_files", "d"), _pointer_names),

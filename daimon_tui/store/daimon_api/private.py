@@ -41,6 +41,11 @@ tombstone_refs = store.tombstone_refs
 # briefing's `stamp` reaches it by `briefing._machine_stamps`, looked up at each call).
 machine_stamps = briefing._machine_stamps
 
+# -- reading.resolved-refs: a snapshot's resolved refs, handed by the kept fold ----
+# where a snapshot keeps `resolved_refs` once made: the cached property's own
+# name in its `__dict__` (written only by `reading.hand_resolved_refs`).
+RESOLVED_REFS_KEPT = "resolved_refs"
+
 # -- reading.session-files ------------------------------------------------------
 
 

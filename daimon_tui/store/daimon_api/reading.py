@@ -10,8 +10,8 @@ from typing import Any
 
 from daimon_briefing import briefing, config, jsonl, store, view
 
-from daimon_tui.store.daimon_api import judging, mode, private
-from daimon_tui.store.daimon_api.composed import demotion_rule as demotion_rule  # the kept fold calls it here
+from daimon_tui.store.daimon_api import composed, judging, mode, private
+from daimon_tui.store.daimon_api.composed import demotes_by_status as demotes_by_status  # the kept fold's
 from daimon_tui.store.daimon_api.originals import swap
 
 # daimon's own functions, taken before any swap (every swap goes through an adapter).
@@ -44,7 +44,7 @@ def bucket_dir(project: Any) -> Path | None:
 def demotes(row: dict, status: str) -> bool:
     """Does this events row demote its item?"""
     mode.require("reading.demotes")
-    return demotion_rule(row, status)
+    return composed.demotion_rule(row, status)
 
 
 def as_of_refusal() -> str | None:
@@ -107,6 +107,15 @@ class KeptFoldHooks:
     standing_tombstones: Callable[..., Any]
     tombstone_refs: Callable[..., Any]
     machine_stamps: Callable[..., Any]
+
+
+def hand_resolved_refs(snap: Any, refs: frozenset) -> None:
+    """Answer `snap.resolved_refs` (daimon's cached property, made over every
+    ref when first asked) with `refs`, the caller's set over the same item
+    fold: kept where the property keeps its own answer (contract
+    `reading.resolved-refs`); nothing once it was asked, nor in safe mode."""
+    if mode.allows("reading.resolved-refs"):
+        vars(snap).setdefault(private.RESOLVED_REFS_KEPT, refs)
 
 
 def kept_fold_allowed() -> bool:

@@ -29,8 +29,9 @@ CONTRACTS: tuple[Contract, ...] = (
     # -- reading and folding ---------------------------------------------------
     Contract("reading.fold-appended", "reading",
              where="store._fold, store._created_epoch",
-             assumption="folding each ref's winner plus the appended rows equals the full fold, and only rows at a "
-                        "ref's latest stamp can win",
+             assumption="folding each ref's winner plus the appended rows equals the full fold, only rows at a "
+                        "ref's latest stamp can win, and a YYYY-MM-DDTHH:MM:SSZ stamp naming a real instant is read "
+                        "as that instant",
              serves="the kept fold", optional=True),
     Contract("reading.kept-fold-swaps", "reading",
              where="jsonl.read, store.fold_corroborations, store.item_events, view.item_events, view.ledger_states, "
@@ -48,13 +49,21 @@ CONTRACTS: tuple[Contract, ...] = (
                         "status is a tombstone (which says `forgotten`)",
              serves="the kept fold's forgotten ids", optional=True),
     Contract("reading.machine-stamps", "reading",
-             where="briefing._machine_stamps, capture._pending_agent_candidates",
+             where="briefing._machine_stamps, capture._pending_agent_candidates, view.Snapshot.resolved_refs",
              assumption="_machine_stamps(checkpoint, snap) reads only snap.resolutions, snap.resolved_refs and "
-                        "snap.amendments, and of snap.resolutions only the refs whose status says `candidate`",
+                        "snap.amendments, of snap.resolutions only the refs whose status says `candidate`, of "
+                        "snap.resolved_refs only the ids with an amendment; Snapshot.resolved_refs is the refs whose "
+                        "latest event store.is_resolved",
              serves="the kept fold's briefing stamps", optional=True),
+    Contract("reading.resolved-refs", "reading",
+             where="view.Snapshot.resolved_refs, store.is_resolved",
+             assumption="Snapshot.resolved_refs is a cached property, kept in the snapshot's __dict__ under its own "
+                        "name, whose answer is the refs of snap.resolutions whose latest event store.is_resolved",
+             serves="the kept fold's resolved refs", optional=True),
     Contract("reading.demotes", "reading",
              where="store._demotes",
-             assumption="store._demotes(row, status) is store.is_resolved(row) or a supersede-candidate status",
+             assumption="store._demotes(row, status) is store.is_resolved(row) or a supersede-candidate status, and "
+                        "store.is_resolved reads a row's status alone",
              serves="the history's demotion kinds", public=True),
     Contract("reading.bucket", "reading",
              where="view._bucket",

@@ -114,6 +114,21 @@ def machine_stamps(kept: KeptFoldJobs, checkpoint: Any, snap: Any) -> tuple:
     return kept.daimon.machine_stamps(checkpoint, snap)
 
 
+def resolved_refs(kept: KeptFoldJobs, snap: Any) -> None:
+    """daimon's `Snapshot.resolved_refs` (a cached property: `store.is_resolved`
+    over every ref, asked at each of Health's moments) handed to a snapshot
+    whose item fold equals the one `fold` last handed out: its kept fold's set,
+    carried by each absorb over the refs its rows name (contract
+    `reading.resolved-refs`). Any other snapshot makes daimon's own."""
+    handed = kept.handed
+    resolutions = getattr(snap, "resolutions", None)
+    if handed is not None and resolutions is not None:
+        held = handed[1]
+        # equal (C-level, values by identity first): a snapshot folded from other rows makes its own
+        if resolutions == held.fold_of_winners(kept.daimon, keys=False):
+            daimon_reading.hand_resolved_refs(snap, frozenset(held.resolved_refs(kept.daimon)))
+
+
 def install_daimon_hooks(kept: KeptFoldJobs) -> bool:
     """The kept fold's one run-time swap of daimon's functions: route its
     events reads and folds through `kept`. False (nothing swapped) in safe mode."""

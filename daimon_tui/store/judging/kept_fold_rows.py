@@ -15,6 +15,7 @@ import operator
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from daimon_tui.store.daimon_api import reading as daimon_reading
@@ -53,15 +54,17 @@ def witness_key(row: dict) -> tuple | None:
     """Which latest row `fold_corroborations` reads `row` against, or None when
     it reads it not at all: a witness per (corroboration ref, status), a
     contradiction per ref."""
-    ref = str(row.get("item_ref") or "")
+    ref = row.get("item_ref")
+    if type(ref) is not str:
+        ref = str(ref or "")
     if not ref:
         return None
-    status = str(row.get("status") or "")
+    status = row.get("status")
+    if type(status) is not str:
+        status = str(status or "")
     if ref.startswith(CORROBORATION_PREFIX):
         return (ref, status)
-    if daimon_reading.demotion_rule(row, status.lower()):
-        return (ref,)
-    return None
+    return (ref,) if daimon_reading.demotes_by_status(status) else None
 
 
 # mutable because a kept fold grows with each append and caches its rows and corroborations
@@ -104,6 +107,9 @@ class Kept:
     # the refs of `folds[False]` whose latest event may be a candidate, once asked
     # (the briefing's `_machine_stamps` stamps no other): an absorb carries it on
     candidates: dict[str, None] | None = field(default=None, compare=False, repr=False)
+    # the refs of `folds[False]` whose latest event closes the item (`store.is_resolved`: daimon's
+    # `Snapshot.resolved_refs` of a snapshot of this fold), once asked: an absorb carries it on
+    resolved: dict[str, None] | None = field(default=None, compare=False, repr=False)
     # `KeptRows`' layout, once asked (`rows`): each witness key's place in
     # `witnesses`' order, and by place whether its row is no ref's winner (the
     # rows after the winners); an absorb carries both on, setting the places
@@ -163,6 +169,13 @@ class Kept:
             self.candidates = {ref: None for ref, row in folded.items() if may_be_candidate(row)}
         return self.candidates
 
+    def resolved_refs(self, daimon: Daimon) -> dict[str, None]:
+        """The refs of the item fold whose latest event `store.is_resolved`."""
+        if self.resolved is None:
+            folded = self.fold_of_winners(daimon, keys=False)
+            self.resolved = {ref: None for ref, row in folded.items() if store.is_resolved(row)}
+        return self.resolved
+
     def winners_maybe_tombstones(self, daimon: Daimon) -> list[dict]:
         """The winners (keys kept) that may be a forget's tombstone (`may_be_tombstone`)."""
         folded = self.fold_of_winners(daimon, keys=True)
@@ -192,10 +205,12 @@ class Kept:
         # `_fold` is per ref: only the refs the rows name are folded again, each
         # from its kept winner, and the rest stay (in the same order a fold of
         # every winner plus the rows would give).
-        named = dict.fromkeys(str(row.get("item_ref") or "") for row in rows if isinstance(row, dict))
-        before = [self.winners[ref] for ref in named if ref in self.winners]
+        before: list[tuple[int, dict]] = []
+        if self.winners:  # a build has none
+            named = dict.fromkeys(str(row.get("item_ref") or "") for row in rows if isinstance(row, dict))
+            before = [self.winners[ref] for ref in named if ref in self.winners]
         at = {id(row): start for start, row in before}
-        at.update((id(row), start) for row, start in zip(rows, placed, strict=True))
+        at.update(zip(map(id, rows), placed, strict=True))
         winners = dict(self.winners)
         if folded is None or self.winners:
             folded = latest_per_ref([row for _at, row in before] + rows, keys=True, daimon=daimon)
@@ -215,22 +230,24 @@ class Kept:
         refs = None
         if self.refs is not None and len(starts) == len(rows):
             refs = dict(self.refs)
-            grown: set[str] = set()
-            hashes: dict[str, str] = {}  # one hash per ref, not per row (a build is ~200k rows of ~19k refs)
+            # each ref's list of starts, copied before its first append (the old fold stays whole): one
+            # hash per ref, not per row (a build is ~200k rows of ~19k refs)
+            lists: dict[str, list[int]] = {}
+            grown: dict[str, list[int]] = {}  # by hash
             for row, start in zip(rows, starts, strict=True):
                 ref = row.get("item_ref")
                 if isinstance(ref, str):
-                    hashed = hashes.get(ref)
-                    if hashed is None:
-                        hashed = hashes[ref] = ref_key(ref)
-                    if hashed not in grown:  # copied before the first append: the old fold stays whole
-                        refs[hashed] = list(refs.get(hashed, ()))
-                        grown.add(hashed)
-                    refs[hashed].append(start)
+                    held = lists.get(ref)
+                    if held is None:
+                        hashed = ref_key(ref)
+                        held = grown.get(hashed)
+                        if held is None:
+                            held = grown[hashed] = refs[hashed] = list(refs.get(hashed, ()))
+                        lists[ref] = held
+                    held.append(start)
         tombstones = None
         if self.tombstones is not None and len(starts) == len(rows):
-            tombstones = self.tombstones + [start for row, start in zip(rows, starts, strict=True)
-                                            if may_be_tombstone(row)]
+            tombstones = self.tombstones + list(itertools.compress(starts, map(may_be_tombstone, rows)))
         added = list(itertools.islice(witnesses, len(self.witnesses), None))  # an absorb only adds keys, last
         corroborations, index = self._refold(daimon, witnesses, rows, added)
         places, apart = self._layout(witnesses, winners, added, touched)
@@ -239,25 +256,12 @@ class Kept:
         again = [row for _at, row in map(winners.__getitem__, folded)]
         refolded = {keys: daimon.fold(again, keys=keys) for keys in self.folds}
         folds = {keys: {**self.folds[keys], **again_folded} for keys, again_folded in refolded.items()}
-        standing = None
-        if self.standing is not None and True in refolded:
-            standing = dict(self.standing)
-            for ref, row in refolded[True].items():  # every ref the rows name
-                if may_be_tombstone(row):
-                    standing[ref] = None
-                else:
-                    standing.pop(ref, None)
-        candidates = None
-        if self.candidates is not None and False in refolded:
-            candidates = dict(self.candidates)
-            for ref, row in refolded[False].items():  # every item ref the rows name
-                if may_be_candidate(row):
-                    candidates[ref] = None
-                else:
-                    candidates.pop(ref, None)
+        standing = _carried(self.standing, refolded.get(True), may_be_tombstone)
+        candidates = _carried(self.candidates, refolded.get(False), may_be_candidate)
+        resolved = _carried(self.resolved, refolded.get(False), store.is_resolved)
         return Kept(size, digest, winners, witnesses, refs, corroborations, tombstones, unparsed,
                     trusted=self.trusted, index=index, folds=folds, standing=standing, candidates=candidates,
-                    places=places, apart=apart)
+                    resolved=resolved, places=places, apart=apart)
 
     def witness_groups(self) -> dict[str, list[int]]:
         """Where the witness rows start, by item (what `kept_fold_file` keeps)."""
@@ -336,6 +340,7 @@ class Kept:
 # `reading.fold-appended`): between two stamps of this shape the later in
 # text is the later in time, so the text compares without a parse.
 STAMP = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z")
+_STAMPS = re.compile(rf"{STAMP.pattern}(?:\0{STAMP.pattern})*")  # STAMPs joined by NULs
 
 
 def latest_per_ref(rows: Any, *, keys: bool, daimon: Daimon) -> dict:
@@ -349,11 +354,12 @@ def latest_per_ref(rows: Any, *, keys: bool, daimon: Daimon) -> dict:
     (`strptime`: most of a 200,000-row fold); this parses one per ref.
     `tests/perf/test_kept_fold.py` holds it equal to daimon's fold."""
     groups: dict[str, list[dict]] = {}
-    latest: dict[str, str] = {}
     for row in rows:
         if not isinstance(row, dict):
             continue
-        ref = str(row.get("item_ref") or "")
+        ref = row.get("item_ref")
+        if type(ref) is not str:
+            ref = str(ref or "")
         if not ref:
             continue
         group = groups.get(ref)
@@ -361,25 +367,85 @@ def latest_per_ref(rows: Any, *, keys: bool, daimon: Daimon) -> dict:
             groups[ref] = [row]
         else:
             group.append(row)
-        ts = row.get("ts")
-        if isinstance(ts, str) and ts > latest.get(ref, "") and STAMP.fullmatch(ts):
-            latest[ref] = ts
     chosen: list[dict] = []
-    for ref, group in groups.items():
-        top = latest.get(ref)
-        if len(group) == 1 or top is None or daimon_reading.daimon_stamp_epoch(top) is None:
-            chosen.extend(group)  # nothing to leave out, or daimon reads its latest stamp otherwise
+    for group in groups.values():
+        if len(group) == 1:
+            chosen.append(group[0])  # nothing to leave out
             continue
-        for row in group:
-            ts = row.get("ts")
-            if ts == top or (isinstance(ts, str) and not STAMP.fullmatch(ts)):
-                chosen.append(row)
+        try:
+            stamps = list(map(_TS, group))
+        except KeyError:  # a row with no `ts`
+            stamps = [row.get("ts") for row in group]
+        try:
+            joined = "\0".join(stamps)
+        except TypeError:  # a stamp that is no text
+            joined = None
+        if joined is not None and _all_stamps(joined, len(stamps)):  # nearly every ref: its latest stamp, at once
+            top = max(stamps)
+            if not daimon_reads(top):
+                chosen.extend(group)  # daimon reads its latest stamp otherwise
+            else:
+                chosen.extend(itertools.compress(group, map(operator.eq, stamps, itertools.repeat(top))))
+            continue
+        chosen.extend(_can_win(group, stamps))
     return daimon.fold(chosen, keys=keys)
+
+
+_TS = operator.itemgetter("ts")
+
+
+def _all_stamps(joined: str, count: int) -> bool:
+    """`count` texts joined by NULs are each of STAMP's shape, matched once
+    over all of them: n stamps so joined are exactly 21n - 1 characters, so
+    no text held a NUL of its own and each is one stamp."""
+    return len(joined) == 21 * count - 1 and _STAMPS.fullmatch(joined) is not None
+
+
+def _can_win(group: list[dict], stamps: list[Any]) -> list[dict]:
+    """The rows of one ref that can be its winner: at its latest stamp of
+    STAMP's shape and any stamped another way; every row when it has no such
+    stamp or daimon reads its latest otherwise."""
+    shaped = [ts for ts in stamps if isinstance(ts, str) and STAMP.fullmatch(ts)]
+    top = max(shaped, default=None)
+    if top is None or not daimon_reads(top):
+        return group  # nothing to leave out, or daimon reads its latest stamp otherwise
+    return [row for row, ts in zip(group, stamps, strict=True)
+            if ts == top or (isinstance(ts, str) and not STAMP.fullmatch(ts))]
+
+
+def daimon_reads(stamp: str) -> bool:
+    """daimon's `_created_epoch` reads this text of STAMP's shape as an instant:
+    at once when it names a real one (contract `reading.fold-appended`: such a
+    stamp is read as that instant; `fromisoformat` is C, daimon's `strptime`
+    ~6 us, once per ref: ~0.5 s of a cold Health pass), else daimon's answer."""
+    try:
+        datetime.fromisoformat(stamp)
+    except ValueError:
+        return daimon_reading.daimon_stamp_epoch(stamp) is not None
+    return True
+
+
+def _carried(refs: dict[str, None] | None, refolded: dict | None,
+             holds: Callable[[Any], bool]) -> dict[str, None] | None:
+    """A kept set of a fold's refs whose row `holds`, after an absorb folded
+    `refolded` (every ref its rows name) again; None if not kept."""
+    if refs is None or refolded is None:
+        return None
+    refs = dict(refs)
+    for ref, row in refolded.items():
+        if holds(row):
+            refs[ref] = None
+        else:
+            refs.pop(ref, None)
+    return refs
 
 
 def may_be_tombstone(row: dict) -> bool:
     """A superset of daimon's tombstone rows (`store.is_tombstone_status`)."""
-    return "forgotten" in str(row.get("status") or "").lower()
+    status = row.get("status")
+    if type(status) is not str:
+        status = str(status or "")
+    return "forgotten" in status.lower()
 
 
 def may_be_candidate(row: dict) -> bool:

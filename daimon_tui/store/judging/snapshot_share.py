@@ -29,7 +29,7 @@ from daimon_tui.store import paths
 from daimon_tui.store.daimon_api import judging as daimon_judging
 from daimon_tui.store.daimon_api import reading as daimon_reading
 from daimon_tui.store.daimon_api.public import config, store, surfaces
-from daimon_tui.store.judging import kept_fold
+from daimon_tui.store.judging import kept_fold, kept_fold_hooks
 
 _original = daimon_judging.daimon_snapshot
 _override: ContextVar[Any] = ContextVar("daimon_tui_snapshot_override", default=None)
@@ -67,6 +67,7 @@ def _shared(project: Any) -> Any:
         return hit
     with kept_fold.active():  # the events ledger: only its appended rows are folded again
         snap = _original(project)
+    hand_kept_answers(snap)
     # Only a snapshot that read every ledger cleanly is worth keeping: an
     # unreadable or transient ledger is read again next time, as daimon does.
     if not snap.closed and not snap.unscannable and memo_key(project) == key:
@@ -75,6 +76,12 @@ def _shared(project: Any) -> Any:
                 _memo.pop(next(iter(_memo)))
             _memo[key] = snap
     return snap
+
+
+def hand_kept_answers(snap: Any) -> None:
+    """What the kept fold already knows of a snapshot folded from it (its
+    resolved refs), handed to it before anyone asks daimon to make it."""
+    kept_fold_hooks.resolved_refs(kept_fold.KEPT, snap)
 
 
 def _drop_stale(key: tuple) -> None:
