@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from daimon_tui.store.daimon_api.public import store
 from daimon_tui.store.judging import kept_fold, kept_fold_hooks
-from daimon_tui.store.judging.kept_fold_rows import CORROBORATION_PREFIX, Kept
+from daimon_tui.store.judging.kept_fold_rows import CORROBORATION_PREFIX, Kept, KeptRows
 from tests.perf.kept_batches import asked_batches
 
 KEY_REF = store.new_key_ref()
@@ -156,3 +156,41 @@ def test_after_an_append_the_kept_rows_are_not_sifted_again_row_by_row(monkeypat
     assert len(looked) <= 10, len(looked)  # today: every witness row's id, 501 of them
     monkeypatch.undo()
     assert list(rows) == _whole(grown)
+
+
+@settings(max_examples=300, deadline=None)
+@given(batches=st.lists(st.lists(_ROW, max_size=8), min_size=1, max_size=6), ask=st.lists(st.booleans(), max_size=6))
+def test_the_kept_rows_after_each_batch_are_the_held_rows_in_order(
+        batches: list[list[dict]], ask: list[bool]) -> None:
+    """`rows()` of a grown fold, carried from the fold before it where that
+    one's were asked, is the held witness rows in order and the winners
+    first, then the witness rows that are no winner: what a sift of them gives."""
+    for kept, _seen in asked_batches(batches, ask):
+        rows = kept.rows()
+        held = [row for _at, row in kept.witnesses.values()]
+        assert len(rows.witnesses) == len(held) and all(a is b for a, b in zip(rows.witnesses, held, strict=True))
+        whole = KeptRows([row for _at, row in kept.winners.values()], held)
+        assert len(rows) == len(whole) and all(a is b for a, b in zip(rows, whole, strict=True))
+
+
+def test_a_grown_folds_rows_are_carried_not_read_again_from_every_held_row(monkeypatch) -> None:
+    """`rows()` read each of ~117k held witness rows again at each of Health's
+    moments; a fold grown from one whose rows were asked carries its list on."""
+    from daimon_tui.store.judging import kept_fold_rows
+
+    daimon = kept_fold.KEPT.daimon
+    many = [{"item_ref": f"{CORROBORATION_PREFIX}i-{n}", "status": "corroborated-by:S-a",
+             "ts": "2026-03-01T09:00:00Z"} for n in range(500)]
+    kept = Kept(0, "", corroborations={}).absorb(daimon, many, list(range(500)), 500, "")
+    kept.rows()
+    appended = [{"item_ref": f"{CORROBORATION_PREFIX}i-3", "status": "corroborated-by:S-b",
+                 "ts": "2026-03-01T09:00:05Z"}, {"item_ref": f"{CORROBORATION_PREFIX}i-4",
+                                                 "status": "corroborated-by:S-a", "ts": "2026-03-01T09:00:05Z"}]
+    grown = kept.absorb(daimon, appended, [500, 501], 502, "")
+    read: list[object] = []
+    real = kept_fold_rows._ROW
+    monkeypatch.setattr(kept_fold_rows, "_ROW", lambda held: read.append(held) or real(held))
+    rows = grown.rows()
+    monkeypatch.undo()
+    assert len(read) <= len(grown.winners) + 10, len(read)  # today: every witness row and every winner
+    assert [row for _at, row in grown.witnesses.values()] == rows.witnesses

@@ -16,6 +16,7 @@ from daimon_briefing.surfaces import Writer
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from daimon_tui.store.child.swaps import swaps_installed
 from daimon_tui.store.daimon_api.public import Health, jsonl
 from daimon_tui.store.demo import builder as demo
 from daimon_tui.store.judging import kept_fold_build
@@ -209,7 +210,7 @@ def test_the_pass_parses_no_line_of_the_ledger_daimon_read_whole(demo_store: dem
 
     monkeypatch.setattr(asof, "_classify", classify)
     monkeypatch.setattr(asof_moments, "_status_rows_of", status)
-    with kept_fold.sealed_only():
+    with swaps_installed(), kept_fold.sealed_only():  # as a report runs (`cli._headless`), whatever ran before
         report = health(project)
     assert not lines & set(parsed)
     assert_points_are_daimons(project, report)
@@ -274,3 +275,27 @@ def test_a_vouched_copy_written_since_by_another_is_hashed_again(tmp_path: Path)
     path.write_bytes(whole.replace(b"o-1", b"o-2", 1))  # same size, other first bytes, a later mtime
     os.utime(path, ns=(os.stat(path).st_atime_ns, os.stat(path).st_mtime_ns + 1_000_000))
     assert fold.extend(path, key, kept) is None  # hashed again: not the kept bytes
+
+
+def test_the_status_rows_of_daimons_read_take_the_times_the_pass_found(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pass classifies every row of daimon's whole read (its time, whether
+    it forgets); the status rows of that read take those times, not each
+    matching row's time worked out again (~0.1 s of a cold Health pass)."""
+    src = tmp_path / "events.jsonl"
+    rows = [{"item_ref": f"corroboration:i-{n}", "status": f"corroborated-by:S-{n % 7}",
+             "ts": f"2026-03-01T09:00:{n % 60:02d}Z"} for n in range(200)]
+    rows += [{"item_ref": "k-1", "status": "forgotten:k-1", "ts": "2026-03-02T09:00:00Z"}]
+    src.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    fold = KeptFold(Daimon.taken())
+    offered = asof.ledger_pass()
+    taken = offered.offer(src, src.read_bytes(), fold.daimon.read(src).rows, os.stat(src))
+    assert taken is not None
+    timed: list[object] = []
+    own = asof_moments._time_of
+    monkeypatch.setattr(asof_moments, "_time_of", lambda row: timed.append(row) or own(row))
+    asof_moments.status_rows_read(tmp_path, os.stat(src), *taken)
+    monkeypatch.undo()
+    assert timed == []  # today: one a row that spells a status asked for
+    for spelled in asof_moments._SPELLED:
+        assert asof_moments._status_rows(tmp_path, spelled) == asof_moments._status_rows_of(str(src), spelled)

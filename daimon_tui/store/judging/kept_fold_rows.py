@@ -116,11 +116,15 @@ class Kept:
     # its rows touched, so the rows are not sifted again one by one
     places: dict[tuple, int] | None = field(default=None, compare=False, repr=False)
     apart: bytearray | None = field(default=None, compare=False, repr=False)
+    # `witnesses`' rows in order, when carried from the fold this one grew from (never changed once made)
+    witness_rows: list[dict] | None = field(default=None, compare=False, repr=False)
     _rows: KeptRows | None = field(default=None, init=False, repr=False)
 
     def rows(self) -> KeptRows:
         if self._rows is None:
-            witnesses = list(map(_ROW, self.witnesses.values()))
+            witnesses = self.witness_rows
+            if witnesses is None:
+                witnesses = self.witness_rows = list(map(_ROW, self.witnesses.values()))
             winners = list(map(_ROW, self.winners.values()))
             if self.apart is None:  # made whole once (C-level maps: ~117k witness rows on the heavy store)
                 self.places = dict(zip(self.witnesses, itertools.count()))
@@ -147,6 +151,21 @@ class Kept:
             if held is not None:
                 apart[places[key]] = not _wins(held[1], winners)
         return places, apart
+
+    def _witness_rows(self, witnesses: dict[tuple, tuple[int, dict]], places: dict[tuple, int] | None,
+                      added: list[tuple], touched: set[tuple]) -> list[dict] | None:
+        """`witnesses`' rows in order, carried from this fold's (if its rows
+        were asked): a copy with the rows of the keys `touched` put in their
+        places and those `added` last (in `witnesses`' order: `_layout`'s)."""
+        if self._rows is None or places is None:
+            return None
+        rows = self._rows.witnesses.copy()
+        for key in touched:
+            held = witnesses.get(key)
+            if held is not None and places[key] < len(rows):
+                rows[places[key]] = held[1]
+        rows.extend(witnesses[key][1] for key in added)
+        return rows
 
     def fold_of_winners(self, daimon: Daimon, *, keys: bool) -> dict:
         """daimon's `_fold(winners, keys=keys)`, kept (the caller copies it)."""
@@ -251,6 +270,7 @@ class Kept:
         added = list(itertools.islice(witnesses, len(self.witnesses), None))  # an absorb only adds keys, last
         corroborations, index = self._refold(daimon, witnesses, rows, added)
         places, apart = self._layout(witnesses, winners, added, touched)
+        witness_rows = self._witness_rows(witnesses, places, added, touched)
         # a ref's fold is its winner's (one row a ref), so the refs `folded` names are folded again; a
         # new ref lands last in both `winners` and the fold: the refs' order stays the whole fold's
         again = [row for _at, row in map(winners.__getitem__, folded)]
@@ -261,7 +281,7 @@ class Kept:
         resolved = _carried(self.resolved, refolded.get(False), store.is_resolved)
         return Kept(size, digest, winners, witnesses, refs, corroborations, tombstones, unparsed,
                     trusted=self.trusted, index=index, folds=folds, standing=standing, candidates=candidates,
-                    resolved=resolved, places=places, apart=apart)
+                    resolved=resolved, places=places, apart=apart, witness_rows=witness_rows)
 
     def witness_groups(self) -> dict[str, list[int]]:
         """Where the witness rows start, by item (what `kept_fold_file` keeps)."""

@@ -149,18 +149,20 @@ def _status_rows_of(path: str, spelled: str) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
-def status_rows_read(bucket: Path, st: os.stat_result, lines: list[str], rows: list[dict | None]) -> None:
+def status_rows_read(bucket: Path, st: os.stat_result, lines: list[str], rows: list[dict | None],
+                     times: list[str | None]) -> None:
     """What `_status_rows` answers for the bucket's events ledger, from daimon's
     whole read of it (`LedgerPass.offer`: `lines` as a text read splits them,
-    `rows` daimon's row of each, None for a blank line) instead of parsing the
-    lines that spell a status again. The ledger read whole is every line a
-    row: the rows a line-by-line parse finds are these."""
+    `rows` daimon's row of each, None for a blank line, `times` each row's
+    `_time_of`) instead of parsing the lines that spell a status again. The
+    ledger read whole is every line a row: the rows a line-by-line parse finds are these."""
+    folded = list(map(str.casefold, lines))  # once for every status asked for
     for spelled in _SPELLED:
         out = []
-        for line, row in zip(lines, rows, strict=True):
-            if row is None or spelled not in line.casefold():
+        for line, row, ts in zip(folded, rows, times, strict=True):
+            if row is None or spelled not in line:
                 continue
-            status, ts = row.get("status"), _time_of(row)
+            status = row.get("status")
             if isinstance(status, str) and ts:
                 out.append((status, ts))
         _keep_status((str(bucket / "events.jsonl"), _state(st), spelled), tuple(out))

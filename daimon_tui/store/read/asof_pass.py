@@ -95,12 +95,12 @@ class LedgerPass:
         self.copies: dict[str, _Copy] = {}
 
     def offer(self, src: Path, data: bytes, rows: list[dict],
-              st: os.stat_result) -> tuple[list[str], list[dict | None]] | None:
+              st: os.stat_result) -> tuple[list[str], list[dict | None], list[str | None]] | None:
         """daimon's whole read of `src`: `data` its bytes, `rows` daimon's row of
         each line that is not blank (split at newlines, every one a row), `st`
         its stat then. Taken when it lines up with the lines as this pass
-        splits them (one row each that is not blank): then those lines, and
-        the row of each (None for a blank one); else None."""
+        splits them (one row each that is not blank): then those lines, the
+        row of each (None for a blank one) and its time (`classify_row`'s); else None."""
         if self.classify_row is None:
             return None
         lines = io.StringIO(data.decode("utf-8", errors="surrogateescape"), newline="").readlines()
@@ -113,7 +113,7 @@ class LedgerPass:
         kinds = [None if row is None else self.classify_row(row) for row in row_at]
         self.ledgers[os.path.abspath(src)] = _Ledger((st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino),
                                                      lines, kinds, _late_forget(kinds), rows=row_at)
-        return lines, row_at
+        return lines, row_at, [None if kind is None else kind[0] for kind in kinds]
 
     def _ledger(self, src: Path) -> _Ledger:
         st = os.stat(src)
