@@ -23,7 +23,7 @@ class _ProbeSnap:
 
     __slots__ = ("amendments", "resolutions", "resolved_refs")
 
-    def __init__(self, resolutions: dict, resolved_refs: frozenset = frozenset()) -> None:
+    def __init__(self, resolutions: dict, resolved_refs: frozenset) -> None:
         self.resolutions, self.resolved_refs = resolutions, resolved_refs
         self.amendments = {ref: _AMENDMENT for ref in sorted(_AMENDED)}
 

@@ -49,11 +49,9 @@ CONTRACTS: tuple[Contract, ...] = (
                         "status is a tombstone (which says `forgotten`)",
              serves="the kept fold's forgotten ids", optional=True),
     Contract("reading.machine-stamps", "reading",
-             where="briefing._machine_stamps, capture._pending_agent_candidates, view.Snapshot.resolved_refs",
+             where="briefing._machine_stamps, capture._pending_agent_candidates",
              assumption="_machine_stamps(checkpoint, snap) reads only snap.resolutions, snap.resolved_refs and "
-                        "snap.amendments, of snap.resolutions only the refs whose status says `candidate`, of "
-                        "snap.resolved_refs only the ids with an amendment; Snapshot.resolved_refs is the refs whose "
-                        "latest event store.is_resolved",
+                        "snap.amendments, and of snap.resolutions only the refs whose status says `candidate`",
              serves="the kept fold's briefing stamps", optional=True),
     Contract("reading.resolved-refs", "reading",
              where="view.Snapshot.resolved_refs, store.is_resolved",
