@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from daimon_tui.store.daimon_api import originals
 from daimon_tui.store.daimon_api.public import briefing, capture, schema, store, view
 from daimon_tui.store.judging import kept_fold
-from daimon_tui.store.judging.kept_fold_rows import CORROBORATION_PREFIX, Kept
-from tests.perf.kept_batches import asked_batches
+from daimon_tui.store.judging.kept_fold_rows import CORROBORATION_PREFIX
+from tests.perf.kept_batches import asked_batches, grown_by, kept_of
 
 _IDS = ["i-1", "i-2", "i-3"]
 _REFS = st.sampled_from([*_IDS, CORROBORATION_PREFIX + "i-1", store.new_key_ref(), ""])
@@ -68,12 +68,12 @@ def test_after_an_append_daimon_reads_only_the_refs_that_may_be_candidates(monke
     daimon = kept_fold.KEPT.daimon
     many = [{"item_ref": f"i-{n}", "status": "resolved", "ts": "2026-03-01T09:00:00Z"} for n in range(500)]
     many += [{"item_ref": "i-3", "status": "supersede-candidate:i-abcdef12", "ts": "2026-03-01T09:00:01Z"}]
-    kept = Kept(0, "", corroborations={}).absorb(daimon, many, list(range(501)), 501, "")
+    kept = kept_of(many, daimon)
     kept_fold.install()  # the briefing calls `briefing._machine_stamps`: the kept fold's once installed
     briefing._machine_stamps(_checkpoint(), _snap(store.fold_resolutions(kept.rows())))  # finds the candidates
     appended = [{"item_ref": "i-2", "status": "resolving-candidate", "source": "agent", "note": "the quote",
                  "ts": "2026-03-01T09:00:05Z"}]
-    grown = kept.absorb(daimon, appended, [501], 502, "")
+    grown = grown_by(kept, appended, daimon)
     snap = _snap(store.fold_resolutions(grown.rows()))
     read: list[int] = []
     real = capture._pending_agent_candidates

@@ -17,7 +17,7 @@ from daimon_tui.store.daimon_api.public import store, view
 from daimon_tui.store.judging import kept_fold
 from daimon_tui.store.judging.kept_fold_rows import CORROBORATION_PREFIX, Kept
 from daimon_tui.store.judging.snapshot_share import hand_kept_answers
-from tests.perf.kept_batches import asked_batches
+from tests.perf.kept_batches import asked_batches, grown_by, kept_of
 
 _ROW = st.fixed_dictionaries({
     "item_ref": st.sampled_from(["i-1", "i-2", "i-3", CORROBORATION_PREFIX + "i-1", store.new_key_ref(), ""]),
@@ -60,11 +60,11 @@ def test_a_kept_snapshot_is_handed_its_resolved_refs_not_made_over_every_ref(mon
     daimon = kept_fold.KEPT.daimon
     many = [{"item_ref": f"i-{n}", "status": "resolved" if n % 2 else "reopened", "ts": "2026-03-01T09:00:00Z"}
             for n in range(500)]
-    kept = Kept(0, "", corroborations={}).absorb(daimon, many, list(range(500)), 500, "")
+    kept = kept_of(many, daimon)
     hand_kept_answers(_folded(kept))  # the first: every ref judged once
     appended = [{"item_ref": "i-2", "status": "resolved", "ts": "2026-03-01T09:00:05Z"},
                 {"item_ref": "i-3", "status": "reopened", "ts": "2026-03-01T09:00:05Z"}]
-    grown = kept.absorb(daimon, appended, [500, 501], 502, "")
+    grown = grown_by(kept, appended, daimon)
     snap = _folded(grown)
     judged: list[dict] = []
     real = store.is_resolved

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from daimon_tui.store.daimon_api.public import store
 from daimon_tui.store.judging import kept_fold, kept_fold_hooks
-from daimon_tui.store.judging.kept_fold_rows import CORROBORATION_PREFIX, Kept
-from tests.perf.kept_batches import asked_batches
+from daimon_tui.store.judging.kept_fold_rows import CORROBORATION_PREFIX
+from tests.perf.kept_batches import asked_batches, grown_by, kept_of
 
 KEY_REF = store.new_key_ref()
 _REFS = st.sampled_from(["i-1", "i-2", "i-3", CORROBORATION_PREFIX + "i-1", KEY_REF, store.new_key_ref(), ""])
@@ -41,11 +41,11 @@ def test_after_an_append_daimon_judges_only_the_winners_that_may_be_tombstones(m
     many = [{"item_ref": f"i-{n}", "status": "resolved", "ts": "2026-03-01T09:00:00Z"} for n in range(500)]
     many += [{"item_ref": "i-3", "status": "forgotten:k", "ts": "2026-03-01T09:00:01Z"},
              {"item_ref": KEY_REF, "status": "forgotten:k", "ts": "2026-03-01T09:00:01Z"}]
-    kept = Kept(0, "", corroborations={}).absorb(daimon, many, list(range(502)), 502, "")
+    kept = kept_of(many, daimon)
     kept_fold.install()  # the forget walk calls `store.standing_tombstones`: the kept fold's once installed
     store.standing_tombstones(kept.rows())  # the first ask folds every winner
     appended = [{"item_ref": "i-7", "status": "forgotten:j", "ts": "2026-03-01T09:00:05Z"}]
-    grown = kept.absorb(daimon, appended, [502], 503, "")
+    grown = grown_by(kept, appended, daimon)
     judged: list[object] = []
     real = store.is_resolved
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from daimon_tui.store.daimon_api.public import store
 from daimon_tui.store.judging import kept_fold, kept_fold_hooks
 from daimon_tui.store.judging.kept_fold_rows import CORROBORATION_PREFIX, Kept, KeptRows
-from tests.perf.kept_batches import asked_batches
+from tests.perf.kept_batches import asked_batches, grown_by, kept_of
 
 KEY_REF = store.new_key_ref()
 _REFS = st.sampled_from(["i-1", "i-2", "i-3", CORROBORATION_PREFIX + "i-1", CORROBORATION_PREFIX + "i-2", KEY_REF, ""])
@@ -58,14 +58,14 @@ def test_after_an_append_daimon_folds_only_the_winners_of_the_refs_it_names() ->
 
     daimon = dataclasses.replace(taken, fold=counting)
     many = [{"item_ref": f"i-{n}", "status": "resolved", "ts": "2026-03-01T09:00:00Z"} for n in range(500)]
-    kept = Kept(0, "", corroborations={}).absorb(daimon, many, list(range(500)), 500, "")
+    kept = kept_of(many, daimon)
     watcher = _Jobs(daimon)
     for keys in (False, True):
         kept_fold_hooks.fold(watcher, kept.rows(), keys=keys)  # the first ask folds every winner
     appended = [{"item_ref": "i-7", "status": "reopened", "ts": "2026-03-01T09:00:05Z"},
                 {"item_ref": "i-new", "status": "resolved", "ts": "2026-03-01T09:00:05Z"}]
     folded.clear()
-    grown = kept.absorb(daimon, appended, [500, 501], 502, "")
+    grown = grown_by(kept, appended, daimon)
     for keys in (False, True):
         answer = kept_fold_hooks.fold(watcher, grown.rows(), keys=keys)
         assert answer == taken.fold(many + appended, keys=keys)
@@ -107,7 +107,6 @@ _ITEM_REFS = st.sampled_from(["i-1", "i-2", CORROBORATION_PREFIX + "i-1", CORROB
 
 def _whole(kept: Kept) -> list:
     """`KeptRows` made from scratch: every winner, then every witness row that is no winner."""
-    from daimon_tui.store.judging.kept_fold_rows import KeptRows
 
     return list(KeptRows([row for _at, row in kept.winners.values()], [row for _at, row in kept.witnesses.values()]))
 
@@ -118,16 +117,16 @@ def _whole(kept: Kept) -> list:
        ask=st.lists(st.booleans(), max_size=7))
 def test_the_kept_rows_after_each_batch_are_the_ones_made_from_scratch(batches: list[list[dict]],
                                                                          ask: list[bool]) -> None:
-    daimon = kept_fold.KEPT.daimon
-    kept, at = Kept(0, "", corroborations={}), 0
+    kept = Kept(0, "", corroborations={})
     for n, batch in enumerate(batches):
-        starts = list(range(at, at + len(batch)))
-        at += len(batch)
-        kept = kept.absorb(daimon, batch, starts, at, "")
+        kept = grown_by(kept, batch)
         if n < len(ask) and not ask[n]:
             continue  # not asked after this batch: the next absorb carries what was asked before
         rows, whole = kept.rows(), _whole(kept)
         assert len(rows) == len(whole) and all(a is b for a, b in zip(rows, whole, strict=True))
+        # the held witness rows in order, as the corroboration fold and the file read them (carried too)
+        held = [row for _at, row in kept.witnesses.values()]
+        assert len(rows.witnesses) == len(held) and all(a is b for a, b in zip(rows.witnesses, held, strict=True))
         assert rows.winners == [row for _at, row in kept.winners.values()]
         assert rows.witnesses == [row for _at, row in kept.witnesses.values()]
         copy = dataclasses.replace(kept, size=kept.size).rows()  # as the kept fold's own writer copies one
@@ -140,11 +139,11 @@ def test_after_an_append_the_kept_rows_are_not_sifted_again_row_by_row(monkeypat
     daimon = kept_fold.KEPT.daimon
     many = [{"item_ref": CORROBORATION_PREFIX + f"i-{n}", "status": f"corroborated-by:S-{m}",
              "ts": f"2026-03-01T09:00:{m:02d}Z"} for n in range(100) for m in range(5)]
-    kept = Kept(0, "", corroborations={}).absorb(daimon, many, list(range(500)), 500, "")
+    kept = kept_of(many, daimon)
     kept.rows()  # asked once: made whole
     appended = [{"item_ref": CORROBORATION_PREFIX + "i-7", "status": "corroborated-by:S-9",
                  "ts": "2026-03-01T09:01:00Z"}]
-    grown = kept.absorb(daimon, appended, [500], 501, "")
+    grown = grown_by(kept, appended, daimon)
     looked: list[object] = []
 
     def counting(row: object) -> int:
@@ -158,21 +157,6 @@ def test_after_an_append_the_kept_rows_are_not_sifted_again_row_by_row(monkeypat
     assert list(rows) == _whole(grown)
 
 
-@settings(max_examples=300, deadline=None)
-@given(batches=st.lists(st.lists(_ROW, max_size=8), min_size=1, max_size=6), ask=st.lists(st.booleans(), max_size=6))
-def test_the_kept_rows_after_each_batch_are_the_held_rows_in_order(
-        batches: list[list[dict]], ask: list[bool]) -> None:
-    """`rows()` of a grown fold, carried from the fold before it where that
-    one's were asked, is the held witness rows in order and the winners
-    first, then the witness rows that are no winner: what a sift of them gives."""
-    for kept, _seen in asked_batches(batches, ask):
-        rows = kept.rows()
-        held = [row for _at, row in kept.witnesses.values()]
-        assert len(rows.witnesses) == len(held) and all(a is b for a, b in zip(rows.witnesses, held, strict=True))
-        whole = KeptRows([row for _at, row in kept.winners.values()], held)
-        assert len(rows) == len(whole) and all(a is b for a, b in zip(rows, whole, strict=True))
-
-
 def test_a_grown_folds_rows_are_carried_not_read_again_from_every_held_row(monkeypatch) -> None:
     """`rows()` read each of ~117k held witness rows again at each of Health's
     moments; a fold grown from one whose rows were asked carries its list on."""
@@ -181,12 +165,12 @@ def test_a_grown_folds_rows_are_carried_not_read_again_from_every_held_row(monke
     daimon = kept_fold.KEPT.daimon
     many = [{"item_ref": f"{CORROBORATION_PREFIX}i-{n}", "status": "corroborated-by:S-a",
              "ts": "2026-03-01T09:00:00Z"} for n in range(500)]
-    kept = Kept(0, "", corroborations={}).absorb(daimon, many, list(range(500)), 500, "")
+    kept = kept_of(many, daimon)
     kept.rows()
     appended = [{"item_ref": f"{CORROBORATION_PREFIX}i-3", "status": "corroborated-by:S-b",
                  "ts": "2026-03-01T09:00:05Z"}, {"item_ref": f"{CORROBORATION_PREFIX}i-4",
                                                  "status": "corroborated-by:S-a", "ts": "2026-03-01T09:00:05Z"}]
-    grown = kept.absorb(daimon, appended, [500, 501], 502, "")
+    grown = grown_by(kept, appended, daimon)
     read: list[object] = []
     real = kept_fold_rows._ROW
     monkeypatch.setattr(kept_fold_rows, "_ROW", lambda held: read.append(held) or real(held))

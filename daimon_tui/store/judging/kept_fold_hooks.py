@@ -17,7 +17,7 @@ from typing import Any
 from daimon_tui.store.daimon_api import reading as daimon_reading
 from daimon_tui.store.daimon_api.public import jsonl, store
 from daimon_tui.store.judging.kept_fold_protocol import KeptFoldJobs
-from daimon_tui.store.judging.kept_fold_rows import KeptRows
+from daimon_tui.store.judging.kept_fold_rows import Kept, KeptRows
 
 
 def fold(kept: KeptFoldJobs, rows: Any, *, keys: bool) -> dict:
@@ -71,6 +71,17 @@ def standing_tombstones(kept: KeptFoldJobs, rows: Any) -> dict:
     return kept.daimon.standing_tombstones(rows)
 
 
+def _folded_from(kept: KeptFoldJobs, resolutions: Any) -> Kept | None:
+    """The kept fold an item fold is a copy of: the one `fold` last handed
+    out, when still equal to it (C-level, values by identity first); None for
+    a map folded from other rows, or changed after it was handed out."""
+    handed = kept.handed
+    if handed is None or resolutions is None:
+        return None
+    held = handed[1]
+    return held if resolutions == held.fold_of_winners(kept.daimon, keys=False) else None
+
+
 def tombstone_refs(kept: KeptFoldJobs, resolutions: Any) -> frozenset:
     """daimon's `store.tombstone_refs` (the snapshot's forgotten ids, at each
     of Health's moments): for the item fold `fold` last handed out, still equal
@@ -78,12 +89,10 @@ def tombstone_refs(kept: KeptFoldJobs, resolutions: Any) -> frozenset:
     tombstone, not over every ref (contract `reading.tombstone-refs`: it judges
     ref by ref, and a ref whose latest event is no tombstone adds nothing)."""
     handed = kept.handed
-    if handed is not None and handed[0] is resolutions:
-        held = handed[1]
-        # equal (C-level, values by identity first): a map changed after it was handed out is judged whole
-        if resolutions == held.fold_of_winners(kept.daimon, keys=False):
-            maybe = held.maybe_tombstone_refs(kept.daimon)  # key refs too: not in the item fold
-            resolutions = {ref: resolutions[ref] for ref in maybe if ref in resolutions}
+    held = _folded_from(kept, resolutions) if handed is not None and handed[0] is resolutions else None
+    if held is not None:
+        maybe = held.maybe_tombstone_refs(kept.daimon)  # key refs too: not in the item fold
+        resolutions = {ref: resolutions[ref] for ref in maybe if ref in resolutions}
     return kept.daimon.tombstone_refs(resolutions)
 
 
@@ -103,14 +112,11 @@ def machine_stamps(kept: KeptFoldJobs, checkpoint: Any, snap: Any) -> tuple:
     own over the refs whose latest event may be a candidate, not over every
     ref (contract `reading.machine-stamps`: it reads ref by ref, and a ref
     whose status says no `candidate` stamps nothing)."""
-    handed = kept.handed
     resolutions = getattr(snap, "resolutions", None)
-    if handed is not None and resolutions is not None:
-        held = handed[1]
-        # equal (C-level, values by identity first): a snapshot folded from other rows is read whole
-        if resolutions == held.fold_of_winners(kept.daimon, keys=False):
-            maybe = held.maybe_candidate_refs(kept.daimon)
-            snap = _Narrowed(snap, {ref: resolutions[ref] for ref in maybe if ref in resolutions})
+    held = _folded_from(kept, resolutions)
+    if held is not None:  # else a snapshot folded from other rows is read whole
+        maybe = held.maybe_candidate_refs(kept.daimon)
+        snap = _Narrowed(snap, {ref: resolutions[ref] for ref in maybe if ref in resolutions})
     return kept.daimon.machine_stamps(checkpoint, snap)
 
 
@@ -120,13 +126,9 @@ def resolved_refs(kept: KeptFoldJobs, snap: Any) -> None:
     whose item fold equals the one `fold` last handed out: its kept fold's set,
     carried by each absorb over the refs its rows name (contract
     `reading.resolved-refs`). Any other snapshot makes daimon's own."""
-    handed = kept.handed
-    resolutions = getattr(snap, "resolutions", None)
-    if handed is not None and resolutions is not None:
-        held = handed[1]
-        # equal (C-level, values by identity first): a snapshot folded from other rows makes its own
-        if resolutions == held.fold_of_winners(kept.daimon, keys=False):
-            daimon_reading.hand_resolved_refs(snap, frozenset(held.resolved_refs(kept.daimon)))
+    held = _folded_from(kept, getattr(snap, "resolutions", None))
+    if held is not None:  # else the snapshot makes its own
+        daimon_reading.hand_resolved_refs(snap, frozenset(held.resolved_refs(kept.daimon)))
 
 
 def install_daimon_hooks(kept: KeptFoldJobs) -> bool:
